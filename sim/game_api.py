@@ -1,0 +1,106 @@
+"""What every game gives the rest of the toolkit.
+
+The runner, the command line and the analysis know games only through this interface; a new
+game is a subpackage of `sim.games` exposing `SPEC`, an instance of a `GameSpec` subclass,
+and one line in `sim.registry`.
+
+Flow of a run:
+    spec.load_components(path)             -> Components (validated; ComponentError otherwise)
+    spec.prepare(components, n_players, strategy_names, seed)
+                                           -> Prepared (picklable; shipped to every worker)
+    spec.play_chunk(prepared, first, n)    -> dict of equal-length numpy columns, one row per
+                                              (game, seat), games first..first+n-1 in order,
+                                              seats 0..players-1 within a game
+    spec.replay(prepared, game_index)      -> list of text lines, a turn-by-turn trace
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ToolkitError(Exception):
+    """An error a user can fix: printed as one line (or one line per problem), exit code 2."""
+
+    def __init__(self, message: str | list[str]):
+        self.lines = [message] if isinstance(message, str) else list(message)
+        super().__init__("\n".join(self.lines))
+
+
+class ComponentError(ToolkitError):
+    """A component file that does not validate: one line per problem, each naming the file,
+    the card or field, and what is wrong."""
+
+
+@dataclass
+class Components:
+    """A validated component file."""
+    game: str
+    path: str               # where it came from ("<default>" for the shipped file)
+    text: str               # the exact text loaded (hashed into the manifest)
+    sha256: str
+    data: dict              # the parsed, validated content (plain python)
+    tables: Any             # the game's NamedTuple of numpy arrays for the compiled rules
+    card_names: dict = field(default_factory=dict)  # card type -> list of names, by id
+
+
+@dataclass
+class Prepared:
+    """Everything a worker needs to play games of a run; must pickle."""
+    game: str
+    n_players: int
+    seed: int
+    components: Components
+    strategy_names: list          # per seat, as resolved (e.g. "greedy", "cautious", "my.py:bot")
+    strategy_ids: Any             # int64[n_players]; built-ins >= 0, user strategies < 0
+    strategy_params: Any          # float64[n_players, n_params]
+    strategy_info: list           # per seat: {"name", "base", "params": {name: value}, "source"}
+    user_strategies: list = field(default_factory=list)  # [(path, function name)] for ids -1, -2...
+    variant: str = "standard"
+
+
+class GameSpec(ABC):
+    name: str = ""            # command-line name, e.g. "sunset"
+    aliases: tuple = ()       # other accepted names
+    title: str = ""           # e.g. "Sunset Over Water"
+    min_players: int = 1
+    max_players: int = 4
+    description: str = ""
+
+    # -- components -------------------------------------------------------------------
+    @abstractmethod
+    def default_components_text(self) -> str:
+        ...
+
+    @abstractmethod
+    def load_components(self, path: str | None = None) -> Components:
+        ...
+
+    # -- strategies -------------------------------------------------------------------
+    @abstractmethod
+    def strategy_catalog(self) -> list:
+        """Built-in strategies: list of dicts {name, id, description, params: [(name, default, help)]}."""
+        ...
+
+    @abstractmethod
+    def prepare(self, components: Components, n_players: int, strategy_names: list,
+                seed: int, variants_file: str | None = None) -> Prepared:
+        ...
+
+    # -- playing ----------------------------------------------------------------------
+    @abstractmethod
+    def columns(self) -> list:
+        """[(column name, description)] of the rows play_chunk returns."""
+        ...
+
+    @abstractmethod
+    def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
+        ...
+
+    @abstractmethod
+    def replay(self, prepared: Prepared, game_index: int) -> list:
+        ...
+
+    def variant_for(self, n_players: int) -> str:
+        return "standard"

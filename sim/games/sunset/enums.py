@@ -1,0 +1,169 @@
+"""Sunset Over Water: constants, the component tables and the state layout.
+
+Everything the compiled rules read is declared here, with its encoding beside it. Numbers a
+designer may tune (card contents, points, days, rule options) are NOT constants here: they
+arrive in `SunsetTables`, built from the component file, so changing them never recompiles.
+The constants below are only array capacities and code values.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+# --- features -------------------------------------------------------------------------
+N_FEATURES = 5        # feature codes 0..4; their names come from the component file
+ANY_FEATURE = 5       # a "?" frame on a commission: any landscape fills it
+NO_FRAME = -1         # padding in commission_frames
+
+# --- the wilderness --------------------------------------------------------------------
+GRID = 5                       # 5 x 5; cell c = row * GRID + col, row 0 at the top
+N_CELLS = GRID * GRID
+CENTER = (GRID // 2) * GRID + GRID // 2
+EMPTY = -1                     # grid value: no card (painted, not yet refilled)
+RANGER = -2                    # grid value: a solo ranger station card
+
+# directions: index -> (drow, dcol); N is up (row - 1)
+N_DIRS = 8
+DIR_N, DIR_NE, DIR_E, DIR_SE, DIR_S, DIR_SW, DIR_W, DIR_NW = range(8)
+DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DIR_DROW = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
+DIR_DCOL = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
+MAX_MOVE = 4                   # longest hike possible on a 5x5 grid
+MAX_PATH = MAX_MOVE + 1        # start card + up to 4 steps
+
+# --- capacities --------------------------------------------------------------------------
+MAX_PLAYERS = 4
+MAX_HAND = 48                  # landscapes a player can hold (bitmask fits in int64)
+MAX_FRAMES = 4                 # frames on one commission
+MAX_ROW = MAX_PLAYERS + 1      # commission row length
+N_PLAN = 8                     # planning cards per player
+PLAN_DRAW = 3                  # planning cards drawn each day
+
+# --- daily goal kinds (goal_kind in the tables; goal_param is their number) ---------------
+GOAL_MOVE_HORIZONTAL = 0       # hiked at least one step west or east this turn
+GOAL_MOVE_VERTICAL = 1         # hiked at least one step north or south
+GOAL_MOVE_DIAGONAL = 2         # hiked at least one step diagonally
+GOAL_HIKE_AT_LEAST = 3         # hiked at least `param` steps
+GOAL_PAINT_AT_LEAST = 4        # painted at least `param` landscapes this turn
+GOAL_SELL_AT_LEAST = 5         # sold at least `param` commissions this turn
+GOAL_PAINT_FEATURE = 6         # painted a landscape showing feature `param` this turn
+GOAL_NO_HIKE = 7               # did not move this turn
+GOAL_KIND_NAMES = ("move_horizontal", "move_vertical", "move_diagonal", "hike_at_least",
+                   "paint_at_least", "sell_at_least", "paint_feature", "no_hike")
+
+# --- solo wake-up effects (band_effect in the tables) ------------------------------------
+WAKE_REFILL_WILDERNESS = 0     # refill every empty wilderness space
+WAKE_DISCARD_COMMISSIONS = 1   # discard `band_param` highest commissions of the row
+WAKE_NOTHING = 2
+WAKE_EFFECT_NAMES = ("refill_wilderness", "discard_commissions", "nothing")
+
+# --- rule options (rules[] in the tables) -----------------------------------------------
+R_DAYS = 0                     # days in a multiplayer game (rulebook: 6)
+R_SOLO_DAYS = 1                # days in the solo variant (rulebook: 8)
+R_ROW_EXTRA = 2                # commission row = players + this (rulebook: 1)
+R_SOLO_ROW = 3                 # commission row in solo (rulebook: 3, "like a 2-player game")
+R_FEATURES_PER_POINT = 4       # unsold landscapes: 1 point per this many features (2)
+R_WAKE_TIE = 5                 # equal wake-up times: 0 = random order, 1 = lower seat first
+R_RETURN_HOME_BONUS = 6        # solo: points for ending on the centre (2)
+R_INSPIRATION_POINTS = 7       # solo: points per commission showing the inspiration feature (1)
+R_EMPTY_DECK_REFILL = 8        # wilderness refill with deck and discards empty: 0 = leave empty
+N_RULES = 9
+WAKE_TIE_RANDOM = 0
+WAKE_TIE_SEAT = 1
+
+# --- end reasons --------------------------------------------------------------------------
+END_DAYS = 0                   # all days played
+END_COMMISSIONS = 1            # the commission row could not be refilled
+END_REASON_NAMES = ("days", "commissions_ran_out")
+
+
+class SunsetTables(NamedTuple):
+    """Every tunable number of the game as arrays, built from the component file.
+
+    Card ids are row indices into these arrays (0-based, in file order).
+    """
+    landscape_features: np.ndarray    # int64[n_land, N_FEATURES]: how many of each feature
+    landscape_n_features: np.ndarray  # int64[n_land]: total features shown (for scoring)
+    commission_frames: np.ndarray     # int64[n_comm, MAX_FRAMES]: feature, ANY_FEATURE, or NO_FRAME
+    commission_n_frames: np.ndarray   # int64[n_comm]
+    commission_points: np.ndarray     # int64[n_comm]
+    goal_kind: np.ndarray             # int64[n_goal]: GOAL_* code
+    goal_param: np.ndarray            # int64[n_goal]: count or feature code
+    goal_points: np.ndarray           # int64[n_goal]
+    plan_wake: np.ndarray             # int64[N_PLAN]: wake-up time in minutes after midnight
+    plan_dirs: np.ndarray             # int64[N_PLAN]: bitmask over the 8 directions (bit d = DIR d)
+    plan_move: np.ndarray             # int64[N_PLAN]: movement points
+    plan_paint: np.ndarray            # int64[N_PLAN]: landscapes that may be painted
+    ranger_cells: np.ndarray          # int64[n_ranger]: solo ranger station cells
+    inspiration_feature: np.ndarray   # int64[n_insp]: the feature each inspiration card names
+    band_from: np.ndarray             # int64[n_band]: solo wake-up band start (minutes, inclusive)
+    band_to: np.ndarray               # int64[n_band]: band end (minutes, inclusive)
+    band_effect: np.ndarray           # int64[n_band]: WAKE_* code
+    band_param: np.ndarray            # int64[n_band]: e.g. commissions discarded
+    rules: np.ndarray                 # int64[N_RULES]: R_* rule numbers and options
+
+
+# --- game scalars: state.g[...] -----------------------------------------------------------
+G_N_PLAYERS = 0
+G_SOLO = 1            # 1 in the Wanderlust variant
+G_DAY = 2             # 0-based day being played
+G_N_DAYS = 3          # days this game lasts
+G_OVER = 4            # 1 once the game has ended
+G_END_REASON = 5      # END_* code
+G_GOAL = 6            # today's daily goal card id, -1 if none
+G_GOAL_OWNER = 7      # seat holding today's goal card, -1 if unclaimed
+G_COMM_TOP = 8        # commission revealed on top of the deck (not yet available), -1 if none
+G_N_LDECK = 9         # cards left in the landscape deck (ldeck[:n], drawn from the end)
+G_N_LDISC = 10        # landscapes in the discard pile
+G_N_CDECK = 11        # commissions left in the deck below the revealed top card
+G_N_GDECK = 12        # daily goals left in their deck
+G_ROW_LEN = 13        # commission row length for this game
+G_INSPIRATION = 14    # solo: the inspiration card id, -1 otherwise
+G_TURNS = 15          # player turns played so far (game length)
+G_SELLING_SEAT = 16   # seat of the turn being played (for the sell step), -1 otherwise
+N_G = 17
+
+
+class SunsetState(NamedTuple):
+    """The whole game, as small fixed-shape arrays (mutated in place by the rules).
+
+    Public information: everything except the order of the decks (ldeck, cdeck, gdeck, pdeck
+    beyond what the owner has seen) and other seats' plan_choice before the reveal.
+    Strategies must read only public fields, plus their own planning deck.
+    """
+    g: np.ndarray            # int64[N_G]: game scalars, indexed by G_*
+    grid: np.ndarray         # int64[N_CELLS]: landscape id, EMPTY or RANGER
+    ldeck: np.ndarray        # int64[n_land]: landscape deck, top = ldeck[g[G_N_LDECK] - 1]
+    ldisc: np.ndarray        # int64[n_land]: discard pile, ldisc[:g[G_N_LDISC]]
+    cdeck: np.ndarray        # int64[n_comm]: commission deck, top = cdeck[g[G_N_CDECK] - 1]
+    crow: np.ndarray         # int64[MAX_ROW]: commission row, card id or -1 (an empty slot)
+    gdeck: np.ndarray        # int64[n_goal]: daily goal deck, top = gdeck[g[G_N_GDECK] - 1]
+    pos: np.ndarray          # int64[MAX_PLAYERS]: cell of each artist
+    hand: np.ndarray         # int64[MAX_PLAYERS, MAX_HAND]: landscapes held, hand[p, :hand_n[p]]
+    hand_n: np.ndarray       # int64[MAX_PLAYERS]
+    comm_owned: np.ndarray   # int64[MAX_PLAYERS, n_comm]: 1 + day the commission was sold, 0 if not owned
+    goal_owned: np.ndarray   # int64[MAX_PLAYERS, n_goal]: 1 + day the goal was kept, 0 if not
+    pdeck: np.ndarray        # int64[MAX_PLAYERS, N_PLAN]: planning deck, top = pdeck[p, 0]
+    pdeck_n: np.ndarray      # int64[MAX_PLAYERS]: cards in the planning deck (solo: open cards are separate)
+    popen: np.ndarray        # int64[MAX_PLAYERS, PLAN_DRAW]: cards in hand this planning phase, -1 empty
+    plan_choice: np.ndarray  # int64[MAX_PLAYERS]: planning card chosen today, -1 before the reveal
+    plan_used: np.ndarray    # int64[MAX_PLAYERS, N_PLAN]: 1 + day the card was played, 0 if unused
+    order: np.ndarray        # int64[MAX_PLAYERS]: today's turn order (seats), by wake-up time
+    streams: np.ndarray      # uint64[1 + MAX_PLAYERS]: RNG counters (chance, then one per seat)
+    stats: np.ndarray        # int64[MAX_PLAYERS, N_STATS]: per-seat counters for the logs
+
+
+# --- per-seat statistics: state.stats[p, ...] ----------------------------------------------
+ST_PAINTED = 0         # landscapes painted
+ST_SOLD_LANDSCAPES = 1 # landscapes sold
+ST_STEPS = 2           # total hiking steps
+ST_GOALS_CLAIMED = 3   # times the daily goal was taken (including later lost)
+ST_ILLEGAL = 4         # decisions a strategy returned that were not legal (must stay 0)
+N_STATS = 5
+
+# --- decision kinds passed to strategies -------------------------------------------------
+DEC_PLAN = 0     # options: code = card_index_in_popen * 2 + return_order (0 or 1)
+DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0)
+DEC_PAINT = 2    # options: code = bitmask over path positions (bit i = path[i])
+DEC_SELL = 3     # options: code = commission row slot, or -1 = stop selling
+DEC_NAMES = ("plan", "hike", "paint", "sell")
+MAX_OPTIONS = 64  # enough for any decision: hikes <= 8*4+1, paint subsets <= 2**5, sells <= 7
