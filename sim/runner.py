@@ -1,0 +1,523 @@
+"""The batch runner: plays a run's games in chunks on every core and streams them to Parquet.
+
+A run is `n_games` games of one prepared configuration. Game indices 0..n_games-1 are cut
+into consecutive chunks of `chunk_size`; each chunk is one call of `spec.play_chunk` in a
+worker process (joblib, one thread per process). The parent writes each finished chunk to
+
+    out_dir/chunks/chunk-<first game index, 12 digits>.parquet     (atomically: .tmp + rename)
+
+and keeps `out_dir/manifest.json` describing the run (status "running" while it plays,
+"complete" at the end, with timings). A copy of the component file (and of the variants
+file, if one was used) is kept next to it so that the run can be replayed later without the
+user's files.
+
+Reproducibility: a game's randomness depends only on (seed, game index), so the logs, sorted
+by (game, seat), are identical whatever the number of workers, the chunk size or the backend.
+
+Resume: running again into a folder whose manifest has the same configuration plays only the
+chunks that are missing; a different configuration is refused unless `overwrite=True`.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import math
+import os
+import platform
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sim.game_api import GameSpec, Prepared, ToolkitError
+
+MANIFEST = "manifest.json"
+CHUNK_DIR = "chunks"
+COMPONENTS_COPY = "components.toml"
+VARIANTS_COPY = "variants.toml"
+DEFAULT_CHUNK_SIZE = 20_000
+CHUNKS_PER_WORKER = 4          # default chunking aims at this many chunks per worker
+THREAD_ENV = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+              "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+# --- small helpers ----------------------------------------------------------------------------
+def package_version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            return version("balance-toolkit")
+        except PackageNotFoundError:
+            return "0.1.0+source"
+    except Exception:  # pragma: no cover
+        return "unknown"
+
+
+def chunk_name(first: int) -> str:
+    return f"chunk-{first:012d}.parquet"
+
+
+def chunk_ranges(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
+    """[(first game index, number of games)] covering 0..n_games-1."""
+    return [(first, min(chunk_size, n_games - first)) for first in range(0, n_games, chunk_size)]
+
+
+def default_chunk_size(n_games: int, workers: int) -> int:
+    """At most DEFAULT_CHUNK_SIZE, small enough that every worker gets several chunks."""
+    per = math.ceil(n_games / max(1, workers * CHUNKS_PER_WORKER))
+    return int(max(1, min(DEFAULT_CHUNK_SIZE, per)))
+
+
+def _sha256_file(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _jsonable(obj.tolist())
+    if isinstance(obj, np.generic):
+        return obj.item()
+    return obj
+
+
+def _variants_file_of(prepared: Prepared) -> str | None:
+    for info in prepared.strategy_info:
+        src = str(info.get("source", ""))
+        if src.startswith("variant:"):
+            return src[len("variant:"):]
+    return None
+
+
+def run_config(prepared: Prepared, n_games: int, chunk_size: int) -> dict:
+    """The part of the manifest that must match for a resume (and that the run id hashes)."""
+    users = []
+    for path, func in prepared.user_strategies:
+        users.append({"path": path, "function": func, "sha256": _sha256_file(path)})
+    return _jsonable({
+        "game": prepared.game,
+        "variant": prepared.variant,
+        "players": int(prepared.n_players),
+        "strategies": [{"name": i.get("name"), "base": i.get("base"),
+                        "params": i.get("params", {}), "source": i.get("source")}
+                       for i in prepared.strategy_info],
+        "strategy_params": np.asarray(prepared.strategy_params, dtype=float).tolist(),
+        "user_strategies": users,
+        "seed": int(prepared.seed),
+        "components_sha256": prepared.components.sha256,
+        "games": int(n_games),
+        "chunk_size": int(chunk_size),
+    })
+
+
+def run_id_of(config: dict) -> str:
+    blob = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def read_manifest(out_dir: str) -> dict:
+    path = os.path.join(out_dir, MANIFEST)
+    if not os.path.isfile(path):
+        raise ToolkitError(f"{out_dir}: no run found here ({MANIFEST} missing)")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ToolkitError(f"{path}: cannot be read: {exc}") from None
+
+
+def _write_json_atomic(path: str, data: dict) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(_jsonable(data), fh, indent=2, sort_keys=False)
+        fh.write("\n")
+    os.replace(tmp, path)
+
+
+# --- planning (no side effects) ----------------------------------------------------------------
+@dataclass
+class RunPlan:
+    out_dir: str
+    n_games: int
+    chunk_size: int
+    workers: int
+    config: dict
+    run_id: str
+    chunks: list                      # all (first, n)
+    todo: list                        # (first, n) still to play
+    resume: bool = False              # an existing matching run is being continued
+    wipe: bool = False                # overwrite: old files to delete before starting
+    previous: dict | None = None      # the old manifest when resuming
+    stale: list = field(default_factory=list)  # leftover files to remove (.tmp, bad chunks)
+
+
+def _chunk_rows_ok(path: str, expected_rows: int) -> bool:
+    try:
+        import pyarrow.parquet as pq
+        return pq.ParquetFile(path).metadata.num_rows == expected_rows
+    except Exception:
+        return False
+
+
+def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None = None,
+             chunk_size: int | None = None, overwrite: bool = False) -> RunPlan:
+    """Check everything and decide what to play; touches nothing on disk."""
+    if not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ToolkitError(f"number of games must be a positive integer, got {n_games}")
+    n_games = int(n_games)
+    workers = int(workers) if workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise ToolkitError(f"workers must be at least 1, got {workers}")
+    if chunk_size is not None and int(chunk_size) < 1:
+        raise ToolkitError(f"chunk size must be at least 1, got {chunk_size}")
+
+    out_dir = os.path.abspath(out_dir)
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise ToolkitError(f"output folder {out_dir} is a file; choose a folder with --out")
+    manifest_path = os.path.join(out_dir, MANIFEST)
+    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
+    has_manifest = os.path.isfile(manifest_path)
+    has_chunks = os.path.isdir(chunk_dir) and any(
+        f.endswith(".parquet") for f in os.listdir(chunk_dir))
+
+    previous = None
+    if has_manifest and not overwrite:
+        previous = read_manifest(out_dir)
+        if chunk_size is None:  # resume with the chunking the run started with
+            chunk_size = previous.get("config", {}).get("chunk_size")
+    if chunk_size is None:
+        chunk_size = default_chunk_size(n_games, workers)
+    chunk_size = int(chunk_size)
+
+    config = run_config(prepared, n_games, chunk_size)
+    run_id = run_id_of(config)
+    chunks = chunk_ranges(n_games, chunk_size)
+    plan = RunPlan(out_dir=out_dir, n_games=n_games, chunk_size=chunk_size, workers=workers,
+                   config=config, run_id=run_id, chunks=chunks, todo=list(chunks))
+
+    if overwrite:
+        plan.wipe = has_manifest or has_chunks
+        return plan
+    if previous is not None:
+        old = previous.get("config", {})
+        diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
+        if diff:
+            raise ToolkitError(
+                f"output folder {out_dir} holds a different run (differs in: {', '.join(diff)}); "
+                f"pass --overwrite to replace it or choose a new --out folder")
+        expected = {chunk_name(f): (f, n) for f, n in chunks}
+        done = set()
+        if os.path.isdir(chunk_dir):
+            for fname in sorted(os.listdir(chunk_dir)):
+                path = os.path.join(chunk_dir, fname)
+                if fname.endswith(".tmp"):
+                    plan.stale.append(path)
+                elif fname in expected:
+                    f, n = expected[fname]
+                    if _chunk_rows_ok(path, n * prepared.n_players):
+                        done.add(f)
+                    else:
+                        plan.stale.append(path)
+                elif fname.endswith(".parquet"):
+                    raise ToolkitError(
+                        f"output folder {out_dir} has an unexpected chunk file {fname}; "
+                        f"pass --overwrite to replace the run or choose a new --out folder")
+        plan.todo = [(f, n) for f, n in chunks if f not in done]
+        plan.resume = True
+        plan.previous = previous
+        return plan
+    if has_chunks:
+        raise ToolkitError(f"output folder {out_dir} holds chunk files but no {MANIFEST}; "
+                           f"pass --overwrite to replace them or choose a new --out folder")
+    return plan
+
+
+# --- workers ---------------------------------------------------------------------------------
+def _play_chunk_task(spec: GameSpec, prepared: Prepared, first: int, n: int):
+    """Runs in a worker: one thread, one chunk."""
+    for var in THREAD_ENV:
+        os.environ.setdefault(var, "1")
+    t0 = time.perf_counter()
+    cols = spec.play_chunk(prepared, first, n)
+    return first, n, cols, time.perf_counter() - t0
+
+
+def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
+    import pyarrow as pa
+
+    if "game" not in cols or "seat" not in cols:
+        raise RuntimeError(f"play_chunk of {prepared.game} returned no 'game'/'seat' column")
+    n_rows = n * prepared.n_players
+    for name, arr in cols.items():
+        if len(arr) != n_rows:
+            raise RuntimeError(f"play_chunk of {prepared.game}: column '{name}' has {len(arr)} "
+                               f"rows for {n} games x {prepared.n_players} seats")
+    seat = np.asarray(cols["seat"]).astype(np.int32)
+    names = [str(s) for s in prepared.strategy_names]
+    uniq = sorted(set(names))
+    seat_to_code = np.array([uniq.index(s) for s in names], dtype=np.int32)
+    arrays = {
+        "run_id": pa.DictionaryArray.from_arrays(np.zeros(n_rows, dtype=np.int32), pa.array([run_id])),
+        "game": pa.array(np.asarray(cols["game"]).astype(np.int64)),
+        "seat": pa.array(np.asarray(cols["seat"]).astype(np.int64)),
+        "strategy": pa.DictionaryArray.from_arrays(seat_to_code[seat], pa.array(uniq)),
+    }
+    for name, arr in cols.items():
+        if name in arrays:
+            continue
+        arrays[name] = pa.array(np.asarray(arr))
+    return pa.table(arrays)
+
+
+def _write_chunk(table, out_dir: str, first: int) -> None:
+    import pyarrow.parquet as pq
+
+    path = os.path.join(out_dir, CHUNK_DIR, chunk_name(first))
+    tmp = path + ".tmp"
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: str,
+                   command_line: list | None) -> dict:
+    import numba
+
+    comp = prepared.components
+    variants_file = _variants_file_of(prepared)
+    return {
+        "status": "running",
+        "run_id": plan.run_id,
+        "game": prepared.game,
+        "title": spec.title,
+        "variant": prepared.variant,
+        "players": int(prepared.n_players),
+        "strategy_names": list(prepared.strategy_names),
+        "strategies": prepared.strategy_info,
+        "user_strategies": [list(u) for u in prepared.user_strategies],
+        "seed": int(prepared.seed),
+        "games": plan.n_games,
+        "chunk_size": plan.chunk_size,
+        "n_chunks": len(plan.chunks),
+        "components": {"path": comp.path, "sha256": comp.sha256, "copy": COMPONENTS_COPY},
+        "variants_file": ({"path": variants_file, "copy": VARIANTS_COPY}
+                          if variants_file else None),
+        "columns": [list(c) for c in spec.columns()],
+        "package_version": package_version(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+        "command_line": list(command_line) if command_line is not None else list(sys.argv),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "backend": backend,
+        "config": plan.config,
+        "sessions": [],
+        "timings": {},
+    }
+
+
+def _prepare_out_dir(plan: RunPlan, prepared: Prepared) -> None:
+    chunk_dir = os.path.join(plan.out_dir, CHUNK_DIR)
+    if plan.wipe:
+        if os.path.isdir(chunk_dir):
+            shutil.rmtree(chunk_dir)
+        for name in (MANIFEST, COMPONENTS_COPY, VARIANTS_COPY):
+            p = os.path.join(plan.out_dir, name)
+            if os.path.isfile(p):
+                os.remove(p)
+    for p in plan.stale:
+        if os.path.exists(p):
+            os.remove(p)
+    os.makedirs(chunk_dir, exist_ok=True)
+    with open(os.path.join(plan.out_dir, COMPONENTS_COPY), "w", encoding="utf-8") as fh:
+        fh.write(prepared.components.text)
+    vf = _variants_file_of(prepared)
+    if vf and os.path.isfile(vf) and os.path.abspath(vf) != os.path.join(plan.out_dir, VARIANTS_COPY):
+        shutil.copyfile(vf, os.path.join(plan.out_dir, VARIANTS_COPY))
+
+
+def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
+    """A joblib Parallel for the backend, and a context manager to run it in."""
+    import contextlib
+
+    from joblib import Parallel
+
+    n_jobs = min(plan.workers, max(1, len(plan.todo)))
+    if backend == "dask":
+        from joblib import parallel_config
+        client = _dask_client(scheduler)
+        stack = contextlib.ExitStack()
+        stack.callback(client.close)
+        stack.enter_context(parallel_config(backend="dask"))
+        return Parallel(n_jobs=-1, return_as="generator_unordered"), stack
+    if backend != "loky":
+        raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
+    if n_jobs == 1:
+        return Parallel(n_jobs=1, return_as="generator"), contextlib.nullcontext()
+    return (Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                     pre_dispatch="2 * n_jobs"), contextlib.nullcontext())
+
+
+def _check_dask() -> None:
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise ToolkitError("the dask backend needs dask.distributed, which is not installed: "
+                           "pip install .[cluster]") from None
+
+
+def _dask_client(scheduler: str | None):
+    _check_dask()
+    from dask.distributed import Client
+    try:
+        return Client(scheduler) if scheduler else Client()
+    except Exception as exc:
+        raise ToolkitError(f"cannot connect to the dask scheduler {scheduler}: {exc}") from None
+
+
+# --- the run ----------------------------------------------------------------------------------
+def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
+        workers: int | None = None, chunk_size: int | None = None, progress: bool = True,
+        overwrite: bool = False, backend: str = "loky", scheduler: str | None = None,
+        command_line: list | None = None, _max_chunks: int | None = None) -> dict:
+    """Play `n_games` games of `prepared` into `out_dir`; returns the final manifest.
+
+    workers: processes (default: all cores). chunk_size: games per chunk (default: at most
+    20000, fewer when needed to give every worker work; on a resume, the run's own).
+    backend "loky" (local processes) or "dask" (joblib's dask backend; `scheduler` is the
+    address of a dask.distributed scheduler, e.g. tcp://host:8786).
+    `_max_chunks` (tests) stops after that many chunks, as an interruption would.
+    """
+    if backend not in ("loky", "dask"):
+        raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
+    if backend == "dask":
+        _check_dask()
+    plan = plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
+    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+    # everything is validated: from here on we write
+    _prepare_out_dir(plan, prepared)
+    manifest_path = os.path.join(plan.out_dir, MANIFEST)
+    manifest = _base_manifest(spec, prepared, plan, backend, command_line)
+    if plan.resume and plan.previous:
+        manifest["created"] = plan.previous.get("created", manifest["created"])
+        manifest["sessions"] = list(plan.previous.get("sessions", []))
+    _write_json_atomic(manifest_path, manifest)
+
+    for var in THREAD_ENV:  # inherited by worker processes started from here
+        os.environ.setdefault(var, "1")
+
+    # compile / load machine code in the parent, on a tiny chunk, so that it is timed apart
+    # from play and workers find the on-disk cache
+    t0 = time.perf_counter()
+    spec.play_chunk(prepared, 0, min(2, plan.n_games))
+    compile_seconds = time.perf_counter() - t0
+
+    todo = plan.todo if _max_chunks is None else plan.todo[:_max_chunks]
+    games_before = plan.n_games - sum(n for _, n in plan.todo)
+    games_this = sum(n for _, n in todo)
+    bar = _progress_bar(plan.n_games, games_before, progress)
+    t1 = time.perf_counter()
+    n_done = 0
+    try:
+        if todo:
+            parallel, ctx = _parallel(plan, backend, scheduler)
+            from joblib import delayed
+            with ctx:
+                results = parallel(delayed(_play_chunk_task)(spec, prepared, f, n) for f, n in todo)
+                for first, n, cols, _secs in results:
+                    table = _to_table(cols, prepared, plan.run_id, first, n)
+                    _write_chunk(table, plan.out_dir, first)
+                    n_done += 1
+                    if bar is not None:
+                        bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    play_seconds = time.perf_counter() - t1
+
+    missing = [f for f, _ in plan.chunks
+               if not os.path.isfile(os.path.join(plan.out_dir, CHUNK_DIR, chunk_name(f)))]
+    session = {
+        "started": started,
+        "compile_seconds": round(compile_seconds, 4),
+        "play_seconds": round(play_seconds, 4),
+        "games_played": games_this,
+        "chunks_played": n_done,
+        "games_per_second": round(games_this / play_seconds, 1) if play_seconds > 0 and games_this else None,
+        "workers": min(plan.workers, max(1, len(todo))) if backend == "loky" else "dask",
+        "resumed": plan.resume,
+    }
+    manifest["sessions"].append(session)
+    manifest["timings"] = {
+        "compile_seconds": session["compile_seconds"],
+        "play_seconds": session["play_seconds"],
+        "games_per_second": session["games_per_second"],
+        "workers": session["workers"],
+        "games_played_this_session": games_this,
+        "chunks_played_this_session": n_done,
+    }
+    manifest["status"] = "complete" if not missing else "running"
+    manifest["chunks_missing"] = len(missing)
+    _write_json_atomic(manifest_path, manifest)
+    return manifest
+
+
+def _progress_bar(total: int, initial: int, progress: bool):
+    if not progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover
+        return None
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True,
+                desc="games", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
+# --- reading ---------------------------------------------------------------------------------
+def chunk_files(out_dir: str) -> list[str]:
+    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
+    if not os.path.isdir(chunk_dir):
+        return []
+    return [os.path.join(chunk_dir, f) for f in sorted(os.listdir(chunk_dir))
+            if f.startswith("chunk-") and f.endswith(".parquet")]
+
+
+def read_logs(out_dir: str, columns: list | None = None):
+    """All rows of a run as a pandas DataFrame sorted by (game, seat).
+
+    `columns`: read only these (game and seat are always included).
+    """
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = chunk_files(out_dir)
+    if not files:
+        if not os.path.isdir(out_dir):
+            raise ToolkitError(f"{out_dir}: no such folder")
+        raise ToolkitError(f"{out_dir}: no chunk files found in {CHUNK_DIR}/")
+    cols = None
+    if columns is not None:
+        cols = list(dict.fromkeys(["game", "seat", *columns]))
+    tables = [pq.read_table(f, columns=cols) for f in files]
+    table = pa.concat_tables(tables, promote_options="default").unify_dictionaries()
+    df = table.to_pandas()
+    if len(df) == 0:
+        return df
+    df = df.sort_values(["game", "seat"], kind="stable").reset_index(drop=True)
+    for c in df.columns:  # dictionary columns come back as pandas categoricals: keep them
+        if isinstance(df[c].dtype, pd.CategoricalDtype):
+            df[c] = df[c].cat.remove_unused_categories()
+    return df

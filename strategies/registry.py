@@ -1,0 +1,283 @@
+"""Turning the strategy names a user typed into what the compiled loop needs.
+
+Generic: knows nothing about any game. A game's `prepare` calls `resolve_strategies` with its
+built-in catalog (`spec.strategy_catalog()`), and gets back per seat an integer id and a row
+of float parameters.
+
+A strategy name is one of:
+  * a built-in name from the catalog ("random", "greedy", "planner", ...);
+  * a named variant from a TOML variants file, a built-in with other parameter values:
+
+        [variants.cautious]
+        base = "planner"
+        params = { risk = 0.2 }
+        description = "optional text"
+
+  * `path/to/file.py:function`, a user's own @njit strategy. It gets a negative id (-1, -2,
+    ... one per distinct file and function) and the engine loads it in each worker with
+    `load_user_function`.
+
+Built-ins of one game share one parameter vector length (the longest `params` list of the
+catalog); shorter ones are padded with 0.0.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+from sim.game_api import ToolkitError
+
+try:  # python >= 3.11
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover - python 3.10
+    import tomli as _toml  # type: ignore[no-redef]
+
+
+def _param_list(entry: dict) -> list[tuple[str, float, str]]:
+    out = []
+    for p in entry.get("params", []) or []:
+        p = list(p)
+        name = str(p[0])
+        default = float(p[1]) if len(p) > 1 else 0.0
+        help_ = str(p[2]) if len(p) > 2 else ""
+        out.append((name, default, help_))
+    return out
+
+
+def n_params_of(catalog: list) -> int:
+    """The common parameter vector length of a game's built-ins."""
+    return max([len(_param_list(e)) for e in catalog] or [0])
+
+
+def is_user_strategy(name: str) -> bool:
+    """True for `path/to/file.py:function`."""
+    if ":" not in name:
+        return False
+    path, func = name.rsplit(":", 1)
+    return path.endswith(".py") and bool(func)
+
+
+# --- variants files -------------------------------------------------------------------------
+def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
+    """Read and check a variants file: {variant name: {base, params: {name: value}, description}}.
+
+    Every problem becomes one line naming the file, the variant and what is wrong.
+    """
+    shown = variants_file
+    if not os.path.isfile(variants_file):
+        raise ToolkitError(f"variants file {shown}: not found")
+    try:
+        with open(variants_file, "rb") as fh:
+            data = _toml.load(fh)
+    except _toml.TOMLDecodeError as exc:
+        raise ToolkitError(f"variants file {shown}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ToolkitError(f"variants file {shown}: cannot be read: {exc.strerror}") from None
+
+    builtins = {e["name"]: e for e in catalog}
+    problems: list[str] = []
+    unknown_top = [k for k in data if k != "variants"]
+    for k in unknown_top:
+        problems.append(f"variants file {shown}: unknown section or key '{k}' (expected [variants.<name>] tables)")
+    section = data.get("variants", {})
+    if not isinstance(section, dict):
+        raise ToolkitError(f"variants file {shown}: 'variants' must be a table of [variants.<name>] tables")
+
+    out: dict[str, dict] = {}
+    for vname, body in section.items():
+        where = f"variants file {shown}: variant '{vname}'"
+        if not isinstance(body, dict):
+            problems.append(f"{where}: must be a table with base = \"...\" and params = {{...}}")
+            continue
+        if vname in builtins:
+            problems.append(f"{where}: has the name of a built-in strategy; choose another name")
+            continue
+        if is_user_strategy(vname) or ":" in vname or "," in vname:
+            problems.append(f"{where}: a variant name may not contain ':' or ','")
+            continue
+        for key in body:
+            if key not in ("base", "params", "description"):
+                problems.append(f"{where}: unknown key '{key}' (allowed: base, params, description)")
+        base = body.get("base")
+        if base is None:
+            problems.append(f"{where}: missing base = \"<built-in strategy>\" "
+                            f"(one of: {', '.join(builtins)})")
+            continue
+        if not isinstance(base, str) or base not in builtins:
+            problems.append(f"{where}: unknown base strategy '{base}' "
+                            f"(built-in strategies: {', '.join(builtins)})")
+            continue
+        allowed = {p[0]: p[1] for p in _param_list(builtins[base])}
+        params_in = body.get("params", {})
+        if not isinstance(params_in, dict):
+            problems.append(f"{where}: params must be a table like params = {{ name = 0.5 }}")
+            continue
+        values = dict(allowed)
+        for pname, value in params_in.items():
+            if pname not in allowed:
+                known = ", ".join(allowed) or "none"
+                problems.append(f"{where}: unknown parameter '{pname}' for base '{base}' "
+                                f"(its parameters: {known})")
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                problems.append(f"{where}: parameter '{pname}' must be a number, got {value!r}")
+                continue
+            if not math.isfinite(float(value)):
+                problems.append(f"{where}: parameter '{pname}' must be a finite number, got {value!r}")
+                continue
+            values[pname] = float(value)
+        out[vname] = {"base": base, "params": values,
+                      "description": str(body.get("description", ""))}
+    if problems:
+        raise ToolkitError(problems)
+    return out
+
+
+# --- user strategies -----------------------------------------------------------------------
+_USER_CACHE: dict[tuple[str, str], Any] = {}
+_MODULE_CACHE: dict[str, Any] = {}
+
+
+def _import_user_file(path: str):
+    path = os.path.abspath(path)
+    if path in _MODULE_CACHE:
+        return _MODULE_CACHE[path]
+    if not os.path.isfile(path):
+        raise ToolkitError(f"user strategy file {path}: not found")
+    mod_name = "balance_user_" + hashlib.sha1(path.encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise ToolkitError(f"user strategy file {path}: cannot be imported as a python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: any error is theirs to fix
+        sys.modules.pop(mod_name, None)
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise ToolkitError(f"user strategy file {path}: importing it failed: "
+                           f"{type(exc).__name__}: {first}") from None
+    _MODULE_CACHE[path] = module
+    return module
+
+
+def load_user_function(path: str, name: str):
+    """Import the user's file (once per process) and return its object `name`."""
+    key = (os.path.abspath(path), name)
+    if key in _USER_CACHE:
+        return _USER_CACHE[key]
+    module = _import_user_file(key[0])
+    if not hasattr(module, name):
+        raise ToolkitError(f"user strategy file {key[0]}: defines no '{name}'")
+    obj = getattr(module, name)
+    if not callable(obj):
+        raise ToolkitError(f"user strategy file {key[0]}: '{name}' is not a function")
+    _USER_CACHE[key] = obj
+    return obj
+
+
+# --- resolution ------------------------------------------------------------------------------
+def resolve_strategies(catalog: list, names: list, n_players: int,
+                       variants_file: str | None = None):
+    """Resolve per-seat strategy names.
+
+    Returns (ids int64[n_players], params float64[n_players, n_params], info, user_strategies):
+      info: per seat {"name", "base", "params": {name: value}, "source"} with source
+            "builtin", "variant:<file>" or "user:<abs path>";
+      user_strategies: [(abs path, function name)], the strategy with id -(k+1) at index k.
+    """
+    if isinstance(names, str):
+        names = [n for n in names.split(",")]
+    names = [str(n).strip() for n in names]
+    if not names:
+        raise ToolkitError("no strategy given")
+    if any(not n for n in names):
+        raise ToolkitError(f"empty strategy name in '{','.join(names)}'")
+    if len(names) == 1:
+        names = names * n_players
+    elif len(names) != n_players:
+        raise ToolkitError(f"{len(names)} strategies given for {n_players} players; "
+                           f"give one per seat or a single one for all seats")
+
+    builtins = {e["name"]: e for e in catalog}
+    n_params = n_params_of(catalog)
+    variants = load_variants(variants_file, catalog) if variants_file else {}
+
+    ids = np.zeros(n_players, dtype=np.int64)
+    params = np.zeros((n_players, n_params), dtype=np.float64)
+    info: list[dict] = []
+    user_strategies: list[tuple[str, str]] = []
+    problems: list[str] = []
+
+    for seat, name in enumerate(names):
+        if name in builtins:
+            entry = builtins[name]
+            plist = _param_list(entry)
+            ids[seat] = int(entry["id"])
+            for k, (_, default, _) in enumerate(plist):
+                params[seat, k] = default
+            info.append({"name": name, "base": name,
+                         "params": {p[0]: p[1] for p in plist}, "source": "builtin"})
+        elif name in variants:
+            v = variants[name]
+            entry = builtins[v["base"]]
+            plist = _param_list(entry)
+            ids[seat] = int(entry["id"])
+            for k, (pname, _, _) in enumerate(plist):
+                params[seat, k] = v["params"][pname]
+            info.append({"name": name, "base": v["base"], "params": dict(v["params"]),
+                         "source": f"variant:{variants_file}"})
+        elif is_user_strategy(name):
+            path, func = name.rsplit(":", 1)
+            abspath = os.path.abspath(path)
+            try:
+                load_user_function(abspath, func)
+            except ToolkitError as exc:
+                problems.extend(f"strategy '{name}': {line}" for line in exc.lines)
+                info.append({})
+                continue
+            key = (abspath, func)
+            if key not in user_strategies:
+                user_strategies.append(key)
+            ids[seat] = -(user_strategies.index(key) + 1)
+            info.append({"name": name, "base": func, "params": {}, "source": f"user:{abspath}"})
+        else:
+            msg = f"unknown strategy '{name}' for seat {seat}; built-in strategies: {', '.join(builtins)}"
+            if variants:
+                msg += f"; variants in {variants_file}: {', '.join(variants)}"
+            if ":" in name and not is_user_strategy(name):
+                msg += "; a user strategy is written path/to/file.py:function"
+            problems.append(msg)
+            info.append({})
+    if problems:
+        # one line per distinct problem (the same bad name on several seats is said once)
+        seen, lines = set(), []
+        for p in problems:
+            key = p.split(" for seat ")[0] if p.startswith("unknown strategy") else p
+            if key not in seen:
+                seen.add(key)
+                lines.append(p)
+        raise ToolkitError(lines)
+    return ids, params, info, user_strategies
+
+
+def describe_catalog(catalog: list) -> list[str]:
+    """Human-readable lines for `balance strategies GAME`."""
+    lines = []
+    for e in catalog:
+        lines.append(f"{e['name']}  (id {e['id']})")
+        if e.get("description"):
+            lines.append(f"    {e['description']}")
+        plist = _param_list(e)
+        if plist:
+            for pname, default, help_ in plist:
+                lines.append(f"    {pname} = {default:g}    {help_}".rstrip())
+        else:
+            lines.append("    (no parameters)")
+    return lines
