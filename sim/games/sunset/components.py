@@ -1,0 +1,744 @@
+"""Sunset Over Water: the component file (TOML), its validation, and the compiled tables.
+
+The shipped default (`default_components.toml`, beside this module) is a RECONSTRUCTION: no
+public card list exists. A designer copies it (`balance components sunset > mine.toml`),
+edits it, and runs with `--components mine.toml`. Nothing about the cards is hard-coded in
+the engine: every number arrives through `SunsetTables`, built here.
+
+Public API:
+    DEFAULT_PATH                              path of the shipped default file
+    default_components_text() -> str          its text
+    load_components(path=None) -> Components  read + validate a file (ComponentError otherwise)
+    components_from_text(text, path) -> Components   same, from text already read
+
+Validation collects every problem and raises one ComponentError with one line per problem,
+each naming the file, the card (`commissions[12] "Lakeside Study"`) or field
+(`rules.days`), and what is wrong. Card indices in messages are 0-based card ids (file order).
+"""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+import typing
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import numpy as np
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field,
+                      ValidationError, ValidationInfo, field_validator, model_validator)
+
+try:  # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+from sim.game_api import ComponentError, Components
+from sim.games.sunset import enums as E
+
+GAME = "sunset"
+DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
+DEFAULT_LABEL = "<default>"
+
+# --- facts of the box (docs: shared/rules/sunset-over-water-components.md) ------------------
+# These are the real counts and the [counts] of the shipped file. A prototype may differ: the
+# loader validates the card lists against the file's own [counts], not against these.
+BOX_LANDSCAPES = 60
+BOX_COMMISSIONS = 30
+BOX_DAILY_GOALS = 7
+BOX_PLANNING_PER_COLOUR = 8
+BOX_RANGER_STATIONS = 4
+BOX_INSPIRATION = 5
+MAX_LANDSCAPE_FEATURES = 3       # "each card shows 1 to 3 of them"
+
+ANY_FRAME = "?"
+DIR_GROUPS = {
+    "orthogonal": ("N", "E", "S", "W"),
+    "diagonal": ("NE", "SE", "SW", "NW"),
+    "horizontal": ("E", "W"),
+    "vertical": ("N", "S"),
+    "any": E.DIR_NAMES,
+}
+MAX_DAYS = E.N_PLAN - E.PLAN_DRAW + 1     # multiplayer: 3 drawn, 2 returned -> 6 days with 8 cards
+MAX_SOLO_DAYS = E.N_PLAN                  # solo: one card played per day, none returned
+MAX_MINUTES = 23 * 60 + 59
+GOALS_WITHOUT_PARAM = ("move_horizontal", "move_vertical", "move_diagonal", "no_hike")
+GOAL_COUNT_LIMITS = {                     # param upper bounds: more could never be met
+    "hike_at_least": E.MAX_MOVE,
+    "paint_at_least": E.MAX_PATH,
+    "sell_at_least": E.MAX_ROW,
+}
+WAKE_TIE_CODES = {"random": E.WAKE_TIE_RANDOM, "seat": E.WAKE_TIE_SEAT}
+EMPTY_DECK_REFILL_CODES = {"leave_empty": 0}
+TOP_LISTS = ("landscapes", "commissions", "goals", "planning")
+TOP_TABLES = ("game", "counts", "rules", "solo")
+SOLO_LISTS = ("ranger_cells", "inspiration", "bands")
+
+
+# --- small validators -------------------------------------------------------------------
+def _features_ctx(info: ValidationInfo) -> Optional[list]:
+    ctx = info.context or {}
+    return ctx.get("features")
+
+
+def _known_features_text(known) -> str:
+    return ", ".join(known)
+
+
+def _check_feature(value: str, info: ValidationInfo) -> str:
+    known = _features_ctx(info)
+    if known is not None and value not in known:
+        raise ValueError(f"unknown feature {value!r} (known: {_known_features_text(known)})")
+    return value
+
+
+def _check_frame(value: str, info: ValidationInfo) -> str:
+    known = _features_ctx(info)
+    if known is not None and value != ANY_FRAME and value not in known:
+        raise ValueError(f"unknown feature {value!r} (known: {_known_features_text(known)}, "
+                         f"or {ANY_FRAME!r} for any)")
+    return value
+
+
+def parse_time(value: Any) -> int:
+    """'H:MM' (or a TOML local time) -> minutes after midnight; ValueError otherwise."""
+    if isinstance(value, datetime.time):
+        if value.second or value.microsecond:
+            raise ValueError(f"must be a time \"H:MM\" without seconds, got {value}")
+        return value.hour * 60 + value.minute
+    if not isinstance(value, str):
+        raise ValueError(f"must be a time in quotes like \"7:45\", got {_show(value)}")
+    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
+    if not m:
+        raise ValueError(f"must be a time \"H:MM\" like \"7:45\", got {value!r}")
+    h, mi = int(m.group(1)), int(m.group(2))
+    if h > 23 or mi > 59:
+        raise ValueError(f"must be a time between 0:00 and 23:59, got {value!r}")
+    return h * 60 + mi
+
+
+def format_time(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def _norm_time(value: Any) -> str:
+    return format_time(parse_time(value))
+
+
+def _norm_direction(value: Any) -> Any:
+    if isinstance(value, str):
+        if value.strip().upper() in E.DIR_NAMES:
+            return value.strip().upper()
+        if value.strip().lower() in DIR_GROUPS:
+            return value.strip().lower()
+        raise ValueError(f"unknown direction {value!r} (known: {', '.join(E.DIR_NAMES)}, "
+                         f"or a group: {', '.join(DIR_GROUPS)})")
+    return value  # not text: the str type check reports it
+
+
+def _norm_cell(value: Any) -> Any:
+    """A ranger cell as "row,col", [row, col] or a cell index -> cell index."""
+    if isinstance(value, bool):
+        raise ValueError(f"must be \"row,col\" or a cell index, got {value!r}")
+    if isinstance(value, int):
+        if not 0 <= value < E.N_CELLS:
+            raise ValueError(f"cell {value} is outside the {E.GRID}x{E.GRID} grid "
+                             f"(cells 0..{E.N_CELLS - 1})")
+        cell = value
+    else:
+        if isinstance(value, str):
+            m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", value)
+            if not m:
+                raise ValueError(f"must be \"row,col\" (0-based) or a cell index, got {value!r}")
+            r, c = int(m.group(1)), int(m.group(2))
+        elif (isinstance(value, list) and len(value) == 2
+              and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+            r, c = value
+        else:
+            raise ValueError(f"must be \"row,col\" (0-based) or a cell index, got {_show(value)}")
+        if not (0 <= r < E.GRID and 0 <= c < E.GRID):
+            raise ValueError(f"cell ({r},{c}) is outside the {E.GRID}x{E.GRID} grid "
+                             f"(rows and columns 0..{E.GRID - 1})")
+        cell = r * E.GRID + c
+    if cell == E.CENTER:
+        raise ValueError(f"cell {_cell_text(cell)} is the centre, where the artist starts; "
+                         f"a ranger station cannot go there")
+    return cell
+
+
+def _cell_text(cell: int) -> str:
+    return f"\"{cell // E.GRID},{cell % E.GRID}\""
+
+
+Text = Annotated[str, Field(min_length=1)]
+FeatureName = Annotated[str, AfterValidator(_check_feature)]
+FrameName = Annotated[str, AfterValidator(_check_frame)]
+WakeTime = Annotated[str, BeforeValidator(_norm_time)]
+Direction = Annotated[str, BeforeValidator(_norm_direction)]
+RangerCell = Annotated[int, BeforeValidator(_norm_cell)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# --- the file's models ------------------------------------------------------------------
+class GameSection(_Model):
+    features: list[Text] = Field(description="feature names, codes 0..4 in order")
+
+    @field_validator("features")
+    @classmethod
+    def _five_distinct(cls, v: list) -> list:
+        if len(v) != E.N_FEATURES:
+            raise ValueError(f"must name exactly {E.N_FEATURES} features, got {len(v)}")
+        dup = sorted({f for f in v if v.count(f) > 1})
+        if dup:
+            raise ValueError(f"feature names must be distinct; repeated: {', '.join(map(repr, dup))}")
+        if ANY_FRAME in v:
+            raise ValueError(f"{ANY_FRAME!r} is reserved for 'any feature' and cannot be a feature name")
+        return v
+
+
+class CountsSection(_Model):
+    landscapes: int = Field(ge=E.N_CELLS, description="landscape cards (>= 25: a 5x5 wilderness)")
+    commissions: int = Field(ge=1)
+    goals: int = Field(ge=1)
+    planning: int = Field(description=f"planning cards per colour (the engine holds exactly {E.N_PLAN})")
+    ranger_cells: int = Field(ge=0, le=E.N_CELLS - 1)
+    inspiration: int = Field(ge=1)
+
+    @field_validator("planning")
+    @classmethod
+    def _n_plan(cls, v: int) -> int:
+        if v != E.N_PLAN:
+            raise ValueError(f"must be {E.N_PLAN} (the engine's planning deck size, N_PLAN), got {v}")
+        return v
+
+
+class RulesSection(_Model):
+    days: int = Field(ge=1, le=MAX_DAYS)
+    solo_days: int = Field(ge=1, le=MAX_SOLO_DAYS)
+    row_extra: int = Field(ge=0, le=E.MAX_ROW - E.MAX_PLAYERS)
+    solo_row: int = Field(ge=1, le=E.MAX_ROW)
+    features_per_point: int = Field(ge=1)
+    wake_tie: str
+    return_home_bonus: int = Field(ge=0)
+    inspiration_points: int = Field(ge=0)
+    empty_deck_refill: str
+
+    @field_validator("wake_tie")
+    @classmethod
+    def _wake_tie(cls, v: str) -> str:
+        if v not in WAKE_TIE_CODES:
+            raise ValueError(f"must be one of {', '.join(map(repr, WAKE_TIE_CODES))}, got {v!r}")
+        return v
+
+    @field_validator("empty_deck_refill")
+    @classmethod
+    def _refill(cls, v: str) -> str:
+        if v not in EMPTY_DECK_REFILL_CODES:
+            raise ValueError(f"must be one of {', '.join(map(repr, EMPTY_DECK_REFILL_CODES))}, got {v!r}")
+        return v
+
+
+class Landscape(_Model):
+    name: Text
+    features: list[FeatureName] = Field(min_length=1, max_length=MAX_LANDSCAPE_FEATURES)
+
+    @field_validator("features")
+    @classmethod
+    def _distinct(cls, v: list) -> list:
+        dup = sorted({f for f in v if v.count(f) > 1})
+        if dup:
+            raise ValueError(f"feature {dup[0]!r} listed twice (a landscape shows each feature at most once)")
+        return v
+
+
+class Commission(_Model):
+    name: Text
+    frames: list[FrameName] = Field(min_length=1, max_length=E.MAX_FRAMES)
+    points: int = Field(ge=0)
+
+
+class Goal(_Model):
+    name: Text
+    text: Text
+    kind: str
+    param: Any = None
+    points: int = Field(ge=0)
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str) -> str:
+        if v not in E.GOAL_KIND_NAMES:
+            raise ValueError(f"unknown goal kind {v!r} (known: {', '.join(E.GOAL_KIND_NAMES)})")
+        return v
+
+    @model_validator(mode="after")
+    def _param(self, info: ValidationInfo) -> "Goal":
+        k, p = self.kind, self.param
+        if k in GOALS_WITHOUT_PARAM:
+            if p is not None:
+                raise ValueError(f"param: kind {k!r} takes no param, got {_show(p)}")
+        elif k in GOAL_COUNT_LIMITS:
+            hi = GOAL_COUNT_LIMITS[k]
+            if isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= hi:
+                raise ValueError(f"param: kind {k!r} needs a whole number 1..{hi}, got {_show(p)}")
+        elif k == "paint_feature":
+            known = _features_ctx(info)
+            if not isinstance(p, str):
+                raise ValueError(f"param: kind 'paint_feature' needs a feature name, got {_show(p)}")
+            if known is not None and p not in known:
+                raise ValueError(f"param: unknown feature {p!r} (known: {_known_features_text(known)})")
+        return self
+
+
+class PlanningCard(_Model):
+    name: Optional[Text] = None       # optional; defaults to "wake H:MM"
+    wake: WakeTime
+    hike: list[Direction] = Field(min_length=1)
+    move: int = Field(ge=0, le=E.MAX_MOVE)
+    paint: int = Field(ge=0, le=E.MAX_PATH)
+
+    @model_validator(mode="after")
+    def _default_name(self) -> "PlanningCard":
+        if self.name is None:
+            self.name = f"wake {self.wake}"
+        return self
+
+
+class Inspiration(_Model):
+    name: Text
+    feature: FeatureName
+
+
+class Band(_Model):
+    name: Text
+    from_: WakeTime = Field(alias="from")
+    to: WakeTime
+    effect: str
+    param: int = Field(default=0, ge=0)
+
+    @field_validator("effect")
+    @classmethod
+    def _effect(cls, v: str) -> str:
+        if v not in E.WAKE_EFFECT_NAMES:
+            raise ValueError(f"unknown effect {v!r} (known: {', '.join(E.WAKE_EFFECT_NAMES)})")
+        return v
+
+    @model_validator(mode="after")
+    def _check(self) -> "Band":
+        if parse_time(self.from_) > parse_time(self.to):
+            raise ValueError(f"starts after it ends ({self.from_} > {self.to})")
+        if self.effect == "discard_commissions":
+            if not 1 <= self.param <= E.MAX_ROW:
+                raise ValueError(f"param: 'discard_commissions' needs 1..{E.MAX_ROW} "
+                                 f"commissions to discard, got {self.param}")
+        elif self.param != 0:
+            raise ValueError(f"param: effect {self.effect!r} takes no param, got {self.param}")
+        return self
+
+
+class SoloSection(_Model):
+    ranger_cells: list[RangerCell]
+    inspiration: list[Inspiration]
+    bands: list[Band]
+
+
+class SunsetComponentFile(_Model):
+    """The whole file (used once every part has validated)."""
+    landscapes: list[Landscape]
+    commissions: list[Commission]
+    goals: list[Goal]
+    planning: list[PlanningCard]
+    game: GameSection
+    counts: CountsSection
+    rules: RulesSection
+    solo: SoloSection
+
+
+# --- error reporting ------------------------------------------------------------------
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "a table {...}"
+    if isinstance(v, list):
+        return "a list [...]" if v else "an empty list []"
+    s = repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def _where(root: Any, loc: tuple) -> str:
+    """('commissions', 12, 'points') -> 'commissions[12] "Lakeside Study": points'."""
+    out, node, after_item = "", root, False
+    for k in loc:
+        if isinstance(k, int):
+            out += f"[{k}]"
+            node = node[k] if isinstance(node, list) and 0 <= k < len(node) else None
+            after_item = isinstance(node, dict)
+            if after_item and isinstance(node.get("name"), str):
+                out += f' "{node["name"]}"'
+        else:
+            out += (": " if after_item else "." if out else "") + str(k)
+            after_item = False
+            node = node.get(k) if isinstance(node, dict) else None
+    return out
+
+
+def _model_at(model: Any, loc: tuple) -> Any:
+    """The pydantic model class describing the value at `loc` inside `model`, if any."""
+    for k in loc:
+        if isinstance(k, int):
+            continue
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return None
+        field = None
+        for fname, f in model.model_fields.items():
+            if (f.alias or fname) == k:
+                field = f
+        if field is None:
+            return None
+        model = field.annotation
+        while typing.get_origin(model) in (list, typing.Union, Annotated):
+            args = [a for a in typing.get_args(model) if a is not type(None)]
+            model = args[0] if args else None
+    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
+
+
+def _field_names(model: Any) -> list:
+    return [f.alias or n for n, f in model.model_fields.items()]
+
+
+def _translate(err: dict, model: Any) -> tuple[tuple, str]:
+    """A pydantic error -> (loc of the thing to name, message)."""
+    t, loc, inp = err["type"], tuple(err["loc"]), err.get("input")
+    ctx = err.get("ctx") or {}
+    if t == "missing":
+        return loc[:-1], f"missing field {loc[-1]!r}"
+    if t == "extra_forbidden":
+        sub = _model_at(model, loc[:-1])
+        known = f" (known: {', '.join(_field_names(sub))})" if sub is not None else ""
+        return loc[:-1], f"unknown field {loc[-1]!r}{known}"
+    if t in ("value_error", "assertion_error"):
+        msg = str(ctx.get("error", err["msg"]))
+        # validators phrase "param: ..." for a field a model validator checks
+        if msg.startswith("param: "):
+            return loc + ("param",), msg[len("param: "):]
+        return loc, msg
+    if t == "greater_than_equal":
+        return loc, f"must be >= {ctx.get('ge')}, got {_show(inp)}"
+    if t == "less_than_equal":
+        return loc, f"must be <= {ctx.get('le')}, got {_show(inp)}"
+    if t == "string_too_short":
+        return loc, "must not be empty"
+    if t == "too_short":
+        n = ctx.get("min_length")
+        return loc, f"must have at least {n} entr{'y' if n == 1 else 'ies'}, got {ctx.get('actual_length')}"
+    if t == "too_long":
+        n = ctx.get("max_length")
+        return loc, f"must have at most {n} entr{'y' if n == 1 else 'ies'}, got {ctx.get('actual_length')}"
+    if t in ("int_type", "int_parsing", "int_from_float"):
+        return loc, f"must be a whole number, got {_show(inp)}"
+    if t in ("string_type", "string_sub_type"):
+        return loc, f"must be text in quotes, got {_show(inp)}"
+    if t == "list_type":
+        return loc, f"must be a list [...], got {_show(inp)}"
+    if t in ("model_type", "model_attributes_type", "dict_type"):
+        return loc, f"must be a table {{ ... }}, got {_show(inp)}"
+    if t == "literal_error":
+        return loc, f"must be one of {ctx.get('expected')}, got {_show(inp)}"
+    return loc, f"{err['msg']}, got {_show(inp)}"
+
+
+class _Collector:
+    def __init__(self, label: str, raw: Any):
+        self.label, self.raw, self.lines = label, raw, []
+
+    def add(self, loc: tuple, msg: str) -> None:
+        where = _where(self.raw, loc)
+        if not where:
+            line = f"{self.label}: {msg}"
+        elif msg.startswith("must "):
+            line = f"{self.label}: {where} {msg}"
+        else:
+            line = f"{self.label}: {where}: {msg}"
+        if line not in self.lines:
+            self.lines.append(line)
+
+    def validate(self, model: Any, value: Any, loc: tuple, ctx: dict) -> Any:
+        try:
+            return model.model_validate(value, context=ctx)
+        except ValidationError as exc:
+            for err in exc.errors(include_url=False):
+                sub_loc, msg = _translate(err, model)
+                self.add(loc + sub_loc, msg)
+            return None
+
+
+def _check_keys(col: _Collector, table: dict, loc: tuple, lists: tuple, tables: tuple,
+                what: str) -> None:
+    known = lists + tables
+    for k in table:
+        if k not in known:
+            col.add(loc, f"unknown {what} {k!r} (known: {', '.join(known)})")
+    for k in lists:
+        if k not in table:
+            col.add(loc, f"missing list {k!r}")
+    for k in tables:
+        if k not in table:
+            col.add(loc, f"missing table [{'.'.join(map(str, loc + (k,)))}]")
+
+
+def _validate_list(col: _Collector, raw_list: Any, loc: tuple, model: Any, ctx: dict) -> list:
+    """Validate each card alone (so one bad card does not hide the others): [(id, card)]."""
+    if not isinstance(raw_list, list):
+        col.add(loc, f"must be a list [...] of cards, got {_show(raw_list)}")
+        return []
+    out = []
+    for i, item in enumerate(raw_list):
+        card = col.validate(model, item, loc + (i,), ctx)
+        if card is not None:
+            out.append((i, card))
+    return out
+
+
+def _check_count(col: _Collector, raw_list: Any, loc: tuple, expected: Optional[int],
+                 counts_key: str) -> None:
+    if expected is None or not isinstance(raw_list, list):
+        return
+    if len(raw_list) != expected:
+        col.add(loc, f"expected {expected} cards, found {len(raw_list)} "
+                     f"(counts.{counts_key} = {expected})")
+
+
+def _check_duplicate_names(col: _Collector, raw_list: Any, loc: tuple) -> None:
+    if not isinstance(raw_list, list):
+        return
+    first: dict = {}
+    for i, item in enumerate(raw_list):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in first:
+            col.add(loc + (i,), f"duplicate name (also {loc[-1]}[{first[name]}])")
+        else:
+            first[name] = i
+
+
+# --- loading ----------------------------------------------------------------------------
+def default_components_text() -> str:
+    """The shipped default component file, exactly as on disk."""
+    return Path(DEFAULT_PATH).read_text(encoding="utf-8")
+
+
+def load_components(path: str | None = None) -> Components:
+    """Read and validate a component file (the shipped default when `path` is None).
+
+    Raises ComponentError with one line per problem, each naming the file and the card or field.
+    """
+    if path is None:
+        return components_from_text(default_components_text(), DEFAULT_LABEL)
+    label = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ComponentError(f"{label}: no such file")
+    except IsADirectoryError:
+        raise ComponentError(f"{label}: is a directory, not a component file")
+    except OSError as exc:
+        raise ComponentError(f"{label}: cannot read the file: {exc.strerror or exc}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
+    return components_from_text(text, label)
+
+
+def _toml_error(label: str, text: str, exc: Exception) -> str:
+    msg = str(exc)
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", msg, flags=re.S)
+    if m:
+        return f"{label}: line {m.group(2)}, column {m.group(3)}: {m.group(1)}"
+    m = re.fullmatch(r"(.*) \(at end of document\)", msg, flags=re.S)
+    if m:
+        lines = text.splitlines() or [""]
+        return f"{label}: line {len(lines)}, column {len(lines[-1]) + 1}: {m.group(1)} (at end of file)"
+    return f"{label}: {msg}"
+
+
+def components_from_text(text: str, path: str = "<text>") -> Components:
+    """Validate component-file text; `path` names the file in messages and in Components.path."""
+    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentError(_toml_error(label, text, exc))
+
+    col = _Collector(label, raw)
+    _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
+
+    # [game] first: the feature names every card refers to.
+    game = col.validate(GameSection, raw["game"], ("game",), {}) if "game" in raw else None
+    ctx = {"features": list(game.features) if game is not None else None}
+    counts = col.validate(CountsSection, raw["counts"], ("counts",), ctx) if "counts" in raw else None
+    rules = col.validate(RulesSection, raw["rules"], ("rules",), ctx) if "rules" in raw else None
+
+    models = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
+              "planning": PlanningCard}
+    count_keys = {"landscapes": "landscapes", "commissions": "commissions", "goals": "goals",
+                  "planning": "planning"}
+    for key, model in models.items():
+        if key not in raw:
+            continue
+        _validate_list(col, raw[key], (key,), model, ctx)
+        _check_count(col, raw[key], (key,), getattr(counts, count_keys[key], None), count_keys[key])
+        _check_duplicate_names(col, raw[key], (key,))
+
+    solo_raw = raw.get("solo")
+    if isinstance(solo_raw, dict):
+        _check_keys(col, solo_raw, ("solo",), SOLO_LISTS, (), "key")
+        if "ranger_cells" in solo_raw:
+            cells = solo_raw["ranger_cells"]
+            if not isinstance(cells, list):
+                col.add(("solo", "ranger_cells"), f"must be a list [...] of cells, got {_show(cells)}")
+            else:
+                seen: dict = {}
+                for i, c in enumerate(cells):
+                    try:
+                        cell = _norm_cell(c)
+                    except ValueError as exc:
+                        col.add(("solo", "ranger_cells", i), str(exc))
+                        continue
+                    if cell in seen:
+                        col.add(("solo", "ranger_cells", i),
+                                f"duplicate cell {_cell_text(cell)} (also solo.ranger_cells[{seen[cell]}])")
+                    else:
+                        seen[cell] = i
+            _check_count(col, cells, ("solo", "ranger_cells"),
+                         getattr(counts, "ranger_cells", None), "ranger_cells")
+        if "inspiration" in solo_raw:
+            _validate_list(col, solo_raw["inspiration"], ("solo", "inspiration"), Inspiration, ctx)
+            _check_count(col, solo_raw["inspiration"], ("solo", "inspiration"),
+                         getattr(counts, "inspiration", None), "inspiration")
+            _check_duplicate_names(col, solo_raw["inspiration"], ("solo", "inspiration"))
+        if "bands" in solo_raw:
+            bands = _validate_list(col, solo_raw["bands"], ("solo", "bands"), Band, ctx)
+            _check_duplicate_names(col, solo_raw["bands"], ("solo", "bands"))
+            spans = sorted((parse_time(b.from_), parse_time(b.to), i) for i, b in bands)
+            for (f0, t0, i0), (f1, t1, i1) in zip(spans, spans[1:]):
+                if f1 <= t0:
+                    col.add(("solo", "bands", i1),
+                            f"overlaps solo.bands[{i0}] ({format_time(f1)}-{format_time(t1)} vs "
+                            f"{format_time(f0)}-{format_time(t0)})")
+    elif "solo" in raw:
+        col.add(("solo",), f"must be a table [solo], got {_show(solo_raw)}")
+
+    # cross-checks between sections
+    if counts is not None and rules is not None:
+        need = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row) + 1
+        if counts.commissions < need:
+            col.add(("counts", "commissions"),
+                    f"must be >= {need} (a {E.MAX_PLAYERS}-player commission row of "
+                    f"{E.MAX_PLAYERS + rules.row_extra} plus the revealed card), got {counts.commissions}")
+        if counts.goals < rules.days:
+            col.add(("counts", "goals"),
+                    f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
+
+    if col.lines:
+        raise ComponentError(col.lines)
+
+    # Everything validated part by part: the whole model now validates (safety net).
+    model = col.validate(SunsetComponentFile, raw, (), ctx)
+    if model is None:  # pragma: no cover - means a check above is missing
+        raise ComponentError(col.lines)
+
+    return Components(
+        game=GAME,
+        path=path,
+        text=text,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        data=model.model_dump(by_alias=True),
+        tables=build_tables(model),
+        card_names=_card_names(model),
+    )
+
+
+# --- compiled tables ----------------------------------------------------------------------
+def _dir_mask(hike: list) -> int:
+    mask = 0
+    for d in hike:
+        for name in DIR_GROUPS.get(d, (d,)):
+            mask |= 1 << E.DIR_NAMES.index(name)
+    return mask
+
+
+def build_tables(m: SunsetComponentFile) -> E.SunsetTables:
+    """The validated file -> SunsetTables (int64 arrays; card id = position in the file)."""
+    fcode = {f: i for i, f in enumerate(m.game.features)}
+    i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+
+    lf = np.zeros((len(m.landscapes), E.N_FEATURES), dtype=np.int64)
+    for i, card in enumerate(m.landscapes):
+        for f in card.features:
+            lf[i, fcode[f]] += 1
+
+    cf = np.full((len(m.commissions), E.MAX_FRAMES), E.NO_FRAME, dtype=np.int64)
+    for i, card in enumerate(m.commissions):
+        for j, f in enumerate(card.frames):
+            cf[i, j] = E.ANY_FEATURE if f == ANY_FRAME else fcode[f]
+
+    gparam = []
+    for g in m.goals:
+        if g.kind == "paint_feature":
+            gparam.append(fcode[g.param])
+        elif g.kind in GOAL_COUNT_LIMITS:
+            gparam.append(int(g.param))
+        else:
+            gparam.append(0)
+
+    rules = np.zeros(E.N_RULES, dtype=np.int64)
+    r = m.rules
+    rules[E.R_DAYS] = r.days
+    rules[E.R_SOLO_DAYS] = r.solo_days
+    rules[E.R_ROW_EXTRA] = r.row_extra
+    rules[E.R_SOLO_ROW] = r.solo_row
+    rules[E.R_FEATURES_PER_POINT] = r.features_per_point
+    rules[E.R_WAKE_TIE] = WAKE_TIE_CODES[r.wake_tie]
+    rules[E.R_RETURN_HOME_BONUS] = r.return_home_bonus
+    rules[E.R_INSPIRATION_POINTS] = r.inspiration_points
+    rules[E.R_EMPTY_DECK_REFILL] = EMPTY_DECK_REFILL_CODES[r.empty_deck_refill]
+
+    return E.SunsetTables(
+        landscape_features=lf,
+        landscape_n_features=lf.sum(axis=1).astype(np.int64),
+        commission_frames=cf,
+        commission_n_frames=i64([len(c.frames) for c in m.commissions]),
+        commission_points=i64([c.points for c in m.commissions]),
+        goal_kind=i64([E.GOAL_KIND_NAMES.index(g.kind) for g in m.goals]),
+        goal_param=i64(gparam),
+        goal_points=i64([g.points for g in m.goals]),
+        plan_wake=i64([parse_time(p.wake) for p in m.planning]),
+        plan_dirs=i64([_dir_mask(p.hike) for p in m.planning]),
+        plan_move=i64([p.move for p in m.planning]),
+        plan_paint=i64([p.paint for p in m.planning]),
+        ranger_cells=i64(list(m.solo.ranger_cells)),
+        inspiration_feature=i64([fcode[c.feature] for c in m.solo.inspiration]),
+        band_from=i64([parse_time(b.from_) for b in m.solo.bands]),
+        band_to=i64([parse_time(b.to) for b in m.solo.bands]),
+        band_effect=i64([E.WAKE_EFFECT_NAMES.index(b.effect) for b in m.solo.bands]),
+        band_param=i64([b.param for b in m.solo.bands]),
+        rules=rules,
+    )
+
+
+def _card_names(m: SunsetComponentFile) -> dict:
+    return {
+        "landscape": [c.name for c in m.landscapes],
+        "commission": [c.name for c in m.commissions],
+        "goal": [g.name for g in m.goals],
+        "planning": [p.name for p in m.planning],
+        "inspiration": [c.name for c in m.solo.inspiration],
+        "band": [b.name for b in m.solo.bands],
+        "feature": list(m.game.features),
+    }
