@@ -494,6 +494,16 @@ def chunk_files(out_dir: str) -> list[str]:
             if f.startswith("chunk-") and f.endswith(".parquet")]
 
 
+def log_columns(out_dir: str) -> list[str]:
+    """The column names of a run's logs (from the first chunk's schema)."""
+    import pyarrow.parquet as pq
+
+    files = chunk_files(out_dir)
+    if not files:
+        raise ToolkitError(f"{out_dir}: no chunk files found in {CHUNK_DIR}/")
+    return list(pq.read_schema(files[0]).names)
+
+
 def read_logs(out_dir: str, columns: list | None = None):
     """All rows of a run as a pandas DataFrame sorted by (game, seat).
 

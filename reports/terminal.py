@@ -1,0 +1,87 @@
+"""Plain-text tables of a run summary, for the terminal."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from analysis.summary import Summary
+
+
+def _fmt(v, spec: str) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return format(v, spec)
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    line = lambda cells: "  ".join(c.rjust(w) if i else c.ljust(w)  # noqa: E731
+                                   for i, (c, w) in enumerate(zip(cells, widths)))
+    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out.extend(line(r) for r in rows)
+    return out
+
+
+def _win_rows(t: pd.DataFrame, label) -> list[list[str]]:
+    rows = []
+    for key, r in t.iterrows():
+        rows.append([label(key), _fmt(int(r["rows"]), "d"),
+                     _fmt(r["win_share"] * 100, ".2f") + "%",
+                     f"[{_fmt(r['win_low'] * 100, '.2f')}, {_fmt(r['win_high'] * 100, '.2f')}]",
+                     _fmt(r.get("score_mean"), ".2f"), _fmt(r.get("score_se"), ".3f"),
+                     _fmt(r.get("rank_mean"), ".2f")])
+    return rows
+
+
+def _score_rows(t: pd.DataFrame, label) -> list[list[str]]:
+    rows = []
+    for key, r in t.iterrows():
+        rows.append([label(key), _fmt(int(r["rows"]), "d"), _fmt(r["score_mean"], ".2f"),
+                     _fmt(r["score_se"], ".3f"), _fmt(r["score_sd"], ".2f"),
+                     _fmt(r["score_min"], "g"), _fmt(r["score_max"], "g")])
+    return rows
+
+
+def format_summary(summary: Summary, manifest: dict | None = None) -> str:
+    m = manifest or {}
+    lines: list[str] = []
+    title = m.get("title") or m.get("game") or "run"
+    lines.append(f"{title}: {summary.n_games} games, {summary.n_players} "
+                 f"player{'s' if summary.n_players != 1 else ''}"
+                 + (f", variant {m['variant']}" if m.get("variant") else "")
+                 + (f", seed {m['seed']}" if "seed" in m else ""))
+    if m.get("run_id"):
+        lines.append(f"run id {m['run_id']}, status {m.get('status', '?')}")
+    t = m.get("timings") or {}
+    if t:
+        gps = t.get("games_per_second")
+        lines.append(f"compile/warm-up {_fmt(t.get('compile_seconds'), '.2f')} s, "
+                     f"play {_fmt(t.get('play_seconds'), '.2f')} s, "
+                     f"{_fmt(gps, ',.0f')} games/s on {t.get('workers', '?')} workers")
+    pct = int(round(summary.confidence * 100))
+    lines.append("")
+    if summary.solo:
+        lines.append("Solo run: one player, so no win shares; score statistics instead.")
+        lines.append("")
+        lines.append("By strategy")
+        lines.extend(_table(["strategy", "games", "mean score", "s.e.", "s.d.", "min", "max"],
+                            _score_rows(summary.strategies, str)))
+    else:
+        hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score", "s.e.", "mean rank"]
+        lines.append("By seat")
+        lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {k}")))
+        lines.append("")
+        lines.append("By strategy")
+        lines.extend(_table(["strategy"] + hdr[1:], _win_rows(summary.strategies, str)))
+        if summary.tie_rate is not None:
+            lines.append("")
+            lines.append(f"games with a shared win: {summary.tie_rate * 100:.2f}%")
+    if summary.end_reasons is not None and len(summary.end_reasons):
+        lines.append("")
+        lines.append("Game end")
+        rows = [[str(r.reason), str(int(r.games)), f"{r.share * 100:.2f}%"]
+                for r in summary.end_reasons.itertuples()]
+        lines.extend(_table(["reason", "games", "share"], rows))
+    return "\n".join(lines)

@@ -1,0 +1,283 @@
+"""`balance`: the command line of the balance toolkit.
+
+    balance games                       the games the toolkit knows
+    balance strategies GAME             built-in strategies and their parameters
+    balance components GAME             the default component file (copy it and edit)
+    balance run GAME [options]          play games, write logs, print the balance summary
+    balance summary DIR                 the summary of a run already played
+    balance replay DIR --game K         a turn-by-turn trace of one game of a run
+
+Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
+exit code 2, and nothing is written.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import sys
+
+from sim.game_api import ToolkitError
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line instead of usage + message
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _int(kind: str):
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{kind} must be an integer, got '{text}'") from None
+        return v
+    parse.__name__ = kind
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="balance", description="Monte-Carlo balance toolkit for tabletop games.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    sub.add_parser("games", help="list the games")
+
+    s = sub.add_parser("strategies", help="built-in strategies of a game and their parameters")
+    s.add_argument("game")
+
+    s = sub.add_parser("components", help="print the default component file of a game")
+    s.add_argument("game")
+
+    s = sub.add_parser("run", help="play games and summarise them")
+    s.add_argument("game")
+    s.add_argument("--players", type=_int("players"), default=None,
+                   help="player count (default: 4, within the game's range)")
+    s.add_argument("--games", type=_int("games"), default=10000,
+                   help="games to play (default 10000)")
+    s.add_argument("--strategies", default="greedy",
+                   help="comma-separated strategy per seat, or one for all seats (default greedy); "
+                        "built-in names, variant names from --variants, or path/file.py:function")
+    s.add_argument("--seed", type=_int("seed"), default=1, help="run seed (default 1)")
+    s.add_argument("--workers", type=_int("workers"), default=None,
+                   help="worker processes (default: all cores)")
+    s.add_argument("--out", default=None, help="output folder (default runs/<game>-<time>)")
+    s.add_argument("--components", default=None, help="component file (default: the game's own)")
+    s.add_argument("--variants", default=None, help="TOML file of named strategy variants")
+    s.add_argument("--chunk-size", type=_int("chunk size"), default=None,
+                   help="games per chunk (default: up to 20000)")
+    s.add_argument("--overwrite", action="store_true", help="replace a previous run in --out")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--scheduler", default=None,
+                   help="dask.distributed scheduler address (tcp://host:port): run on a cluster")
+
+    s = sub.add_parser("summary", help="print the summary of a run already played")
+    s.add_argument("dir")
+
+    s = sub.add_parser("replay", help="turn-by-turn trace of one game of a run")
+    s.add_argument("dir")
+    s.add_argument("--game", type=_int("game index"), required=True, dest="game_index",
+                   help="game index (0-based)")
+    return p
+
+
+# --- commands -----------------------------------------------------------------------------------
+def _cmd_games(args, out) -> int:
+    from sim.registry import list_games
+
+    games = list_games()
+    rows = [[g.name, g.title, f"{g.min_players}-{g.max_players}" if g.min_players != g.max_players
+             else str(g.min_players), ", ".join(g.aliases)] for g in games]
+    headers = ["name", "title", "players", "aliases"]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), file=out)
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
+    if not games:
+        print("(no games registered)", file=out)
+    return 0
+
+
+def _cmd_strategies(args, out) -> int:
+    from sim.registry import get_game
+    from strategies.registry import describe_catalog
+
+    spec = get_game(args.game)
+    print(f"{spec.title}: built-in strategies", file=out)
+    for line in describe_catalog(spec.strategy_catalog()):
+        print(line, file=out)
+    return 0
+
+
+def _cmd_components(args, out) -> int:
+    from sim.registry import get_game
+
+    spec = get_game(args.game)
+    text = spec.default_components_text()
+    out.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _players_for(spec, requested) -> int:
+    if requested is None:
+        return min(max(4, spec.min_players), spec.max_players)
+    if not spec.min_players <= requested <= spec.max_players:
+        raise ToolkitError(f"{spec.name} is played by {spec.min_players} to {spec.max_players} "
+                           f"players, got --players {requested}")
+    return requested
+
+
+def _summary_text(spec, out_dir: str, manifest: dict) -> str:
+    from analysis.summary import summarize
+    from reports.terminal import format_summary
+    from sim.runner import log_columns, read_logs
+
+    available = log_columns(out_dir)
+    wanted = [c for c in ("strategy", "score", "win", "rank", "end_reason") if c in available]
+    logs = read_logs(out_dir, columns=wanted)
+    names = getattr(spec, "end_reason_names", None) if spec is not None else None
+    if names is None and spec is not None:
+        names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
+    return format_summary(summarize(logs, end_reason_names=names), manifest)
+
+
+def _cmd_run(args, out) -> int:
+    from sim import runner
+    from sim.registry import get_game
+
+    spec = get_game(args.game)
+    problems = []
+    players = None
+    try:
+        players = _players_for(spec, args.players)
+    except ToolkitError as exc:
+        problems.extend(exc.lines)
+    if args.games < 1:
+        problems.append(f"--games must be at least 1, got {args.games}")
+    if args.workers is not None and args.workers < 1:
+        problems.append(f"--workers must be at least 1, got {args.workers}")
+    if args.chunk_size is not None and args.chunk_size < 1:
+        problems.append(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    if args.seed < 0:
+        problems.append(f"--seed must be 0 or more, got {args.seed}")
+    if args.components is not None and not os.path.isfile(args.components):
+        problems.append(f"component file {args.components}: not found")
+    if args.variants is not None and not os.path.isfile(args.variants):
+        problems.append(f"variants file {args.variants}: not found")
+    if problems:
+        raise ToolkitError(problems)
+
+    backend = "dask" if args.scheduler else "loky"
+    if backend == "dask":
+        runner._check_dask()
+    components = spec.load_components(args.components)
+    names = [n.strip() for n in args.strategies.split(",")]
+    prepared = spec.prepare(components, players, names, args.seed, args.variants)
+    out_dir = args.out or os.path.join(
+        "runs", f"{spec.name}-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
+    # validated up to here; runner.run checks the folder before writing anything
+    manifest = runner.run(spec, prepared, args.games, out_dir, workers=args.workers,
+                          chunk_size=args.chunk_size, progress=not args.no_progress,
+                          overwrite=args.overwrite, backend=backend, scheduler=args.scheduler,
+                          command_line=["balance", *sys.argv[1:]] if args._argv is None
+                          else ["balance", *args._argv])
+    out_dir = os.path.abspath(out_dir)
+    print(f"logs: {os.path.join(out_dir, runner.CHUNK_DIR)}  manifest: "
+          f"{os.path.join(out_dir, runner.MANIFEST)}", file=out)
+    print("", file=out)
+    print(_summary_text(spec, out_dir, manifest), file=out)
+    return 0
+
+
+def _cmd_summary(args, out) -> int:
+    from sim import runner
+    from sim.registry import get_game
+
+    manifest = runner.read_manifest(args.dir)
+    try:
+        spec = get_game(manifest.get("game", ""))
+    except ToolkitError:
+        spec = None
+    if manifest.get("status") != "complete":
+        print(f"note: this run is not complete (status {manifest.get('status')}); "
+              f"run the same command again to finish it", file=out)
+    print(_summary_text(spec, args.dir, manifest), file=out)
+    return 0
+
+
+def prepared_from_manifest(out_dir: str):
+    """(spec, prepared, manifest) rebuilt from a run folder, independent of the user's files."""
+    from sim import runner
+    from sim.registry import get_game
+
+    manifest = runner.read_manifest(out_dir)
+    spec = get_game(manifest["game"])
+    copy = os.path.join(out_dir, runner.COMPONENTS_COPY)
+    comp_path = copy if os.path.isfile(copy) else manifest.get("components", {}).get("path")
+    components = spec.load_components(None if comp_path in (None, "<default>") else comp_path)
+    want = manifest.get("components", {}).get("sha256")
+    if want and components.sha256 != want:
+        raise ToolkitError(f"{out_dir}: the component file no longer matches the run "
+                           f"(sha256 {components.sha256[:12]} != {want[:12]})")
+    variants_file = None
+    vf = manifest.get("variants_file")
+    if vf:
+        copy = os.path.join(out_dir, runner.VARIANTS_COPY)
+        variants_file = copy if os.path.isfile(copy) else vf.get("path")
+    names = []
+    for info in manifest["strategies"]:
+        src = str(info.get("source", ""))
+        if src.startswith("user:"):
+            names.append(f"{src[len('user:'):]}:{info['base']}")
+        else:
+            names.append(info["name"])
+    prepared = spec.prepare(components, int(manifest["players"]), names, int(manifest["seed"]),
+                            variants_file)
+    return spec, prepared, manifest
+
+
+def _cmd_replay(args, out) -> int:
+    if not os.path.isdir(args.dir):
+        raise ToolkitError(f"{args.dir}: no such run folder")
+    spec, prepared, manifest = prepared_from_manifest(args.dir)
+    n = int(manifest["games"])
+    if not 0 <= args.game_index < n:
+        raise ToolkitError(f"--game {args.game_index} is out of range: this run has games 0 to {n - 1}")
+    for line in spec.replay(prepared, args.game_index):
+        print(line, file=out)
+    return 0
+
+
+COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "components": _cmd_components,
+            "run": _cmd_run, "summary": _cmd_summary, "replay": _cmd_replay}
+
+
+def main(argv=None) -> int:
+    out, err = sys.stdout, sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        print(f"balance: error: {exc}", file=err)
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    args._argv = list(argv) if argv is not None else None
+    try:
+        return COMMANDS[args.command](args, out)
+    except ToolkitError as exc:
+        for line in exc.lines:
+            line = "; ".join(part.strip() for part in str(line).splitlines() if part.strip())
+            print(f"balance: error: {line}", file=err)
+        return 2
+    except KeyboardInterrupt:
+        print("balance: interrupted; run the same command again to resume", file=err)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+import json
+import os
+
+import pandas as pd
+import pytest
+
+from sim import runner
+from sim.game_api import ToolkitError
+from tests.toygame import SPEC
+
+N = 120
+
+
+def prep(seed=1, names=("planner", "greedy", "greedy", "random"), players=4):
+    return SPEC.prepare(SPEC.load_components(), players, list(names), seed)
+
+
+def chunk_set(out):
+    return sorted(os.listdir(os.path.join(out, "chunks")))
+
+
+def test_same_logs_any_workers_and_chunk_size(tmp_path):
+    p = prep()
+    logs = []
+    for workers, chunk in [(1, 50), (2, 7), (2, 50), (1, 7)]:
+        out = str(tmp_path / f"w{workers}-c{chunk}")
+        m = runner.run(SPEC, p, N, out, workers=workers, chunk_size=chunk, progress=False)
+        assert m["status"] == "complete"
+        df = runner.read_logs(out)
+        assert len(df) == N * 4
+        assert df["game"].is_monotonic_increasing
+        logs.append(df.drop(columns=["run_id"]))
+    for other in logs[1:]:
+        pd.testing.assert_frame_equal(logs[0], other)
+
+
+def test_manifest_and_columns(tmp_path):
+    out = str(tmp_path / "run")
+    m = runner.run(SPEC, prep(), 30, out, workers=1, chunk_size=10, progress=False,
+                   command_line=["balance", "run", "toy"])
+    disk = runner.read_manifest(out)
+    assert disk == json.loads(json.dumps(m))
+    for key in ("game", "title", "variant", "players", "strategies", "seed", "games",
+                "chunk_size", "components", "package_version", "python", "numba",
+                "command_line", "created", "timings", "status", "run_id"):
+        assert key in disk, key
+    assert disk["status"] == "complete" and disk["games"] == 30 and disk["chunk_size"] == 10
+    assert disk["components"]["sha256"] == SPEC.load_components().sha256
+    assert disk["timings"]["compile_seconds"] >= 0 and disk["timings"]["games_per_second"] > 0
+    assert chunk_set(out) == [f"chunk-{f:012d}.parquet" for f in (0, 10, 20)]
+    assert open(os.path.join(out, "components.toml")).read() == SPEC.default_components_text()
+    df = runner.read_logs(out)
+    assert set(df["run_id"].astype(str)) == {disk["run_id"]}
+    assert list(df.loc[df.game == 0, "strategy"].astype(str)) == ["planner", "greedy", "greedy", "random"]
+    assert df.groupby("game")["win"].sum().round(9).eq(1.0).all()
+    sub = runner.read_logs(out, columns=["score"])
+    assert list(sub.columns) == ["game", "seat", "score"]
+
+
+def test_resume_after_deleted_chunk(tmp_path):
+    out = str(tmp_path / "run")
+    p = prep()
+    runner.run(SPEC, p, N, out, workers=1, chunk_size=25, progress=False)
+    full = runner.read_logs(out)
+    files = chunk_set(out)
+    os.remove(os.path.join(out, "chunks", files[2]))
+    m = runner.read_manifest(out)
+    m["status"] = "running"
+    with open(os.path.join(out, "manifest.json"), "w") as fh:
+        json.dump(m, fh)
+    # a leftover temp file from a crash is cleaned up
+    open(os.path.join(out, "chunks", files[2] + ".tmp"), "w").write("junk")
+    m2 = runner.run(SPEC, p, N, out, workers=2, progress=False)  # chunk size taken from the run
+    assert m2["status"] == "complete"
+    assert m2["timings"]["chunks_played_this_session"] == 1
+    assert m2["timings"]["games_played_this_session"] == 25
+    assert chunk_set(out) == files
+    pd.testing.assert_frame_equal(runner.read_logs(out), full)
+    assert len(m2["sessions"]) == 2
+
+
+def test_interrupted_run_resumes(tmp_path):
+    out = str(tmp_path / "run")
+    p = prep(seed=7)
+    m = runner.run(SPEC, p, N, out, workers=1, chunk_size=20, progress=False, _max_chunks=2)
+    assert m["status"] == "running" and m["chunks_missing"] == 4
+    assert len(chunk_set(out)) == 2
+    m = runner.run(SPEC, p, N, out, workers=2, chunk_size=20, progress=False)
+    assert m["status"] == "complete"
+    assert m["timings"]["chunks_played_this_session"] == 4
+    ref = str(tmp_path / "ref")
+    runner.run(SPEC, p, N, ref, workers=1, chunk_size=60, progress=False)
+    a = runner.read_logs(out).drop(columns=["run_id"])
+    b = runner.read_logs(ref).drop(columns=["run_id"])
+    pd.testing.assert_frame_equal(a, b)
+    assert a.duplicated(["game", "seat"]).sum() == 0
+    # a complete run run again plays nothing
+    m = runner.run(SPEC, p, N, out, workers=1, progress=False)
+    assert m["timings"]["chunks_played_this_session"] == 0 and m["status"] == "complete"
+
+
+def test_mismatch_refused_then_overwrite(tmp_path):
+    out = str(tmp_path / "run")
+    runner.run(SPEC, prep(seed=1), 40, out, workers=1, chunk_size=10, progress=False)
+    before = {f: os.path.getmtime(os.path.join(out, "chunks", f)) for f in chunk_set(out)}
+    manifest_before = open(os.path.join(out, "manifest.json")).read()
+    for kwargs in ({"seed": 2}, {"names": ("greedy",)}):
+        with pytest.raises(ToolkitError) as exc:
+            runner.run(SPEC, prep(**kwargs), 40, out, workers=1, progress=False)
+        assert "--overwrite" in str(exc.value) and len(exc.value.lines) == 1
+    with pytest.raises(ToolkitError, match="games"):
+        runner.run(SPEC, prep(seed=1), 50, out, workers=1, progress=False)
+    with pytest.raises(ToolkitError, match="chunk_size"):
+        runner.run(SPEC, prep(seed=1), 40, out, workers=1, chunk_size=7, progress=False)
+    assert open(os.path.join(out, "manifest.json")).read() == manifest_before
+    assert {f: os.path.getmtime(os.path.join(out, "chunks", f)) for f in chunk_set(out)} == before
+    m = runner.run(SPEC, prep(seed=2), 15, out, workers=1, chunk_size=10, progress=False,
+                   overwrite=True)
+    assert m["seed"] == 2 and chunk_set(out) == ["chunk-000000000000.parquet",
+                                                 "chunk-000000000010.parquet"]
+    assert len(runner.read_logs(out)) == 15 * 4
+
+
+def test_default_chunk_size_gives_every_worker_work():
+    assert runner.default_chunk_size(10, 4) == 1
+    assert runner.default_chunk_size(1000, 2) == 125
+    assert runner.default_chunk_size(10_000_000, 8) == 20_000
+    assert runner.chunk_ranges(10, 4) == [(0, 4), (4, 4), (8, 2)]
+
+
+def test_dask_backend_missing_is_clear(tmp_path, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("dask"):
+            raise ImportError("no dask")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    out = tmp_path / "run"
+    with pytest.raises(ToolkitError, match=r"pip install \.\[cluster\]"):
+        runner.run(SPEC, prep(), 10, str(out), backend="dask", scheduler="tcp://127.0.0.1:1",
+                   progress=False)
+    assert not out.exists()
+
+
+def test_bad_games_and_file_as_out(tmp_path):
+    with pytest.raises(ToolkitError):
+        runner.run(SPEC, prep(), 0, str(tmp_path / "x"), progress=False)
+    f = tmp_path / "file"
+    f.write_text("")
+    with pytest.raises(ToolkitError, match="is a file"):
+        runner.run(SPEC, prep(), 5, str(f), progress=False)
+    assert not (tmp_path / "x").exists()
