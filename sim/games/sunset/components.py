@@ -476,6 +476,12 @@ class _Collector:
             return None
 
 
+class _Counts(dict):
+    """counts.<key> -> the file's number, or None when absent or not a whole number."""
+    def __getattr__(self, key: str) -> Optional[int]:
+        return self.get(key)
+
+
 def _check_keys(col: _Collector, table: dict, loc: tuple, lists: tuple, tables: tuple,
                 what: str) -> None:
     known = lists + tables
@@ -581,7 +587,12 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
     # [game] first: the feature names every card refers to.
     game = col.validate(GameSection, raw["game"], ("game",), {}) if "game" in raw else None
     ctx = {"features": list(game.features) if game is not None else None}
-    counts = col.validate(CountsSection, raw["counts"], ("counts",), ctx) if "counts" in raw else None
+    if "counts" in raw:
+        col.validate(CountsSection, raw["counts"], ("counts",), ctx)
+    # Each well-typed count is used for the card-list checks even if another count is wrong.
+    raw_counts = raw.get("counts") if isinstance(raw.get("counts"), dict) else {}
+    counts = _Counts({k: v for k, v in raw_counts.items()
+                      if isinstance(v, int) and not isinstance(v, bool) and v >= 0})
     rules = col.validate(RulesSection, raw["rules"], ("rules",), ctx) if "rules" in raw else None
 
     models = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
@@ -592,7 +603,7 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
         if key not in raw:
             continue
         _validate_list(col, raw[key], (key,), model, ctx)
-        _check_count(col, raw[key], (key,), getattr(counts, count_keys[key], None), count_keys[key])
+        _check_count(col, raw[key], (key,), counts.get(count_keys[key]), count_keys[key])
         _check_duplicate_names(col, raw[key], (key,))
 
     solo_raw = raw.get("solo")
@@ -616,11 +627,11 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
                     else:
                         seen[cell] = i
             _check_count(col, cells, ("solo", "ranger_cells"),
-                         getattr(counts, "ranger_cells", None), "ranger_cells")
+                         counts.get("ranger_cells"), "ranger_cells")
         if "inspiration" in solo_raw:
             _validate_list(col, solo_raw["inspiration"], ("solo", "inspiration"), Inspiration, ctx)
             _check_count(col, solo_raw["inspiration"], ("solo", "inspiration"),
-                         getattr(counts, "inspiration", None), "inspiration")
+                         counts.get("inspiration"), "inspiration")
             _check_duplicate_names(col, solo_raw["inspiration"], ("solo", "inspiration"))
         if "bands" in solo_raw:
             bands = _validate_list(col, solo_raw["bands"], ("solo", "bands"), Band, ctx)
@@ -635,13 +646,13 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
         col.add(("solo",), f"must be a table [solo], got {_show(solo_raw)}")
 
     # cross-checks between sections
-    if counts is not None and rules is not None:
+    if rules is not None:
         need = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row) + 1
-        if counts.commissions < need:
+        if counts.commissions is not None and counts.commissions < need:
             col.add(("counts", "commissions"),
                     f"must be >= {need} (a {E.MAX_PLAYERS}-player commission row of "
                     f"{E.MAX_PLAYERS + rules.row_extra} plus the revealed card), got {counts.commissions}")
-        if counts.goals < rules.days:
+        if counts.goals is not None and counts.goals < rules.days:
             col.add(("counts", "goals"),
                     f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
 
