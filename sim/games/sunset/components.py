@@ -647,11 +647,11 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
 
     # cross-checks between sections
     if rules is not None:
-        need = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row) + 1
-        if counts.commissions is not None and counts.commissions < need:
+        row = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row)
+        if counts.commissions is not None and counts.commissions < row + 1:
             col.add(("counts", "commissions"),
-                    f"must be >= {need} (a {E.MAX_PLAYERS}-player commission row of "
-                    f"{E.MAX_PLAYERS + rules.row_extra} plus the revealed card), got {counts.commissions}")
+                    f"must be >= {row + 1} (the longest commission row, {row} cards, "
+                    f"plus the revealed card), got {counts.commissions}")
         if counts.goals is not None and counts.goals < rules.days:
             col.add(("counts", "goals"),
                     f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
