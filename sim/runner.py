@@ -276,7 +276,12 @@ def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
     for name, arr in cols.items():
         if name in arrays:
             continue
-        arrays[name] = pa.array(np.asarray(arr))
+        arr = np.asarray(arr)
+        if arr.ndim == 2:  # e.g. per-row counts per card type: a fixed-size list column
+            arrays[name] = pa.FixedSizeListArray.from_arrays(
+                pa.array(np.ascontiguousarray(arr).ravel()), arr.shape[1])
+        else:
+            arrays[name] = pa.array(arr)
     return pa.table(arrays)
 
 

@@ -153,3 +153,21 @@ def test_bad_games_and_file_as_out(tmp_path):
     with pytest.raises(ToolkitError, match="is a file"):
         runner.run(SPEC, prep(), 5, str(f), progress=False)
     assert not (tmp_path / "x").exists()
+
+
+def test_two_dimensional_columns_become_list_columns(tmp_path, monkeypatch):
+    import numpy as np
+
+    p = prep()
+    real = SPEC.play_chunk
+
+    def with_matrix(prepared, first, n):
+        cols = real(prepared, first, n)
+        cols["counts"] = np.stack([cols["score"], cols["rerolls"]], axis=1)
+        return cols
+
+    monkeypatch.setattr(SPEC, "play_chunk", with_matrix)
+    out = str(tmp_path / "run")
+    runner.run(SPEC, p, 10, out, workers=1, chunk_size=4, progress=False)
+    df = runner.read_logs(out)
+    assert list(df.loc[3, "counts"]) == [df.loc[3, "score"], df.loc[3, "rerolls"]]
