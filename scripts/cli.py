@@ -162,8 +162,8 @@ def _cmd_run(args, out) -> int:
         problems.append(f"--workers must be at least 1, got {args.workers}")
     if args.chunk_size is not None and args.chunk_size < 1:
         problems.append(f"--chunk-size must be at least 1, got {args.chunk_size}")
-    if args.seed < 0:
-        problems.append(f"--seed must be 0 or more, got {args.seed}")
+    if not 0 <= args.seed < 2**63:
+        problems.append(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
     if args.components is not None and not os.path.isfile(args.components):
         problems.append(f"component file {args.components}: not found")
     if args.variants is not None and not os.path.isfile(args.variants):

@@ -76,6 +76,7 @@ BAD = [
     (["run", "toy", "--games", "0"], "--games must be at least 1"),
     (["run", "toy", "--games", "many"], "games must be an integer"),
     (["run", "toy", "--workers", "0"], "--workers must be at least 1"),
+    (["run", "toy", "--seed", "-1"], "--seed must be between 0 and"),
     (["run", "toy", "--components", "missing.toml"], "missing.toml: not found"),
     (["run", "toy", "--components", "bad.toml"], "[dice] sides: must be an integer"),
     (["run", "toy", "--variants", "nov.toml", "--strategies", "x"], "nov.toml: not found"),
