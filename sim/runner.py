@@ -134,7 +134,8 @@ def read_manifest(out_dir: str) -> dict:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except (OSError, json.JSONDecodeError) as exc:
-        raise ToolkitError(f"{path}: cannot be read: {exc}") from None
+        raise ToolkitError(f"{path}: cannot be read ({exc}); pass --overwrite to replace "
+                           f"the run or choose a new --out folder") from None
 
 
 def _write_json_atomic(path: str, data: dict) -> None:
