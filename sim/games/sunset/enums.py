@@ -119,8 +119,10 @@ G_N_GDECK = 12        # daily goals left in their deck
 G_ROW_LEN = 13        # commission row length for this game
 G_INSPIRATION = 14    # solo: the inspiration card id, -1 otherwise
 G_TURNS = 15          # player turns played so far (game length)
-G_SELLING_SEAT = 16   # seat of the turn being played (for the sell step), -1 otherwise
-N_G = 17
+G_SELLING_SEAT = 16   # seat of the turn being played, -1 outside the trek
+G_N_CDISC = 17        # commissions discarded (solo wake-up effects)
+G_N_GDISC = 18        # daily goals discarded unclaimed
+N_G = 19
 
 
 class SunsetState(NamedTuple):
@@ -167,3 +169,22 @@ DEC_PAINT = 2    # options: code = bitmask over path positions (bit i = path[i])
 DEC_SELL = 3     # options: code = commission row slot, or -1 = stop selling
 DEC_NAMES = ("plan", "hike", "paint", "sell")
 MAX_OPTIONS = 64  # enough for any decision: hikes <= 8*4+1, paint subsets <= 2**5, sells <= 7
+
+# --- trace events (replay): trace[i] = (EV_*, a, b, c, d, e) --------------------------------
+EV_DAY = 0           # a = day
+EV_PLAN = 1          # a = seat, b = planning card, c = wake minutes
+EV_HIKE = 2          # a = seat, b = dir, c = steps, d = from cell, e = to cell
+EV_PAINT = 3         # a = seat, b = landscape, c = cell
+EV_SELL = 4          # a = seat, b = commission, c = landscape-set bitmask over card ids (first 62)
+EV_SELL_CARD = 5     # a = seat, b = commission, c = landscape sold for it
+EV_GOAL = 6          # a = seat, b = goal card (claimed, possibly taken from another seat)
+EV_GOAL_KEPT = 7     # a = seat, b = goal card kept at the end of the day
+EV_WAKE = 8          # a = seat, b = effect, c = param (solo wake-up effects)
+EV_DISCARD_COMM = 9  # a = commission discarded by a wake-up effect
+EV_REFILL = 10       # a = cell, b = landscape placed
+EV_RESHUFFLE = 11    # a = cards reshuffled from the discard pile
+EV_NEW_GOAL = 12     # a = goal card revealed
+EV_ROW = 13          # a = slot, b = commission placed; c = 1 if it is the newly revealed top card
+EV_END = 14          # a = END_* reason
+EV_TOP = 15          # a = commission revealed on top of the deck (-1: none)
+TRACE_WIDTH = 6

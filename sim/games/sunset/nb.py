@@ -1,0 +1,810 @@
+"""Sunset Over Water: the rules, as pure compiled functions over `SunsetState`.
+
+Each function here is one rule (or one piece of bookkeeping) of the rulebook; the docs page
+`docs/games/sunset-over-water.md` maps every rule to its function. No function here calls a
+strategy: decisions are taken in `play.py`, which asks a strategy to pick one of the legal
+options these functions enumerate, and applies it with these functions.
+
+All tunable numbers come from `tables` (built from the component file); see enums.py.
+"""
+import numpy as np
+from numba import njit
+
+from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
+from sim.games.sunset.enums import (
+    ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, DIR_DCOL, DIR_DROW, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
+    EV_END, EV_GOAL, EV_GOAL_KEPT, EV_NEW_GOAL, EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_TOP, G_COMM_TOP,
+    G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_INSPIRATION, G_N_CDECK, G_N_CDISC, G_N_DAYS,
+    G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PLAYERS, G_OVER, G_ROW_LEN, G_SELLING_SEAT,
+    G_SOLO, G_TURNS, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
+    GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_FRAMES,
+    MAX_HAND, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_G, N_PLAN, N_STATS, NO_FRAME,
+    PLAN_DRAW, R_DAYS, R_EMPTY_DECK_REFILL, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS,
+    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER, SunsetState,
+    ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS, EV_PAINT, EV_SELL_CARD,
+    WAKE_DISCARD_COMMISSIONS, WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
+)
+
+# Score components, in the order score_nb writes them (the log columns pts_*).
+PTS_COMMISSIONS, PTS_GOALS, PTS_LANDSCAPES, PTS_INSPIRATION, PTS_HOME = range(5)
+N_PTS = 5
+
+
+# ---------------------------------------------------------------------------------------
+# state and trace
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def alloc_state_nb(n_land, n_comm, n_goal):
+    """Fresh arrays for one game (reused across the games of a chunk)."""
+    return SunsetState(
+        np.zeros(N_G, np.int64), np.zeros(N_CELLS, np.int64), np.zeros(n_land, np.int64),
+        np.zeros(n_land, np.int64), np.zeros(n_comm, np.int64), np.zeros(MAX_ROW, np.int64),
+        np.zeros(n_goal, np.int64), np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64), np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, n_comm), np.int64), np.zeros((MAX_PLAYERS, n_goal), np.int64),
+        np.zeros((MAX_PLAYERS, N_PLAN), np.int64), np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, PLAN_DRAW), np.int64), np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, N_PLAN), np.int64), np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(1 + MAX_PLAYERS, np.uint64), np.zeros((MAX_PLAYERS, N_STATS), np.int64),
+    )
+
+
+@njit(cache=True)
+def trace_nb(trace, tn, ev, a, b, c, d, e):
+    """Append one event to the replay trace (a no-op when tracing is off: trace has 0 rows)."""
+    i = tn[0]
+    if i < trace.shape[0]:
+        trace[i, 0] = ev
+        trace[i, 1] = a
+        trace[i, 2] = b
+        trace[i, 3] = c
+        trace[i, 4] = d
+        trace[i, 5] = e
+        tn[0] = i + 1
+
+
+# ---------------------------------------------------------------------------------------
+# set-up
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def setup_nb(tables, s, n_players, game_seed, trace, tn):
+    """Set-up: shuffle and deal the wilderness, the commission row and its revealed top card,
+    the first daily goal, each player's shuffled planning deck; artists on the centre card.
+    Solo (Wanderlust): ranger stations diagonal to the centre, no daily goals, one
+    inspiration card at random, 8 days, a 3-card commission row."""
+    g = s.g
+    g[:] = 0
+    init_streams_nb(s.streams, game_seed)
+    solo = n_players == 1
+    n_land = s.ldeck.shape[0]
+    n_comm = s.cdeck.shape[0]
+    n_goal = s.gdeck.shape[0]
+    g[G_N_PLAYERS] = n_players
+    g[G_SOLO] = 1 if solo else 0
+    g[G_N_DAYS] = tables.rules[R_SOLO_DAYS] if solo else tables.rules[R_DAYS]
+    g[G_ROW_LEN] = tables.rules[R_SOLO_ROW] if solo else n_players + tables.rules[R_ROW_EXTRA]
+    g[G_SELLING_SEAT] = -1
+    g[G_GOAL] = -1
+    g[G_GOAL_OWNER] = -1
+    g[G_INSPIRATION] = -1
+
+    for i in range(n_land):
+        s.ldeck[i] = i
+    shuffle_nb(s.streams, CHANCE, s.ldeck, n_land)
+    g[G_N_LDECK] = n_land
+    g[G_N_LDISC] = 0
+    for c in range(N_CELLS):
+        s.grid[c] = EMPTY
+    if solo:
+        for k in range(tables.ranger_cells.shape[0]):
+            s.grid[tables.ranger_cells[k]] = RANGER
+    for c in range(N_CELLS):
+        if s.grid[c] == EMPTY:
+            g[G_N_LDECK] -= 1
+            s.grid[c] = s.ldeck[g[G_N_LDECK]]
+
+    for i in range(n_comm):
+        s.cdeck[i] = i
+    shuffle_nb(s.streams, CHANCE, s.cdeck, n_comm)
+    g[G_N_CDECK] = n_comm
+    g[G_N_CDISC] = 0
+    for k in range(MAX_ROW):
+        s.crow[k] = -1
+    for k in range(g[G_ROW_LEN]):
+        g[G_N_CDECK] -= 1
+        s.crow[k] = s.cdeck[g[G_N_CDECK]]
+    g[G_N_CDECK] -= 1
+    g[G_COMM_TOP] = s.cdeck[g[G_N_CDECK]]
+
+    for i in range(n_goal):
+        s.gdeck[i] = i
+    shuffle_nb(s.streams, CHANCE, s.gdeck, n_goal)
+    g[G_N_GDECK] = n_goal
+    g[G_N_GDISC] = 0
+    if not solo:
+        reveal_goal_nb(s, trace, tn)
+    else:
+        g[G_INSPIRATION] = randint_nb(s.streams, CHANCE, tables.inspiration_feature.shape[0])
+
+    for p in range(MAX_PLAYERS):
+        s.pos[p] = CENTER
+        s.hand_n[p] = 0
+        s.plan_choice[p] = -1
+        s.order[p] = p
+        for k in range(s.comm_owned.shape[1]):
+            s.comm_owned[p, k] = 0
+        for k in range(s.goal_owned.shape[1]):
+            s.goal_owned[p, k] = 0
+        for k in range(N_PLAN):
+            s.plan_used[p, k] = 0
+        for k in range(PLAN_DRAW):
+            s.popen[p, k] = -1
+        for k in range(N_STATS):
+            s.stats[p, k] = 0
+        s.pdeck_n[p] = 0
+    for p in range(n_players):
+        for k in range(N_PLAN):
+            s.pdeck[p, k] = k
+        s.pdeck_n[p] = N_PLAN
+        shuffle_nb(s.streams, CHANCE, s.pdeck[p], N_PLAN)
+    if solo:
+        # Wanderlust: the three drawn planning cards stay open between days
+        for k in range(PLAN_DRAW):
+            s.popen[0, k] = pop_plan_nb(s, 0)
+
+
+# ---------------------------------------------------------------------------------------
+# planning
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def pop_plan_nb(s, p):
+    """Take the top card of p's planning deck (-1 if empty)."""
+    n = s.pdeck_n[p]
+    if n == 0:
+        return -1
+    top = s.pdeck[p, 0]
+    for k in range(1, n):
+        s.pdeck[p, k - 1] = s.pdeck[p, k]
+    s.pdeck_n[p] = n - 1
+    return top
+
+
+@njit(cache=True)
+def draw_plans_nb(s, p):
+    """Planning: draw the top 3 cards of the planning deck (multiplayer)."""
+    for k in range(PLAN_DRAW):
+        s.popen[p, k] = pop_plan_nb(s, p)
+
+
+@njit(cache=True)
+def plan_options_nb(s, p, options):
+    """Legal planning choices: code = slot * 2 + return order. In the multiplayer game the two
+    cards not chosen go to the bottom of the deck "in either order" (order 0: lower slot
+    first); in solo they stay open, so only order 0 exists."""
+    n = 0
+    solo = s.g[G_SOLO] == 1
+    for k in range(PLAN_DRAW):
+        if s.popen[p, k] >= 0:
+            options[n] = k * 2
+            n += 1
+            if not solo:
+                options[n] = k * 2 + 1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_plan_nb(s, p, code):
+    """Keep the chosen card face down; multiplayer: return the other two to the bottom of the
+    deck in the chosen order; solo: leave them open for the next days."""
+    slot = code // 2
+    order = code % 2
+    s.plan_choice[p] = s.popen[p, slot]
+    s.popen[p, slot] = -1
+    if s.g[G_SOLO] == 1:
+        return
+    first = -1
+    second = -1
+    for k in range(PLAN_DRAW):
+        if s.popen[p, k] >= 0:
+            if first < 0:
+                first = s.popen[p, k]
+            else:
+                second = s.popen[p, k]
+            s.popen[p, k] = -1
+    if order == 1:
+        tmp = first
+        first = second
+        second = tmp
+    for card in (first, second):
+        if card >= 0:
+            s.pdeck[p, s.pdeck_n[p]] = card
+            s.pdeck_n[p] += 1
+
+
+@njit(cache=True)
+def turn_order_nb(tables, s):
+    """Trek order: earliest wake-up time first. Equal times (common, since all decks are the
+    same) are broken by rule option R_WAKE_TIE: at random (default) or lower seat first."""
+    n = s.g[G_N_PLAYERS]
+    keys = np.empty(MAX_PLAYERS, np.float64)
+    for p in range(n):
+        wake = tables.plan_wake[s.plan_choice[p]]
+        if tables.rules[R_WAKE_TIE] == WAKE_TIE_SEAT:
+            tie = p / 8.0
+        else:
+            tie = randint_nb(s.streams, CHANCE, 1 << 20) / float(1 << 21)
+        keys[p] = wake + tie
+    for p in range(n):
+        s.order[p] = p
+    for i in range(1, n):  # insertion sort: at most 4 seats
+        j = i
+        while j > 0 and keys[s.order[j]] < keys[s.order[j - 1]]:
+            tmp = s.order[j]
+            s.order[j] = s.order[j - 1]
+            s.order[j - 1] = tmp
+            j -= 1
+
+
+# ---------------------------------------------------------------------------------------
+# hike
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def step_cell_nb(cell, d, k):
+    """The cell k steps from `cell` in direction d, or -1 off the grid."""
+    r = cell // GRID + DIR_DROW[d] * k
+    c = cell % GRID + DIR_DCOL[d] * k
+    if r < 0 or r >= GRID or c < 0 or c >= GRID:
+        return -1
+    return r * GRID + c
+
+
+@njit(cache=True)
+def occupied_by_other_nb(s, p, cell):
+    for q in range(s.g[G_N_PLAYERS]):
+        if q != p and s.pos[q] == cell:
+            return True
+    return False
+
+
+@njit(cache=True)
+def hike_options_nb(tables, s, p, card, options):
+    """Legal hikes for planning card `card`: staying put (code 0), or k steps (1..move) in one
+    direction shown on the card, never entering or crossing an empty space or leaving the
+    grid, passing artists freely but never ending on another artist's card.
+    Code = dir * (MAX_MOVE + 1) + steps."""
+    n = 0
+    options[n] = 0
+    n += 1
+    start = s.pos[p]
+    dirs = tables.plan_dirs[card]
+    move = tables.plan_move[card]
+    for d in range(N_DIRS):
+        if (dirs >> d) & 1 == 0:
+            continue
+        for k in range(1, move + 1):
+            cell = step_cell_nb(start, d, k)
+            if cell < 0 or s.grid[cell] == EMPTY:
+                break  # no entering or crossing an empty space; the grid ends here
+            if not occupied_by_other_nb(s, p, cell):
+                options[n] = d * (MAX_MOVE + 1) + k
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def path_nb(start, code, path):
+    """Cells of the hike `code` from `start`, the start card included; returns its length."""
+    d = code // (MAX_MOVE + 1)
+    k = code % (MAX_MOVE + 1)
+    path[0] = start
+    for i in range(1, k + 1):
+        path[i] = step_cell_nb(start, d, i)
+    return k + 1
+
+
+@njit(cache=True)
+def refill_cell_nb(tables, s, cell, trace, tn):
+    """Place the next landscape of the deck on an empty cell (reshuffling the discards into a
+    new deck when it runs out). With no card anywhere the space stays empty."""
+    if s.g[G_N_LDECK] == 0:
+        nd = s.g[G_N_LDISC]
+        if nd > 0:
+            for i in range(nd):
+                s.ldeck[i] = s.ldisc[i]
+            s.g[G_N_LDECK] = nd
+            s.g[G_N_LDISC] = 0
+            shuffle_nb(s.streams, CHANCE, s.ldeck, nd)
+            trace_nb(trace, tn, EV_RESHUFFLE, nd, 0, 0, 0, 0)
+    if s.g[G_N_LDECK] == 0:
+        return  # rule option R_EMPTY_DECK_REFILL = 0: leave the space empty
+    s.g[G_N_LDECK] -= 1
+    s.grid[cell] = s.ldeck[s.g[G_N_LDECK]]
+    trace_nb(trace, tn, EV_REFILL, cell, s.grid[cell], 0, 0, 0)
+
+
+@njit(cache=True)
+def refill_around_ranger_nb(tables, s, station, trace, tn):
+    """Solo: an artist passing or landing on a ranger station refills the empty spaces around
+    it, left to right, top to bottom."""
+    r0 = station // GRID
+    c0 = station % GRID
+    for r in range(r0 - 1, r0 + 2):
+        for c in range(c0 - 1, c0 + 2):
+            if 0 <= r < GRID and 0 <= c < GRID:
+                cell = r * GRID + c
+                if s.grid[cell] == EMPTY:
+                    refill_cell_nb(tables, s, cell, trace, tn)
+
+
+@njit(cache=True)
+def apply_hike_nb(tables, s, p, code, trace, tn):
+    """Move the artist; in solo, every ranger station passed or reached refills around it."""
+    d = code // (MAX_MOVE + 1)
+    k = code % (MAX_MOVE + 1)
+    start = s.pos[p]
+    for i in range(1, k + 1):
+        cell = step_cell_nb(start, d, i)
+        if s.grid[cell] == RANGER:
+            refill_around_ranger_nb(tables, s, cell, trace, tn)
+    if k > 0:
+        s.pos[p] = step_cell_nb(start, d, k)
+    s.stats[p, ST_STEPS] += k
+
+
+# ---------------------------------------------------------------------------------------
+# paint
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def paintable_mask_nb(s, p, path, n_path):
+    """Path positions whose card may be painted: a landscape (not a ranger station, not an
+    empty space) not under another artist. The start card counts."""
+    mask = 0
+    for i in range(n_path):
+        cell = path[i]
+        if s.grid[cell] >= 0 and not occupied_by_other_nb(s, p, cell):
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True)
+def popcount_nb(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def paint_options_nb(s, p, path, n_path, paint, options):
+    """Legal paint choices: every subset of the paintable path positions with at most
+    `paint` cards (the empty set included). Code = bitmask over path positions."""
+    allowed = paintable_mask_nb(s, p, path, n_path)
+    n = 0
+    sub = allowed
+    while True:  # enumerate the subsets of `allowed`
+        if popcount_nb(sub) <= paint:
+            options[n] = sub
+            n += 1
+        if sub == 0:
+            break
+        sub = (sub - 1) & allowed
+    return n
+
+
+@njit(cache=True)
+def apply_paint_nb(s, p, path, mask, trace, tn):
+    """Pick up the chosen cards; their spaces stay empty until clean-up."""
+    i = 0
+    while mask:
+        if mask & 1:
+            cell = path[i]
+            s.hand[p, s.hand_n[p]] = s.grid[cell]
+            s.hand_n[p] += 1
+            trace_nb(trace, tn, EV_PAINT, p, s.grid[cell], cell, 0, 0)
+            s.grid[cell] = EMPTY
+            s.stats[p, ST_PAINTED] += 1
+        mask >>= 1
+        i += 1
+
+
+# ---------------------------------------------------------------------------------------
+# sell
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def frame_matches_nb(tables, frame, land):
+    """A frame is filled by a landscape showing its feature; "?" by any landscape."""
+    return frame == ANY_FEATURE or tables.landscape_features[land, frame] > 0
+
+
+@njit(cache=True)
+def land_mask_nb(tables, land):
+    """Bitmask of the features a landscape shows (bit f = feature f)."""
+    m = 0
+    for f in range(N_FEATURES):
+        if tables.landscape_features[land, f] > 0:
+            m |= 1 << f
+    return m
+
+
+@njit(cache=True)
+def hand_mask_counts_nb(tables, s, p, counts):
+    """counts[m] = hand cards whose feature mask is m (m < 2**N_FEATURES)."""
+    for m in range(counts.shape[0]):
+        counts[m] = 0
+    for j in range(s.hand_n[p]):
+        counts[land_mask_nb(tables, s.hand[p, j])] += 1
+
+
+@njit(cache=True)
+def can_fill_nb(tables, comm, counts, hand_n):
+    """Whether distinct hand cards can fill every frame of `comm` (one card per frame).
+    Hall's theorem for this bipartite matching: every set S of specific frames must see at
+    least |S| cards showing one of their features, and the hand must hold at least as many
+    cards as there are frames ("?" frames take any card)."""
+    nf = tables.commission_n_frames[comm]
+    if hand_n < nf:
+        return False
+    specific = 0  # bit i: frame i asks for a feature
+    for i in range(nf):
+        if tables.commission_frames[comm, i] != ANY_FEATURE:
+            specific |= 1 << i
+    sub = specific
+    while sub:  # every non-empty subset of the specific frames
+        union = 0
+        size = 0
+        for i in range(nf):
+            if (sub >> i) & 1:
+                union |= 1 << tables.commission_frames[comm, i]
+                size += 1
+        seen = 0
+        for m in range(counts.shape[0]):
+            if m & union:
+                seen += counts[m]
+        if seen < size:
+            return False
+        sub = (sub - 1) & specific
+    return True
+
+
+@njit(cache=True)
+def match_search_nb(frames, nf, f, masks, n, used, cost, keep, best_cost, cur, best):
+    """Depth-first search over frames f.. (one distinct hand card per frame), minimising the
+    total keep value of the cards given up (branch and bound). masks: feature masks of the
+    hand cards; frames: the commission's frames."""
+    if f == nf:
+        if cost < best_cost[0]:
+            best_cost[0] = cost
+            for i in range(nf):
+                best[i] = cur[i]
+        return
+    frame = frames[f]
+    for j in range(n):
+        if (used >> j) & 1:
+            continue
+        c = cost + keep[j]
+        if c >= best_cost[0]:
+            continue
+        if frame == ANY_FEATURE or (masks[j] >> frame) & 1:
+            cur[f] = j
+            match_search_nb(frames, nf, f + 1, masks, n, used | (1 << j), c, keep, best_cost, cur, best)
+
+
+@njit(cache=True)
+def sellable_commission_nb(s, slot):
+    """Commission at a sell slot: row slots 0..MAX_ROW-1, slot MAX_ROW = the revealed top card
+    of the deck (solo, last day only)."""
+    if slot == MAX_ROW:
+        return s.g[G_COMM_TOP]
+    return s.crow[slot]
+
+
+@njit(cache=True)
+def sell_options_nb(tables, s, p, options):
+    """Legal sales: each commission of the row whose frames the hand can fill, plus, in solo
+    on the last day, the commission on top of the deck; then -1 (stop selling)."""
+    n = 0
+    counts = np.zeros(1 << N_FEATURES, np.int64)
+    hand_mask_counts_nb(tables, s, p, counts)
+    hand_n = s.hand_n[p]
+    for slot in range(s.g[G_ROW_LEN]):
+        comm = s.crow[slot]
+        if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
+            options[n] = slot
+            n += 1
+    if s.g[G_SOLO] == 1 and s.g[G_DAY] == s.g[G_N_DAYS] - 1:
+        comm = s.g[G_COMM_TOP]
+        if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
+            options[n] = MAX_ROW
+            n += 1
+    options[n] = -1
+    return n + 1
+
+
+@njit(cache=True)
+def default_keep_nb(tables, s, p, keep):
+    """Default value of keeping each hand card: its features (what it scores unsold)."""
+    for j in range(s.hand_n[p]):
+        keep[j] = tables.landscape_n_features[s.hand[p, j]]
+
+
+@njit(cache=True)
+def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
+    """Sell landscapes for the commission at `slot`: the cheapest legal set by the seller's
+    keep values fills its frames (one card per frame); they go to the discard pile and the
+    commission to the seller. Its slot stays empty until clean-up. Returns the commission."""
+    comm = sellable_commission_nb(s, slot)
+    nf = tables.commission_n_frames[comm]
+    best_cost = np.array([np.inf])
+    cur = np.zeros(MAX_FRAMES, np.int64)
+    best = np.full(MAX_FRAMES, -1, np.int64)
+    masks = np.empty(s.hand_n[p], np.int64)
+    for j in range(s.hand_n[p]):
+        masks[j] = land_mask_nb(tables, s.hand[p, j])
+    match_search_nb(tables.commission_frames[comm], nf, 0, masks, s.hand_n[p], 0, 0.0, keep,
+                    best_cost, cur, best)
+    used = 0
+    for i in range(nf):
+        used |= 1 << best[i]
+        land = s.hand[p, best[i]]
+        s.ldisc[s.g[G_N_LDISC]] = land
+        s.g[G_N_LDISC] += 1
+        trace_nb(trace, tn, EV_SELL_CARD, p, comm, land, 0, 0)
+    # compact the hand and the keep values alike
+    k = 0
+    for j in range(s.hand_n[p]):
+        if (used >> j) & 1 == 0:
+            s.hand[p, k] = s.hand[p, j]
+            keep[k] = keep[j]
+            k += 1
+    s.hand_n[p] = k
+    s.stats[p, ST_SOLD_LANDSCAPES] += nf
+    s.comm_owned[p, comm] = s.g[G_DAY] + 1
+    if slot == MAX_ROW:
+        s.g[G_COMM_TOP] = -1
+    else:
+        s.crow[slot] = -1
+    return comm
+
+
+# ---------------------------------------------------------------------------------------
+# daily goal
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
+    """Whether this turn meets daily goal `goal` (a condition on the player's own turn)."""
+    kind = tables.goal_kind[goal]
+    param = tables.goal_param[goal]
+    d = hike_code // (MAX_MOVE + 1)
+    steps = hike_code % (MAX_MOVE + 1)
+    if kind == GOAL_MOVE_HORIZONTAL:
+        return steps > 0 and (d == DIR_E or d == DIR_W)
+    if kind == GOAL_MOVE_VERTICAL:
+        return steps > 0 and (d == DIR_N or d == DIR_S)
+    if kind == GOAL_MOVE_DIAGONAL:
+        return steps > 0 and d % 2 == 1
+    if kind == GOAL_HIKE_AT_LEAST:
+        return steps >= param
+    if kind == GOAL_PAINT_AT_LEAST:
+        return n_painted >= param
+    if kind == GOAL_SELL_AT_LEAST:
+        return n_sold >= param
+    if kind == GOAL_PAINT_FEATURE:
+        return (painted_features >> param) & 1 == 1
+    if kind == GOAL_NO_HIKE:
+        return steps == 0
+    return False
+
+
+@njit(cache=True)
+def check_goal_nb(tables, s, p, hike_code, n_painted, painted_features, n_sold, trace, tn):
+    """After a turn: a player meeting today's goal takes the card, from whoever held it."""
+    goal = s.g[G_GOAL]
+    if goal < 0:
+        return
+    if goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
+        s.g[G_GOAL_OWNER] = p
+        s.stats[p, ST_GOALS_CLAIMED] += 1
+        trace_nb(trace, tn, EV_GOAL, p, goal, 0, 0, 0)
+
+
+@njit(cache=True)
+def reveal_goal_nb(s, trace, tn):
+    if s.g[G_N_GDECK] > 0:
+        s.g[G_N_GDECK] -= 1
+        s.g[G_GOAL] = s.gdeck[s.g[G_N_GDECK]]
+        trace_nb(trace, tn, EV_NEW_GOAL, s.g[G_GOAL], 0, 0, 0, 0)
+    else:
+        s.g[G_GOAL] = -1
+    s.g[G_GOAL_OWNER] = -1
+
+
+# ---------------------------------------------------------------------------------------
+# solo wake-up effects
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def discard_top_commissions_nb(tables, s, count, trace, tn):
+    """Discard the `count` highest-point commissions of the row (ties: the leftmost), without
+    replacing them."""
+    for _ in range(count):
+        best = -1
+        for slot in range(s.g[G_ROW_LEN]):
+            comm = s.crow[slot]
+            if comm >= 0 and (best < 0 or tables.commission_points[comm] > tables.commission_points[s.crow[best]]):
+                best = slot
+        if best < 0:
+            return
+        trace_nb(trace, tn, EV_DISCARD_COMM, s.crow[best], 0, 0, 0, 0)
+        s.crow[best] = -1
+        s.g[G_N_CDISC] += 1
+
+
+@njit(cache=True)
+def wake_effect_nb(tables, s, card, trace, tn):
+    """Solo: the wake-up band of the chosen card decides the day's effect. Returns the band
+    index (-1 if the time is in no band)."""
+    wake = tables.plan_wake[card]
+    for b in range(tables.band_from.shape[0]):
+        if tables.band_from[b] <= wake <= tables.band_to[b]:
+            effect = tables.band_effect[b]
+            if effect == WAKE_REFILL_WILDERNESS:
+                for cell in range(N_CELLS):
+                    if s.grid[cell] == EMPTY:
+                        refill_cell_nb(tables, s, cell, trace, tn)
+            elif effect == WAKE_DISCARD_COMMISSIONS:
+                discard_top_commissions_nb(tables, s, tables.band_param[b], trace, tn)
+            return b
+    return -1
+
+
+# ---------------------------------------------------------------------------------------
+# clean-up and the end
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def keep_goal_nb(s, trace, tn):
+    """End of the day: whoever met the goal last keeps it; an unclaimed goal is discarded."""
+    goal = s.g[G_GOAL]
+    if goal < 0:
+        return
+    owner = s.g[G_GOAL_OWNER]
+    if owner >= 0:
+        s.goal_owned[owner, goal] = s.g[G_DAY] + 1
+        trace_nb(trace, tn, EV_GOAL_KEPT, owner, goal, 0, 0, 0)
+    else:
+        s.g[G_N_GDISC] += 1
+    s.g[G_GOAL] = -1
+    s.g[G_GOAL_OWNER] = -1
+
+
+@njit(cache=True)
+def refill_commissions_nb(s, trace, tn):
+    """Refill the empty row slots, the revealed top card first, then reveal a new top card.
+    Solo: the remaining cards first slide left. Returns False (and changes nothing) if there
+    are not enough commissions to fill the row: the game then ends at once."""
+    row_len = s.g[G_ROW_LEN]
+    if s.g[G_SOLO] == 1:
+        k = 0
+        for slot in range(row_len):
+            if s.crow[slot] >= 0:
+                s.crow[k] = s.crow[slot]
+                k += 1
+        for slot in range(k, row_len):
+            s.crow[slot] = -1
+    empty = 0
+    for slot in range(row_len):
+        if s.crow[slot] < 0:
+            empty += 1
+    available = s.g[G_N_CDECK] + (1 if s.g[G_COMM_TOP] >= 0 else 0)
+    if available < empty:
+        return False
+    for slot in range(row_len):
+        if s.crow[slot] < 0:
+            if s.g[G_COMM_TOP] >= 0:
+                s.crow[slot] = s.g[G_COMM_TOP]
+                s.g[G_COMM_TOP] = -1
+                trace_nb(trace, tn, EV_ROW, slot, s.crow[slot], 1, 0, 0)
+            else:
+                s.g[G_N_CDECK] -= 1
+                s.crow[slot] = s.cdeck[s.g[G_N_CDECK]]
+                trace_nb(trace, tn, EV_ROW, slot, s.crow[slot], 0, 0, 0)
+    if s.g[G_COMM_TOP] < 0 and s.g[G_N_CDECK] > 0:
+        s.g[G_N_CDECK] -= 1
+        s.g[G_COMM_TOP] = s.cdeck[s.g[G_N_CDECK]]
+        trace_nb(trace, tn, EV_TOP, s.g[G_COMM_TOP], 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def end_game_nb(s, reason, trace, tn):
+    s.g[G_OVER] = 1
+    s.g[G_END_REASON] = reason
+    trace_nb(trace, tn, EV_END, reason, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def cleanup_nb(tables, s, trace, tn):
+    """Clean-up: the goal is kept; after the last day the game ends. Otherwise refill the
+    wilderness row by row (not in solo), reveal a new goal (not in solo), refill the
+    commission row (the game ends at once if it cannot be refilled), solo: draw a planning
+    card to have three open."""
+    keep_goal_nb(s, trace, tn)
+    for p in range(s.g[G_N_PLAYERS]):
+        s.plan_choice[p] = -1
+    if s.g[G_DAY] + 1 >= s.g[G_N_DAYS]:
+        end_game_nb(s, END_DAYS, trace, tn)
+        return
+    solo = s.g[G_SOLO] == 1
+    if not solo:
+        for cell in range(N_CELLS):
+            if s.grid[cell] == EMPTY:
+                refill_cell_nb(tables, s, cell, trace, tn)
+        reveal_goal_nb(s, trace, tn)
+    if not refill_commissions_nb(s, trace, tn):
+        end_game_nb(s, END_COMMISSIONS, trace, tn)
+        return
+    if solo:
+        for k in range(PLAN_DRAW):
+            if s.popen[0, k] < 0:
+                s.popen[0, k] = pop_plan_nb(s, 0)
+    s.g[G_DAY] += 1
+
+
+@njit(cache=True)
+def score_nb(tables, s, p, pts):
+    """Final score of seat p into pts[N_PTS]; returns the total.
+    Commissions + daily goals + unsold landscapes (1 point per R_FEATURES_PER_POINT features,
+    rounded down); solo adds the inspiration bonus and the return-home bonus."""
+    for k in range(N_PTS):
+        pts[k] = 0
+    n_comm = tables.commission_points.shape[0]
+    insp = -1
+    if s.g[G_SOLO] == 1:
+        insp = tables.inspiration_feature[s.g[G_INSPIRATION]]
+    for c in range(n_comm):
+        if s.comm_owned[p, c] > 0:
+            pts[PTS_COMMISSIONS] += tables.commission_points[c]
+            if insp >= 0:
+                for f in range(tables.commission_n_frames[c]):
+                    if tables.commission_frames[c, f] == insp:
+                        pts[PTS_INSPIRATION] += tables.rules[R_INSPIRATION_POINTS]
+                        break
+    for gl in range(tables.goal_points.shape[0]):
+        if s.goal_owned[p, gl] > 0:
+            pts[PTS_GOALS] += tables.goal_points[gl]
+    features = 0
+    for j in range(s.hand_n[p]):
+        features += tables.landscape_n_features[s.hand[p, j]]
+    pts[PTS_LANDSCAPES] = features // tables.rules[R_FEATURES_PER_POINT]
+    if s.g[G_SOLO] == 1 and s.pos[p] == CENTER:
+        pts[PTS_HOME] = tables.rules[R_RETURN_HOME_BONUS]
+    total = 0
+    for k in range(N_PTS):
+        total += pts[k]
+    return total
+
+
+@njit(cache=True)
+def goals_held_nb(s, p):
+    n = 0
+    for gl in range(s.goal_owned.shape[1]):
+        if s.goal_owned[p, gl] > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def rank_nb(scores, goals, n, rank, win):
+    """Highest score wins; ties go to most daily goals; still tied: a shared victory.
+    rank[p] = 1 + number of seats strictly ahead; win[p] = 1/k for the k seats ranked 1."""
+    n_first = 0
+    for p in range(n):
+        ahead = 0
+        for q in range(n):
+            if scores[q] > scores[p] or (scores[q] == scores[p] and goals[q] > goals[p]):
+                ahead += 1
+        rank[p] = ahead + 1
+        if ahead == 0:
+            n_first += 1
+    for p in range(n):
+        win[p] = 1.0 / n_first if rank[p] == 1 else 0.0

@@ -1,0 +1,378 @@
+"""Heuristic players for Sunset Over Water.
+
+A strategy answers one kind of question at a time: given the state (read only what a player
+at that seat can see: the wilderness, the rows, hands and scores on the table, its own
+planning cards) and the legal options the engine enumerated, return the index of the option
+it takes. Every strategy has the same signature:
+
+    choose(sid, params, tables, s, seat, decision, options, n_options, ctx, keep) -> int
+
+sid       built-in id (dispatch below) or a negative id for a user strategy
+params    float64 vector of the seat's parameters (names in CATALOG)
+tables    SunsetTables (the component file); s: SunsetState
+decision  DEC_PLAN / DEC_HIKE / DEC_PAINT / DEC_SELL (codes of the options: see enums.py)
+ctx       int64 context: ctx[0] = today's planning card (hike, paint), ctx[1] = path length
+          and ctx[2:2+ctx[1]] = path cells (paint)
+keep      float64[MAX_HAND]: for DEC_SELL the engine fills it with each hand card's feature
+          count; a strategy may overwrite it: the engine sells the legal set of landscapes
+          with the lowest total keep value.
+Randomness: the seat's own stream, `randint_nb(s.streams, 1 + seat, n)`.
+"""
+import numpy as np
+from numba import njit
+
+from sim.rng import randint_nb, uniform_nb
+from sim.games.sunset.enums import (
+    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, G_COMM_TOP, G_DAY, G_GOAL, G_N_DAYS,
+    G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_PATH, MAX_ROW, N_FEATURES, PLAN_DRAW,
+    R_FEATURES_PER_POINT, R_RETURN_HOME_BONUS, CENTER,
+)
+from sim.games.sunset.nb import (
+    goal_met_nb, hike_options_nb, occupied_by_other_nb, path_nb, popcount_nb, sellable_commission_nb,
+    step_cell_nb,
+)
+
+RANDOM, GREEDY, PLANNER = 0, 1, 2
+
+# Parameters: one vector per seat; each built-in reads its own slots (names below).
+P_LANDSCAPE = 0   # weight of a painting's end-of-game value (features / features-per-point)
+P_COMPLETE = 1    # weight of the points of a commission a painting completes
+P_PROGRESS = 2    # weight of partial progress towards a commission (planner)
+P_TOMORROW = 3    # weight of the revealed top commission, available tomorrow (planner)
+P_GOAL = 4        # weight of the daily goal's points
+P_CONTEST = 5     # how much a later wake-up discounts a plan (others paint first) (planner)
+P_HOME = 6        # solo: weight of the return-home bonus on the last day (planner)
+N_PARAMS = 7
+
+CATALOG = [
+    {"name": "random", "id": RANDOM,
+     "description": "Uniformly random legal choice at every decision (planning card, hike, "
+                    "paintings, sales and which paintings pay for them).",
+     "params": []},
+    {"name": "greedy", "id": GREEDY,
+     "description": "Best immediate gain: each decision maximises the points it can bank today "
+                    "(commissions completed now, the daily goal, the end value of paintings), "
+                    "with no look-ahead; always sells its most valuable commission first.",
+     "params": [("landscape", 1.0, "weight of a painting's end-of-game value"),
+                ("complete", 1.0, "weight of the points of a commission a painting completes now"),
+                ("progress", 0.0, "(unused by greedy)"),
+                ("tomorrow", 0.0, "(unused by greedy)"),
+                ("goal", 1.0, "weight of the daily goal's points when a hike meets it")]},
+    {"name": "planner", "id": PLANNER,
+     "description": "Pursues commissions across days: values paintings by the progress they make "
+                    "towards the visible commissions (and tomorrow's revealed one), chooses its "
+                    "planning card weighing how many rivals will wake up before it, keeps the "
+                    "paintings other commissions need when it sells, heads home at the end of a "
+                    "solo game.",
+     "params": [("landscape", 1.0, "weight of a painting's end-of-game value"),
+                ("complete", 1.0, "weight of the points of a commission a painting completes"),
+                ("progress", 0.7, "weight of partial progress towards a commission"),
+                ("tomorrow", 0.5, "weight of progress towards the revealed top commission"),
+                ("goal", 0.8, "weight of the daily goal's points"),
+                ("contest", 0.35, "share of a plan's value lost per rival waking earlier"),
+                ("home", 1.0, "solo: weight of the return-home bonus on the last day")]},
+]
+
+
+# ---------------------------------------------------------------------------------------
+# what the hand still lacks for each visible commission
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def demand_nb(tables, s, p, need):
+    """need[k, f] = frames of feature f of commission slot k the hand cannot fill yet,
+    need[k, ANY_FEATURE] = "?" frames unfilled, need[k, N_FEATURES + 1] = total missing,
+    (-1 total when the slot is empty). Slot MAX_ROW is the revealed top commission.
+    A quick greedy assignment: specific frames first, each by the hand card with fewest
+    features showing it, then "?" frames by any remaining card."""
+    for k in range(MAX_ROW + 1):
+        for f in range(N_FEATURES + 2):
+            need[k, f] = 0
+        comm = sellable_commission_nb(s, k) if k < s.g[G_ROW_LEN] or k == MAX_ROW else -1
+        if comm < 0:
+            need[k, N_FEATURES + 1] = -1
+            continue
+        used = 0
+        missing = 0
+        n_any = 0
+        for fi in range(tables.commission_n_frames[comm]):
+            frame = tables.commission_frames[comm, fi]
+            if frame == ANY_FEATURE:
+                n_any += 1
+                continue
+            best = -1
+            for j in range(s.hand_n[p]):
+                land = s.hand[p, j]
+                if (used >> j) & 1 == 0 and tables.landscape_features[land, frame] > 0:
+                    if best < 0 or tables.landscape_n_features[land] < tables.landscape_n_features[s.hand[p, best]]:
+                        best = j
+            if best >= 0:
+                used |= 1 << best
+            else:
+                need[k, frame] += 1
+                missing += 1
+        free = s.hand_n[p] - popcount_nb(used)
+        if free < n_any:
+            need[k, ANY_FEATURE] = n_any - free
+            missing += n_any - free
+        need[k, N_FEATURES + 1] = missing
+
+
+@njit(cache=True)
+def land_value_nb(tables, s, land, need, params, planner):
+    """Value of painting landscape `land` for a seat whose demand is `need`: its end-of-game
+    value plus the best use it has towards one commission (a card fills one frame)."""
+    fpp = tables.rules[R_FEATURES_PER_POINT]
+    value = params[P_LANDSCAPE] * tables.landscape_n_features[land] / fpp
+    best = 0.0
+    for k in range(MAX_ROW + 1):
+        missing = need[k, N_FEATURES + 1]
+        if missing <= 0:
+            continue
+        fills = need[k, ANY_FEATURE] > 0
+        if not fills:
+            for f in range(N_FEATURES):
+                if need[k, f] > 0 and tables.landscape_features[land, f] > 0:
+                    fills = True
+                    break
+        if not fills:
+            continue
+        comm = sellable_commission_nb(s, k)
+        pts = float(tables.commission_points[comm])
+        if k == MAX_ROW and s.g[G_SOLO] == 0:
+            gain = params[P_TOMORROW] * pts / missing if planner else 0.0
+        elif missing == 1:
+            gain = params[P_COMPLETE] * pts
+        elif planner:
+            gain = params[P_PROGRESS] * pts / missing
+            if k == MAX_ROW:
+                gain *= params[P_TOMORROW]
+        else:
+            gain = 0.0
+        if gain > best:
+            best = gain
+    return value + best
+
+
+@njit(cache=True)
+def path_value_nb(tables, s, p, start, code, paint, need, params, planner, path):
+    """Value of a hike: the best `paint` paintings along its path (each valued alone)."""
+    n_path = path_nb(start, code, path)
+    top = np.zeros(4, np.float64)
+    for i in range(n_path):
+        cell = path[i]
+        land = s.grid[cell]
+        if land < 0 or occupied_by_other_nb(s, p, cell):
+            continue
+        v = land_value_nb(tables, s, land, need, params, planner)
+        # keep the `paint` best values (paint <= 4)
+        for t in range(min(paint, 4)):
+            if v > top[t]:
+                for u in range(min(paint, 4) - 1, t, -1):
+                    top[u] = top[u - 1]
+                top[t] = v
+                break
+    total = 0.0
+    for t in range(min(paint, 4)):
+        total += top[t]
+    return total
+
+
+@njit(cache=True)
+def hike_value_nb(tables, s, p, card, code, need, params, planner, path):
+    """Value of hike `code` with planning card `card`: paintings plus the daily goal."""
+    v = path_value_nb(tables, s, p, s.pos[p], code, tables.plan_paint[card], need, params, planner, path)
+    goal = s.g[G_GOAL]
+    if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
+        v += params[P_GOAL] * tables.goal_points[goal]
+    if planner and s.g[G_SOLO] == 1 and s.g[G_DAY] == s.g[G_N_DAYS] - 1:
+        d = code // (MAX_MOVE + 1)
+        k = code % (MAX_MOVE + 1)
+        end = step_cell_nb(s.pos[p], d, k) if k > 0 else s.pos[p]
+        if end == CENTER:
+            v += params[P_HOME] * tables.rules[R_RETURN_HOME_BONUS]
+    return v
+
+
+@njit(cache=True)
+def best_hike_nb(tables, s, p, card, need, params, planner, options, path):
+    """Best value reachable with planning card `card` from the seat's position."""
+    n = hike_options_nb(tables, s, p, card, options)
+    best = 0.0
+    for i in range(n):
+        v = hike_value_nb(tables, s, p, card, options[i], need, params, planner, path)
+        if v > best:
+            best = v
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# the decisions
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def rivals_earlier_nb(tables, s, p, card):
+    """Expected number of rivals waking before `card`: for each rival, the share of its
+    unplayed planning cards (public: played cards lie face up) with an earlier time."""
+    n = s.g[G_N_PLAYERS]
+    total = 0.0
+    for q in range(n):
+        if q == p:
+            continue
+        earlier = 0
+        left = 0
+        for c in range(s.plan_used.shape[1]):
+            if s.plan_used[q, c] == 0:
+                left += 1
+                if tables.plan_wake[c] < tables.plan_wake[card]:
+                    earlier += 1
+        if left > 0:
+            total += earlier / left
+    return total
+
+
+@njit(cache=True)
+def choose_plan_nb(tables, s, p, params, planner, options, n_options):
+    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    demand_nb(tables, s, p, need)
+    scratch = np.empty(64, np.int64)
+    path = np.empty(MAX_PATH, np.int64)
+    best_i = 0
+    best_v = -1e18
+    for i in range(n_options):
+        slot = options[i] // 2
+        order = options[i] % 2
+        card = s.popen[p, slot]
+        v = best_hike_nb(tables, s, p, card, need, params, planner, scratch, path)
+        if planner:
+            v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / max(1, s.g[G_N_PLAYERS] - 1)
+            # Returning the stronger of the other two first brings it back sooner.
+            other_a = -1
+            other_b = -1
+            for k in range(PLAN_DRAW):
+                if k != slot and s.popen[p, k] >= 0:
+                    if other_a < 0:
+                        other_a = s.popen[p, k]
+                    else:
+                        other_b = s.popen[p, k]
+            if other_b >= 0:
+                first = other_b if order == 1 else other_a
+                second = other_a if order == 1 else other_b
+                strength_first = tables.plan_move[first] + tables.plan_paint[first]
+                strength_second = tables.plan_move[second] + tables.plan_paint[second]
+                if strength_first >= strength_second:
+                    v += 1e-6
+        if v > best_v:
+            best_v = v
+            best_i = i
+    return best_i
+
+
+@njit(cache=True)
+def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
+    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    demand_nb(tables, s, p, need)
+    path = np.empty(MAX_PATH, np.int64)
+    best_i = 0
+    best_v = -1e18
+    for i in range(n_options):
+        v = hike_value_nb(tables, s, p, card, options[i], need, params, planner, path)
+        if v > best_v + 1e-9:
+            best_v = v
+            best_i = i
+    return best_i
+
+
+@njit(cache=True)
+def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
+    """Pick paintings one at a time, best value first, re-evaluating the demand after each
+    (so two paintings do not both count for the same frame); take the matching option."""
+    n_path = ctx[1]
+    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    allowed = 0
+    for i in range(n_options):
+        allowed |= options[i]
+    paint = 0
+    for i in range(n_options):
+        c = popcount_nb(options[i])
+        if c > paint:
+            paint = c
+    chosen = 0
+    hand_n0 = s.hand_n[p]
+    for _ in range(paint):
+        demand_nb(tables, s, p, need)
+        best_pos = -1
+        best_v = 0.0
+        for i in range(n_path):
+            if (allowed >> i) & 1 == 0 or (chosen >> i) & 1:
+                continue
+            v = land_value_nb(tables, s, s.grid[ctx[2 + i]], need, params, planner)
+            if v > best_v:
+                best_v = v
+                best_pos = i
+        if best_pos < 0:
+            break
+        chosen |= 1 << best_pos
+        # pretend to hold it while valuing the next one
+        s.hand[p, s.hand_n[p]] = s.grid[ctx[2 + best_pos]]
+        s.hand_n[p] += 1
+    s.hand_n[p] = hand_n0
+    for i in range(n_options):
+        if options[i] == chosen:
+            return i
+    return 0
+
+
+@njit(cache=True)
+def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
+    """Sell the most valuable commission available; the planner also protects the
+    paintings that the other visible commissions still need."""
+    best_i = n_options - 1  # the last option is "stop"
+    best_pts = -1
+    for i in range(n_options - 1):
+        comm = sellable_commission_nb(s, options[i])
+        if tables.commission_points[comm] > best_pts:
+            best_pts = tables.commission_points[comm]
+            best_i = i
+    if planner and best_i < n_options - 1:
+        for j in range(s.hand_n[p]):
+            land = s.hand[p, j]
+            demand = 0.0
+            for k in range(MAX_ROW + 1):
+                comm = sellable_commission_nb(s, k) if k < s.g[G_ROW_LEN] or k == MAX_ROW else -1
+                if comm < 0 or k == options[best_i]:
+                    continue
+                for fi in range(tables.commission_n_frames[comm]):
+                    frame = tables.commission_frames[comm, fi]
+                    if frame != ANY_FEATURE and tables.landscape_features[land, frame] > 0:
+                        demand += tables.commission_points[comm] / tables.commission_n_frames[comm]
+                        break
+            keep[j] = params[P_LANDSCAPE] * tables.landscape_n_features[land] + params[P_PROGRESS] * demand
+    return best_i
+
+
+@njit(cache=True)
+def choose_random_nb(s, seat, decision, n_options, keep):
+    if decision == DEC_SELL:
+        for j in range(s.hand_n[seat]):
+            keep[j] = uniform_nb(s.streams, 1 + seat)  # any legal set of paintings
+    return randint_nb(s.streams, 1 + seat, n_options)
+
+
+@njit(cache=True)
+def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
+    """Dispatch to a built-in strategy by id."""
+    if sid == RANDOM or n_options == 1:
+        if sid == RANDOM:
+            return choose_random_nb(s, seat, decision, n_options, keep)
+        return 0
+    planner = sid == PLANNER
+    if decision == DEC_PLAN:
+        return choose_plan_nb(tables, s, seat, params, planner, options, n_options)
+    if decision == DEC_HIKE:
+        return choose_hike_nb(tables, s, seat, ctx[0], params, planner, options, n_options)
+    if decision == DEC_PAINT:
+        return choose_paint_nb(tables, s, seat, params, planner, options, n_options, ctx)
+    return choose_sell_nb(tables, s, seat, params, planner, options, n_options, keep)
+
+
+# The play loop calls `choose_nb`; runs with user strategies rebind this name (see play.py).
+choose_nb = choose_builtin_nb
