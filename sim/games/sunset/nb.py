@@ -469,26 +469,42 @@ def can_fill_nb(tables, comm, counts, hand_n):
 
 
 @njit(cache=True)
-def match_search_nb(frames, nf, f, masks, n, used, cost, keep, best_cost, cur, best):
-    """Depth-first search over frames f.. (one distinct hand card per frame), minimising the
-    total keep value of the cards given up (branch and bound). masks: feature masks of the
-    hand cards; frames: the commission's frames."""
-    if f == nf:
-        if cost < best_cost[0]:
-            best_cost[0] = cost
+def match_search_nb(frames, nf, masks, n, keep, best):
+    """The cheapest way to fill frames[:nf] with distinct hand cards (one per frame): writes
+    the hand indices into best[:nf] and returns the total keep value (inf if impossible).
+    Iterative depth-first search with branch and bound (numba cannot cache recursion);
+    masks[j] = feature mask of hand card j."""
+    best_cost = np.inf
+    choice = np.full(MAX_FRAMES, -1, np.int64)   # hand index tried at each depth
+    cost = np.zeros(MAX_FRAMES + 1, np.float64)  # cost of depths 0..f-1
+    used = 0
+    f = 0
+    while f >= 0:
+        # advance the choice at depth f to the next usable card
+        if choice[f] >= 0:
+            used &= ~(1 << choice[f])
+        j = choice[f] + 1
+        frame = frames[f]
+        while j < n:
+            if (used >> j) & 1 == 0 and cost[f] + keep[j] < best_cost and (
+                    frame == ANY_FEATURE or (masks[j] >> frame) & 1):
+                break
+            j += 1
+        if j >= n:
+            choice[f] = -1
+            f -= 1
+            continue
+        choice[f] = j
+        used |= 1 << j
+        cost[f + 1] = cost[f] + keep[j]
+        if f + 1 == nf:
+            best_cost = cost[f + 1]
             for i in range(nf):
-                best[i] = cur[i]
-        return
-    frame = frames[f]
-    for j in range(n):
-        if (used >> j) & 1:
-            continue
-        c = cost + keep[j]
-        if c >= best_cost[0]:
-            continue
-        if frame == ANY_FEATURE or (masks[j] >> frame) & 1:
-            cur[f] = j
-            match_search_nb(frames, nf, f + 1, masks, n, used | (1 << j), c, keep, best_cost, cur, best)
+                best[i] = choice[i]
+            # stay at this depth: try the next card here
+        else:
+            f += 1
+    return best_cost
 
 
 @njit(cache=True)
@@ -536,14 +552,11 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
     commission to the seller. Its slot stays empty until clean-up. Returns the commission."""
     comm = sellable_commission_nb(s, slot)
     nf = tables.commission_n_frames[comm]
-    best_cost = np.array([np.inf])
-    cur = np.zeros(MAX_FRAMES, np.int64)
     best = np.full(MAX_FRAMES, -1, np.int64)
     masks = np.empty(s.hand_n[p], np.int64)
     for j in range(s.hand_n[p]):
         masks[j] = land_mask_nb(tables, s.hand[p, j])
-    match_search_nb(tables.commission_frames[comm], nf, 0, masks, s.hand_n[p], 0, 0.0, keep,
-                    best_cost, cur, best)
+    match_search_nb(tables.commission_frames[comm], nf, masks, s.hand_n[p], keep, best)
     used = 0
     for i in range(nf):
         used |= 1 << best[i]

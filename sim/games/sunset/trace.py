@@ -1,0 +1,82 @@
+"""Turn a replayed game's event trace into readable lines (`balance replay`)."""
+from __future__ import annotations
+
+from sim.games.sunset import enums as E
+from sim.games.sunset.components import format_time
+from sim.games.sunset.play import C_RANK, C_SCORE, RECORD_COLUMNS
+
+
+def _cell(c: int) -> str:
+    return f"r{c // E.GRID + 1}c{c % E.GRID + 1}"
+
+
+def format_trace(prepared, game_index, events, out, win, state) -> list:
+    comp = prepared.components
+    names = comp.card_names
+    tables = comp.tables
+    features = names["feature"]
+
+    def land(i):
+        shown = "/".join(features[f] for f in range(E.N_FEATURES) if tables.landscape_features[i, f])
+        return f"{names['landscape'][i]} [{shown}]"
+
+    def comm(i):
+        frames = []
+        for k in range(tables.commission_n_frames[i]):
+            f = tables.commission_frames[i, k]
+            frames.append("?" if f == E.ANY_FEATURE else features[f])
+        return f"{names['commission'][i]} ({'+'.join(frames)}, {tables.commission_points[i]} pts)"
+
+    def plan(i):
+        return (f"{names['planning'][i]} (wake {format_time(int(tables.plan_wake[i]))}, "
+                f"move {tables.plan_move[i]}, paint {tables.plan_paint[i]})")
+
+    def seat(p):
+        return f"seat {p} ({prepared.strategy_names[p]})"
+
+    lines = [f"Sunset Over Water, game {game_index} of run seed {prepared.seed}, "
+             f"{prepared.n_players} player(s), variant {prepared.variant}"]
+    for ev in events:
+        kind, a, b, c, d, e = (int(x) for x in ev)
+        if kind == E.EV_DAY:
+            lines.append(f"-- day {a + 1} --")
+        elif kind == E.EV_PLAN:
+            lines.append(f"  {seat(a)} plans {plan(b)}")
+        elif kind == E.EV_WAKE:
+            label = names.get("band", [])
+            lines.append(f"  wake-up effect: {label[b] if 0 <= b < len(label) else 'none'}")
+        elif kind == E.EV_HIKE:
+            if c == 0:
+                lines.append(f"  {seat(a)} stays on {_cell(d)}")
+            else:
+                lines.append(f"  {seat(a)} hikes {E.DIR_NAMES[b]} {c} step(s): {_cell(d)} -> {_cell(e)}")
+        elif kind == E.EV_PAINT:
+            lines.append(f"    paints {land(b)} at {_cell(c)}")
+        elif kind == E.EV_SELL_CARD:
+            lines.append(f"    sells {land(c)}")
+        elif kind == E.EV_SELL:
+            lines.append(f"    -> takes commission {comm(b)}")
+        elif kind == E.EV_GOAL:
+            lines.append(f"    meets the daily goal '{names['goal'][b]}' and takes it")
+        elif kind == E.EV_GOAL_KEPT:
+            lines.append(f"  {seat(a)} keeps the daily goal '{names['goal'][b]}'")
+        elif kind == E.EV_NEW_GOAL:
+            lines.append(f"  daily goal: {names['goal'][a]}")
+        elif kind == E.EV_DISCARD_COMM:
+            lines.append(f"  discards commission {comm(a)}")
+        elif kind == E.EV_REFILL:
+            lines.append(f"  refill {_cell(a)}: {land(b)}")
+        elif kind == E.EV_RESHUFFLE:
+            lines.append(f"  landscape deck empty: {a} discarded cards reshuffled")
+        elif kind == E.EV_ROW:
+            lines.append(f"  commission row slot {a + 1}: {comm(b)}")
+        elif kind == E.EV_TOP:
+            lines.append(f"  revealed on the commission deck: {comm(a) if a >= 0 else 'none'}")
+        elif kind == E.EV_END:
+            lines.append(f"-- game over: {E.END_REASON_NAMES[a]} --")
+    cols = [name for name, _ in RECORD_COLUMNS]
+    for p in range(prepared.n_players):
+        parts = ", ".join(f"{cols[k]} {out[p, k]}" for k in range(C_SCORE + 1, len(cols))
+                          if cols[k].startswith("pts_"))
+        lines.append(f"{seat(p)}: score {out[p, C_SCORE]} (rank {out[p, C_RANK]}, win {win[p]:.2f}; {parts})")
+    return lines
