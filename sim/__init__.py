@@ -1,0 +1,29 @@
+"""The compiled core of the balance toolkit.
+
+Numba's on-disk cache (`cache=True`) keys each kernel on its own source file only: a kernel
+that calls into another file keeps stale machine code when only that other file changes. We
+therefore point numba at a cache folder named after a hash of every source file of the
+compiled packages (sim/ and strategies/), so any edit to the toolkit's code gets fresh
+kernels while an unchanged install loads its kernels from disk (a warm start in seconds).
+Set NUMBA_CACHE_DIR yourself to override.
+"""
+import hashlib
+import os
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+
+def _source_hash() -> str:
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in ("sim", "strategies"):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    _base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(_base, "balance-toolkit", "numba", _source_hash())

@@ -28,7 +28,7 @@ INV_2_53 = 1.0 / 9007199254740992.0
 CHANCE = 0  # stream index of chance; seat s uses stream 1 + s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def mix64_nb(z):
     """splitmix64 finaliser: a bijection of uint64 with good avalanche."""
     z = np.uint64(z)
@@ -37,40 +37,40 @@ def mix64_nb(z):
     return z ^ (z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def game_seed_nb(run_seed, game_index):
     """The seed of one game: a hash of (run seed, game index)."""
     return mix64_nb(mix64_nb(np.uint64(run_seed)) ^ (np.uint64(game_index) * GOLDEN + STREAM_SALT))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def init_streams_nb(streams, game_seed):
     """Fill `streams` (uint64 array, one counter per stream) from a game seed."""
     for k in range(streams.shape[0]):
         streams[k] = mix64_nb(np.uint64(game_seed) ^ (np.uint64(k + 1) * STREAM_SALT))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def next_u64_nb(streams, k):
     """Advance stream k and return its next 64-bit output."""
     streams[k] = streams[k] + GOLDEN
     return mix64_nb(streams[k])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def uniform_nb(streams, k):
     """A float in [0, 1) from stream k (53 random bits)."""
     return float(next_u64_nb(streams, k) >> S11) * INV_2_53
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def randint_nb(streams, k, n):
     """An int in [0, n) from stream k; n must be >= 1."""
     r = int(uniform_nb(streams, k) * n)
     return r if r < n else n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def shuffle_nb(streams, k, arr, n):
     """Fisher-Yates shuffle of arr[:n] in place with stream k."""
     for i in range(n - 1, 0, -1):

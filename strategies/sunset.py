@@ -24,11 +24,11 @@ from numba import njit
 from sim.rng import randint_nb, uniform_nb
 from sim.games.sunset.enums import (
     ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, G_COMM_TOP, G_DAY, G_GOAL, G_N_DAYS,
-    G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_PATH, MAX_ROW, N_FEATURES, PLAN_DRAW,
+    G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_FEATURES, PLAN_DRAW,
     R_FEATURES_PER_POINT, R_RETURN_HOME_BONUS, CENTER,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, hike_options_nb, occupied_by_other_nb, path_nb, popcount_nb, sellable_commission_nb,
+    goal_met_nb, hike_options_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
     step_cell_nb,
 )
 
@@ -77,7 +77,7 @@ CATALOG = [
 # ---------------------------------------------------------------------------------------
 # what the hand still lacks for each visible commission
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def demand_nb(tables, s, p, need):
     """need[k, f] = frames of feature f of commission slot k the hand cannot fill yet,
     need[k, ANY_FEATURE] = "?" frames unfilled, need[k, N_FEATURES + 1] = total missing,
@@ -117,12 +117,16 @@ def demand_nb(tables, s, p, need):
         need[k, N_FEATURES + 1] = missing
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def land_value_nb(tables, s, land, need, params, planner):
     """Value of painting landscape `land` for a seat whose demand is `need`: its end-of-game
     value plus the best use it has towards one commission (a card fills one frame)."""
-    fpp = tables.rules[R_FEATURES_PER_POINT]
-    value = params[P_LANDSCAPE] * tables.landscape_n_features[land] / fpp
+    features = tables.landscape_features  # hoisted: each attribute access costs a refcount
+    points = tables.commission_points
+    # float() before dividing: numba's int / int true division is ~50x slower than float's
+    fpp = float(tables.rules[R_FEATURES_PER_POINT])
+    value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp
+    solo = s.g[G_SOLO] == 1
     best = 0.0
     for k in range(MAX_ROW + 1):
         missing = need[k, N_FEATURES + 1]
@@ -131,19 +135,19 @@ def land_value_nb(tables, s, land, need, params, planner):
         fills = need[k, ANY_FEATURE] > 0
         if not fills:
             for f in range(N_FEATURES):
-                if need[k, f] > 0 and tables.landscape_features[land, f] > 0:
+                if need[k, f] > 0 and features[land, f] > 0:
                     fills = True
                     break
         if not fills:
             continue
         comm = sellable_commission_nb(s, k)
-        pts = float(tables.commission_points[comm])
-        if k == MAX_ROW and s.g[G_SOLO] == 0:
-            gain = params[P_TOMORROW] * pts / missing if planner else 0.0
+        pts = float(points[comm])
+        if k == MAX_ROW and not solo:
+            gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
         elif missing == 1:
             gain = params[P_COMPLETE] * pts
         elif planner:
-            gain = params[P_PROGRESS] * pts / missing
+            gain = params[P_PROGRESS] * pts / float(missing)
             if k == MAX_ROW:
                 gain *= params[P_TOMORROW]
         else:
@@ -153,53 +157,69 @@ def land_value_nb(tables, s, land, need, params, planner):
     return value + best
 
 
-@njit(cache=True)
-def path_value_nb(tables, s, p, start, code, paint, need, params, planner, path):
-    """Value of a hike: the best `paint` paintings along its path (each valued alone)."""
-    n_path = path_nb(start, code, path)
-    top = np.zeros(4, np.float64)
-    for i in range(n_path):
-        cell = path[i]
+@njit(cache=True, error_model="numpy")
+def cell_values_nb(tables, s, p, need, params, planner, vals):
+    """vals[cell] = value of painting that cell's card for seat p, or -1 when it cannot be
+    painted (empty space, ranger station, another artist on it). Computed once per
+    decision, then every hike is valued from it."""
+    for cell in range(N_CELLS):
         land = s.grid[cell]
         if land < 0 or occupied_by_other_nb(s, p, cell):
-            continue
-        v = land_value_nb(tables, s, land, need, params, planner)
-        # keep the `paint` best values (paint <= 4)
-        for t in range(min(paint, 4)):
-            if v > top[t]:
-                for u in range(min(paint, 4) - 1, t, -1):
-                    top[u] = top[u - 1]
-                top[t] = v
-                break
-    total = 0.0
-    for t in range(min(paint, 4)):
-        total += top[t]
+            vals[cell] = -1.0
+        else:
+            vals[cell] = land_value_nb(tables, s, land, need, params, planner)
+
+
+@njit(cache=True, error_model="numpy")
+def hike_value_nb(tables, s, p, card, code, vals, params, planner):
+    """Value of hike `code` with planning card `card`: the best `paint` paintings along its
+    path (start card included), plus the daily goal if the hike meets it, plus (planner,
+    solo, last day) the return-home bonus."""
+    paint = min(tables.plan_paint[card], 4)
+    d = code // (MAX_MOVE + 1)
+    k = code % (MAX_MOVE + 1)
+    start = s.pos[p]
+    t0 = 0.0  # the best four values, in decreasing order
+    t1 = 0.0
+    t2 = 0.0
+    t3 = 0.0
+    for i in range(k + 1):
+        v = vals[step_cell_nb(start, d, i)] if i > 0 else vals[start]
+        if v > t3:
+            if v > t0:
+                t3, t2, t1, t0 = t2, t1, t0, v
+            elif v > t1:
+                t3, t2, t1 = t2, t1, v
+            elif v > t2:
+                t3, t2 = t2, v
+            else:
+                t3 = v
+    total = t0
+    if paint >= 2:
+        total += t1
+    if paint >= 3:
+        total += t2
+    if paint >= 4:
+        total += t3
+    if paint == 0:
+        total = 0.0
+    goal = s.g[G_GOAL]
+    if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
+        total += params[P_GOAL] * tables.goal_points[goal]
+    if planner and s.g[G_SOLO] == 1 and s.g[G_DAY] == s.g[G_N_DAYS] - 1:
+        end = step_cell_nb(start, d, k) if k > 0 else start
+        if end == CENTER:
+            total += params[P_HOME] * tables.rules[R_RETURN_HOME_BONUS]
     return total
 
 
-@njit(cache=True)
-def hike_value_nb(tables, s, p, card, code, need, params, planner, path):
-    """Value of hike `code` with planning card `card`: paintings plus the daily goal."""
-    v = path_value_nb(tables, s, p, s.pos[p], code, tables.plan_paint[card], need, params, planner, path)
-    goal = s.g[G_GOAL]
-    if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
-        v += params[P_GOAL] * tables.goal_points[goal]
-    if planner and s.g[G_SOLO] == 1 and s.g[G_DAY] == s.g[G_N_DAYS] - 1:
-        d = code // (MAX_MOVE + 1)
-        k = code % (MAX_MOVE + 1)
-        end = step_cell_nb(s.pos[p], d, k) if k > 0 else s.pos[p]
-        if end == CENTER:
-            v += params[P_HOME] * tables.rules[R_RETURN_HOME_BONUS]
-    return v
-
-
-@njit(cache=True)
-def best_hike_nb(tables, s, p, card, need, params, planner, options, path):
+@njit(cache=True, error_model="numpy")
+def best_hike_nb(tables, s, p, card, vals, params, planner, options):
     """Best value reachable with planning card `card` from the seat's position."""
     n = hike_options_nb(tables, s, p, card, options)
     best = 0.0
     for i in range(n):
-        v = hike_value_nb(tables, s, p, card, options[i], need, params, planner, path)
+        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner)
         if v > best:
             best = v
     return best
@@ -208,7 +228,7 @@ def best_hike_nb(tables, s, p, card, need, params, planner, options, path):
 # ---------------------------------------------------------------------------------------
 # the decisions
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rivals_earlier_nb(tables, s, p, card):
     """Expected number of rivals waking before `card`: for each rival, the share of its
     unplayed planning cards (public: played cards lie face up) with an earlier time."""
@@ -225,25 +245,29 @@ def rivals_earlier_nb(tables, s, p, card):
                 if tables.plan_wake[c] < tables.plan_wake[card]:
                     earlier += 1
         if left > 0:
-            total += earlier / left
+            total += float(earlier) / float(left)
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_plan_nb(tables, s, p, params, planner, options, n_options):
     need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
     demand_nb(tables, s, p, need)
+    vals = np.empty(N_CELLS, np.float64)
+    cell_values_nb(tables, s, p, need, params, planner, vals)
     scratch = np.empty(64, np.int64)
-    path = np.empty(MAX_PATH, np.int64)
+    card_value = np.full(PLAN_DRAW, np.nan)
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
         slot = options[i] // 2
         order = options[i] % 2
         card = s.popen[p, slot]
-        v = best_hike_nb(tables, s, p, card, need, params, planner, scratch, path)
+        if np.isnan(card_value[slot]):
+            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch)
+        v = card_value[slot]
         if planner:
-            v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / max(1, s.g[G_N_PLAYERS] - 1)
+            v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.g[G_N_PLAYERS] - 1))
             # Returning the stronger of the other two first brings it back sooner.
             other_a = -1
             other_b = -1
@@ -266,22 +290,23 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
     return best_i
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
     need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
     demand_nb(tables, s, p, need)
-    path = np.empty(MAX_PATH, np.int64)
+    vals = np.empty(N_CELLS, np.float64)
+    cell_values_nb(tables, s, p, need, params, planner, vals)
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
-        v = hike_value_nb(tables, s, p, card, options[i], need, params, planner, path)
+        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner)
         if v > best_v + 1e-9:
             best_v = v
             best_i = i
     return best_i
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     """Pick paintings one at a time, best value first, re-evaluating the demand after each
     (so two paintings do not both count for the same frame); take the matching option."""
@@ -321,7 +346,7 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
     """Sell the most valuable commission available; the planner also protects the
     paintings that the other visible commissions still need."""
@@ -343,13 +368,13 @@ def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
                 for fi in range(tables.commission_n_frames[comm]):
                     frame = tables.commission_frames[comm, fi]
                     if frame != ANY_FEATURE and tables.landscape_features[land, frame] > 0:
-                        demand += tables.commission_points[comm] / tables.commission_n_frames[comm]
+                        demand += float(tables.commission_points[comm]) / float(tables.commission_n_frames[comm])
                         break
             keep[j] = params[P_LANDSCAPE] * tables.landscape_n_features[land] + params[P_PROGRESS] * demand
     return best_i
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_random_nb(s, seat, decision, n_options, keep):
     if decision == DEC_SELL:
         for j in range(s.hand_n[seat]):
@@ -357,7 +382,7 @@ def choose_random_nb(s, seat, decision, n_options, keep):
     return randint_nb(s.streams, 1 + seat, n_options)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
     """Dispatch to a built-in strategy by id."""
     if sid == RANDOM or n_options == 1:

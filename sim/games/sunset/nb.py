@@ -33,7 +33,7 @@ N_PTS = 5
 # ---------------------------------------------------------------------------------------
 # state and trace
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def alloc_state_nb(n_land, n_comm, n_goal):
     """Fresh arrays for one game (reused across the games of a chunk)."""
     return SunsetState(
@@ -49,7 +49,7 @@ def alloc_state_nb(n_land, n_comm, n_goal):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def trace_nb(trace, tn, ev, a, b, c, d, e):
     """Append one event to the replay trace (a no-op when tracing is off: trace has 0 rows)."""
     i = tn[0]
@@ -66,7 +66,7 @@ def trace_nb(trace, tn, ev, a, b, c, d, e):
 # ---------------------------------------------------------------------------------------
 # set-up
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up: shuffle and deal the wilderness, the commission row and its revealed top card,
     the first daily goal, each player's shuffled planning deck; artists on the centre card.
@@ -156,7 +156,7 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
 # ---------------------------------------------------------------------------------------
 # planning
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pop_plan_nb(s, p):
     """Take the top card of p's planning deck (-1 if empty)."""
     n = s.pdeck_n[p]
@@ -169,14 +169,14 @@ def pop_plan_nb(s, p):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw_plans_nb(s, p):
     """Planning: draw the top 3 cards of the planning deck (multiplayer)."""
     for k in range(PLAN_DRAW):
         s.popen[p, k] = pop_plan_nb(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def plan_options_nb(s, p, options):
     """Legal planning choices: code = slot * 2 + return order. In the multiplayer game the two
     cards not chosen go to the bottom of the deck "in either order" (order 0: lower slot
@@ -193,7 +193,7 @@ def plan_options_nb(s, p, options):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_plan_nb(s, p, code):
     """Keep the chosen card face down; multiplayer: return the other two to the bottom of the
     deck in the chosen order; solo: leave them open for the next days."""
@@ -222,7 +222,7 @@ def apply_plan_nb(s, p, code):
             s.pdeck_n[p] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def turn_order_nb(tables, s):
     """Trek order: earliest wake-up time first. Equal times (common, since all decks are the
     same) are broken by rule option R_WAKE_TIE: at random (default) or lower seat first."""
@@ -249,7 +249,7 @@ def turn_order_nb(tables, s):
 # ---------------------------------------------------------------------------------------
 # hike
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step_cell_nb(cell, d, k):
     """The cell k steps from `cell` in direction d, or -1 off the grid."""
     r = cell // GRID + DIR_DROW[d] * k
@@ -259,7 +259,7 @@ def step_cell_nb(cell, d, k):
     return r * GRID + c
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def occupied_by_other_nb(s, p, cell):
     for q in range(s.g[G_N_PLAYERS]):
         if q != p and s.pos[q] == cell:
@@ -267,7 +267,7 @@ def occupied_by_other_nb(s, p, cell):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hike_options_nb(tables, s, p, card, options):
     """Legal hikes for planning card `card`: staying put (code 0), or k steps (1..move) in one
     direction shown on the card, never entering or crossing an empty space or leaving the
@@ -292,7 +292,7 @@ def hike_options_nb(tables, s, p, card, options):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def path_nb(start, code, path):
     """Cells of the hike `code` from `start`, the start card included; returns its length."""
     d = code // (MAX_MOVE + 1)
@@ -303,7 +303,7 @@ def path_nb(start, code, path):
     return k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refill_cell_nb(tables, s, cell, trace, tn):
     """Place the next landscape of the deck on an empty cell (reshuffling the discards into a
     new deck when it runs out). With no card anywhere the space stays empty."""
@@ -323,7 +323,7 @@ def refill_cell_nb(tables, s, cell, trace, tn):
     trace_nb(trace, tn, EV_REFILL, cell, s.grid[cell], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refill_around_ranger_nb(tables, s, station, trace, tn):
     """Solo: an artist passing or landing on a ranger station refills the empty spaces around
     it, left to right, top to bottom."""
@@ -337,7 +337,7 @@ def refill_around_ranger_nb(tables, s, station, trace, tn):
                     refill_cell_nb(tables, s, cell, trace, tn)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_hike_nb(tables, s, p, code, trace, tn):
     """Move the artist; in solo, every ranger station passed or reached refills around it."""
     d = code // (MAX_MOVE + 1)
@@ -355,7 +355,7 @@ def apply_hike_nb(tables, s, p, code, trace, tn):
 # ---------------------------------------------------------------------------------------
 # paint
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def paintable_mask_nb(s, p, path, n_path):
     """Path positions whose card may be painted: a landscape (not a ranger station, not an
     empty space) not under another artist. The start card counts."""
@@ -367,7 +367,7 @@ def paintable_mask_nb(s, p, path, n_path):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def popcount_nb(x):
     n = 0
     while x:
@@ -376,7 +376,7 @@ def popcount_nb(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def paint_options_nb(s, p, path, n_path, paint, options):
     """Legal paint choices: every subset of the paintable path positions with at most
     `paint` cards (the empty set included). Code = bitmask over path positions."""
@@ -393,7 +393,7 @@ def paint_options_nb(s, p, path, n_path, paint, options):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_paint_nb(s, p, path, mask, trace, tn):
     """Pick up the chosen cards; their spaces stay empty until clean-up."""
     i = 0
@@ -412,13 +412,13 @@ def apply_paint_nb(s, p, path, mask, trace, tn):
 # ---------------------------------------------------------------------------------------
 # sell
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def frame_matches_nb(tables, frame, land):
     """A frame is filled by a landscape showing its feature; "?" by any landscape."""
     return frame == ANY_FEATURE or tables.landscape_features[land, frame] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def land_mask_nb(tables, land):
     """Bitmask of the features a landscape shows (bit f = feature f)."""
     m = 0
@@ -428,7 +428,7 @@ def land_mask_nb(tables, land):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hand_mask_counts_nb(tables, s, p, counts):
     """counts[m] = hand cards whose feature mask is m (m < 2**N_FEATURES)."""
     for m in range(counts.shape[0]):
@@ -437,7 +437,7 @@ def hand_mask_counts_nb(tables, s, p, counts):
         counts[land_mask_nb(tables, s.hand[p, j])] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def can_fill_nb(tables, comm, counts, hand_n):
     """Whether distinct hand cards can fill every frame of `comm` (one card per frame).
     Hall's theorem for this bipartite matching: every set S of specific frames must see at
@@ -468,7 +468,7 @@ def can_fill_nb(tables, comm, counts, hand_n):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def match_search_nb(frames, nf, masks, n, keep, best):
     """The cheapest way to fill frames[:nf] with distinct hand cards (one per frame): writes
     the hand indices into best[:nf] and returns the total keep value (inf if impossible).
@@ -507,7 +507,7 @@ def match_search_nb(frames, nf, masks, n, keep, best):
     return best_cost
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sellable_commission_nb(s, slot):
     """Commission at a sell slot: row slots 0..MAX_ROW-1, slot MAX_ROW = the revealed top card
     of the deck (solo, last day only)."""
@@ -516,7 +516,7 @@ def sellable_commission_nb(s, slot):
     return s.crow[slot]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sell_options_nb(tables, s, p, options):
     """Legal sales: each commission of the row whose frames the hand can fill, plus, in solo
     on the last day, the commission on top of the deck; then -1 (stop selling)."""
@@ -538,14 +538,14 @@ def sell_options_nb(tables, s, p, options):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def default_keep_nb(tables, s, p, keep):
     """Default value of keeping each hand card: its features (what it scores unsold)."""
     for j in range(s.hand_n[p]):
         keep[j] = tables.landscape_n_features[s.hand[p, j]]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
     """Sell landscapes for the commission at `slot`: the cheapest legal set by the seller's
     keep values fills its frames (one card per frame); they go to the discard pile and the
@@ -584,7 +584,7 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
 # ---------------------------------------------------------------------------------------
 # daily goal
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
     """Whether this turn meets daily goal `goal` (a condition on the player's own turn)."""
     kind = tables.goal_kind[goal]
@@ -610,7 +610,7 @@ def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def check_goal_nb(tables, s, p, hike_code, n_painted, painted_features, n_sold, trace, tn):
     """After a turn: a player meeting today's goal takes the card, from whoever held it."""
     goal = s.g[G_GOAL]
@@ -622,7 +622,7 @@ def check_goal_nb(tables, s, p, hike_code, n_painted, painted_features, n_sold, 
         trace_nb(trace, tn, EV_GOAL, p, goal, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reveal_goal_nb(s, trace, tn):
     if s.g[G_N_GDECK] > 0:
         s.g[G_N_GDECK] -= 1
@@ -636,7 +636,7 @@ def reveal_goal_nb(s, trace, tn):
 # ---------------------------------------------------------------------------------------
 # solo wake-up effects
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def discard_top_commissions_nb(tables, s, count, trace, tn):
     """Discard the `count` highest-point commissions of the row (ties: the leftmost), without
     replacing them."""
@@ -653,7 +653,7 @@ def discard_top_commissions_nb(tables, s, count, trace, tn):
         s.g[G_N_CDISC] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def wake_effect_nb(tables, s, card, trace, tn):
     """Solo: the wake-up band of the chosen card decides the day's effect. Returns the band
     index (-1 if the time is in no band)."""
@@ -674,7 +674,7 @@ def wake_effect_nb(tables, s, card, trace, tn):
 # ---------------------------------------------------------------------------------------
 # clean-up and the end
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def keep_goal_nb(s, trace, tn):
     """End of the day: whoever met the goal last keeps it; an unclaimed goal is discarded."""
     goal = s.g[G_GOAL]
@@ -690,7 +690,7 @@ def keep_goal_nb(s, trace, tn):
     s.g[G_GOAL_OWNER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def refill_commissions_nb(s, trace, tn):
     """Refill the empty row slots, the revealed top card first, then reveal a new top card.
     Solo: the remaining cards first slide left. Returns False (and changes nothing) if there
@@ -728,14 +728,14 @@ def refill_commissions_nb(s, trace, tn):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def end_game_nb(s, reason, trace, tn):
     s.g[G_OVER] = 1
     s.g[G_END_REASON] = reason
     trace_nb(trace, tn, EV_END, reason, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def cleanup_nb(tables, s, trace, tn):
     """Clean-up: the goal is kept; after the last day the game ends. Otherwise refill the
     wilderness row by row (not in solo), reveal a new goal (not in solo), refill the
@@ -763,7 +763,7 @@ def cleanup_nb(tables, s, trace, tn):
     s.g[G_DAY] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def score_nb(tables, s, p, pts):
     """Final score of seat p into pts[N_PTS]; returns the total.
     Commissions + daily goals + unsold landscapes (1 point per R_FEATURES_PER_POINT features,
@@ -797,7 +797,7 @@ def score_nb(tables, s, p, pts):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def goals_held_nb(s, p):
     n = 0
     for gl in range(s.goal_owned.shape[1]):
@@ -806,7 +806,7 @@ def goals_held_nb(s, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rank_nb(scores, goals, n, rank, win):
     """Highest score wins; ties go to most daily goals; still tied: a shared victory.
     rank[p] = 1 + number of seats strictly ahead; win[p] = 1/k for the k seats ranked 1."""

@@ -85,7 +85,7 @@ assert [n for n, _ in RECORD_COLUMNS] == [
     "game", "seat", "score", "rank", "win", "length", "days", "end_reason", "pts_commissions", "pts_goals", "pts_landscapes", "pts_inspiration", "pts_home", "n_commissions", "n_goals", "commissions_mask", "goals_mask", "landscapes_left", "painted", "sold_landscapes", "steps", "goal_claims", "illegal"]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
     """Ask the seat's strategy; an out-of-range answer is logged and replaced by option 0."""
     i = choose_nb(sids[seat], params[seat], tables, s, seat, decision, options, n_options, ctx, keep)
@@ -95,7 +95,7 @@ def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, 
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game_nb(tables, s, n_players, game_seed, sids, params, trace, tn):
     """Play one game to its end on state `s` (re-initialised here)."""
     setup_nb(tables, s, n_players, game_seed, trace, tn)
@@ -172,7 +172,7 @@ def play_game_nb(tables, s, n_players, game_seed, sids, params, trace, tn):
         cleanup_nb(tables, s, trace, tn)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
     """Write the records of a finished game: rows row0..row0+n_players-1."""
     pts = np.zeros(N_PTS, np.int64)
@@ -220,7 +220,7 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_ILLEGAL] = s.stats[p, ST_ILLEGAL]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_chunk_nb(tables, n_players, run_seed, first_game, n_games, sids, params):
     """Play games first_game..first_game+n_games-1; returns (int64 records, win shares)."""
     s = alloc_state_nb(tables.landscape_n_features.shape[0], tables.commission_points.shape[0],
@@ -236,7 +236,7 @@ def play_chunk_nb(tables, n_players, run_seed, first_game, n_games, sids, params
     return out, fout
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def trace_game_nb(tables, n_players, run_seed, game, sids, params, max_events):
     """Replay one game with its trace on; returns (events, count, final state records)."""
     s = alloc_state_nb(tables.landscape_n_features.shape[0], tables.commission_points.shape[0],
@@ -259,7 +259,7 @@ def _rebind(dispatcher, **names):
     glb = dict(fn.__globals__)
     glb.update(names)
     copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
-    return njit(copy)
+    return njit(copy, error_model="numpy")
 
 
 _PLAYERS = {}
@@ -284,7 +284,7 @@ def build_player(user_functions=()):
         lines.append(f"        return user{k}(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)")
     lines.append("    return 0")
     exec("\n".join(lines), env)
-    choose_user = njit(env["choose_user"])
+    choose_user = njit(env["choose_user"], error_model="numpy")
     decide = _rebind(decide_nb, choose_nb=choose_user)
     play_game = _rebind(play_game_nb, decide_nb=decide)
     play_chunk = _rebind(play_chunk_nb, play_game_nb=play_game)
