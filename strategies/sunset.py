@@ -9,7 +9,7 @@ it takes. Every strategy has the same signature:
 
 sid       built-in id (dispatch below) or a negative id for a user strategy
 params    float64 vector of the seat's parameters (names in CATALOG)
-tables    SunsetTables (the component file); s: SunsetState
+tables    the packed tables record (enums.TABLES_DTYPE, from the component file); s: the state record (enums.STATE_DTYPE)
 decision  DEC_PLAN / DEC_HIKE / DEC_PAINT / DEC_SELL (codes of the options: see enums.py)
 ctx       int64 context: ctx[0] = today's planning card (hike, paint), ctx[1] = path length
           and ctx[2:2+ctx[1]] = path cells (paint)
@@ -24,7 +24,7 @@ from numba import njit
 from sim.rng import randint_nb, uniform_nb
 from sim.games.sunset.enums import (
     ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, G_COMM_TOP, G_DAY, G_GOAL, G_N_DAYS,
-    G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_FEATURES, PLAN_DRAW,
+    G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PLAN_DRAW,
     R_FEATURES_PER_POINT, R_RETURN_HOME_BONUS, CENTER,
 )
 from sim.games.sunset.nb import (
@@ -239,7 +239,7 @@ def rivals_earlier_nb(tables, s, p, card):
             continue
         earlier = 0
         left = 0
-        for c in range(s.plan_used.shape[1]):
+        for c in range(N_PLAN):
             if s.plan_used[q, c] == 0:
                 left += 1
                 if tables.plan_wake[c] < tables.plan_wake[card]:

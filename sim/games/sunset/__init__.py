@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 from sim.games.sunset import components as _components
-from sim.games.sunset.enums import END_REASON_NAMES
+from sim.games.sunset.enums import END_REASON_NAMES, pack_tables
 from strategies.registry import load_user_function, resolve_strategies
 
 
@@ -62,7 +62,7 @@ class SunsetSpec(GameSpec):
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
         from sim.games.sunset.play import RECORD_COLUMNS, C_WIN
         play_chunk, _ = self._kernels(prepared)
-        out, win = play_chunk(prepared.components.tables, prepared.n_players,
+        out, win = play_chunk(pack_tables(prepared.components.tables), prepared.n_players,
                               np.uint64(prepared.seed), first_game, n_games,
                               prepared.strategy_ids, prepared.strategy_params)
         cols = {}
@@ -73,7 +73,7 @@ class SunsetSpec(GameSpec):
     def replay(self, prepared: Prepared, game_index: int) -> list:
         from sim.games.sunset.trace import format_trace
         _, trace_game = self._kernels(prepared)
-        trace, n, out, win, state = trace_game(prepared.components.tables, prepared.n_players,
+        trace, n, out, win, state = trace_game(pack_tables(prepared.components.tables), prepared.n_players,
                                                 np.uint64(prepared.seed), int(game_index),
                                                 prepared.strategy_ids, prepared.strategy_params,
                                                 20000)

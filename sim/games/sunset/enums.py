@@ -37,6 +37,14 @@ MAX_FRAMES = 4                 # frames on one commission
 MAX_ROW = MAX_PLAYERS + 1      # commission row length
 N_PLAN = 8                     # planning cards per player
 PLAN_DRAW = 3                  # planning cards drawn each day
+# Card counts come from the component file; the compiled state holds up to these many, so a
+# prototype with more or fewer cards needs no recompile.
+MAX_LAND = 128                 # landscapes
+MAX_COMM = 63                  # commissions (a seat's set of them is one int64 bitmask)
+MAX_GOAL = 16                  # daily goals
+MAX_RANGER = 8                 # solo ranger stations
+MAX_INSP = 8                   # solo inspiration cards
+MAX_BAND = 8                   # solo wake-up bands
 
 # --- daily goal kinds (goal_kind in the tables; goal_param is their number) ---------------
 GOAL_MOVE_HORIZONTAL = 0       # hiked at least one step west or east this turn
@@ -102,6 +110,62 @@ class SunsetTables(NamedTuple):
     rules: np.ndarray                 # int64[N_RULES]: R_* rule numbers and options
 
 
+def _tables_dtype():
+    return np.dtype([
+        ("n_land", np.int64), ("n_comm", np.int64), ("n_goal", np.int64),
+        ("n_ranger", np.int64), ("n_insp", np.int64), ("n_band", np.int64),
+        ("landscape_features", np.int64, (MAX_LAND, N_FEATURES)),
+        ("landscape_n_features", np.int64, (MAX_LAND,)),
+        ("commission_frames", np.int64, (MAX_COMM, MAX_FRAMES)),
+        ("commission_n_frames", np.int64, (MAX_COMM,)),
+        ("commission_points", np.int64, (MAX_COMM,)),
+        ("goal_kind", np.int64, (MAX_GOAL,)),
+        ("goal_param", np.int64, (MAX_GOAL,)),
+        ("goal_points", np.int64, (MAX_GOAL,)),
+        ("plan_wake", np.int64, (N_PLAN,)),
+        ("plan_dirs", np.int64, (N_PLAN,)),
+        ("plan_move", np.int64, (N_PLAN,)),
+        ("plan_paint", np.int64, (N_PLAN,)),
+        ("ranger_cells", np.int64, (MAX_RANGER,)),
+        ("inspiration_feature", np.int64, (MAX_INSP,)),
+        ("band_from", np.int64, (MAX_BAND,)),
+        ("band_to", np.int64, (MAX_BAND,)),
+        ("band_effect", np.int64, (MAX_BAND,)),
+        ("band_param", np.int64, (MAX_BAND,)),
+        ("rules", np.int64, (N_RULES,)),
+    ])
+
+
+# What the kernels read: the SunsetTables arrays packed into one record (passed by reference).
+TABLES_DTYPE = _tables_dtype()
+CAPACITY = {"landscapes": MAX_LAND, "commissions": MAX_COMM, "goals": MAX_GOAL,
+            "ranger_cells": MAX_RANGER, "inspiration": MAX_INSP, "bands": MAX_BAND}
+
+
+def pack_tables(t: SunsetTables) -> np.ndarray:
+    """The kernels' copy of the tables: a 1-element array of TABLES_DTYPE (pass it whole;
+    kernels take element 0). Card counts beyond the capacities are refused."""
+    counts = {"landscapes": len(t.landscape_n_features), "commissions": len(t.commission_points),
+              "goals": len(t.goal_points), "ranger_cells": len(t.ranger_cells),
+              "inspiration": len(t.inspiration_feature), "bands": len(t.band_from)}
+    for what, n in counts.items():
+        if n > CAPACITY[what]:
+            raise ValueError(f"{what}: {n} cards, more than the engine holds ({CAPACITY[what]})")
+    rec = np.zeros(1, TABLES_DTYPE)
+    r = rec[0]
+    r["n_land"], r["n_comm"], r["n_goal"] = counts["landscapes"], counts["commissions"], counts["goals"]
+    r["n_ranger"], r["n_insp"], r["n_band"] = counts["ranger_cells"], counts["inspiration"], counts["bands"]
+    for name in SunsetTables._fields:
+        value = np.asarray(getattr(t, name))
+        target = r[name]
+        if value.ndim == 2:
+            target[:value.shape[0], :value.shape[1]] = value
+        else:
+            target[:value.shape[0]] = value
+    rec[0]["commission_frames"][counts["commissions"]:] = NO_FRAME
+    return rec
+
+
 # --- game scalars: state.g[...] -----------------------------------------------------------
 G_N_PLAYERS = 0
 G_SOLO = 1            # 1 in the Wanderlust variant
@@ -125,35 +189,6 @@ G_N_GDISC = 18        # daily goals discarded unclaimed
 N_G = 19
 
 
-class SunsetState(NamedTuple):
-    """The whole game, as small fixed-shape arrays (mutated in place by the rules).
-
-    Public information: everything except the order of the decks (ldeck, cdeck, gdeck, pdeck
-    beyond what the owner has seen) and other seats' plan_choice before the reveal.
-    Strategies must read only public fields, plus their own planning deck.
-    """
-    g: np.ndarray            # int64[N_G]: game scalars, indexed by G_*
-    grid: np.ndarray         # int64[N_CELLS]: landscape id, EMPTY or RANGER
-    ldeck: np.ndarray        # int64[n_land]: landscape deck, top = ldeck[g[G_N_LDECK] - 1]
-    ldisc: np.ndarray        # int64[n_land]: discard pile, ldisc[:g[G_N_LDISC]]
-    cdeck: np.ndarray        # int64[n_comm]: commission deck, top = cdeck[g[G_N_CDECK] - 1]
-    crow: np.ndarray         # int64[MAX_ROW]: commission row, card id or -1 (an empty slot)
-    gdeck: np.ndarray        # int64[n_goal]: daily goal deck, top = gdeck[g[G_N_GDECK] - 1]
-    pos: np.ndarray          # int64[MAX_PLAYERS]: cell of each artist
-    hand: np.ndarray         # int64[MAX_PLAYERS, MAX_HAND]: landscapes held, hand[p, :hand_n[p]]
-    hand_n: np.ndarray       # int64[MAX_PLAYERS]
-    comm_owned: np.ndarray   # int64[MAX_PLAYERS, n_comm]: 1 + day the commission was sold, 0 if not owned
-    goal_owned: np.ndarray   # int64[MAX_PLAYERS, n_goal]: 1 + day the goal was kept, 0 if not
-    pdeck: np.ndarray        # int64[MAX_PLAYERS, N_PLAN]: planning deck, top = pdeck[p, 0]
-    pdeck_n: np.ndarray      # int64[MAX_PLAYERS]: cards in the planning deck (solo: open cards are separate)
-    popen: np.ndarray        # int64[MAX_PLAYERS, PLAN_DRAW]: cards in hand this planning phase, -1 empty
-    plan_choice: np.ndarray  # int64[MAX_PLAYERS]: planning card chosen today, -1 before the reveal
-    plan_used: np.ndarray    # int64[MAX_PLAYERS, N_PLAN]: 1 + day the card was played, 0 if unused
-    order: np.ndarray        # int64[MAX_PLAYERS]: today's turn order (seats), by wake-up time
-    streams: np.ndarray      # uint64[1 + MAX_PLAYERS]: RNG counters (chance, then one per seat)
-    stats: np.ndarray        # int64[MAX_PLAYERS, N_STATS]: per-seat counters for the logs
-
-
 # --- per-seat statistics: state.stats[p, ...] ----------------------------------------------
 ST_PAINTED = 0         # landscapes painted
 ST_SOLD_LANDSCAPES = 1 # landscapes sold
@@ -161,6 +196,35 @@ ST_STEPS = 2           # total hiking steps
 ST_GOALS_CLAIMED = 3   # times the daily goal was taken (including later lost)
 ST_ILLEGAL = 4         # decisions a strategy returned that were not legal (must stay 0)
 N_STATS = 5
+
+# The state of one game is one numpy record (a structured scalar) of fixed-size arrays:
+# kernels receive it by reference, so calls between rules cost no copying or reference
+# counting (a NamedTuple of 20 arrays cost ~1 us per call). Public information: everything
+# except the order of the decks (ldeck, cdeck, gdeck, pdeck) and other seats' plan_choice
+# before the reveal; strategies must read only public fields and their own planning deck.
+STATE_DTYPE = np.dtype([
+    ("g", np.int64, (N_G,)),                       # game scalars, indexed by G_*
+    ("grid", np.int64, (N_CELLS,)),                # landscape id, EMPTY or RANGER
+    ("ldeck", np.int64, (MAX_LAND,)),              # landscape deck, top = ldeck[g[G_N_LDECK] - 1]
+    ("ldisc", np.int64, (MAX_LAND,)),              # discard pile, ldisc[:g[G_N_LDISC]]
+    ("cdeck", np.int64, (MAX_COMM,)),              # commission deck, top = cdeck[g[G_N_CDECK] - 1]
+    ("crow", np.int64, (MAX_ROW,)),                # commission row: card id, or -1 for an empty slot
+    ("gdeck", np.int64, (MAX_GOAL,)),              # daily goal deck, top = gdeck[g[G_N_GDECK] - 1]
+    ("pos", np.int64, (MAX_PLAYERS,)),             # cell of each artist
+    ("hand", np.int64, (MAX_PLAYERS, MAX_HAND)),   # landscapes held, hand[p, :hand_n[p]]
+    ("hand_n", np.int64, (MAX_PLAYERS,)),
+    ("comm_owned", np.int64, (MAX_PLAYERS, MAX_COMM)),  # 1 + day the commission was sold, 0 if not owned
+    ("goal_owned", np.int64, (MAX_PLAYERS, MAX_GOAL)),  # 1 + day the goal was kept, 0 if not
+    ("pdeck", np.int64, (MAX_PLAYERS, N_PLAN)),    # planning deck, top = pdeck[p, 0]
+    ("pdeck_n", np.int64, (MAX_PLAYERS,)),         # cards in the planning deck
+    ("popen", np.int64, (MAX_PLAYERS, PLAN_DRAW)), # planning cards in hand (solo: the open ones), -1 empty
+    ("plan_choice", np.int64, (MAX_PLAYERS,)),     # card chosen today, -1 outside the day
+    ("plan_used", np.int64, (MAX_PLAYERS, N_PLAN)),  # 1 + day the card was played, 0 if unused
+    ("order", np.int64, (MAX_PLAYERS,)),           # today's turn order (seats), by wake-up time
+    ("streams", np.uint64, (1 + MAX_PLAYERS,)),    # RNG counters: chance, then one per seat
+    ("stats", np.int64, (MAX_PLAYERS, N_STATS)),   # per-seat counters for the logs (ST_*)
+])
+
 
 # --- decision kinds passed to strategies -------------------------------------------------
 DEC_PLAN = 0     # options: code = card_index_in_popen * 2 + return_order (0 or 1)

@@ -1,4 +1,4 @@
-"""Sunset Over Water: the rules, as pure compiled functions over `SunsetState`.
+"""Sunset Over Water: the rules, as pure compiled functions over `STATE_DTYPE` record.
 
 Each function here is one rule (or one piece of bookkeeping) of the rulebook; the docs page
 `docs/games/sunset-over-water.md` maps every rule to its function. No function here calls a
@@ -20,7 +20,7 @@ from sim.games.sunset.enums import (
     GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_FRAMES,
     MAX_HAND, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_G, N_PLAN, N_STATS, NO_FRAME,
     PLAN_DRAW, R_DAYS, R_EMPTY_DECK_REFILL, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS,
-    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER, SunsetState,
+    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER, STATE_DTYPE, MAX_COMM, MAX_GOAL,
     ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS, EV_PAINT, EV_SELL_CARD,
     WAKE_DISCARD_COMMISSIONS, WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
@@ -34,19 +34,9 @@ N_PTS = 5
 # state and trace
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def alloc_state_nb(n_land, n_comm, n_goal):
-    """Fresh arrays for one game (reused across the games of a chunk)."""
-    return SunsetState(
-        np.zeros(N_G, np.int64), np.zeros(N_CELLS, np.int64), np.zeros(n_land, np.int64),
-        np.zeros(n_land, np.int64), np.zeros(n_comm, np.int64), np.zeros(MAX_ROW, np.int64),
-        np.zeros(n_goal, np.int64), np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64), np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros((MAX_PLAYERS, n_comm), np.int64), np.zeros((MAX_PLAYERS, n_goal), np.int64),
-        np.zeros((MAX_PLAYERS, N_PLAN), np.int64), np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros((MAX_PLAYERS, PLAN_DRAW), np.int64), np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros((MAX_PLAYERS, N_PLAN), np.int64), np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros(1 + MAX_PLAYERS, np.uint64), np.zeros((MAX_PLAYERS, N_STATS), np.int64),
-    )
+def alloc_state_nb():
+    """A fresh game record (reused across the games of a chunk): use element 0."""
+    return np.zeros(1, STATE_DTYPE)
 
 
 @njit(cache=True, error_model="numpy")
@@ -76,9 +66,9 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     g[:] = 0
     init_streams_nb(s.streams, game_seed)
     solo = n_players == 1
-    n_land = s.ldeck.shape[0]
-    n_comm = s.cdeck.shape[0]
-    n_goal = s.gdeck.shape[0]
+    n_land = tables.n_land
+    n_comm = tables.n_comm
+    n_goal = tables.n_goal
     g[G_N_PLAYERS] = n_players
     g[G_SOLO] = 1 if solo else 0
     g[G_N_DAYS] = tables.rules[R_SOLO_DAYS] if solo else tables.rules[R_DAYS]
@@ -96,7 +86,7 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     for c in range(N_CELLS):
         s.grid[c] = EMPTY
     if solo:
-        for k in range(tables.ranger_cells.shape[0]):
+        for k in range(tables.n_ranger):
             s.grid[tables.ranger_cells[k]] = RANGER
     for c in range(N_CELLS):
         if s.grid[c] == EMPTY:
@@ -124,16 +114,16 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     if not solo:
         reveal_goal_nb(s, trace, tn)
     else:
-        g[G_INSPIRATION] = randint_nb(s.streams, CHANCE, tables.inspiration_feature.shape[0])
+        g[G_INSPIRATION] = randint_nb(s.streams, CHANCE, tables.n_insp)
 
     for p in range(MAX_PLAYERS):
         s.pos[p] = CENTER
         s.hand_n[p] = 0
         s.plan_choice[p] = -1
         s.order[p] = p
-        for k in range(s.comm_owned.shape[1]):
+        for k in range(MAX_COMM):
             s.comm_owned[p, k] = 0
-        for k in range(s.goal_owned.shape[1]):
+        for k in range(MAX_GOAL):
             s.goal_owned[p, k] = 0
         for k in range(N_PLAN):
             s.plan_used[p, k] = 0
@@ -658,7 +648,7 @@ def wake_effect_nb(tables, s, card, trace, tn):
     """Solo: the wake-up band of the chosen card decides the day's effect. Returns the band
     index (-1 if the time is in no band)."""
     wake = tables.plan_wake[card]
-    for b in range(tables.band_from.shape[0]):
+    for b in range(tables.n_band):
         if tables.band_from[b] <= wake <= tables.band_to[b]:
             effect = tables.band_effect[b]
             if effect == WAKE_REFILL_WILDERNESS:
@@ -770,7 +760,7 @@ def score_nb(tables, s, p, pts):
     rounded down); solo adds the inspiration bonus and the return-home bonus."""
     for k in range(N_PTS):
         pts[k] = 0
-    n_comm = tables.commission_points.shape[0]
+    n_comm = tables.n_comm
     insp = -1
     if s.g[G_SOLO] == 1:
         insp = tables.inspiration_feature[s.g[G_INSPIRATION]]
@@ -782,7 +772,7 @@ def score_nb(tables, s, p, pts):
                     if tables.commission_frames[c, f] == insp:
                         pts[PTS_INSPIRATION] += tables.rules[R_INSPIRATION_POINTS]
                         break
-    for gl in range(tables.goal_points.shape[0]):
+    for gl in range(tables.n_goal):
         if s.goal_owned[p, gl] > 0:
             pts[PTS_GOALS] += tables.goal_points[gl]
     features = 0
@@ -800,7 +790,7 @@ def score_nb(tables, s, p, pts):
 @njit(cache=True, error_model="numpy")
 def goals_held_nb(s, p):
     n = 0
-    for gl in range(s.goal_owned.shape[1]):
+    for gl in range(MAX_GOAL):
         if s.goal_owned[p, gl] > 0:
             n += 1
     return n

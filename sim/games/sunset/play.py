@@ -199,13 +199,13 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_END_REASON] = s.g[G_END_REASON]
         n_c = 0
         cmask = 0
-        for c in range(s.comm_owned.shape[1]):
+        for c in range(tables.n_comm):
             if s.comm_owned[p, c] > 0:
                 n_c += 1
                 if c < 63:
                     cmask |= 1 << c
         gmask = 0
-        for gl in range(s.goal_owned.shape[1]):
+        for gl in range(tables.n_goal):
             if s.goal_owned[p, gl] > 0 and gl < 63:
                 gmask |= 1 << gl
         out[r, C_N_COMMISSIONS] = n_c
@@ -221,10 +221,12 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
 
 
 @njit(cache=True, error_model="numpy")
-def play_chunk_nb(tables, n_players, run_seed, first_game, n_games, sids, params):
-    """Play games first_game..first_game+n_games-1; returns (int64 records, win shares)."""
-    s = alloc_state_nb(tables.landscape_n_features.shape[0], tables.commission_points.shape[0],
-                       tables.goal_points.shape[0])
+def play_chunk_nb(tables_rec, n_players, run_seed, first_game, n_games, sids, params):
+    """Play games first_game..first_game+n_games-1; returns (int64 records, win shares).
+    tables_rec: the packed tables (enums.pack_tables)."""
+    tables = tables_rec[0]
+    state = alloc_state_nb()
+    s = state[0]
     out = np.zeros((n_games * n_players, N_COLUMNS), np.int64)
     fout = np.zeros(n_games * n_players, np.float64)
     no_trace = np.zeros((0, 6), np.int64)
@@ -237,17 +239,19 @@ def play_chunk_nb(tables, n_players, run_seed, first_game, n_games, sids, params
 
 
 @njit(cache=True, error_model="numpy")
-def trace_game_nb(tables, n_players, run_seed, game, sids, params, max_events):
-    """Replay one game with its trace on; returns (events, count, final state records)."""
-    s = alloc_state_nb(tables.landscape_n_features.shape[0], tables.commission_points.shape[0],
-                       tables.goal_points.shape[0])
+def trace_game_nb(tables_rec, n_players, run_seed, game, sids, params, max_events):
+    """Replay one game with its trace on; returns (events, count, records, win shares,
+    the final state as a 1-element STATE_DTYPE array)."""
+    tables = tables_rec[0]
+    state = alloc_state_nb()
+    s = state[0]
     trace = np.zeros((max_events, 6), np.int64)
     tn = np.zeros(1, np.int64)
     play_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, trace, tn)
     out = np.zeros((n_players, N_COLUMNS), np.int64)
     fout = np.zeros(n_players, np.float64)
     record_game_nb(tables, s, n_players, game, out, fout, 0)
-    return trace, tn[0], out, fout, s
+    return trace, tn[0], out, fout, state
 
 
 # ---------------------------------------------------------------------------------------
