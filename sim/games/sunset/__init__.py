@@ -9,6 +9,7 @@ import numpy as np
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 from sim.games.sunset import components as _components
 from sim.games.sunset.enums import END_REASON_NAMES, pack_tables
+from sim.games.sunset.nb import new_state
 from strategies.registry import load_user_function, resolve_strategies
 
 
@@ -62,7 +63,7 @@ class SunsetSpec(GameSpec):
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
         from sim.games.sunset.play import RECORD_COLUMNS, C_WIN
         play_chunk, _ = self._kernels(prepared)
-        out, win = play_chunk(pack_tables(prepared.components.tables), prepared.n_players,
+        out, win = play_chunk(pack_tables(prepared.components.tables), new_state(), prepared.n_players,
                               np.uint64(prepared.seed), first_game, n_games,
                               prepared.strategy_ids, prepared.strategy_params)
         cols = {}
@@ -73,11 +74,12 @@ class SunsetSpec(GameSpec):
     def replay(self, prepared: Prepared, game_index: int) -> list:
         from sim.games.sunset.trace import format_trace
         _, trace_game = self._kernels(prepared)
-        trace, n, out, win, state = trace_game(pack_tables(prepared.components.tables), prepared.n_players,
+        state = new_state()
+        trace, n, out, win = trace_game(pack_tables(prepared.components.tables), state, prepared.n_players,
                                                 np.uint64(prepared.seed), int(game_index),
                                                 prepared.strategy_ids, prepared.strategy_params,
                                                 20000)
-        return format_trace(prepared, int(game_index), trace[:n], out, win, state)
+        return format_trace(prepared, int(game_index), trace[:n], out, win, state[0])
 
 
 SPEC = SunsetSpec()

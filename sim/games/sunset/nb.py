@@ -33,9 +33,10 @@ N_PTS = 5
 # ---------------------------------------------------------------------------------------
 # state and trace
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def alloc_state_nb():
-    """A fresh game record (reused across the games of a chunk): use element 0."""
+def new_state():
+    """A game record for the kernels (reused across the games of a chunk): a 1-element
+    STATE_DTYPE array; kernels work on element 0. Allocated by Python on purpose: in numba a
+    record taken from an array does not keep that array alive."""
     return np.zeros(1, STATE_DTYPE)
 
 

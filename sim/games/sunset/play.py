@@ -23,7 +23,7 @@ from sim.games.sunset.enums import (
     ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS,
 )
 from sim.games.sunset.nb import (
-    N_PTS, alloc_state_nb, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb,
+    N_PTS, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb,
     check_goal_nb, cleanup_nb, default_keep_nb, draw_plans_nb, goals_held_nb, hike_options_nb,
     paint_options_nb, path_nb, plan_options_nb, rank_nb, score_nb, sell_options_nb, setup_nb,
     trace_nb, turn_order_nb, wake_effect_nb,
@@ -221,12 +221,13 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
 
 
 @njit(cache=True, error_model="numpy")
-def play_chunk_nb(tables_rec, n_players, run_seed, first_game, n_games, sids, params):
+def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params):
     """Play games first_game..first_game+n_games-1; returns (int64 records, win shares).
-    tables_rec: the packed tables (enums.pack_tables)."""
+    tables_rec: the packed tables (enums.pack_tables); state_rec: a 1-element STATE_DTYPE
+    array owned by the caller (a record view does not keep its array alive in numba, so
+    the arrays must outlive this call)."""
     tables = tables_rec[0]
-    state = alloc_state_nb()
-    s = state[0]
+    s = state_rec[0]
     out = np.zeros((n_games * n_players, N_COLUMNS), np.int64)
     fout = np.zeros(n_games * n_players, np.float64)
     no_trace = np.zeros((0, 6), np.int64)
@@ -239,19 +240,18 @@ def play_chunk_nb(tables_rec, n_players, run_seed, first_game, n_games, sids, pa
 
 
 @njit(cache=True, error_model="numpy")
-def trace_game_nb(tables_rec, n_players, run_seed, game, sids, params, max_events):
-    """Replay one game with its trace on; returns (events, count, records, win shares,
-    the final state as a 1-element STATE_DTYPE array)."""
+def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params, max_events):
+    """Replay one game with its trace on; returns (events, count, records, win shares);
+    the final state is left in state_rec."""
     tables = tables_rec[0]
-    state = alloc_state_nb()
-    s = state[0]
+    s = state_rec[0]
     trace = np.zeros((max_events, 6), np.int64)
     tn = np.zeros(1, np.int64)
     play_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, trace, tn)
     out = np.zeros((n_players, N_COLUMNS), np.int64)
     fout = np.zeros(n_players, np.float64)
     record_game_nb(tables, s, n_players, game, out, fout, 0)
-    return trace, tn[0], out, fout, state
+    return trace, tn[0], out, fout
 
 
 # ---------------------------------------------------------------------------------------
