@@ -163,7 +163,8 @@ def pack_tables(t: SunsetTables) -> np.ndarray:
         else:
             target[:value.shape[0]] = value
     rec[0]["commission_frames"][counts["commissions"]:] = NO_FRAME
-    return rec
+    # a recarray: its elements allow attribute access (tables.n_land) in interpreted mode too
+    return rec.view(np.recarray)
 
 
 # --- game scalars: state.g[...] -----------------------------------------------------------

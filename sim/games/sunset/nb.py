@@ -37,7 +37,7 @@ def new_state():
     """A game record for the kernels (reused across the games of a chunk): a 1-element
     STATE_DTYPE array; kernels work on element 0. Allocated by Python on purpose: in numba a
     record taken from an array does not keep that array alive."""
-    return np.zeros(1, STATE_DTYPE)
+    return np.zeros(1, STATE_DTYPE).view(np.recarray)  # attribute access when interpreted
 
 
 @njit(cache=True, error_model="numpy")
