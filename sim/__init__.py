@@ -9,6 +9,7 @@ Set NUMBA_CACHE_DIR yourself to override.
 """
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -27,3 +28,5 @@ def _source_hash() -> str:
 if "NUMBA_CACHE_DIR" not in os.environ:
     _base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(_base, "balance-toolkit", "numba", _source_hash())
+    if "numba" in sys.modules:  # numba read its settings already: tell it directly
+        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

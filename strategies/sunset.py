@@ -28,7 +28,7 @@ from sim.games.sunset.enums import (
     R_FEATURES_PER_POINT, R_RETURN_HOME_BONUS, CENTER,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, hike_options_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
+    goal_met_nb, hike_options_nb, land_mask_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
     step_cell_nb,
 )
 
@@ -118,14 +118,10 @@ def demand_nb(tables, s, p, need):
 
 
 @njit(cache=True, error_model="numpy")
-def land_value_nb(tables, s, land, need, params, planner):
-    """Value of painting landscape `land` for a seat whose demand is `need`: its end-of-game
-    value plus the best use it has towards one commission (a card fills one frame)."""
-    features = tables.landscape_features  # hoisted: each attribute access costs a refcount
+def commission_gain_nb(tables, s, mask, need, params, planner):
+    """The best use a painting showing the features `mask` has towards one visible
+    commission (a card fills one frame), for a seat whose demand is `need`."""
     points = tables.commission_points
-    # float() before dividing: numba's int / int true division is ~50x slower than float's
-    fpp = float(tables.rules[R_FEATURES_PER_POINT])
-    value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp
     solo = s.g[G_SOLO] == 1
     best = 0.0
     for k in range(MAX_ROW + 1):
@@ -135,13 +131,12 @@ def land_value_nb(tables, s, land, need, params, planner):
         fills = need[k, ANY_FEATURE] > 0
         if not fills:
             for f in range(N_FEATURES):
-                if need[k, f] > 0 and features[land, f] > 0:
+                if need[k, f] > 0 and (mask >> f) & 1:
                     fills = True
                     break
         if not fills:
             continue
-        comm = sellable_commission_nb(s, k)
-        pts = float(points[comm])
+        pts = float(points[sellable_commission_nb(s, k)])
         if k == MAX_ROW and not solo:
             gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
         elif missing == 1:
@@ -154,7 +149,16 @@ def land_value_nb(tables, s, land, need, params, planner):
             gain = 0.0
         if gain > best:
             best = gain
-    return value + best
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def land_value_nb(tables, s, land, need, params, planner):
+    """Value of painting landscape `land`: its end-of-game value (features / features per
+    point; float() first: numba's int / int is slow) plus its best commission use."""
+    end_value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / float(
+        tables.rules[R_FEATURES_PER_POINT])
+    return end_value + commission_gain_nb(tables, s, land_mask_nb(tables, land), need, params, planner)
 
 
 @njit(cache=True, error_model="numpy")
@@ -162,12 +166,17 @@ def cell_values_nb(tables, s, p, need, params, planner, vals):
     """vals[cell] = value of painting that cell's card for seat p, or -1 when it cannot be
     painted (empty space, ranger station, another artist on it). Computed once per
     decision, then every hike is valued from it."""
+    gain_by_mask = np.full(1 << N_FEATURES, -1.0)  # cards with the same features share a gain
+    fpp = float(tables.rules[R_FEATURES_PER_POINT])
     for cell in range(N_CELLS):
         land = s.grid[cell]
         if land < 0 or occupied_by_other_nb(s, p, cell):
             vals[cell] = -1.0
-        else:
-            vals[cell] = land_value_nb(tables, s, land, need, params, planner)
+            continue
+        mask = land_mask_nb(tables, land)
+        if gain_by_mask[mask] < 0.0:
+            gain_by_mask[mask] = commission_gain_nb(tables, s, mask, need, params, planner)
+        vals[cell] = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp + gain_by_mask[mask]
 
 
 @njit(cache=True, error_model="numpy")
