@@ -20,7 +20,7 @@ from sim.games.sunset.nb import (
     N_PTS, PTS_COMMISSIONS, PTS_GOALS, PTS_HOME, PTS_INSPIRATION, PTS_LANDSCAPES, apply_hike_nb,
     apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb, cleanup_nb, default_keep_nb,
     draw_plans_nb, hike_options_nb, paint_options_nb, path_nb, plan_options_nb, rank_nb,
-    refill_commissions_nb, score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
+    score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
 )
 from tests.sunset_helpers import (Kit, cell, default_tables, events, fresh_state, hand,
                                   hike_code, new_trace, no_trace, row, set_cdeck, set_hand,
@@ -131,6 +131,26 @@ def g(st, idx):
 
 def owned_commissions(st, seat):
     return {c for c in range(int(T[0]["n_comm"])) if st[0]["comm_owned"][seat, c] > 0}
+
+
+# =========================================================================================
+# Set-up
+# =========================================================================================
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_setup_row_one_more_than_players_one_revealed_one_goal(n_players):
+    st = fresh_state(T, n_players, seed=21)
+    assert g(st, G.G_ROW_LEN) == n_players + 1 and min(row(st)) >= 0
+    top = g(st, G.G_COMM_TOP)
+    assert top >= 0 and top not in row(st)                  # revealed on the deck, not in the row
+    assert g(st, G.G_N_CDECK) == 30 - (n_players + 2)
+    assert g(st, G.G_GOAL) >= 0 and g(st, G.G_N_GDECK) == 6  # one daily goal face up
+    grid = [int(x) for x in st[0]["grid"]]
+    assert len(set(grid)) == 25 and min(grid) >= 0          # 25 landscapes, 5 x 5
+    assert g(st, G.G_N_LDECK) == 60 - 25
+    assert list(st[0]["pos"][:n_players]) == [CENTER] * n_players
+    for p in range(n_players):
+        assert sorted(st[0]["pdeck"][p, :st[0]["pdeck_n"][p]]) == list(range(8))
+        assert not st[0]["hand_n"][p]
 
 
 # =========================================================================================
@@ -591,6 +611,10 @@ def test_solo_passing_ranger_refills_around_it():
     assert st[0]["pos"][0] == cell(3, 3)
     assert [int(st[0]["grid"][c]) for c in (cell(2, 3), cell(4, 3))] == [59, 58]
     assert st[0]["grid"][cell(0, 0)] == EMPTY
+    # leaving the station it stands on is neither passing nor landing: nothing refilled
+    st[0]["grid"][cell(4, 3)] = EMPTY
+    hike(st, 0, H(DIR_N, 1))
+    assert st[0]["grid"][cell(4, 3)] == EMPTY and st[0]["grid"][cell(2, 3)] == 59
 
 
 def test_solo_cannot_paint_ranger_station():
@@ -758,3 +782,63 @@ def test_no_daily_goals_in_solo():
     cleanup(st)
     assert g(st, G.G_GOAL) == -1 and g(st, G.G_N_GDECK) == n_goals
     assert not st[0]["goal_owned"].any()
+
+
+# =========================================================================================
+# The play loop (play.py) follows the same rules in whole games
+# =========================================================================================
+@pytest.mark.parametrize("n_players", [1, 2, 3, 4])
+def test_play_loop_keeps_turn_order_hike_paint_and_planning_rules(n_players):
+    from sim.games.sunset.play import trace_game_nb
+    from strategies.sunset import GREEDY, N_PARAMS, RANDOM
+    from sim.games.sunset.nb import new_state
+    t = T[0]
+    for game in range(6):
+        sids = np.array([RANDOM if (game + p) % 2 else GREEDY for p in range(n_players)], np.int64)
+        params = np.ones((n_players, N_PARAMS), np.float64)
+        st = new_state()
+        trace, n, _, _ = trace_game_nb(T, st, n_players, np.uint64(77), game, sids, params, 20000)
+        evs = [tuple(int(x) for x in trace[i]) for i in range(n)]
+        assert evs[-1][0] == E.EV_END
+        pos = [CENTER] * n_players
+        played = {p: [] for p in range(n_players)}
+        days = 0
+        card = {}
+        last_wake = None
+        painted = 0
+        for ev in evs:
+            kind = ev[0]
+            if kind == E.EV_DAY:
+                days += 1
+                last_wake = None
+            elif kind == E.EV_PLAN:
+                card[ev[1]] = ev[2]
+                played[ev[1]].append(ev[2])
+            elif kind == E.EV_HIKE:
+                seat, d, k, frm, to = ev[1:]
+                c = card[seat]
+                wake_t = int(t["plan_wake"][c])
+                assert last_wake is None or wake_t >= last_wake, "earliest wake-up goes first"
+                last_wake = wake_t
+                assert frm == pos[seat]
+                assert k <= t["plan_move"][c]
+                if k:
+                    assert (int(t["plan_dirs"][c]) >> d) & 1, "a direction shown on the card"
+                    assert to not in [pos[q] for q in range(n_players) if q != seat]
+                pos[seat] = to
+                painted = 0
+            elif kind == E.EV_PAINT:
+                painted += 1
+                seat = ev[1]
+                assert painted <= t["plan_paint"][card[seat]]
+                assert ev[3] not in [pos[q] for q in range(n_players) if q != seat]
+            elif kind in (E.EV_GOAL, E.EV_GOAL_KEPT, E.EV_NEW_GOAL):
+                assert n_players > 1, "no daily goals in solo"
+        full = 8 if n_players == 1 else 6
+        if evs[-1][1] == E.END_DAYS:
+            assert days == full
+        else:
+            assert days < full
+        for p in range(n_players):
+            assert len(played[p]) == days and len(set(played[p])) == days  # each card once
+        assert [int(x) for x in st[0]["pos"][:n_players]] == pos
