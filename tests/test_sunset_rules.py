@@ -314,6 +314,13 @@ def test_one_landscape_fills_one_frame():
     assert sells(st, 0) == {0, 2, -1}
     sell(st, 0, 0)
     assert hand(st, 0) == []                                # both cards were needed
+    # Twin Falls (waterfall, waterfall, forest): three distinct cards, each matching its frame
+    for cards, ok in ((["Hidden Falls", "Mossy Chute", "Bridal Veil Falls"], True),
+                      (["Hidden Falls", "Mossy Chute", "Granite Spire"], False),
+                      (["Bridal Veil Falls", "Thunder Falls", "Ribbon Falls"], False)):
+        set_hand(st, 0, [K.land(nm) for nm in cards])
+        set_row(st, [K.comm("Twin Falls"), -1, -1])
+        assert (0 in sells(st, 0)) == ok, cards
 
 
 def test_sell_several_commissions_in_one_turn():
@@ -351,6 +358,11 @@ def test_sell_uses_cheapest_set_by_keep_values():
     keep[:2] = [0.0, 5.0]                                   # the seller values the single more
     sell(st, 0, 0, keep)
     assert hand(st, 0) == [K.land("Granite Spire")]
+    # Ridge Line (mountain, ?): the cheapest legal pair is Granite Spire (1) + Poppy Field (1)
+    st = sell_state(["Ridge Line", "Flower Study", "Lakeside Study"],
+                    ["Paradise Valley", "Alpine Meadow", "Granite Spire", "Poppy Field"])
+    sell(st, 0, 0)
+    assert hand(st, 0) == [K.land("Paradise Valley"), K.land("Alpine Meadow")]
 
 
 def test_revealed_commission_not_available_today():
