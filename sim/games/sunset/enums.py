@@ -240,7 +240,7 @@ EV_DAY = 0           # a = day
 EV_PLAN = 1          # a = seat, b = planning card, c = wake minutes
 EV_HIKE = 2          # a = seat, b = dir, c = steps, d = from cell, e = to cell
 EV_PAINT = 3         # a = seat, b = landscape, c = cell
-EV_SELL = 4          # a = seat, b = commission, c = landscape-set bitmask over card ids (first 62)
+EV_SELL = 4          # a = seat, b = commission, c = row slot it came from (MAX_ROW: top of the deck)
 EV_SELL_CARD = 5     # a = seat, b = commission, c = landscape sold for it
 EV_GOAL = 6          # a = seat, b = goal card (claimed, possibly taken from another seat)
 EV_GOAL_KEPT = 7     # a = seat, b = goal card kept at the end of the day
