@@ -415,3 +415,12 @@ def test_missing_sections(tmp_path):
 def test_default_path_is_the_shipped_file():
     with open(DEFAULT_PATH, encoding="utf-8") as f:
         assert f.read() == default_components_text()
+
+
+def test_counts_above_engine_capacity(tmp_path):
+    from sim.games.sunset import enums as E
+    text = edit("goals = 7 ", f"goals = {E.MAX_GOAL + 1} ")
+    text = edit("commissions = 30 ", f"commissions = {E.MAX_COMM + 1} ", text)
+    path, lines = errors_of(tmp_path, text)
+    assert any(l.startswith(f"{path}: counts.goals must be <= {E.MAX_GOAL}") for l in lines), lines
+    assert any(l.startswith(f"{path}: counts.commissions must be <= {E.MAX_COMM}") for l in lines), lines

@@ -200,12 +200,14 @@ class GameSection(_Model):
 
 
 class CountsSection(_Model):
-    landscapes: int = Field(ge=E.N_CELLS, description="landscape cards (>= 25: a 5x5 wilderness)")
-    commissions: int = Field(ge=1)
-    goals: int = Field(ge=1)
+    # upper bounds: the capacities of the compiled state (enums.MAX_*), fixed so that a
+    # prototype with another card count needs no recompile
+    landscapes: int = Field(ge=E.N_CELLS, le=E.MAX_LAND, description="landscape cards (>= 25: a 5x5 wilderness)")
+    commissions: int = Field(ge=1, le=E.MAX_COMM)
+    goals: int = Field(ge=1, le=E.MAX_GOAL)
     planning: int = Field(description=f"planning cards per colour (the engine holds exactly {E.N_PLAN})")
-    ranger_cells: int = Field(ge=0, le=E.N_CELLS - 1)
-    inspiration: int = Field(ge=1)
+    ranger_cells: int = Field(ge=0, le=min(E.N_CELLS - 1, E.MAX_RANGER))
+    inspiration: int = Field(ge=1, le=E.MAX_INSP)
 
     @field_validator("planning")
     @classmethod
@@ -636,6 +638,9 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
         if "bands" in solo_raw:
             bands = _validate_list(col, solo_raw["bands"], ("solo", "bands"), Band, ctx)
             _check_duplicate_names(col, solo_raw["bands"], ("solo", "bands"))
+            if isinstance(solo_raw["bands"], list) and len(solo_raw["bands"]) > E.MAX_BAND:
+                col.add(("solo", "bands"), f"at most {E.MAX_BAND} bands (the engine's capacity), "
+                                           f"found {len(solo_raw['bands'])}")
             spans = sorted((parse_time(b.from_), parse_time(b.to), i) for i, b in bands)
             for (f0, t0, i0), (f1, t1, i1) in zip(spans, spans[1:]):
                 if f1 <= t0:
