@@ -55,6 +55,30 @@ class SunsetSpec(GameSpec):
         from sim.games.sunset.play import RECORD_COLUMNS
         return list(RECORD_COLUMNS)
 
+    def report_metadata(self, components: Components | None = None) -> dict:
+        """What the balance report needs to know about this game's cards and logs."""
+        comp = components or self.load_components()
+        t = comp.tables
+        names = comp.card_names
+        return {
+            "cards": [
+                {"type": "commission", "label": "Commissions",
+                 "names": list(names["commission"]),
+                 "values": [int(v) for v in t.commission_points],
+                 "mask_column": "commissions_mask",
+                 "day_columns": ["comm_day_0", "comm_day_1", "comm_day_2", "comm_day_3"],
+                 "time_unit": "day"},
+                {"type": "goal", "label": "Daily goals",
+                 "names": list(names["goal"]),
+                 "values": [int(v) for v in t.goal_points],
+                 "mask_column": "goals_mask"},
+            ],
+            "score_components": ["pts_commissions", "pts_goals", "pts_landscapes",
+                                 "pts_inspiration", "pts_home"],
+            "length_column": "length", "length_unit": "player turns",
+            "end_reason_names": list(END_REASON_NAMES),
+        }
+
     def _kernels(self, prepared: Prepared):
         from sim.games.sunset.play import build_player
         users = tuple(load_user_function(path, fn) for path, fn in prepared.user_strategies)

@@ -55,6 +55,10 @@ RECORD_COLUMNS = (
     ("steps", "hiking steps"),
     ("goal_claims", "times the seat took the daily goal card"),
     ("illegal", "strategy decisions that were not legal (always 0 for built-ins)"),
+    ("comm_day_0", "day each commission 0-15 was taken: 4 bits per card (bits 4c..4c+3), 1-based, 0 = not taken"),
+    ("comm_day_1", "the same for commissions 16-31"),
+    ("comm_day_2", "the same for commissions 32-47"),
+    ("comm_day_3", "the same for commissions 48-62"),
 )
 N_COLUMNS = len(RECORD_COLUMNS)
 # column indices (jitted code cannot read a dict)
@@ -81,8 +85,9 @@ C_SOLD_LANDSCAPES = 19
 C_STEPS = 20
 C_GOAL_CLAIMS = 21
 C_ILLEGAL = 22
+C_COMM_DAY_0 = 23
 assert [n for n, _ in RECORD_COLUMNS] == [
-    "game", "seat", "score", "rank", "win", "length", "days", "end_reason", "pts_commissions", "pts_goals", "pts_landscapes", "pts_inspiration", "pts_home", "n_commissions", "n_goals", "commissions_mask", "goals_mask", "landscapes_left", "painted", "sold_landscapes", "steps", "goal_claims", "illegal"]
+    "game", "seat", "score", "rank", "win", "length", "days", "end_reason", "pts_commissions", "pts_goals", "pts_landscapes", "pts_inspiration", "pts_home", "n_commissions", "n_goals", "commissions_mask", "goals_mask", "landscapes_left", "painted", "sold_landscapes", "steps", "goal_claims", "illegal", "comm_day_0", "comm_day_1", "comm_day_2", "comm_day_3"]
 
 
 @njit(cache=True, error_model="numpy")
@@ -199,11 +204,14 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_END_REASON] = s.g[G_END_REASON]
         n_c = 0
         cmask = 0
+        for k in range(4):
+            out[r, C_COMM_DAY_0 + k] = 0
         for c in range(tables.n_comm):
-            if s.comm_owned[p, c] > 0:
+            day = s.comm_owned[p, c]
+            if day > 0:
                 n_c += 1
-                if c < 63:
-                    cmask |= 1 << c
+                cmask |= 1 << c
+                out[r, C_COMM_DAY_0 + c // 16] |= day << (4 * (c % 16))
         gmask = 0
         for gl in range(tables.n_goal):
             if s.goal_owned[p, gl] > 0 and gl < 63:
