@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: all cores)")
     s.add_argument("--out", default=None, help="output folder (default runs/<game>-<time>)")
     s.add_argument("--components", default=None, help="component file (default: the game's own)")
+    s.add_argument("--set", action="append", default=[], dest="overrides", metavar="PATH=VALUE",
+                   help="change one field of the component file, e.g. 'commissions[12].points=5' "
+                        "or 'rules.wake_tie=seat' (repeatable; validated like the file)")
     s.add_argument("--variants", default=None, help="TOML file of named strategy variants")
     s.add_argument("--chunk-size", type=_int("chunk size"), default=None,
                    help="games per chunk (default: up to 20000)")
@@ -174,7 +177,7 @@ def _cmd_run(args, out) -> int:
     backend = "dask" if args.scheduler else "loky"
     if backend == "dask":
         runner._check_dask()
-    components = spec.load_components(args.components)
+    components = spec.load_components(args.components, tuple(args.overrides))
     names = [n.strip() for n in args.strategies.split(",")]
     prepared = spec.prepare(components, players, names, args.seed, args.variants)
     out_dir = args.out or os.path.join(
@@ -218,7 +221,9 @@ def prepared_from_manifest(out_dir: str):
     spec = get_game(manifest["game"])
     copy = os.path.join(out_dir, runner.COMPONENTS_COPY)
     comp_path = copy if os.path.isfile(copy) else manifest.get("components", {}).get("path")
-    components = spec.load_components(None if comp_path in (None, "<default>") else comp_path)
+    overrides = tuple(manifest.get("components", {}).get("overrides", []))
+    components = spec.load_components(None if comp_path in (None, "<default>") else comp_path,
+                                      overrides)
     want = manifest.get("components", {}).get("sha256")
     if want and components.sha256 != want:
         raise ToolkitError(f"{out_dir}: the component file no longer matches the run "

@@ -43,6 +43,7 @@ class Components:
     data: dict              # the parsed, validated content (plain python)
     tables: Any             # the game's NamedTuple of numpy arrays for the compiled rules
     card_names: dict = field(default_factory=dict)  # card type -> list of names, by id
+    overrides: list = field(default_factory=list)   # `--set PATH=VALUE` applied (in the hash too)
 
 
 @dataclass
@@ -74,7 +75,7 @@ class GameSpec(ABC):
         ...
 
     @abstractmethod
-    def load_components(self, path: str | None = None) -> Components:
+    def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
         ...
 
     # -- strategies -------------------------------------------------------------------

@@ -315,7 +315,8 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
         "games": plan.n_games,
         "chunk_size": plan.chunk_size,
         "n_chunks": len(plan.chunks),
-        "components": {"path": comp.path, "sha256": comp.sha256, "copy": COMPONENTS_COPY},
+        "components": {"path": comp.path, "sha256": comp.sha256, "copy": COMPONENTS_COPY,
+                       "overrides": list(getattr(comp, "overrides", []))},
         "variants_file": ({"path": variants_file, "copy": VARIANTS_COPY}
                           if variants_file else None),
         "columns": [list(c) for c in spec.columns()],

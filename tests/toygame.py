@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim.game_api import ComponentError, Components, GameSpec, Prepared, ToolkitError
+from sim.overrides import apply_overrides
 from sim.rng import game_seed_nb, init_streams_nb, randint_nb, uniform_nb
 from strategies.registry import resolve_strategies
 
@@ -81,7 +82,7 @@ class ToySpec(GameSpec):
     def default_components_text(self) -> str:
         return DEFAULT_TEXT
 
-    def load_components(self, path=None) -> Components:
+    def load_components(self, path=None, overrides=()) -> Components:
         if path is None:
             text, shown = DEFAULT_TEXT, "<default>"
         else:
@@ -94,6 +95,7 @@ class ToySpec(GameSpec):
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ComponentError(f"{shown}: not valid TOML: {exc}") from None
+        data = apply_overrides(data, list(overrides), shown)
         dice = data.get("dice", {})
         problems = []
         for key, lo in (("sides", 2), ("n_dice", 1)):
@@ -103,7 +105,8 @@ class ToySpec(GameSpec):
         if problems:
             raise ComponentError(problems)
         return Components(game=self.name, path=shown, text=text,
-                          sha256=hashlib.sha256(text.encode()).hexdigest(), data=data,
+                          sha256=hashlib.sha256("\n".join([text, *overrides]).encode()).hexdigest(),
+                          data=data, overrides=list(overrides),
                           tables=(int(dice["sides"]), int(dice["n_dice"])))
 
     def strategy_catalog(self) -> list:

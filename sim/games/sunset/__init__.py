@@ -26,8 +26,8 @@ class SunsetSpec(GameSpec):
     def default_components_text(self) -> str:
         return _components.default_components_text()
 
-    def load_components(self, path: str | None = None) -> Components:
-        return _components.load_components(path)
+    def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
+        return _components.load_components(path, overrides)
 
     def strategy_catalog(self) -> list:
         from strategies.sunset import CATALOG

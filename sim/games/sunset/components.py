@@ -33,6 +33,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from sim.overrides import apply_overrides
 from sim.game_api import ComponentError, Components
 from sim.games.sunset import enums as E
 
@@ -540,13 +541,14 @@ def default_components_text() -> str:
     return Path(DEFAULT_PATH).read_text(encoding="utf-8")
 
 
-def load_components(path: str | None = None) -> Components:
-    """Read and validate a component file (the shipped default when `path` is None).
+def load_components(path: str | None = None, overrides: tuple = ()) -> Components:
+    """Read and validate a component file (the shipped default when `path` is None), with
+    `--set PATH=VALUE` overrides applied before validation (sim/overrides.py).
 
     Raises ComponentError with one line per problem, each naming the file and the card or field.
     """
     if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL)
+        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
     label = str(path)
     try:
         data = Path(path).read_bytes()
@@ -560,7 +562,7 @@ def load_components(path: str | None = None) -> Components:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
-    return components_from_text(text, label)
+    return components_from_text(text, label, overrides)
 
 
 def _toml_error(label: str, text: str, exc: Exception) -> str:
@@ -575,13 +577,15 @@ def _toml_error(label: str, text: str, exc: Exception) -> str:
     return f"{label}: {msg}"
 
 
-def components_from_text(text: str, path: str = "<text>") -> Components:
-    """Validate component-file text; `path` names the file in messages and in Components.path."""
+def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
+    """Validate component-file text; `path` names the file in messages and in Components.path.
+    `overrides`: `PATH=VALUE` strings applied to the parsed file before validation."""
     label = DEFAULT_PATH if path == DEFAULT_LABEL else path
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(_toml_error(label, text, exc))
+    raw = apply_overrides(raw, list(overrides), label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -673,10 +677,11 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
         game=GAME,
         path=path,
         text=text,
-        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        sha256=hashlib.sha256("\n".join([text, *overrides]).encode("utf-8")).hexdigest(),
         data=model.model_dump(by_alias=True),
         tables=build_tables(model),
         card_names=_card_names(model),
+        overrides=list(overrides),
     )
 
 
