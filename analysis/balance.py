@@ -1,0 +1,595 @@
+"""A run's balance analysis: tables, verdicts in plain words and flags, from one streaming
+pass over its logs (analysis.aggregate).
+
+    analyse_run(run_dir) -> BalanceAnalysis
+
+Sections (see docs/report.md for every definition): seat fairness (win share per seat with a
+Wilson interval, a test against the fair share 1/players with Holm's correction across
+seats), strategy strength (win shares, head-to-head matrix, Plackett-Luce ratings), scores
+(distributions, components, margin of victory, ties), game shape (length, how games end),
+cards (for every card type the game declares: how often taken, win share when taken against
+when not, against the other cards of its type, points delivered, when taken) and flags
+(everything that stands out beyond its uncertainty).
+
+Seats are shown numbered from 1 (log column `seat` + 1).
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analysis.aggregate import RunAggregates, aggregate_files
+from analysis.metadata import game_metadata, normalise
+from analysis.ratings import expand_ties, fit_plackett_luce
+from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
+                            proportion_test, wilson_interval, z_value)
+from sim.game_api import ToolkitError
+
+ALPHA = 0.05
+CARD_MIN_WIN_EFFECT = 0.05        # flag a card only if its win-share gap is >= 5 points
+RATING_PRIOR = 1.0                # virtual games per ordered pair of strategies (add-one)
+CARD_VERDICTS = 3                 # card verdicts shown first: the strongest few each way
+CARD_MIN_SCORE_EFFECT_SD = 0.10   # solo: a score gap of >= 0.1 standard deviation
+
+
+@dataclass
+class Flag:
+    kind: str             # seat / strategy / card / ties / ...
+    subject: str
+    text: str             # plain words
+    effect: float | None = None
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""        # "pp" (percentage points), "points", ""
+    games_to_halve: int | None = None
+
+
+@dataclass
+class CardSection:
+    type: str
+    label: str
+    time_unit: str
+    table: pd.DataFrame
+    days: np.ndarray | None          # cards x 16 (0 = not taken)
+    never_taken: list
+    notes: list = field(default_factory=list)
+
+
+@dataclass
+class BalanceAnalysis:
+    run_dir: str
+    manifest: dict
+    meta: dict
+    notes: list
+    confidence: float
+    n_games: int
+    players: int
+    solo: bool
+    strategies: list
+    seats: pd.DataFrame
+    strategy_table: pd.DataFrame
+    single_strategy: bool
+    strategies_fixed_to_seats: bool
+    h2h: pd.DataFrame | None
+    h2h_pairs: pd.DataFrame | None
+    ratings: pd.DataFrame | None
+    rating_note: str
+    score_hist_seat: tuple           # (values, counts seats x values)
+    score_hist_strategy: tuple       # (values, counts strategies x values)
+    components: pd.DataFrame | None  # strategies x components: mean points
+    component_seats: pd.DataFrame | None
+    margin: dict
+    tie_rate: float | None
+    all_tied_rate: float | None
+    length: dict | None
+    end_reasons: pd.DataFrame
+    cards: list
+    verdicts: list
+    flags: list
+    aggregates: RunAggregates | None = None
+
+
+# --- helpers ------------------------------------------------------------------------------
+def pct(x: float, digits: int = 1) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{100 * x:.{digits}f}%"
+
+
+def pct_interval(p, lo, hi, digits: int = 1) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "n/a"
+    return f"{100 * p:.{digits}f}% ({100 * lo:.{digits}f}-{100 * hi:.{digits}f})"
+
+
+def num(x: float, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:,.{digits}f}"
+
+
+def _digits_for(lo: float, hi: float) -> int:
+    """Enough decimals that an interval's ends differ when shown as percentages."""
+    width = abs(hi - lo) * 100
+    if not np.isfinite(width) or width >= 0.5:
+        return 1
+    if width >= 0.05:
+        return 2
+    return 3
+
+
+def seat_label(seat: int) -> str:
+    return f"Seat {int(seat) + 1}"
+
+
+def _hist_stats(values: np.ndarray, counts: np.ndarray) -> dict:
+    n = int(counts.sum())
+    if n == 0:
+        return {"n": 0, "mean": float("nan"), "sd": float("nan"), "min": float("nan"),
+                "p10": float("nan"), "median": float("nan"), "p90": float("nan"), "max": float("nan")}
+    v = values.astype(float)
+    mean = float((v * counts).sum() / n)
+    var = float(((v - mean) ** 2 * counts).sum() / max(n - 1, 1))
+    cum = np.cumsum(counts)
+    q = lambda f: float(v[np.searchsorted(cum, f * n, side="left")])  # noqa: E731
+    nz = np.nonzero(counts)[0]
+    return {"n": n, "mean": mean, "sd": math.sqrt(var), "min": float(v[nz[0]]), "p10": q(0.1),
+            "median": q(0.5), "p90": q(0.9), "max": float(v[nz[-1]])}
+
+
+# --- loading ------------------------------------------------------------------------------
+def check_run_folder(run_dir: str, allow_incomplete: bool = False) -> tuple[dict, list]:
+    """(manifest, chunk files) of a complete run folder; ToolkitError (one line) otherwise."""
+    from sim import runner
+
+    if not os.path.isdir(run_dir):
+        raise ToolkitError(f"{run_dir}: no such run folder")
+    manifest = runner.read_manifest(run_dir)
+    files = runner.chunk_files(run_dir)
+    expected = manifest.get("n_chunks")
+    if not files:
+        raise ToolkitError(f"{run_dir}: the run has no chunk files yet; run the same "
+                           f"`balance run` command again to play it")
+    if not allow_incomplete and (manifest.get("status") != "complete"
+                                 or (expected is not None and len(files) < int(expected))):
+        raise ToolkitError(f"{run_dir}: the run is incomplete ({len(files)} of {expected} chunks, "
+                           f"status {manifest.get('status')}); run the same `balance run` "
+                           f"command again to finish it")
+    return manifest, files
+
+
+def _spec_and_components(manifest: dict, run_dir: str):
+    from sim import runner
+    from sim.registry import get_game
+
+    try:
+        spec = get_game(manifest.get("game", ""))
+    except ToolkitError:
+        return None, None
+    comp = None
+    copy = os.path.join(run_dir, runner.COMPONENTS_COPY)
+    try:
+        comp = spec.load_components(copy if os.path.isfile(copy) else None)
+    except ToolkitError:
+        comp = None
+    return spec, comp
+
+
+def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = None,
+                confidence: float = 0.95, allow_incomplete: bool = False) -> BalanceAnalysis:
+    """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games)."""
+    from sim.runner import log_columns
+
+    manifest, files = check_run_folder(run_dir, allow_incomplete)
+    notes = []
+    if metadata is None:
+        spec, comp = _spec_and_components(manifest, run_dir)
+        if spec is None:
+            notes.append(f"game '{manifest.get('game')}' is not registered here: generic "
+                         f"sections only")
+        metadata = game_metadata(spec, comp)
+    available = log_columns(run_dir)
+    for need in ("game", "seat"):
+        if need not in available:
+            raise ToolkitError(f"{run_dir}: the logs have no '{need}' column")
+    if "score" not in available and "win" not in available:
+        raise ToolkitError(f"{run_dir}: the logs have neither a 'score' nor a 'win' column")
+    meta, meta_notes = normalise(metadata, available)
+    notes.extend(meta_notes)
+    players = int(manifest.get("players") or 0)
+    if players < 1:
+        raise ToolkitError(f"{run_dir}: the manifest gives no player count")
+    try:
+        agg = aggregate_files(files, players, meta, available, progress=progress,
+                              manifest_strategies=manifest.get("strategy_names"))
+    except ValueError as exc:
+        raise ToolkitError(f"{run_dir}: the logs cannot be read ({exc})") from None
+    if agg.n_games == 0:
+        raise ToolkitError(f"{run_dir}: the logs hold no games")
+    return derive(agg, manifest, meta, notes, confidence, run_dir)
+
+
+# --- derivation ---------------------------------------------------------------------------
+def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
+           confidence: float = 0.95, run_dir: str = "") -> BalanceAnalysis:
+    P = agg.players
+    G = agg.n_games
+    solo = P == 1
+    fair = 1.0 / P
+    names = list(agg.strategies)
+    S = len(names)
+    used = agg.strat.n > 0
+    verdicts: list[str] = []
+    flags: list[Flag] = []
+    z = z_value(confidence)
+    halve = games_to_halve(G)
+
+    # seat strategies
+    seat_strats = [[names[s] for s in range(S) if agg.seat_strategy[p, s] > 0] for p in range(P)]
+    fixed = all(len(x) == 1 for x in seat_strats)
+    used_names = [names[s] for s in range(S) if used[s]]
+    single = len(used_names) == 1
+
+    # --- seats -------------------------------------------------------------------------
+    n = agg.seat.n.astype(float)
+    share = agg.seat.win / np.maximum(n, 1)
+    lo, hi = wilson_interval(agg.seat.win, n, confidence)
+    zs, p = proportion_test(agg.seat.win, n, fair) if not solo else (np.full(P, np.nan),) * 2
+    p_holm = holm(p)
+    mean = agg.seat.score / np.maximum(n, 1)
+    var = np.maximum(agg.seat.score_sq - n * mean * mean, 0) / np.maximum(n - 1, 1)
+    seats = pd.DataFrame({
+        "seat": np.arange(P), "label": [seat_label(i) for i in range(P)],
+        "strategies": [", ".join(x) for x in seat_strats], "games": agg.seat.n,
+        "wins": agg.seat.win, "win_share": share, "win_low": lo, "win_high": hi,
+        "fair": fair, "z": zs, "p": p, "p_holm": p_holm,
+        "score_mean": mean, "score_sd": np.sqrt(var), "score_se": np.sqrt(var / np.maximum(n, 1)),
+        "rank_mean": agg.seat.rank / np.maximum(n, 1),
+    })
+    seats["verdict"] = ""
+    all_tied_rate = agg.all_tied_games / G if not solo else None
+    tie_rate = agg.tie_games / G if not solo else None
+
+    if solo:
+        st = _hist_stats(agg.score_by_seat.values, agg.score_by_seat.counts[0])
+        se = st["sd"] / math.sqrt(st["n"]) if st["n"] > 1 else float("nan")
+        verdicts.append(f"Solo run (one seat, {used_names[0] if used_names else 'one strategy'}): "
+                        f"there is no opponent, so no win shares or seat fairness; the mean "
+                        f"score is {num(st['mean'])} ({num(st['mean'] - z * se)}-"
+                        f"{num(st['mean'] + z * se)}), from {num(st['min'], 0)} to {num(st['max'], 0)}.")
+        seats.loc[:, "verdict"] = "solo"
+    elif all_tied_rate == 1.0:
+        verdicts.append(f"Every game ended with all {P} seats tied: every seat gets exactly "
+                        f"1/{P} of each win by construction, so the win shares say nothing "
+                        f"about balance.")
+        seats.loc[:, "verdict"] = "all tied"
+    else:
+        for i in range(P):
+            d = _digits_for(lo[i], hi[i])
+            ok = not math.isnan(p_holm[i]) and p_holm[i] < ALPHA
+            word = ("favoured" if share[i] > fair else "disadvantaged") if ok else "fair"
+            seats.loc[i, "verdict"] = word
+            tail = ("" if ok else " (no significant difference)")
+            verdicts.append(f"{seat_label(i)} wins {pct_interval(share[i], lo[i], hi[i], d)} "
+                            f"against a fair {pct(fair, 1 if (100 * fair) % 1 else 0)}: {word}{tail}.")
+            if ok:
+                flags.append(Flag("seat", seat_label(i),
+                                  f"{seat_label(i)} is {word}: {100 * (share[i] - fair):+.2f} points "
+                                  f"of win share (Holm-adjusted p = {p_holm[i]:.2g})",
+                                  effect=share[i] - fair, low=lo[i] - fair, high=hi[i] - fair,
+                                  unit="pp", games_to_halve=halve))
+        if fixed and not single:
+            verdicts.append("Caution: each seat always plays the same strategy here, so a seat's "
+                            "win share mixes the seat's advantage with its strategy's strength; "
+                            "play one strategy in every seat to measure seat fairness alone.")
+
+    # --- strategies ----------------------------------------------------------------------
+    sn = agg.strat.n.astype(float)
+    s_share = agg.strat.win / np.maximum(sn, 1)
+    s_lo, s_hi = wilson_interval(agg.strat.win, sn, confidence)
+    s_mean = agg.strat.score / np.maximum(sn, 1)
+    s_var = np.maximum(agg.strat.score_sq - sn * s_mean * s_mean, 0) / np.maximum(sn - 1, 1)
+    sz, sp = (proportion_test(agg.strat.win, sn, fair) if not solo and not single
+              else (np.full(S, np.nan), np.full(S, np.nan)))
+    sp_holm = holm(np.where(used, sp, np.nan))
+    strategy_table = pd.DataFrame({
+        "strategy": names, "seats": [", ".join(seat_label(p) for p in range(P)
+                                               if agg.seat_strategy[p, s] > 0) for s in range(S)],
+        "rows": agg.strat.n, "wins": agg.strat.win, "win_share": s_share,
+        "win_low": s_lo, "win_high": s_hi, "fair": fair, "p_holm": sp_holm,
+        "score_mean": s_mean, "score_sd": np.sqrt(s_var),
+        "score_se": np.sqrt(s_var / np.maximum(sn, 1)), "rank_mean": agg.strat.rank / np.maximum(sn, 1),
+    })[used].reset_index(drop=True)
+
+    h2h = h2h_pairs = None
+    ratings = None
+    rating_note = ""
+    if solo:
+        rating_note = "one seat: no ratings"
+    elif single:
+        rating_note = f"every seat plays {used_names[0]}: nothing to rate"
+        verdicts.append(f"Every seat plays {used_names[0]}: no strategy comparison.")
+    else:
+        idx = [s for s in range(S) if used[s]]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m = agg.h2h_ahead[np.ix_(idx, idx)] / agg.h2h_pairs[np.ix_(idx, idx)]
+        h2h = pd.DataFrame(m, index=used_names, columns=used_names)
+        h2h_pairs = pd.DataFrame(agg.h2h_pairs[np.ix_(idx, idx)], index=used_names, columns=used_names)
+        ratings, rating_note = _ratings(agg, idx, used_names, confidence)
+        order = np.argsort(-strategy_table["win_share"].to_numpy(), kind="stable")
+        for k in order:
+            r = strategy_table.iloc[k]
+            d = _digits_for(r.win_low, r.win_high)
+            ok = not math.isnan(r.p_holm) and r.p_holm < ALPHA
+            word = ("above" if r.win_share > fair else "below") if ok else "level with"
+            verdicts.append(f"{r.strategy} wins {pct_interval(r.win_share, r.win_low, r.win_high, d)} "
+                            f"of its games ({r.seats}), {word} a fair {pct(fair, 1 if (100 * fair) % 1 else 0)}.")
+        dom = _dominant(h2h, agg, idx, used_names, confidence)
+        if dom is not None:
+            name, worst, wlo, whi = dom
+            top = strategy_table.set_index("strategy").loc[name]
+            verdicts.append(f"{name} dominates: it finishes ahead of every other strategy more "
+                            f"often than not (its closest match-up: {pct_interval(worst, wlo, whi)}).")
+            flags.append(Flag("strategy", name,
+                              f"{name} dominates every other strategy; it wins "
+                              f"{pct_interval(top.win_share, top.win_low, top.win_high)} against a "
+                              f"fair {pct(fair)}",
+                              effect=top.win_share - fair, low=top.win_low - fair,
+                              high=top.win_high - fair, unit="pp", games_to_halve=halve))
+        for k in range(len(strategy_table)):
+            r = strategy_table.iloc[k]
+            if (not math.isnan(r.p_holm) and r.p_holm < ALPHA and r.win_high < fair / 4):
+                flags.append(Flag("strategy", r.strategy,
+                                  f"{r.strategy} almost never wins: "
+                                  f"{pct_interval(r.win_share, r.win_low, r.win_high)}",
+                                  effect=r.win_share - fair, low=r.win_low - fair,
+                                  high=r.win_high - fair, unit="pp", games_to_halve=halve))
+
+    # --- scores --------------------------------------------------------------------------
+    comps = meta["score_components"]
+    components = component_seats = None
+    if comps:
+        components = pd.DataFrame(agg.strat.components[used] / sn[used][:, None],
+                                  index=used_names, columns=comps)
+        component_seats = pd.DataFrame(agg.seat.components / np.maximum(n, 1)[:, None],
+                                       index=[seat_label(i) for i in range(P)], columns=comps)
+    margin = {}
+    if not solo:
+        margin = _hist_stats(agg.margin.values, agg.margin.counts[0])
+        margin["values"] = agg.margin.values
+        margin["counts"] = agg.margin.counts[0]
+        if tie_rate and all_tied_rate != 1.0:
+            verdicts.append(f"{pct(tie_rate)} of games ended in a shared win (ties split the win); "
+                            f"the winner's median lead is {num(margin['median'], 0)} points.")
+        elif all_tied_rate != 1.0:
+            verdicts.append(f"No game ended in a shared win; the winner's median lead is "
+                            f"{num(margin['median'], 0)} points.")
+        if tie_rate is not None and tie_rate >= 0.2 and all_tied_rate != 1.0:
+            flags.append(Flag("ties", "shared wins", f"{pct(tie_rate)} of games end in a shared win",
+                              effect=tie_rate, low=float(wilson_interval(agg.tie_games, G, confidence)[0]),
+                              high=float(wilson_interval(agg.tie_games, G, confidence)[1]),
+                              unit="share", games_to_halve=halve))
+
+    # --- game shape ----------------------------------------------------------------------
+    reason_names = meta["end_reason_names"]
+    rn = lambda k: (reason_names[k] if 0 <= k < len(reason_names) else f"reason {k}")  # noqa: E731
+    keys = sorted(agg.end_reason_counts)
+    counts = np.array([agg.end_reason_counts[k] for k in keys], dtype=float)
+    elo, ehi = wilson_interval(counts, np.full(len(keys), G), confidence)
+    end_reasons = pd.DataFrame({"code": keys, "reason": [rn(k) for k in keys], "games": counts.astype(np.int64),
+                                "share": counts / G, "low": elo, "high": ehi})
+    length = None
+    if meta.get("length_column") and agg.length.counts.shape[1]:
+        vals = agg.length.values
+        total = agg.length.counts.sum(axis=0)
+        length = {"column": meta["length_column"], "unit": meta.get("length_unit") or "",
+                  "values": vals, "counts": total, "by_reason": {}, **_hist_stats(vals, total)}
+        for k in keys:
+            if k < agg.length.counts.shape[0]:
+                length["by_reason"][rn(k)] = _hist_stats(vals, agg.length.counts[k])
+                length["by_reason"][rn(k)]["counts"] = agg.length.counts[k]
+    shape = []
+    if length:
+        shape.append(f"Games last {num(length['mean'], 1)} {length['unit'] or length['column']} on "
+                     f"average (middle 80%: {num(length['p10'], 0)} to {num(length['p90'], 0)})")
+    if len(end_reasons):
+        shape.append("they end by " + ", ".join(f"{r.reason} ({pct(r.share)})"
+                                                for r in end_reasons.itertuples()))
+    if shape:
+        verdicts.append("; ".join(shape) + ".")
+
+    # --- cards ---------------------------------------------------------------------------
+    cards = []
+    for card, sums in zip(meta["cards"], agg.cards):
+        sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags)
+        cards.append(sec)
+        verdicts.extend(sec.notes)
+
+    # order: seat/strategy verdicts first (as built), card verdicts after
+    return BalanceAnalysis(
+        run_dir=run_dir, manifest=manifest, meta=meta, notes=notes, confidence=confidence,
+        n_games=G, players=P, solo=solo, strategies=used_names, seats=seats,
+        strategy_table=strategy_table, single_strategy=single, strategies_fixed_to_seats=fixed,
+        h2h=h2h, h2h_pairs=h2h_pairs, ratings=ratings, rating_note=rating_note,
+        score_hist_seat=(agg.score_by_seat.values, agg.score_by_seat.counts),
+        score_hist_strategy=(agg.score_by_strategy.values, agg.score_by_strategy.counts[used]),
+        components=components, component_seats=component_seats, margin=margin,
+        tie_rate=tie_rate, all_tied_rate=all_tied_rate, length=length, end_reasons=end_reasons,
+        cards=cards, verdicts=verdicts, flags=flags, aggregates=agg)
+
+
+def _ratings(agg: RunAggregates, idx: list, used_names: list, confidence: float):
+    remap = {s: k for k, s in enumerate(idx)}
+    orders = {}
+    for key, count in agg.orders.items():
+        strat = [remap[s] for s, _ in key]
+        ranks = [r for _, r in key]
+        for o, w in expand_ties(strat, ranks, float(count)):
+            orders[o] = orders.get(o, 0.0) + w
+    if not orders:
+        return None, "no finishing orders recorded (too many seats and strategies to encode)"
+    fit = fit_plackett_luce(list(orders.items()), len(idx), prior=RATING_PRIOR)
+    z = z_value(confidence)
+    k = len(idx)
+    best = int(np.argmax(fit.theta))
+    second = int(np.argsort(-fit.theta)[1])
+    p_top, p_lo, p_hi, versus = [], [], [], []
+    for i in range(k):
+        j = second if i == best else best
+        d = fit.theta[i] - fit.theta[j]
+        se = math.sqrt(max(fit.cov[i, i] + fit.cov[j, j] - 2 * fit.cov[i, j], 0.0))
+        logistic = lambda x: 1.0 / (1.0 + math.exp(-x))  # noqa: E731
+        p_top.append(logistic(d))
+        p_lo.append(logistic(d - z * se))
+        p_hi.append(logistic(d + z * se))
+        versus.append(used_names[j])
+    table = pd.DataFrame({
+        "strategy": used_names, "theta": fit.theta, "se": fit.se,
+        "low": fit.theta - z * fit.se, "high": fit.theta + z * fit.se,
+        "versus": versus, "p_ahead": p_top, "p_ahead_low": p_lo, "p_ahead_high": p_hi,
+    }).sort_values("theta", ascending=False).reset_index(drop=True)
+    note = (f"Plackett-Luce (MM algorithm of Hunter 2004, {fit.iterations} iterations"
+            f"{'' if fit.converged else ', NOT converged'}) on {len(orders)} distinct finishing "
+            f"orders of {sum(agg.orders.values()):,} games; theta = log strength centred on 0 "
+            f"with {int(round(confidence * 100))}% intervals from the Fisher information; "
+            f"'ahead of' = the model's chance of finishing ahead of the named strategy in a "
+            f"two-seat comparison")
+    return table, note
+
+
+def _dominant(h2h: pd.DataFrame, agg, idx, used_names, confidence):
+    """The strategy whose every head-to-head share is above 50% beyond its interval."""
+    for a, name in enumerate(used_names):
+        worst = None
+        ok = True
+        for b in range(len(used_names)):
+            if a == b:
+                continue
+            pairs = agg.h2h_pairs[idx[a], idx[b]]
+            if pairs == 0:
+                ok = False
+                break
+            ahead = agg.h2h_ahead[idx[a], idx[b]]
+            lo, hi = wilson_interval(ahead, pairs, confidence)
+            if not lo > 0.5:
+                ok = False
+                break
+            if worst is None or ahead / pairs < worst[0]:
+                worst = (ahead / pairs, lo, hi)
+        if ok and worst is not None:
+            return name, *worst
+    return None
+
+
+def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence: float,
+                  names, used, halve: int, flags: list) -> CardSection:
+    label = card["label"]
+    singular = label[:-1] if label.endswith("s") else label
+    nrows = agg.n_rows
+    taken = sums.taken.astype(float)
+    values = np.asarray(card["values"], dtype=float)
+    total_win = float(agg.seat.win.sum())
+    total_score = float(agg.seat.score.sum())
+    total_sq = float(agg.seat.score_sq.sum())
+    not_n = nrows - taken
+    win_t, win_n = sums.win_taken, total_win - sums.win_taken
+    wt, wt_lo, wt_hi = (win_t / np.where(taken > 0, taken, np.nan),
+                        *wilson_interval(win_t, taken, confidence))
+    wn, wn_lo, wn_hi = (win_n / np.where(not_n > 0, not_n, np.nan),
+                        *wilson_interval(win_n, not_n, confidence))
+    eff, eff_lo, eff_hi = newcombe_difference(win_t, taken, win_n, not_n, confidence)
+    # against the other cards of the same type (pooled rows that took one of them)
+    peers_n = taken.sum() - taken
+    peers_w = win_t.sum() - win_t
+    rel, rel_lo, rel_hi = newcombe_difference(win_t, taken, peers_w, peers_n, confidence)
+    sc_t = sums.score_taken / np.where(taken > 0, taken, np.nan)
+    sc_n = (total_score - sums.score_taken) / np.where(not_n > 0, not_n, np.nan)
+    sd, sd_lo, sd_hi = mean_difference(sums.score_taken, sums.score_sq_taken, taken,
+                                       sums.score_taken.sum() - sums.score_taken,
+                                       sums.score_sq_taken.sum() - sums.score_sq_taken, peers_n,
+                                       confidence)
+    mean_day = np.full(sums.n, np.nan)
+    if sums.days is not None:
+        dv = np.arange(16)
+        tk = sums.days[:, 1:].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_day = (sums.days[:, 1:] * dv[1:]).sum(axis=1) / np.where(tk > 0, tk, np.nan)
+    tbs = sums.taken_by_strategy[:, :]
+    top_taker = []
+    for c in range(sums.n):
+        if taken[c] == 0:
+            top_taker.append("")
+            continue
+        col = tbs[:, c] / np.maximum(agg.strat.n, 1)
+        s = int(np.argmax(np.where(used[:len(col)], col, -1)))
+        top_taker.append(f"{names[s]} ({pct(col[s])} of its games)")
+    table = pd.DataFrame({
+        "card": np.arange(sums.n), "name": card["names"], "value": values,
+        "taken": sums.taken, "taken_share_games": taken / G,
+        "win_taken": wt, "win_taken_low": wt_lo, "win_taken_high": wt_hi,
+        "win_not": wn, "win_not_low": wn_lo, "win_not_high": wn_hi,
+        "effect": eff, "effect_low": eff_lo, "effect_high": eff_hi,
+        "vs_peers": rel, "vs_peers_low": rel_lo, "vs_peers_high": rel_hi,
+        "score_taken": sc_t, "score_not": sc_n,
+        "score_vs_peers": sd, "score_vs_peers_low": sd_lo, "score_vs_peers_high": sd_hi,
+        "points_delivered": values * taken, "points_per_game": values * taken / G,
+        "mean_day": mean_day, "top_taker": top_taker,
+    })
+    table["flag"] = ""
+    never = [card["names"][c] for c in range(sums.n) if taken[c] == 0]
+    notes = []
+    flagged = []
+    score_sd = math.sqrt(max(total_sq / nrows - (total_score / nrows) ** 2, 0.0)) if nrows else 0.0
+    for c in range(sums.n):
+        nm = card["names"][c]
+        vtxt = f" ({num(values[c], 0)} points)" if not math.isnan(values[c]) else ""
+        if taken[c] == 0:
+            table.loc[c, "flag"] = "never taken"
+            flags.append(Flag("card", f"{singular} '{nm}'",
+                              f"{singular} '{nm}'{vtxt} was never taken in {G:,} games"))
+            continue
+        if solo:
+            e, l, h = sd[c], sd_lo[c], sd_hi[c]
+            big = score_sd > 0 and abs(e) >= CARD_MIN_SCORE_EFFECT_SD * score_sd
+            unit = "points"
+            what = (f"scores {num(sc_t[c], 1)} when taken against "
+                    f"{num(sc_t[c] - e, 1)} for the other {label.lower()}")
+        else:
+            e, l, h = rel[c], rel_lo[c], rel_hi[c]
+            big = abs(e) >= CARD_MIN_WIN_EFFECT
+            unit = "pp"
+            pw = peers_w[c] / peers_n[c] if peers_n[c] else float("nan")
+            plo, phi = wilson_interval(peers_w[c], peers_n[c], confidence)
+            what = (f"its takers win {pct_interval(wt[c], wt_lo[c], wt_hi[c])} against "
+                    f"{pct_interval(pw, plo, phi)} for the takers of the other {label.lower()}")
+        if math.isnan(l) or not big:
+            continue
+        if l > 0:
+            word = "over-performs"
+        elif h < 0:
+            word = "under-performs"
+        else:
+            continue
+        table.loc[c, "flag"] = word
+        flags.append(Flag("card", f"{singular} '{nm}'", f"{singular} '{nm}'{vtxt} {word}: {what}",
+                          effect=e, low=l, high=h, unit=unit,
+                          games_to_halve=halve))
+        flagged.append((e, f"{singular} '{nm}'{vtxt} {word}: {what}."))
+    for sign, word in ((1, "over-perform"), (-1, "under-perform")):
+        side = sorted([f for f in flagged if f[0] * sign > 0], key=lambda f: -abs(f[0]))
+        notes.extend(t for _, t in side[:CARD_VERDICTS])
+        if len(side) > CARD_VERDICTS:
+            notes.append(f"{len(side) - CARD_VERDICTS} more {label.lower()} {word} "
+                         f"(see the {label.lower()} table).")
+    if never:
+        shown = ", ".join(f"'{x}'" for x in never[:6]) + (" ..." if len(never) > 6 else "")
+        notes.append(f"{len(never)} of {sums.n} {label.lower()} never taken in {G:,} games: {shown}.")
+    if not notes:
+        notes.append(f"No {singular.lower()} stands out among the {sums.n} {label.lower()} "
+                     f"beyond its uncertainty.")
+    return CardSection(type=card["type"], label=label, time_unit=card["time_unit"], table=table,
+                       days=sums.days, never_taken=never, notes=notes)

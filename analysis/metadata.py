@@ -1,0 +1,107 @@
+"""What the report knows about a game: the metadata it declares, checked and completed.
+
+A game may define `spec.report_metadata(components=None) -> dict` (see docs/report.md):
+
+    {"cards": [{"type", "label", "names", "values", "mask_column",
+                "day_columns" (optional), "time_unit" (optional)}, ...],
+     "score_components": [column, ...], "length_column": str, "length_unit": str,
+     "end_reason_names": [str, ...]}
+
+A game without it gets the generic sections only. Entries naming a column the run's logs do
+not have are dropped with a note (the report says so rather than failing).
+"""
+from __future__ import annotations
+
+import inspect
+
+GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason")
+
+
+def game_metadata(spec, components=None) -> dict:
+    """The raw metadata a game declares ({} when it declares none)."""
+    fn = getattr(spec, "report_metadata", None) if spec is not None else None
+    if fn is None:
+        meta = {}
+    else:
+        try:
+            params = inspect.signature(fn).parameters
+        except (TypeError, ValueError):  # pragma: no cover
+            params = {}
+        meta = fn(components) if params else fn()
+        meta = dict(meta or {})
+    if "end_reason_names" not in meta and spec is not None:
+        names = getattr(spec, "end_reason_names", None)
+        if names is not None:
+            meta["end_reason_names"] = list(names)
+    return meta
+
+
+def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
+    """(metadata restricted to the columns present, notes on what was dropped)."""
+    notes: list[str] = []
+    have = set(available)
+    out = {
+        "cards": [],
+        "score_components": [],
+        "length_column": None,
+        "length_unit": meta.get("length_unit") or "",
+        "end_reason_names": [str(x) for x in meta.get("end_reason_names") or []],
+    }
+    for c in meta.get("score_components") or []:
+        if c in have:
+            out["score_components"].append(c)
+        else:
+            notes.append(f"score component column '{c}' is not in the logs; left out")
+    length = meta.get("length_column")
+    if length is None and "length" in have:
+        length = "length"
+    if length is not None:
+        if length in have:
+            out["length_column"] = length
+        else:
+            notes.append(f"game length column '{length}' is not in the logs; left out")
+    for card in meta.get("cards") or []:
+        label = card.get("label") or card.get("type") or "cards"
+        names = [str(n) for n in card.get("names") or []]
+        mask = card.get("mask_column")
+        if not names:
+            notes.append(f"{label}: no card names declared; left out")
+            continue
+        if mask not in have:
+            notes.append(f"{label}: mask column '{mask}' is not in the logs; left out")
+            continue
+        if len(names) > 64:
+            notes.append(f"{label}: {len(names)} cards do not fit a 64-bit mask; "
+                         f"only the first 64 are analysed")
+            names = names[:64]
+        values = list(card.get("values") or [])
+        values = [float(v) for v in values[:len(names)]] + [float("nan")] * (len(names) - len(values))
+        days = list(card.get("day_columns") or [])
+        if days:
+            missing = [d for d in days if d not in have]
+            if missing:
+                notes.append(f"{label}: day columns {', '.join(missing)} are not in the logs; "
+                             f"no timing of when cards are taken")
+                days = []
+            elif len(days) * 16 < len(names):
+                notes.append(f"{label}: {len(days)} day columns hold 16 cards each, fewer than "
+                             f"the {len(names)} cards; no timing")
+                days = []
+        out["cards"].append({
+            "type": str(card.get("type") or label), "label": str(label), "names": names,
+            "values": values, "mask_column": mask, "day_columns": days,
+            "time_unit": str(card.get("time_unit") or "round"),
+        })
+    return out, notes
+
+
+def needed_columns(meta: dict, available: list[str]) -> list[str]:
+    """Every column the report reads, in a stable order, restricted to those present."""
+    cols = [c for c in GENERIC_COLUMNS if c in available]
+    if meta.get("length_column"):
+        cols.append(meta["length_column"])
+    cols.extend(meta.get("score_components") or [])
+    for card in meta.get("cards") or []:
+        cols.append(card["mask_column"])
+        cols.extend(card.get("day_columns") or [])
+    return list(dict.fromkeys(c for c in cols if c in available))
