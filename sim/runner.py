@@ -122,6 +122,9 @@ def run_config(prepared: Prepared, n_games: int, chunk_size: int) -> dict:
 
 
 def run_id_of(config: dict) -> str:
+    """A short id of the run's configuration; the number of games is left out, so that a run
+    extended with more games (same chunking) keeps its id."""
+    config = {k: v for k, v in config.items() if k != "games"}
     blob = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
 
@@ -161,6 +164,7 @@ class RunPlan:
     wipe: bool = False                # overwrite: old files to delete before starting
     previous: dict | None = None      # the old manifest when resuming
     stale: list = field(default_factory=list)  # leftover files to remove (.tmp, bad chunks)
+    extended_from: int | None = None  # games of the previous run when more are asked for
 
 
 def _chunk_rows_ok(path: str, expected_rows: int) -> bool:
@@ -213,6 +217,12 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
     if previous is not None:
         old = previous.get("config", {})
         diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
+        if diff == ["games"] and int(old.get("games", 0)) <= n_games:
+            # Same run with more games: earlier chunks stay, a short last chunk is replayed
+            # whole (its file has too few rows), new chunks are added. Nothing is counted
+            # twice because every chunk file covers a fixed range of game indices.
+            diff = []
+            plan.extended_from = int(old.get("games", 0))
         if diff:
             raise ToolkitError(
                 f"output folder {out_dir} holds a different run (differs in: {', '.join(diff)}); "

@@ -171,3 +171,23 @@ def test_two_dimensional_columns_become_list_columns(tmp_path, monkeypatch):
     runner.run(SPEC, p, 10, out, workers=1, chunk_size=4, progress=False)
     df = runner.read_logs(out)
     assert list(df.loc[3, "counts"]) == [df.loc[3, "score"], df.loc[3, "rerolls"]]
+
+
+def test_extend_a_run_with_more_games_equals_a_fresh_run(toy_registry, tmp_path):
+    """Asking a finished run for more games (same chunking) keeps its chunks, replays a short
+    last chunk whole and adds the rest: the logs equal those of a fresh run of that size."""
+    from sim import runner
+    spec = toy_registry
+    comp = spec.load_components()
+    prepared = spec.prepare(comp, 3, ["planner", "greedy", "random"], 11)
+    out = str(tmp_path / "grow")
+    runner.run(spec, prepared, 50, out, workers=1, chunk_size=20, progress=False)
+    first_ids = set(runner.read_logs(out)["run_id"])
+    runner.run(spec, prepared, 100, out, workers=1, chunk_size=20, progress=False)
+    fresh = str(tmp_path / "fresh")
+    runner.run(spec, prepared, 100, fresh, workers=1, chunk_size=20, progress=False)
+    a, b = runner.read_logs(out), runner.read_logs(fresh)
+    assert len(a) == 300 and a.equals(b)
+    assert set(a["run_id"]) == first_ids  # the run keeps its id
+    with pytest.raises(ToolkitError):
+        runner.run(spec, prepared, 40, out, workers=1, chunk_size=20, progress=False)
