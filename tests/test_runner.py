@@ -108,8 +108,9 @@ def test_mismatch_refused_then_overwrite(tmp_path):
         with pytest.raises(ToolkitError) as exc:
             runner.run(SPEC, prep(**kwargs), 40, out, workers=1, progress=False)
         assert "--overwrite" in str(exc.value) and len(exc.value.lines) == 1
+    # more games extend the run (test_extend_a_run_...); fewer than recorded are refused
     with pytest.raises(ToolkitError, match="games"):
-        runner.run(SPEC, prep(seed=1), 50, out, workers=1, progress=False)
+        runner.run(SPEC, prep(seed=1), 30, out, workers=1, progress=False)
     with pytest.raises(ToolkitError, match="chunk_size"):
         runner.run(SPEC, prep(seed=1), 40, out, workers=1, chunk_size=7, progress=False)
     assert open(os.path.join(out, "manifest.json")).read() == manifest_before
