@@ -276,7 +276,9 @@ class RunAggregates:
                         break
                     width = min(16, sums.n - first)
                     d = grid(dcol, np.int64).ravel().view(np.uint64)
-                    d = d[d != 0]
+                    nz = d != 0
+                    sums.days[first:first + width, 0] += int(d.size - nz.sum())  # rows taking none
+                    d = d[nz]
                     nib = ((d[:, None] >> nib_shift[:width]) & np.uint64(15)).astype(np.int64)
                     idx = np.arange(width) * 16 + nib
                     sums.days[first:first + width] += np.bincount(

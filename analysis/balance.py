@@ -112,6 +112,12 @@ def num(x: float, digits: int = 2) -> str:
     return f"{x:,.{digits}f}"
 
 
+def fmt_p(p: float) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "p n/a"
+    return "p < 1e-16" if p < 1e-16 else f"p = {p:.2g}"
+
+
 def _digits_for(lo: float, hi: float) -> int:
     """Enough decimals that an interval's ends differ when shown as percentages."""
     width = abs(hi - lo) * 100
@@ -279,7 +285,7 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
             if ok:
                 flags.append(Flag("seat", seat_label(i),
                                   f"{seat_label(i)} is {word}: {100 * (share[i] - fair):+.2f} points "
-                                  f"of win share (Holm-adjusted p = {p_holm[i]:.2g})",
+                                  f"of win share (Holm-adjusted {fmt_p(p_holm[i])})",
                                   effect=share[i] - fair, low=lo[i] - fair, high=hi[i] - fair,
                                   unit="pp", games_to_halve=halve))
         if fixed and not single:

@@ -6,6 +6,7 @@
     balance run GAME [options]          play games, write logs, print the balance summary
     balance summary DIR                 the summary of a run already played
     balance replay DIR --game K         a turn-by-turn trace of one game of a run
+    balance report DIR [--out OUT]      the balance report (HTML + Markdown) of a run
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
 exit code 2, and nothing is written.
@@ -17,6 +18,7 @@ import datetime as _dt
 import os
 import sys
 
+from scripts import cli_designer
 from sim.game_api import ToolkitError
 
 
@@ -77,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--scheduler", default=None,
                    help="dask.distributed scheduler address (tcp://host:port): run on a cluster")
+    cli_designer.add_run_options(s)
+
+    _add_run_report_options(s)  # `run --report` (balance report section below)
+    _add_report_parser(sub)
 
     s = sub.add_parser("summary", help="print the summary of a run already played")
     s.add_argument("dir")
@@ -85,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("dir")
     s.add_argument("--game", type=_int("game index"), required=True, dest="game_index",
                    help="game index (0-based)")
+
+    # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
+    COMMANDS.update(cli_designer.add_commands(sub, _int))
     return p
 
 
@@ -182,17 +191,28 @@ def _cmd_run(args, out) -> int:
     prepared = spec.prepare(components, players, names, args.seed, args.variants)
     out_dir = args.out or os.path.join(
         "runs", f"{spec.name}-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
+    if args.precision is not None:
+        if not 0 < args.precision < 0.5:
+            raise ToolkitError(f"--precision must be between 0 and 0.5, got {args.precision}")
+        if args.max_games is not None and args.max_games < args.games:
+            raise ToolkitError(f"--max-games ({args.max_games}) must be at least --games ({args.games})")
+        from sim.designer import precision_chunk
+        args.chunk_size = args.chunk_size or precision_chunk(args.games, args.workers)
     # validated up to here; runner.run checks the folder before writing anything
     manifest = runner.run(spec, prepared, args.games, out_dir, workers=args.workers,
                           chunk_size=args.chunk_size, progress=not args.no_progress,
                           overwrite=args.overwrite, backend=backend, scheduler=args.scheduler,
                           command_line=["balance", *sys.argv[1:]] if args._argv is None
                           else ["balance", *args._argv])
+    if args.precision is not None:  # then grow the run in batches
+        manifest = cli_designer.run_with_precision(spec, prepared, args, out_dir, out)
     out_dir = os.path.abspath(out_dir)
     print(f"logs: {os.path.join(out_dir, runner.CHUNK_DIR)}  manifest: "
           f"{os.path.join(out_dir, runner.MANIFEST)}", file=out)
     print("", file=out)
     print(_summary_text(spec, out_dir, manifest), file=out)
+    if getattr(args, "report", False):
+        return _report_after_run(args, out_dir, out)
     return 0
 
 
@@ -257,8 +277,68 @@ def _cmd_replay(args, out) -> int:
     return 0
 
 
+# --- balance report: `balance report DIR` and `balance run ... --report` -----------------------
+def _add_report_parser(sub) -> None:
+    s = sub.add_parser("report", help="write the balance report (HTML and Markdown) of a run")
+    s.add_argument("dir", help="run folder (written by `balance run`)")
+    s.add_argument("--out", default=None, help="report folder (default: DIR/report)")
+    s.add_argument("--format", default="html,md", dest="formats",
+                   help="comma-separated formats: html, md (default html,md)")
+    s.add_argument("--partial", action="store_true",
+                   help="report an incomplete run from the chunks it has so far")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _add_run_report_options(s) -> None:
+    s.add_argument("--report", action="store_true",
+                   help="also write the balance report (HTML and Markdown) when the run ends")
+    s.add_argument("--report-out", default=None,
+                   help="report folder for --report (default: OUT/report)")
+
+
+def _write_report(run_dir: str, out_dir: str, formats: list, progress: bool, partial: bool,
+                  out) -> int:
+    from reports.build import write_report
+
+    files = write_report(run_dir, out_dir, formats=formats, progress=progress,
+                         allow_incomplete=partial)
+    a = files.analysis
+    print(f"balance report of {a.n_games:,} games ({files.seconds:.1f} s)", file=out)
+    for v in a.verdicts[:8]:
+        print(f"  {v}", file=out)
+    if len(a.verdicts) > 8:
+        print(f"  ... {len(a.verdicts) - 8} more in the report", file=out)
+    for path in (files.html, files.markdown):
+        if path:
+            print(f"report: {os.path.abspath(path)}", file=out)
+    return 0
+
+
+def _report_formats(text: str) -> list:
+    formats = [f.strip().lower() for f in text.split(",") if f.strip()]
+    formats = ["md" if f == "markdown" else f for f in formats]
+    bad = [f for f in formats if f not in ("html", "md")]
+    if bad or not formats:
+        raise ToolkitError(f"--format must list html and/or md, got '{text}'")
+    return formats
+
+
+def _cmd_report(args, out) -> int:
+    formats = _report_formats(args.formats)
+    out_dir = args.out or os.path.join(args.dir, "report")
+    return _write_report(args.dir, out_dir, formats, not args.no_progress, args.partial, out)
+
+
+def _report_after_run(args, run_dir: str, out) -> int:
+    print("", file=out)
+    out_dir = args.report_out or os.path.join(run_dir, "report")
+    return _write_report(run_dir, out_dir, ["html", "md"], not args.no_progress, False, out)
+# --- end of the balance report section ---------------------------------------------------------
+
+
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "components": _cmd_components,
-            "run": _cmd_run, "summary": _cmd_summary, "replay": _cmd_replay}
+            "run": _cmd_run, "summary": _cmd_summary, "replay": _cmd_replay,
+            "report": _cmd_report}
 
 
 def main(argv=None) -> int:

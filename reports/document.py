@@ -1,0 +1,297 @@
+"""The report as a format-neutral document: sections of paragraphs, lists, tables and figures.
+
+Verdicts first (plain words), then the evidence (figures and tables), then what was run (from
+the manifest) and the method. reports/html.py and reports/markdown.py render it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from analysis.balance import BalanceAnalysis, num, pct, pct_interval
+from reports.figures import Figure, make_figures
+
+
+@dataclass
+class Table:
+    headers: list
+    rows: list
+    caption: str = ""
+
+
+@dataclass
+class Section:
+    title: str
+    anchor: str
+    blocks: list = field(default_factory=list)   # str (paragraph) | list[str] | Table | Figure
+
+
+@dataclass
+class Document:
+    title: str
+    subtitle: str
+    sections: list
+
+
+def _p(x, digits=2):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return "< 1e-16" if x < 1e-16 else f"{x:.{digits}g}"
+
+
+def _interval(lo, hi, scale=100.0, digits=1, suffix=""):
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return "n/a"
+    return f"{lo * scale:.{digits}f} to {hi * scale:.{digits}f}{suffix}"
+
+
+def _signed(x, scale=100.0, digits=1):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x * scale:+.{digits}f}"
+
+
+def _fig_map(figures):
+    return {f.key: f for f in figures}
+
+
+def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
+                   build_seconds: float | None = None) -> Document:
+    figs = _fig_map(figures if figures is not None else make_figures(a))
+    m = a.manifest
+    conf = int(round(a.confidence * 100))
+    title = f"Balance report: {m.get('title') or m.get('game') or 'run'}"
+    strat_text = ", ".join(m.get("strategy_names") or a.strategies)
+    subtitle = (f"{a.n_games:,} games, {a.players} player{'s' if a.players != 1 else ''} "
+                f"({strat_text}), seed {m.get('seed', '?')}, run {m.get('run_id', '?')}")
+    sections = []
+
+    # --- verdicts ----------------------------------------------------------------------
+    s = Section("Verdicts", "verdicts", [list(a.verdicts)])
+    if a.flags:
+        rows = []
+        for f in a.flags:
+            if f.effect is None:
+                eff = iv = "-"
+            elif f.unit == "pp":
+                eff, iv = _signed(f.effect) + " pp", _interval(f.low, f.high, suffix=" pp")
+            elif f.unit == "share":
+                eff, iv = pct(f.effect), _interval(f.low, f.high, suffix="%")
+            else:
+                eff, iv = f"{f.effect:+.2f}", _interval(f.low, f.high, scale=1.0, digits=2)
+            rows.append([f.kind, f.text, eff, iv,
+                         f"{f.games_to_halve:,}" if f.games_to_halve else "-"])
+        s.blocks.append("Everything that stands out beyond its uncertainty:")
+        s.blocks.append(Table(["kind", "what", "effect", f"{conf}% interval",
+                               "more games to halve the interval"], rows,
+                              "pp = percentage points of win share. Halving an interval takes "
+                              "four times the games, i.e. three times as many more."))
+    else:
+        s.blocks.append("Nothing stands out beyond its uncertainty.")
+    sections.append(s)
+
+    # --- seats ---------------------------------------------------------------------------
+    s = Section("Seat fairness", "seats", [])
+    if a.solo:
+        s.blocks.append("One seat: no seat comparison.")
+    else:
+        if "seats" in figs:
+            s.blocks.append(figs["seats"])
+        rows = [[r.label, r.strategies, f"{int(r.games):,}", pct(r.win_share, 2),
+                 _interval(r.win_low, r.win_high, digits=2), pct(r.fair, 2), _p(r.p_holm),
+                 r.verdict, f"{r.score_mean:.2f} ± {r.score_se:.2f}", f"{r.rank_mean:.2f}"]
+                for r in a.seats.itertuples()]
+        s.blocks.append(Table(["seat", "strategy", "games", "win share", f"{conf}% Wilson",
+                               "fair share", "Holm p", "verdict", "mean score ± s.e.",
+                               "mean rank"], rows,
+                              "Win share: wins with ties split; test: two-sided score test against "
+                              "the fair share, Holm-adjusted across seats."))
+        if a.strategies_fixed_to_seats and not a.single_strategy:
+            s.blocks.append("Each seat always played the same strategy, so these shares mix seat "
+                            "order and strategy strength.")
+    sections.append(s)
+
+    # --- strategies ----------------------------------------------------------------------
+    s = Section("Strategy strength", "strategies", [])
+    if a.solo:
+        s.blocks.append("One seat: no strategy comparison.")
+    elif a.single_strategy:
+        s.blocks.append(f"Every seat plays {a.strategies[0]}: no strategy comparison.")
+    else:
+        if "strategies" in figs:
+            s.blocks.append(figs["strategies"])
+        rows = [[r.strategy, r.seats, f"{int(r.rows):,}", pct(r.win_share, 2),
+                 _interval(r.win_low, r.win_high, digits=2), _p(r.p_holm),
+                 f"{r.score_mean:.2f} ± {r.score_se:.2f}", f"{r.rank_mean:.2f}"]
+                for r in a.strategy_table.itertuples()]
+        s.blocks.append(Table(["strategy", "seats", "seat-games", "win share", f"{conf}% Wilson",
+                               "Holm p vs fair", "mean score ± s.e.", "mean rank"], rows))
+        if "matchups" in figs:
+            s.blocks.append(figs["matchups"])
+        if a.ratings is not None:
+            if "ratings" in figs:
+                s.blocks.append(figs["ratings"])
+            rows = [[r.strategy, f"{r.theta:+.3f}", f"{r.se:.3f}",
+                     f"{r.low:+.3f} to {r.high:+.3f}",
+                     f"{pct(r.p_ahead)} ({_interval(r.p_ahead_low, r.p_ahead_high)}) vs {r.versus}"]
+                    for r in a.ratings.itertuples()]
+            s.blocks.append(Table(["strategy", "log strength", "s.e.", f"{conf}% interval",
+                                   "finishes ahead of"], rows, a.rating_note))
+        else:
+            s.blocks.append(f"No ratings: {a.rating_note}.")
+    sections.append(s)
+
+    # --- scores --------------------------------------------------------------------------
+    s = Section("Scores", "scores", [])
+    if "scores" in figs:
+        s.blocks.append(figs["scores"])
+    vals, counts = a.score_hist_strategy
+    rows = []
+    from analysis.balance import _hist_stats
+    for name, c in zip(a.strategies, counts):
+        st = _hist_stats(vals, c)
+        rows.append([name, f"{st['n']:,}", num(st["mean"]), num(st["sd"]), num(st["min"], 0),
+                     num(st["p10"], 0), num(st["median"], 0), num(st["p90"], 0), num(st["max"], 0)])
+    s.blocks.append(Table(["strategy", "seat-games", "mean", "s.d.", "min", "10%", "median",
+                           "90%", "max"], rows, "Final scores by strategy."))
+    if "components" in figs:
+        s.blocks.append(figs["components"])
+    if a.components is not None:
+        rows = [[idx] + [num(v) for v in r] for idx, r in zip(a.components.index,
+                                                               a.components.to_numpy())]
+        s.blocks.append(Table(["strategy"] + list(a.components.columns), rows,
+                              "Mean points per game from each source, by strategy."))
+    if not a.solo:
+        if "margin" in figs:
+            s.blocks.append(figs["margin"])
+        if a.all_tied_rate == 1.0:
+            s.blocks.append("Every game ended with all seats tied.")
+        else:
+            s.blocks.append(f"Shared wins: {pct(a.tie_rate, 2)} of games; games where every seat "
+                            f"tied: {pct(a.all_tied_rate, 2)}.")
+    sections.append(s)
+
+    # --- game shape ----------------------------------------------------------------------
+    s = Section("Game shape", "shape", [])
+    if "length" in figs:
+        s.blocks.append(figs["length"])
+    rows = [[r.reason, f"{int(r.games):,}", pct(r.share, 2), _interval(r.low, r.high, digits=2)]
+            for r in a.end_reasons.itertuples()]
+    s.blocks.append(Table(["how the game ended", "games", "share", f"{conf}% Wilson"], rows))
+    if a.length:
+        L = a.length
+        rows = [["all games", f"{L['n']:,}", num(L["mean"], 1), num(L["sd"], 1), num(L["min"], 0),
+                 num(L["median"], 0), num(L["max"], 0)]]
+        for name, st in L["by_reason"].items():
+            rows.append([name, f"{st['n']:,}", num(st["mean"], 1), num(st["sd"], 1),
+                         num(st["min"], 0), num(st["median"], 0), num(st["max"], 0)])
+        s.blocks.append(Table(["games", "count", "mean length", "s.d.", "min", "median", "max"],
+                              rows, f"Length in {L['unit'] or L['column']}."))
+    else:
+        s.blocks.append("This game declares no length column.")
+    sections.append(s)
+
+    # --- cards ---------------------------------------------------------------------------
+    for k, sec in enumerate(a.cards):
+        s = Section(sec.label, f"cards-{sec.type}", [list(sec.notes)])
+        if f"cards-{sec.type}" in figs:
+            s.blocks.append(figs[f"cards-{sec.type}"])
+        if f"timing-{sec.type}" in figs:
+            s.blocks.append(figs[f"timing-{sec.type}"])
+        rows = []
+        for r in sec.table.itertuples():
+            never = r.taken == 0
+            rows.append([
+                r.name, num(r.value, 0), f"{int(r.taken):,}", pct(r.taken_share_games),
+                "never taken" if never else pct_interval(r.win_taken, r.win_taken_low, r.win_taken_high),
+                pct_interval(r.win_not, r.win_not_low, r.win_not_high),
+                "-" if never else f"{_signed(r.vs_peers)} ({_interval(r.vs_peers_low, r.vs_peers_high)})",
+                "-" if never else num(r.score_taken, 1),
+                num(r.points_per_game, 2),
+                "-" if never or math.isnan(r.mean_day) else num(r.mean_day, 2),
+                r.top_taker or "-", r.flag or ""])
+        headers = ["card", "value", "times taken", "games taken in", "win share when taken",
+                   "when not", "vs other cards (pp)", "mean score when taken", "points per game",
+                   f"mean {sec.time_unit}", "taken most by", "flag"]
+        if a.solo:
+            headers[4] = "win share when taken (solo: always 1)"
+        s.blocks.append(Table(headers, rows,
+                              f"Intervals at {conf}%: Wilson for shares, Newcombe for the difference "
+                              f"with the takers of the other {sec.label.lower()}. Points per game: "
+                              f"the card's value times the times it was taken, per game."))
+        sections.append(s)
+
+    # --- what was run --------------------------------------------------------------------
+    s = Section("What was run", "run", [])
+    comp = m.get("components") or {}
+    timings = m.get("timings") or {}
+    rows = [["game", f"{m.get('title', '')} ({m.get('game', '?')})"],
+            ["variant", str(m.get("variant", "-"))],
+            ["players", str(m.get("players", "?"))],
+            ["games", f"{int(m.get('games', a.n_games)):,} (in the logs: {a.n_games:,})"],
+            ["seed", str(m.get("seed", "?"))],
+            ["run id", str(m.get("run_id", "?"))],
+            ["status", str(m.get("status", "?"))],
+            ["component file", f"{comp.get('path', '?')} (sha256 {comp.get('sha256', '?')})"]]
+    if comp.get("overrides") or m.get("overrides"):
+        rows.append(["component overrides", str(comp.get("overrides") or m.get("overrides"))])
+    rows += [["chunks", f"{m.get('n_chunks', '?')} of {m.get('chunk_size', '?')} games"],
+             ["toolkit version", str(m.get("package_version", "?"))],
+             ["python / numba / numpy", f"{m.get('python', '?')} / {m.get('numba', '?')} / {m.get('numpy', '?')}"],
+             ["created", str(m.get("created", "?"))],
+             ["command line", " ".join(map(str, m.get("command_line") or []))],
+             ["time taken", _time_taken(m, timings)]]
+    if build_seconds is not None:
+        rows.append(["report built in", f"{build_seconds:.1f} s"])
+    s.blocks.append(Table(["", ""], rows))
+    srows = []
+    for p, info in enumerate(m.get("strategies") or []):
+        params = ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}"
+                           for k, v in (info.get("params") or {}).items())
+        srows.append([f"Seat {p + 1}", str(info.get("name", "?")), str(info.get("base", "")),
+                      params or "-", str(info.get("source", ""))])
+    if srows:
+        s.blocks.append(Table(["seat", "strategy", "base", "parameters", "source"], srows,
+                              "Strategies and their parameters."))
+    sections.append(s)
+
+    # --- method --------------------------------------------------------------------------
+    notes = [
+        f"Win share: a seat's wins with ties split (1/k each for k tied winners), over its games; "
+        f"{conf}% Wilson score intervals.",
+        "Seat test: two-sided score test of the win share against the fair share 1/players; "
+        "p-values adjusted across seats with Holm's step-down method. 'Favoured' or "
+        "'disadvantaged' means the adjusted p-value is below 0.05.",
+        "Strategy ratings: Plackett-Luce strengths fitted with the MM algorithm of Hunter (2004) "
+        "on the finishing orders (ties: every tie-break, equally weighted), standard errors from "
+        "the Fisher information, one virtual game each way per pair of strategies as a prior.",
+        "Cards: a row is one seat in one game. 'Win share when taken' is over the rows that took "
+        "the card; the comparison with the other cards of the type uses Newcombe's hybrid score "
+        "interval for a difference of proportions. A card is flagged only when that interval "
+        "excludes zero and the difference is at least 5 percentage points (solo: a score "
+        "difference of at least 0.1 standard deviation, Welch interval). These are associations "
+        "in play by the simulated strategies, not causal effects.",
+        "More games to halve an interval: intervals shrink as 1/sqrt(games), so halving one "
+        "takes four times the games.",
+    ]
+    notes += [f"Note: {n}" for n in a.notes]
+    sections.append(Section("Method", "method", [notes]))
+    return Document(title, subtitle, sections)
+
+
+def _time_taken(m: dict, timings: dict) -> str:
+    sessions = m.get("sessions") or []
+    play = sum(float(x.get("play_seconds") or 0) for x in sessions) if sessions else timings.get("play_seconds")
+    comp = sum(float(x.get("compile_seconds") or 0) for x in sessions) if sessions else timings.get("compile_seconds")
+    gps = timings.get("games_per_second")
+    parts = []
+    if play is not None:
+        parts.append(f"play {float(play):.1f} s")
+    if comp is not None:
+        parts.append(f"compile/warm-up {float(comp):.1f} s")
+    if gps:
+        parts.append(f"{float(gps):,.0f} games/s on {timings.get('workers', '?')} workers")
+    if len(sessions) > 1:
+        parts.append(f"{len(sessions)} sessions (resumed)")
+    return ", ".join(parts) or "-"
+
