@@ -13,6 +13,7 @@ from sim.game_api import GameSpec, ToolkitError
 # module path -> its SPEC; order is the order `balance games` lists them
 GAME_MODULES: list[str] = [
     "sim.games.sunset",
+    "sim.games.sagrada",
 ]
 
 GAMES: dict[str, GameSpec] = {}      # name -> spec, filled by _load()

@@ -1,0 +1,350 @@
+"""Sagrada: the component file (TOML), its validation, and the compiled tables.
+
+The shipped default (`default_components.toml`) holds the REAL components of the base game
+(24 window patterns, 10 public objectives, 5 private objectives, 12 tool cards, 90 dice),
+from /work/shared/rules/sagrada-components.md. A designer copies it
+(`balance components sagrada > mine.toml`), edits it and runs with `--components mine.toml`.
+
+Validation collects every problem and raises one ComponentError with one line per problem,
+each naming the file, the card (`windows[3] "Sun Catcher": grid`) or field (`rules.rounds`)
+and what is wrong. The generic error wording (pydantic errors -> one line) is shared with
+Sunset Over Water's loader.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Annotated, Optional
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+try:  # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib
+
+from sim.game_api import ComponentError, Components
+from sim.games.sagrada import enums as E
+from sim.games.sunset.components import (_check_count, _check_duplicate_names, _check_keys,
+                                         _Collector, _Counts, _show, _toml_error, _validate_list)
+
+GAME = "sagrada"
+DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
+DEFAULT_LABEL = "<default>"
+
+TOP_LISTS = ("windows", "public", "private", "tools")
+TOP_TABLES = ("dice", "counts", "rules")
+CELL_CHARS = "." + E.COLOUR_LETTERS + "123456"
+
+Text = Annotated[str, Field(min_length=1)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _colour(value: str) -> str:
+    if value not in E.COLOUR_NAMES:
+        raise ValueError(f"unknown colour {value!r} (known: {', '.join(E.COLOUR_NAMES)})")
+    return value
+
+
+class Window(_Model):
+    name: Text
+    card: int = Field(ge=1, description="physical card (1-based); its two sides share it")
+    difficulty: int = Field(ge=0, le=20)
+    grid: list[str] = Field(min_length=E.ROWS, max_length=E.ROWS)
+
+    @field_validator("grid")
+    @classmethod
+    def _grid(cls, v: list) -> list:
+        for r, row in enumerate(v):
+            if len(row) != E.COLS:
+                raise ValueError(f"row {r + 1} {row!r} must have {E.COLS} characters, has {len(row)}")
+            bad = sorted({ch for ch in row if ch not in CELL_CHARS})
+            if bad:
+                raise ValueError(f"row {r + 1} {row!r}: unknown cell {bad[0]!r} (use . for blank, "
+                                 f"{' '.join(E.COLOUR_LETTERS)} for a colour, 1-6 for a shade)")
+        return v
+
+
+class Public(_Model):
+    name: Text
+    kind: str
+    points: int = Field(ge=0)
+    values: Optional[list[int]] = None
+    colours: Optional[list[str]] = None
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str) -> str:
+        if v not in E.OBJ_KIND_NAMES:
+            raise ValueError(f"unknown kind {v!r} (known: {', '.join(E.OBJ_KIND_NAMES)})")
+        return v
+
+    @model_validator(mode="after")
+    def _params(self) -> "Public":
+        if self.kind == "shade_set":
+            if not self.values:
+                raise ValueError("kind 'shade_set' needs values = [...] (1..6)")
+            if any(not 1 <= x <= E.N_VALUES for x in self.values) or len(set(self.values)) != len(self.values):
+                raise ValueError(f"values must be distinct numbers 1..6, got {self.values}")
+        elif self.values is not None:
+            raise ValueError(f"kind {self.kind!r} takes no values")
+        if self.kind == "colour_set":
+            if not self.colours:
+                raise ValueError("kind 'colour_set' needs colours = [...]")
+            for c in self.colours:
+                _colour(c)
+            if len(set(self.colours)) != len(self.colours):
+                raise ValueError(f"colours must be distinct, got {self.colours}")
+        elif self.colours is not None:
+            raise ValueError(f"kind {self.kind!r} takes no colours")
+        return self
+
+
+class Private(_Model):
+    name: Text
+    colour: str
+
+    @field_validator("colour")
+    @classmethod
+    def _c(cls, v: str) -> str:
+        return _colour(v)
+
+
+class Tool(_Model):
+    name: Text
+    rule: int = Field(ge=1, le=E.N_TOOL_EFFECTS, description="the card's number, 1..12: its effect")
+    colour: str
+
+    @field_validator("colour")
+    @classmethod
+    def _c(cls, v: str) -> str:
+        return _colour(v)
+
+
+class DiceSection(_Model):
+    red: int = Field(ge=0)
+    yellow: int = Field(ge=0)
+    green: int = Field(ge=0)
+    blue: int = Field(ge=0)
+    purple: int = Field(ge=0)
+
+
+class CountsSection(_Model):
+    windows: int = Field(ge=2, le=E.MAX_PATTERNS)
+    public: int = Field(ge=1, le=E.MAX_PUBLIC)
+    private: int = Field(ge=1, le=E.MAX_PRIVATE)
+    tools: int = Field(ge=1, le=E.MAX_TOOLS)
+
+
+class RulesSection(_Model):
+    rounds: int = Field(ge=1, le=E.MAX_ROUNDS)
+    dice_per_player: int = Field(ge=1)
+    dice_extra: int = Field(ge=0)
+    public_objectives: int = Field(ge=0, le=E.N_PUB_SLOTS)
+    tool_cards: int = Field(ge=0, le=E.MAX_IN_PLAY)
+    window_cards: int = Field(ge=1, le=E.MAX_DEAL)
+    empty_penalty: int = Field(ge=0)
+    token_points: int = Field(ge=0)
+    tool_first_cost: int = Field(ge=0)
+    tool_later_cost: int = Field(ge=0)
+    pip_points: int = Field(ge=0)
+    solo_dice: int = Field(ge=1, le=E.MAX_POOL)
+    solo_public: int = Field(ge=0, le=E.N_PUB_SLOTS)
+    solo_private: int = Field(ge=1, le=E.N_PRIV_SLOTS)
+    solo_tools: int = Field(ge=0, le=E.MAX_IN_PLAY)
+    solo_empty_penalty: int = Field(ge=0)
+
+
+class SagradaComponentFile(_Model):
+    windows: list[Window]
+    public: list[Public]
+    private: list[Private]
+    tools: list[Tool]
+    dice: DiceSection
+    counts: CountsSection
+    rules: RulesSection
+
+
+# --- loading ----------------------------------------------------------------------------
+def default_components_text() -> str:
+    return Path(DEFAULT_PATH).read_text(encoding="utf-8")
+
+
+def load_components(path: str | None = None) -> Components:
+    """Read and validate a component file (the shipped default when `path` is None)."""
+    if path is None:
+        return components_from_text(default_components_text(), DEFAULT_LABEL)
+    label = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ComponentError(f"{label}: no such file")
+    except IsADirectoryError:
+        raise ComponentError(f"{label}: is a directory, not a component file")
+    except OSError as exc:
+        raise ComponentError(f"{label}: cannot read the file: {exc.strerror or exc}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
+    return components_from_text(text, label)
+
+
+def components_from_text(text: str, path: str = "<text>") -> Components:
+    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentError(_toml_error(label, text, exc))
+
+    col = _Collector(label, raw)
+    _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
+    dice = col.validate(DiceSection, raw["dice"], ("dice",), {}) if "dice" in raw else None
+    if "counts" in raw:
+        col.validate(CountsSection, raw["counts"], ("counts",), {})
+    raw_counts = raw.get("counts") if isinstance(raw.get("counts"), dict) else {}
+    counts = _Counts({k: v for k, v in raw_counts.items()
+                      if isinstance(v, int) and not isinstance(v, bool) and v >= 0})
+    rules = col.validate(RulesSection, raw["rules"], ("rules",), {}) if "rules" in raw else None
+
+    models = {"windows": Window, "public": Public, "private": Private, "tools": Tool}
+    valid = {}
+    for key, model in models.items():
+        if key not in raw:
+            continue
+        valid[key] = _validate_list(col, raw[key], (key,), model, {})
+        _check_count(col, raw[key], (key,), counts.get(key), key)
+        _check_duplicate_names(col, raw[key], (key,))
+
+    # windows: every physical card has exactly two sides
+    if isinstance(raw.get("windows"), list):
+        sides: dict = {}
+        for i, w in valid.get("windows", []):
+            sides.setdefault(w.card, []).append(i)
+        for card, ids in sorted(sides.items()):
+            if len(ids) != 2:
+                where = ("windows", ids[-1])
+                col.add(where, f"card {card} has {len(ids)} side(s) (windows "
+                               f"{', '.join(str(i) for i in ids)}); every card has exactly 2")
+        n_cards = len(sides)
+        if rules is not None and n_cards and n_cards < E.MAX_PLAYERS * rules.window_cards:
+            col.add(("rules", "window_cards"),
+                    f"{E.MAX_PLAYERS} players x {rules.window_cards} cards need "
+                    f"{E.MAX_PLAYERS * rules.window_cards} window cards, the file has {n_cards}")
+
+    if rules is not None:
+        n_priv = len(raw["private"]) if isinstance(raw.get("private"), list) else None
+        if n_priv is not None and n_priv < max(E.MAX_PLAYERS, rules.solo_private):
+            col.add(("private",), f"needs at least {max(E.MAX_PLAYERS, rules.solo_private)} cards "
+                                  f"(one per player, {rules.solo_private} in solo), found {n_priv}")
+        n_pub = len(raw["public"]) if isinstance(raw.get("public"), list) else None
+        if n_pub is not None and n_pub < max(rules.public_objectives, rules.solo_public):
+            col.add(("rules", "public_objectives"),
+                    f"{max(rules.public_objectives, rules.solo_public)} face up, but only "
+                    f"{n_pub} public objectives in the file")
+        n_tool = len(raw["tools"]) if isinstance(raw.get("tools"), list) else None
+        if n_tool is not None and n_tool < max(rules.tool_cards, rules.solo_tools):
+            col.add(("rules", "tool_cards"),
+                    f"{max(rules.tool_cards, rules.solo_tools)} face up, but only {n_tool} "
+                    f"tool cards in the file")
+        if E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra > E.MAX_POOL:
+            col.add(("rules", "dice_per_player"),
+                    f"{E.MAX_PLAYERS} players draw {E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra}"
+                    f" dice a round, more than the engine's pool holds ({E.MAX_POOL})")
+        if dice is not None:
+            total = sum(dice.model_dump().values())
+            need = rules.rounds * max(E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra,
+                                      rules.solo_dice)
+            if total > E.MAX_DICE:
+                col.add(("dice",), f"{total} dice, more than the engine holds ({E.MAX_DICE})")
+            elif total < need:
+                col.add(("dice",), f"{total} dice, but {rules.rounds} rounds of a 4-player game "
+                                   f"draw {need}")
+
+    if col.lines:
+        raise ComponentError(col.lines)
+    model = col.validate(SagradaComponentFile, raw, (), {})
+    if model is None:  # pragma: no cover - a check above is missing
+        raise ComponentError(col.lines)
+    return Components(game=GAME, path=path, text=text,
+                      sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                      data=model.model_dump(), tables=build_tables(model),
+                      card_names=_card_names(model))
+
+
+def build_tables(m: SagradaComponentFile) -> E.SagradaTables:
+    cidx = {c: i for i, c in enumerate(E.COLOUR_NAMES)}
+    n = len(m.windows)
+    pc = np.full((n, E.N_CELLS), E.NO_COLOUR, np.int64)
+    pv = np.full((n, E.N_CELLS), E.NO_VALUE, np.int64)
+    for i, w in enumerate(m.windows):
+        for r, row in enumerate(w.grid):
+            for k, ch in enumerate(row):
+                cell = r * E.COLS + k
+                if ch in E.COLOUR_LETTERS:
+                    pc[i, cell] = E.COLOUR_LETTERS.index(ch)
+                elif ch.isdigit():
+                    pv[i, cell] = int(ch)
+    cards = sorted({w.card for w in m.windows})
+    card_id = {c: i for i, c in enumerate(cards)}
+    sides = np.full((len(cards), 2), -1, np.int64)
+    for i, w in enumerate(m.windows):
+        row = sides[card_id[w.card]]
+        row[0 if row[0] < 0 else 1] = i
+    kinds, masks = [], []
+    for o in m.public:
+        kinds.append(E.OBJ_KIND_NAMES.index(o.kind))
+        if o.kind == "shade_set":
+            masks.append(sum(1 << (v - 1) for v in o.values))
+        elif o.kind == "colour_set":
+            masks.append(sum(1 << cidx[c] for c in o.colours))
+        else:
+            masks.append(0)
+    r = m.rules
+    rules = np.zeros(E.N_RULES, np.int64)
+    rules[E.R_ROUNDS] = r.rounds
+    rules[E.R_DICE_PER_PLAYER] = r.dice_per_player
+    rules[E.R_DICE_EXTRA] = r.dice_extra
+    rules[E.R_N_PUBLIC] = r.public_objectives
+    rules[E.R_N_TOOLS] = r.tool_cards
+    rules[E.R_WINDOW_CARDS] = r.window_cards
+    rules[E.R_EMPTY_PENALTY] = r.empty_penalty
+    rules[E.R_TOKEN_POINTS] = r.token_points
+    rules[E.R_TOOL_FIRST_COST] = r.tool_first_cost
+    rules[E.R_TOOL_LATER_COST] = r.tool_later_cost
+    rules[E.R_PIP_POINTS] = r.pip_points
+    rules[E.R_SOLO_DICE] = r.solo_dice
+    rules[E.R_SOLO_PUBLIC] = r.solo_public
+    rules[E.R_SOLO_PRIVATE] = r.solo_private
+    rules[E.R_SOLO_TOOLS] = r.solo_tools
+    rules[E.R_SOLO_EMPTY_PENALTY] = r.solo_empty_penalty
+    i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+    return E.SagradaTables(
+        pattern_colour=pc, pattern_value=pv,
+        pattern_difficulty=i64([w.difficulty for w in m.windows]),
+        pattern_card=i64([card_id[w.card] for w in m.windows]),
+        card_sides=sides,
+        public_kind=i64(kinds), public_mask=i64(masks),
+        public_points=i64([o.points for o in m.public]),
+        private_colour=i64([cidx[p.colour] for p in m.private]),
+        tool_effect=i64([t.rule - 1 for t in m.tools]),
+        tool_colour=i64([cidx[t.colour] for t in m.tools]),
+        tool_number=i64([t.rule for t in m.tools]),
+        dice_per_colour=i64([getattr(m.dice, c) for c in E.COLOUR_NAMES]),
+        rules=rules,
+    )
+
+
+def _card_names(m: SagradaComponentFile) -> dict:
+    return {
+        "window": [w.name for w in m.windows],
+        "public": [o.name for o in m.public],
+        "private": [p.name for p in m.private],
+        "tool": [t.name for t in m.tools],
+        "colour": list(E.COLOUR_NAMES),
+    }

@@ -1,0 +1,996 @@
+"""Sagrada: the rules, as pure compiled functions over a `STATE_DTYPE` record.
+
+Each function is one rule (or one piece of bookkeeping); `docs/games/sagrada.md` maps every
+rule and tool card to its function. Nothing here calls a strategy: `play.py` asks a strategy
+to pick one of the legal options enumerated here (`*_options_nb`) and applies it with the
+`apply_*` / `*_nb` functions here.
+
+All tunable numbers come from `tables` (built from the component file); see enums.py.
+"""
+import numpy as np
+from numba import njit
+
+from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
+from sim.games.sagrada.enums import (
+    CHK_COUNT, CHK_DICE, CHK_NEIGHBOUR, CHK_TOKENS, CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS,
+    EV_BAG, EV_DRAW, EV_END, EV_MOVE, EV_PLACE, EV_RETURN, EV_REROLL, EV_ROUND, EV_SET, EV_SWAP,
+    EV_TOOL, EV_TRACK, G_DRAFTED, G_DRAFTS_LEFT, G_END_REASON, G_FIRST_START, G_HELD_COLOUR,
+    G_HELD_VALUE, G_N_BAG, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_ROUNDS, G_N_SPENT,
+    G_N_TOOLS, G_N_TRACK, G_OVER, G_ROUND, G_SEAT, G_SOLO, G_START, G_TOOL_USED, G_TURN_IN_ROUND,
+    M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_DEAL, MAX_IN_PLAY, MAX_PLAYERS, MAX_POOL,
+    MAX_TRACK, N_CELLS, N_COLOURS, N_G, N_PRIV_SLOTS, N_PUB_SLOTS, N_STATS, N_VALUES, NO_COLOUR,
+    NO_VALUE, OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
+    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_NO_PAYER, OPT_TOOL, OPT_TOOL_STRIDE, ORTH,
+    R_DICE_EXTRA, R_DICE_PER_PLAYER, R_EMPTY_PENALTY, R_N_PUBLIC, R_N_TOOLS, R_PIP_POINTS,
+    R_ROUNDS, R_SOLO_DICE, R_SOLO_EMPTY_PENALTY, R_SOLO_PRIVATE, R_SOLO_PUBLIC, R_SOLO_TOOLS,
+    R_TOKEN_POINTS, R_TOOL_FIRST_COST, R_TOOL_LATER_COST, R_WINDOW_CARDS, ROWS, ST_MOVES,
+    ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT, ST_TOOLS, STATE_DTYPE, T_COPPER_FOIL, T_CORK_BACKED,
+    T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE,
+    T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL,
+)
+
+# Score components, in the order score_nb writes them (the log columns pts_*).
+PTS_PUBLIC_1, PTS_PUBLIC_2, PTS_PUBLIC_3, PTS_PRIVATE, PTS_FAVOR, PTS_EMPTY = range(6)
+N_PTS = 6
+
+
+# ---------------------------------------------------------------------------------------
+# state and trace
+# ---------------------------------------------------------------------------------------
+def new_state():
+    """A game record for the kernels: a 1-element STATE_DTYPE recarray owned by the caller
+    (in numba a record taken from an array does not keep that array alive)."""
+    return np.zeros(1, STATE_DTYPE).view(np.recarray)
+
+
+@njit(cache=True, error_model="numpy")
+def trace_nb(trace, tn, ev, a, b, c, d, e):
+    """Append one event to the replay trace (a no-op when tracing is off: 0 rows)."""
+    i = tn[0]
+    if i < trace.shape[0]:
+        trace[i, 0] = ev
+        trace[i, 1] = a
+        trace[i, 2] = b
+        trace[i, 3] = c
+        trace[i, 4] = d
+        trace[i, 5] = e
+        tn[0] = i + 1
+
+
+# ---------------------------------------------------------------------------------------
+# set-up
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def setup_nb(tables, s, n_players, game_seed, trace, tn):
+    """Set-up: all dice in the bag; tool cards and public objectives face up (3 and 3; solo:
+    R_SOLO_TOOLS tools and 2 publics); 1 private objective per seat (solo: 2); 2 window cards
+    dealt per seat (their 4 sides are the seat's window choice, made in play.py); a random
+    start player holding the bag."""
+    g = s.g
+    for k in range(N_G):
+        g[k] = 0
+    init_streams_nb(s.streams, game_seed)
+    solo = n_players == 1
+    g[G_N_PLAYERS] = n_players
+    g[G_SOLO] = 1 if solo else 0
+    g[G_N_ROUNDS] = tables.rules[R_ROUNDS]
+    g[G_HELD_COLOUR] = -1
+    g[G_SEAT] = -1
+
+    n = 0
+    for c in range(N_COLOURS):
+        for _ in range(tables.dice_per_colour[c]):
+            s.bag[n] = c
+            n += 1
+    shuffle_nb(s.streams, CHANCE, s.bag, n)
+    g[G_N_BAG] = n
+
+    for p in range(MAX_PLAYERS):
+        for c in range(N_CELLS):
+            s.win_colour[p, c] = NO_COLOUR
+            s.win_value[p, c] = NO_VALUE
+            s.win_exempt[p, c] = 0
+            s.restr_colour[p, c] = NO_COLOUR
+            s.restr_value[p, c] = NO_VALUE
+        s.n_placed[p] = 0
+        s.pattern[p] = -1
+        s.tokens[p] = 0
+        s.skip_second[p] = 0
+        for k in range(MAX_DEAL):
+            s.dealt[p, k] = -1
+        for k in range(N_PRIV_SLOTS):
+            s.priv[p, k] = -1
+        for k in range(MAX_IN_PLAY):
+            s.tool_uses[p, k] = 0
+        for k in range(N_STATS):
+            s.stats[p, k] = 0
+
+    deck = np.empty(max(tables.n_tools, max(tables.n_public, max(tables.n_private, tables.n_cards))), np.int64)
+    n_tools = tables.rules[R_SOLO_TOOLS] if solo else tables.rules[R_N_TOOLS]
+    for i in range(tables.n_tools):
+        deck[i] = i
+    shuffle_nb(s.streams, CHANCE, deck, tables.n_tools)
+    for k in range(MAX_IN_PLAY):
+        s.tools[k] = deck[k] if k < n_tools else -1
+        s.tool_tokens[k] = 0
+        s.tool_gone[k] = 0
+    g[G_N_TOOLS] = n_tools
+
+    n_pub = tables.rules[R_SOLO_PUBLIC] if solo else tables.rules[R_N_PUBLIC]
+    for i in range(tables.n_public):
+        deck[i] = i
+    shuffle_nb(s.streams, CHANCE, deck, tables.n_public)
+    for k in range(N_PUB_SLOTS):
+        s.public[k] = deck[k] if k < n_pub else -1
+    g[G_N_PUBLIC] = n_pub
+
+    n_priv = tables.rules[R_SOLO_PRIVATE] if solo else 1
+    for i in range(tables.n_private):
+        deck[i] = i
+    shuffle_nb(s.streams, CHANCE, deck, tables.n_private)
+    for p in range(n_players):
+        for k in range(n_priv):
+            s.priv[p, k] = deck[p * n_priv + k]
+    g[G_N_PRIVATE] = n_priv
+
+    for i in range(tables.n_cards):
+        deck[i] = i
+    shuffle_nb(s.streams, CHANCE, deck, tables.n_cards)
+    n_deal = tables.rules[R_WINDOW_CARDS]
+    for p in range(n_players):
+        for k in range(n_deal):
+            s.dealt[p, k] = deck[p * n_deal + k]
+
+    g[G_FIRST_START] = randint_nb(s.streams, CHANCE, n_players)
+    g[G_START] = g[G_FIRST_START]
+
+
+@njit(cache=True, error_model="numpy")
+def window_options_nb(tables, s, p, options):
+    """The window choice: both sides of each dealt card (pattern ids)."""
+    n = 0
+    for k in range(tables.rules[R_WINDOW_CARDS]):
+        card = s.dealt[p, k]
+        options[n] = tables.card_sides[card, 0]
+        options[n + 1] = tables.card_sides[card, 1]
+        n += 2
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def apply_window_nb(tables, s, p, pattern):
+    """Take the pattern, and favor tokens equal to its difficulty (none in solo)."""
+    s.pattern[p] = pattern
+    for c in range(N_CELLS):
+        s.restr_colour[p, c] = tables.pattern_colour[pattern, c]
+        s.restr_value[p, c] = tables.pattern_value[pattern, c]
+    s.tokens[p] = 0 if s.g[G_SOLO] == 1 else tables.pattern_difficulty[pattern]
+
+
+# ---------------------------------------------------------------------------------------
+# rounds
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def roll_nb(s):
+    return 1 + randint_nb(s.streams, CHANCE, N_VALUES)
+
+
+@njit(cache=True, error_model="numpy")
+def dice_per_round_nb(tables, s):
+    if s.g[G_SOLO] == 1:
+        return tables.rules[R_SOLO_DICE]
+    return s.g[G_N_PLAYERS] * tables.rules[R_DICE_PER_PLAYER] + tables.rules[R_DICE_EXTRA]
+
+
+@njit(cache=True, error_model="numpy")
+def start_round_nb(tables, s, trace, tn):
+    """The start player draws players x 2 + 1 dice (solo: 4) from the bag and rolls them into
+    the draft pool; the turn order is the snake: clockwise from the start player, then back
+    counter-clockwise from the last player (who thus plays twice in a row)."""
+    g = s.g
+    trace_nb(trace, tn, EV_ROUND, g[G_ROUND], g[G_START], 0, 0, 0)
+    want = dice_per_round_nb(tables, s)
+    for _ in range(want):
+        if g[G_N_BAG] == 0:
+            break
+        g[G_N_BAG] -= 1
+        colour = s.bag[g[G_N_BAG]]
+        value = roll_nb(s)
+        pool_add_nb(s, colour, value)
+        trace_nb(trace, tn, EV_DRAW, colour, value, 0, 0, 0)
+    n = g[G_N_PLAYERS]
+    for i in range(n):
+        q = (g[G_START] + i) % n
+        s.order[i] = q
+        s.order[2 * n - 1 - i] = q
+    for p in range(n):
+        s.skip_second[p] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def end_round_nb(tables, s, trace, tn):
+    """Every die left in the pool goes onto the round track (one space covered however many
+    there are); the bag passes clockwise; after the last round the game ends."""
+    g = s.g
+    for i in range(g[G_N_POOL]):
+        k = g[G_N_TRACK]
+        s.track_colour[k] = s.pool_colour[i]
+        s.track_value[k] = s.pool_value[i]
+        s.track_round[k] = g[G_ROUND]
+        g[G_N_TRACK] = k + 1
+        trace_nb(trace, tn, EV_TRACK, g[G_ROUND], s.pool_colour[i], s.pool_value[i], 0, 0)
+    g[G_N_POOL] = 0
+    g[G_START] = (g[G_START] + 1) % g[G_N_PLAYERS]
+    g[G_ROUND] += 1
+    if g[G_ROUND] >= g[G_N_ROUNDS]:
+        g[G_OVER] = 1
+        g[G_END_REASON] = END_ROUNDS
+        trace_nb(trace, tn, EV_END, END_ROUNDS, 0, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def begin_turn_nb(s, p, turn_in_round):
+    g = s.g
+    g[G_SEAT] = p
+    g[G_TURN_IN_ROUND] = turn_in_round
+    g[G_DRAFTS_LEFT] = 1
+    g[G_DRAFTED] = 0
+    g[G_TOOL_USED] = 0
+
+
+# ---------------------------------------------------------------------------------------
+# the pool, the held die
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def pool_add_nb(s, colour, value):
+    k = s.g[G_N_POOL]
+    s.pool_colour[k] = colour
+    s.pool_value[k] = value
+    s.g[G_N_POOL] = k + 1
+
+
+@njit(cache=True, error_model="numpy")
+def pool_take_nb(s, i):
+    """Remove pool die i (later dice shift down); the caller reads its colour and value first."""
+    n = s.g[G_N_POOL]
+    for k in range(i + 1, n):
+        s.pool_colour[k - 1] = s.pool_colour[k]
+        s.pool_value[k - 1] = s.pool_value[k]
+    s.g[G_N_POOL] = n - 1
+
+
+@njit(cache=True, error_model="numpy")
+def pool_duplicate_nb(s, i):
+    """True if an earlier pool die has the same colour and value (same options: listed once)."""
+    for k in range(i):
+        if s.pool_colour[k] == s.pool_colour[i] and s.pool_value[k] == s.pool_value[i]:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def hold_nb(s, colour, value):
+    s.g[G_HELD_COLOUR] = colour
+    s.g[G_HELD_VALUE] = value
+
+
+@njit(cache=True, error_model="numpy")
+def return_held_nb(s, p, trace, tn):
+    """A tool's die that cannot (or may not) be placed goes back to the draft pool."""
+    pool_add_nb(s, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE])
+    trace_nb(trace, tn, EV_RETURN, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE], 0, 0, 0)
+    s.g[G_HELD_COLOUR] = -1
+    s.g[G_HELD_VALUE] = 0
+    s.stats[p, ST_RETURNED] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# placement
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def can_place_nb(s, p, cell, colour, value, mode):
+    """Whether a die (colour, value) may go on `cell` of seat p's window:
+      - the cell is open;
+      - its colour / shade restriction is met (unless the mode ignores it);
+      - the window's first die goes on an edge or corner cell; every later die is next to a
+        die already placed, orthogonally or diagonally (Cork-backed Straightedge: next to none);
+      - no orthogonal neighbour has the same colour or the same value (diagonals may)."""
+    if s.win_colour[p, cell] != NO_COLOUR:
+        return False
+    rc = s.restr_colour[p, cell]
+    if rc != NO_COLOUR and rc != colour and (mode & M_IGNORE_COLOUR) == 0:
+        return False
+    rv = s.restr_value[p, cell]
+    if rv != NO_VALUE and rv != value and (mode & M_IGNORE_SHADE) == 0:
+        return False
+    if s.n_placed[p] == 0:
+        if EDGE[cell] == 0:
+            return False
+    else:
+        adjacent = False
+        for k in range(4):
+            q = ORTH[cell, k]
+            if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
+                adjacent = True
+                break
+        if not adjacent:
+            for k in range(4):
+                q = DIAG[cell, k]
+                if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
+                    adjacent = True
+                    break
+        if (mode & M_NOT_ADJACENT) != 0:
+            if adjacent:
+                return False
+        elif not adjacent:
+            return False
+    for k in range(4):
+        q = ORTH[cell, k]
+        if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
+            if s.win_colour[p, q] == colour or s.win_value[p, q] == value:
+                return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def has_cell_nb(s, p, colour, value, mode):
+    for cell in range(N_CELLS):
+        if can_place_nb(s, p, cell, colour, value, mode):
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def cell_options_nb(s, p, colour, value, mode, options):
+    """Cells where the die may go (a tool's held die: DEC_PLACE options)."""
+    n = 0
+    for cell in range(N_CELLS):
+        if can_place_nb(s, p, cell, colour, value, mode):
+            options[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def place_die_nb(s, p, cell, colour, value, exempt, by_tool, trace, tn):
+    s.win_colour[p, cell] = colour
+    s.win_value[p, cell] = value
+    s.win_exempt[p, cell] = exempt
+    s.n_placed[p] += 1
+    s.stats[p, ST_PLACED] += 1
+    trace_nb(trace, tn, EV_PLACE, p, cell, colour, value, by_tool)
+
+
+@njit(cache=True, error_model="numpy")
+def place_held_nb(s, p, cell, trace, tn):
+    place_die_nb(s, p, cell, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE], 0, 1, trace, tn)
+    s.g[G_HELD_COLOUR] = -1
+    s.g[G_HELD_VALUE] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def apply_draft_nb(s, p, code, trace, tn):
+    """Draft pool die code // N_CELLS and place it on cell code % N_CELLS."""
+    i = code // N_CELLS
+    cell = code % N_CELLS
+    colour = s.pool_colour[i]
+    value = s.pool_value[i]
+    pool_take_nb(s, i)
+    place_die_nb(s, p, cell, colour, value, 0, 0, trace, tn)
+    s.g[G_DRAFTS_LEFT] -= 1
+    s.g[G_DRAFTED] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# moving window dice (tools 2, 3, 4, 12)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def lift_nb(s, p, cell):
+    """Take a die off the window (for a move); returns (colour, value)."""
+    colour = s.win_colour[p, cell]
+    value = s.win_value[p, cell]
+    s.win_colour[p, cell] = NO_COLOUR
+    s.win_value[p, cell] = NO_VALUE
+    s.n_placed[p] -= 1
+    return colour, value
+
+
+@njit(cache=True, error_model="numpy")
+def unlift_nb(s, p, cell, colour, value):
+    s.win_colour[p, cell] = colour
+    s.win_value[p, cell] = value
+    s.n_placed[p] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def move_options_nb(s, p, mode, colour_filter, exclude_cell, options, n0):
+    """Moves of one window die to another open cell, obeying the placement rules as if the die
+    were placed anew (so a moved die must again touch another die, or sit on an edge if it is
+    the only die), except what `mode` ignores. colour_filter: -1 any, else a colour bitmask;
+    exclude_cell: a cell whose die may not move (Lathekin's and Tap Wheel's second die must
+    be another die). Codes from * N_CELLS + to, appended at options[n0:]; returns the new n."""
+    n = n0
+    for frm in range(N_CELLS):
+        colour = s.win_colour[p, frm]
+        if colour == NO_COLOUR or frm == exclude_cell:
+            continue
+        if colour_filter >= 0 and (colour_filter >> colour) & 1 == 0:
+            continue
+        c, v = lift_nb(s, p, frm)
+        for to in range(N_CELLS):
+            if to != frm and can_place_nb(s, p, to, c, v, mode):
+                options[n] = frm * N_CELLS + to
+                n += 1
+        unlift_nb(s, p, frm, c, v)
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def any_move_nb(s, p, mode, colour_filter, exclude_cell):
+    for frm in range(N_CELLS):
+        colour = s.win_colour[p, frm]
+        if colour == NO_COLOUR or frm == exclude_cell:
+            continue
+        if colour_filter >= 0 and (colour_filter >> colour) & 1 == 0:
+            continue
+        c, v = lift_nb(s, p, frm)
+        found = False
+        for to in range(N_CELLS):
+            if to != frm and can_place_nb(s, p, to, c, v, mode):
+                found = True
+                break
+        unlift_nb(s, p, frm, c, v)
+        if found:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def apply_move_nb(s, p, code, mode, trace, tn):
+    """Move a window die; it keeps the restriction a tool let it ignore (win_exempt)."""
+    frm = code // N_CELLS
+    to = code % N_CELLS
+    c, v = lift_nb(s, p, frm)
+    s.win_exempt[p, frm] = 0
+    s.win_colour[p, to] = c
+    s.win_value[p, to] = v
+    s.win_exempt[p, to] = mode & (M_IGNORE_COLOUR | M_IGNORE_SHADE)
+    s.n_placed[p] += 1
+    s.stats[p, ST_MOVES] += 1
+    trace_nb(trace, tn, EV_MOVE, p, frm, to, 0, 0)
+    return to
+
+
+@njit(cache=True, error_model="numpy")
+def lathekin_first_ok_nb(s, p, code):
+    """Lathekin moves exactly two dice: a first move is legal only if a second die can then
+    move."""
+    frm = code // N_CELLS
+    to = code % N_CELLS
+    c, v = lift_nb(s, p, frm)
+    s.win_colour[p, to] = c
+    s.win_value[p, to] = v
+    s.n_placed[p] += 1
+    ok = any_move_nb(s, p, 0, -1, to)
+    s.win_colour[p, to] = NO_COLOUR
+    s.win_value[p, to] = NO_VALUE
+    s.n_placed[p] -= 1
+    unlift_nb(s, p, frm, c, v)
+    return ok
+
+
+@njit(cache=True, error_model="numpy")
+def track_colours_nb(s):
+    m = 0
+    for k in range(s.g[G_N_TRACK]):
+        m |= 1 << s.track_colour[k]
+    return m
+
+
+# ---------------------------------------------------------------------------------------
+# tool cards
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def tool_cost_nb(tables, s, slot):
+    """Favor tokens to use a face-up tool card: 1 if none lie on it, else 2."""
+    if s.tool_tokens[slot] == 0:
+        return tables.rules[R_TOOL_FIRST_COST]
+    return tables.rules[R_TOOL_LATER_COST]
+
+
+@njit(cache=True, error_model="numpy")
+def lathekin_options_nb(s, p, options):
+    n = move_options_nb(s, p, 0, -1, -1, options, 0)
+    k = 0
+    for i in range(n):
+        if lathekin_first_ok_nb(s, p, options[i]):
+            options[k] = options[i]
+            k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def draft_tool_options_nb(s, p, effect, options):
+    """Arguments of the tools that draft a die (step 0):
+      grozing pliers: die * 2 + up (the changed die must be placeable; 1 never becomes 6);
+      grinding stone / cork-backed straightedge: die (the flipped die / a not-adjacent cell
+      must exist); flux brush / flux remover: die (outcome unknown: any die)."""
+    n = 0
+    for i in range(s.g[G_N_POOL]):
+        if pool_duplicate_nb(s, i):
+            continue
+        c = s.pool_colour[i]
+        v = s.pool_value[i]
+        if effect == T_GROZING_PLIERS:
+            if v > 1 and has_cell_nb(s, p, c, v - 1, 0):
+                options[n] = i * 2
+                n += 1
+            if v < N_VALUES and has_cell_nb(s, p, c, v + 1, 0):
+                options[n] = i * 2 + 1
+                n += 1
+        elif effect == T_GRINDING_STONE:
+            if has_cell_nb(s, p, c, 7 - v, 0):
+                options[n] = i
+                n += 1
+        elif effect == T_CORK_BACKED:
+            if has_cell_nb(s, p, c, v, M_NOT_ADJACENT):
+                options[n] = i
+                n += 1
+        else:  # flux brush, flux remover
+            options[n] = i
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def lens_options_nb(s, p, options):
+    """Lens Cutter: pool die i swapped with round-track die k (code i * MAX_TRACK + k); the die
+    taken from the track must then be placeable. Identical dice are listed once."""
+    n = 0
+    nt = s.g[G_N_TRACK]
+    for k in range(nt):
+        dup = False
+        for j in range(k):
+            if s.track_colour[j] == s.track_colour[k] and s.track_value[j] == s.track_value[k]:
+                dup = True
+                break
+        if dup or not has_cell_nb(s, p, s.track_colour[k], s.track_value[k], 0):
+            continue
+        for i in range(s.g[G_N_POOL]):
+            if pool_duplicate_nb(s, i):
+                continue
+            options[n] = i * MAX_TRACK + k
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def flux_value_options_nb(s, p, options):
+    """Flux Remover, step 1: the value to give the die drawn from the bag; values that can be
+    placed, or all six if none can (the die then goes to the pool)."""
+    c = s.g[G_HELD_COLOUR]
+    n = 0
+    for v in range(1, N_VALUES + 1):
+        if has_cell_nb(s, p, c, v, 0):
+            options[n] = v
+            n += 1
+    if n == 0:
+        for v in range(1, N_VALUES + 1):
+            options[n] = v
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def tool_usable_nb(tables, s, p, slot, scratch):
+    """Whether seat p may use face-up tool `slot` now (cost aside): one tool per turn, the
+    drafting tools only while the turn's draft is unused, Glazing Hammer only on the second
+    turn before drafting, Running Pliers only on the first turn after drafting, and only if
+    the tool has a legal argument."""
+    g = s.g
+    if g[G_TOOL_USED] == 1:
+        return False
+    effect = tables.tool_effect[s.tools[slot]]
+    draft_free = g[G_DRAFTS_LEFT] > 0
+    n_pool = g[G_N_POOL]
+    if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED:
+        return draft_free and n_pool > 0 and draft_tool_options_nb(s, p, effect, scratch) > 0
+    if effect == T_FLUX_BRUSH:
+        return draft_free and n_pool > 0
+    if effect == T_FLUX_REMOVER:
+        return draft_free and n_pool > 0 and g[G_N_BAG] > 0
+    if effect == T_LENS_CUTTER:
+        return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and lens_options_nb(s, p, scratch) > 0
+    if effect == T_GLAZING_HAMMER:
+        return g[G_TURN_IN_ROUND] == 1 and g[G_DRAFTED] == 0 and n_pool > 0
+    if effect == T_RUNNING_PLIERS:
+        return g[G_TURN_IN_ROUND] == 0 and g[G_DRAFTED] == 1 and n_pool > 0
+    if effect == T_EGLOMISE_BRUSH:
+        return s.n_placed[p] > 0 and any_move_nb(s, p, M_IGNORE_COLOUR, -1, -1)
+    if effect == T_COPPER_FOIL:
+        return s.n_placed[p] > 0 and any_move_nb(s, p, M_IGNORE_SHADE, -1, -1)
+    if effect == T_LATHEKIN:
+        if s.n_placed[p] < 2:
+            return False
+        n = move_options_nb(s, p, 0, -1, -1, scratch, 0)
+        for i in range(n):
+            if lathekin_first_ok_nb(s, p, scratch[i]):
+                return True
+        return False
+    if effect == T_TAP_WHEEL:
+        if s.n_placed[p] == 0 or g[G_N_TRACK] == 0:
+            return False
+        return any_move_nb(s, p, 0, track_colours_nb(s), -1)
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def action_options_nb(tables, s, p, options, scratch):
+    """A turn's next action: draft a pool die onto a cell (die * N_CELLS + cell; identical dice
+    listed once), use a tool (OPT_TOOL + slot * OPT_TOOL_STRIDE + payer: in solo the pool die
+    of the tool's colour that pays, else OPT_NO_PAYER), or end the turn (OPT_END, last)."""
+    g = s.g
+    n = 0
+    n_pool = g[G_N_POOL]
+    if g[G_DRAFTS_LEFT] > 0:
+        for i in range(n_pool):
+            if pool_duplicate_nb(s, i):
+                continue
+            c = s.pool_colour[i]
+            v = s.pool_value[i]
+            for cell in range(N_CELLS):
+                if can_place_nb(s, p, cell, c, v, 0):
+                    options[n] = i * N_CELLS + cell
+                    n += 1
+    if g[G_TOOL_USED] == 0:
+        solo = g[G_SOLO] == 1
+        for slot in range(g[G_N_TOOLS]):
+            tool = s.tools[slot]
+            if not solo:
+                if s.tokens[p] >= tool_cost_nb(tables, s, slot) and tool_usable_nb(tables, s, p, slot, scratch):
+                    options[n] = OPT_TOOL + slot * OPT_TOOL_STRIDE + OPT_NO_PAYER
+                    n += 1
+            elif s.tool_gone[slot] == 0:
+                colour = tables.tool_colour[tool]
+                for i in range(g[G_N_POOL]):
+                    if s.pool_colour[i] != colour or pool_duplicate_nb(s, i):
+                        continue
+                    # the paying die leaves the pool before the tool acts
+                    value = s.pool_value[i]
+                    pool_take_nb(s, i)
+                    ok = tool_usable_nb(tables, s, p, slot, scratch)
+                    # put it back where it was
+                    for k in range(g[G_N_POOL], i, -1):
+                        s.pool_colour[k] = s.pool_colour[k - 1]
+                        s.pool_value[k] = s.pool_value[k - 1]
+                    s.pool_colour[i] = colour
+                    s.pool_value[i] = value
+                    g[G_N_POOL] += 1
+                    if ok:
+                        options[n] = OPT_TOOL + slot * OPT_TOOL_STRIDE + i
+                        n += 1
+    options[n] = OPT_END
+    return n + 1
+
+
+@njit(cache=True, error_model="numpy")
+def pay_tool_nb(tables, s, p, slot, payer, trace, tn):
+    """Pay for a tool card: favor tokens onto the card (1 if it has none, else 2); solo: the
+    paying die leaves play and the card is removed. Marks the turn's tool as used."""
+    g = s.g
+    tool = s.tools[slot]
+    if g[G_SOLO] == 1:
+        c = s.pool_colour[payer]
+        v = s.pool_value[payer]
+        pool_take_nb(s, payer)
+        k = g[G_N_SPENT]
+        s.spent_colour[k] = c
+        s.spent_value[k] = v
+        g[G_N_SPENT] = k + 1
+        s.tool_gone[slot] = 1
+        trace_nb(trace, tn, EV_TOOL, p, tool, -1 - c, v, 0)
+    else:
+        cost = tool_cost_nb(tables, s, slot)
+        s.tokens[p] -= cost
+        s.tool_tokens[slot] += cost
+        s.stats[p, ST_TOKENS_SPENT] += cost
+        trace_nb(trace, tn, EV_TOOL, p, tool, cost, 0, 0)
+    s.tool_uses[p, slot] += 1
+    s.stats[p, ST_TOOLS] += 1
+    g[G_TOOL_USED] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def take_for_tool_nb(s, i):
+    """A drafting tool takes pool die i into the hand (held) and uses the turn's draft."""
+    c = s.pool_colour[i]
+    v = s.pool_value[i]
+    pool_take_nb(s, i)
+    hold_nb(s, c, v)
+    s.g[G_DRAFTS_LEFT] -= 1
+    s.g[G_DRAFTED] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def apply_grozing_nb(s, code, trace, tn):
+    """Grozing Pliers: the drafted die goes up or down by 1."""
+    take_for_tool_nb(s, code // 2)
+    old = s.g[G_HELD_VALUE]
+    s.g[G_HELD_VALUE] = old + (1 if code % 2 == 1 else -1)
+    trace_nb(trace, tn, EV_SET, s.g[G_HELD_COLOUR], old, s.g[G_HELD_VALUE], 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_grinding_nb(s, i, trace, tn):
+    """Grinding Stone: the drafted die is flipped to its opposite face (7 - value)."""
+    take_for_tool_nb(s, i)
+    old = s.g[G_HELD_VALUE]
+    s.g[G_HELD_VALUE] = 7 - old
+    trace_nb(trace, tn, EV_SET, s.g[G_HELD_COLOUR], old, s.g[G_HELD_VALUE], 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_flux_brush_nb(s, i, trace, tn):
+    """Flux Brush: the drafted die is re-rolled."""
+    take_for_tool_nb(s, i)
+    old = s.g[G_HELD_VALUE]
+    s.g[G_HELD_VALUE] = roll_nb(s)
+    trace_nb(trace, tn, EV_SET, s.g[G_HELD_COLOUR], old, s.g[G_HELD_VALUE], 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_flux_remover_nb(s, i, trace, tn):
+    """Flux Remover: the drafted die goes back into the bag and a die is drawn from it (its
+    value is chosen next: flux_value_options_nb)."""
+    take_for_tool_nb(s, i)
+    back = s.g[G_HELD_COLOUR]
+    n = s.g[G_N_BAG]
+    s.bag[n] = back
+    j = randint_nb(s.streams, CHANCE, n + 1)  # the returned die lands anywhere in the bag
+    tmp = s.bag[j]
+    s.bag[j] = s.bag[n]
+    s.bag[n] = tmp
+    j = randint_nb(s.streams, CHANCE, n + 1)  # and one die is drawn at random
+    drawn = s.bag[j]
+    s.bag[j] = s.bag[n]
+    s.g[G_N_BAG] = n
+    hold_nb(s, drawn, 0)
+    trace_nb(trace, tn, EV_BAG, back, drawn, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_lens_nb(s, code, trace, tn):
+    """Lens Cutter: pool die i takes the place of round-track die k; the track die is held."""
+    i = code // MAX_TRACK
+    k = code % MAX_TRACK
+    pc = s.pool_colour[i]
+    pv = s.pool_value[i]
+    tc = s.track_colour[k]
+    tv = s.track_value[k]
+    pool_take_nb(s, i)
+    s.track_colour[k] = pc
+    s.track_value[k] = pv
+    hold_nb(s, tc, tv)
+    s.g[G_DRAFTS_LEFT] -= 1
+    s.g[G_DRAFTED] += 1
+    trace_nb(trace, tn, EV_SWAP, pc, pv, tc, tv, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_glazing_nb(s, trace, tn):
+    """Glazing Hammer: every pool die is re-rolled."""
+    for i in range(s.g[G_N_POOL]):
+        s.pool_value[i] = roll_nb(s)
+    trace_nb(trace, tn, EV_REROLL, s.g[G_N_POOL], 0, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_running_nb(s, p):
+    """Running Pliers: draft a second die this turn; skip this round's second turn."""
+    s.g[G_DRAFTS_LEFT] += 1
+    s.skip_second[p] = 1
+
+
+# ---------------------------------------------------------------------------------------
+# scoring
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def line_distinct_nb(wc, wv, start, step, length, by_colour):
+    """1 if the line of `length` cells from `start` by `step` is complete and has no repeated
+    colour (by_colour) or value, else 0."""
+    seen = 0
+    for k in range(length):
+        c = start + k * step
+        if wc[c] == NO_COLOUR:
+            return 0
+        x = wc[c] if by_colour else wv[c]
+        if (seen >> x) & 1:
+            return 0
+        seen |= 1 << x
+    return 1
+
+
+@njit(cache=True, error_model="numpy")
+def public_score_nb(kind, mask, points, wc, wv):
+    """Points of one public objective for a window (wc: colours, wv: values per cell)."""
+    count = 0
+    if kind == OBJ_ROW_COLOUR or kind == OBJ_ROW_SHADE:
+        for r in range(ROWS):
+            count += line_distinct_nb(wc, wv, r * COLS, 1, COLS, kind == OBJ_ROW_COLOUR)
+    elif kind == OBJ_COL_COLOUR or kind == OBJ_COL_SHADE:
+        for k in range(COLS):
+            count += line_distinct_nb(wc, wv, k, COLS, ROWS, kind == OBJ_COL_COLOUR)
+    elif kind == OBJ_SHADE_SET or kind == OBJ_COLOUR_SET:
+        counts = np.zeros(8, np.int64)
+        for c in range(N_CELLS):
+            if wc[c] != NO_COLOUR:
+                if kind == OBJ_SHADE_SET:
+                    counts[wv[c] - 1] += 1
+                else:
+                    counts[wc[c]] += 1
+        count = 1 << 30
+        for x in range(8):
+            if (mask >> x) & 1 and counts[x] < count:
+                count = counts[x]
+        if count == 1 << 30:
+            count = 0
+    elif kind == OBJ_COLOUR_DIAGONALS:
+        for c in range(N_CELLS):
+            if wc[c] == NO_COLOUR:
+                continue
+            for k in range(4):
+                q = DIAG[c, k]
+                if q >= 0 and wc[q] == wc[c]:
+                    count += 1
+                    break
+    return count * points
+
+
+@njit(cache=True, error_model="numpy")
+def private_score_nb(colour, wc, wv, pip_points):
+    total = 0
+    for c in range(N_CELLS):
+        if wc[c] == colour:
+            total += wv[c]
+    return total * pip_points
+
+
+@njit(cache=True, error_model="numpy")
+def private_points_nb(tables, s, p):
+    """The private objective's points; solo: the better of the two (the player's choice)."""
+    best = 0
+    for k in range(s.g[G_N_PRIVATE]):
+        card = s.priv[p, k]
+        if card >= 0:
+            v = private_score_nb(tables.private_colour[card], s.win_colour[p], s.win_value[p],
+                                 tables.rules[R_PIP_POINTS])
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def score_nb(tables, s, p, pts):
+    """Final score of seat p into pts[N_PTS]; returns the total: each public objective (each
+    may score several times; rows / columns only when complete), the private objective,
+    1 per favor token left, -1 per open space (solo: -3, no tokens)."""
+    for k in range(N_PTS):
+        pts[k] = 0
+    for k in range(s.g[G_N_PUBLIC]):
+        o = s.public[k]
+        pts[PTS_PUBLIC_1 + k] = public_score_nb(tables.public_kind[o], tables.public_mask[o],
+                                                tables.public_points[o], s.win_colour[p], s.win_value[p])
+    pts[PTS_PRIVATE] = private_points_nb(tables, s, p)
+    pts[PTS_FAVOR] = s.tokens[p] * tables.rules[R_TOKEN_POINTS]
+    empty = N_CELLS - s.n_placed[p]
+    penalty = tables.rules[R_SOLO_EMPTY_PENALTY] if s.g[G_SOLO] == 1 else tables.rules[R_EMPTY_PENALTY]
+    pts[PTS_EMPTY] = -empty * penalty
+    total = 0
+    for k in range(N_PTS):
+        total += pts[k]
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def target_score_nb(s):
+    """Solo: the target is the sum of the values of the dice on the round track."""
+    total = 0
+    for k in range(s.g[G_N_TRACK]):
+        total += s.track_value[k]
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def final_position_nb(s, p):
+    """Seat p's place in the last round's clockwise order (0 = that round's start player)."""
+    n = s.g[G_N_PLAYERS]
+    start = (s.g[G_FIRST_START] + s.g[G_N_ROUNDS] - 1) % n
+    return (p - start + n) % n
+
+
+@njit(cache=True, error_model="numpy")
+def rank_nb(scores, privs, tokens, positions, n, rank, win):
+    """Highest score wins; ties: most private objective points, then most favor tokens left,
+    then reverse order in the final round (the later seat in that round's order wins), so the
+    ranking is strict. rank[p] = 1 + seats ahead; win[p] = 1 for the winner."""
+    for p in range(n):
+        ahead = 0
+        for q in range(n):
+            if q == p:
+                continue
+            if scores[q] != scores[p]:
+                better = scores[q] > scores[p]
+            elif privs[q] != privs[p]:
+                better = privs[q] > privs[p]
+            elif tokens[q] != tokens[p]:
+                better = tokens[q] > tokens[p]
+            else:
+                better = positions[q] > positions[p]
+            if better:
+                ahead += 1
+        rank[p] = ahead + 1
+        win[p] = 1.0 if ahead == 0 else 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# invariants (checked games)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def check_state_nb(tables, s):
+    """0 if the state is sound, else the CHK_* code of the first broken invariant: dice of each
+    colour conserved across bag, pool, windows, round track, spent dice and the held die;
+    each window die on a cell whose restrictions it meets (or a tool let it ignore);
+    no orthogonal neighbours alike in colour or value; n_placed right; favor tokens >= 0 and
+    those spent all lie on the tool cards."""
+    g = s.g
+    counts = np.zeros(N_COLOURS, np.int64)
+    for k in range(g[G_N_BAG]):
+        counts[s.bag[k]] += 1
+    for k in range(g[G_N_POOL]):
+        counts[s.pool_colour[k]] += 1
+    for k in range(g[G_N_TRACK]):
+        counts[s.track_colour[k]] += 1
+    for k in range(g[G_N_SPENT]):
+        counts[s.spent_colour[k]] += 1
+    if g[G_HELD_COLOUR] >= 0:
+        counts[g[G_HELD_COLOUR]] += 1
+    n = g[G_N_PLAYERS]
+    for p in range(n):
+        placed = 0
+        for c in range(N_CELLS):
+            col = s.win_colour[p, c]
+            if col == NO_COLOUR:
+                continue
+            placed += 1
+            counts[col] += 1
+            rc = s.restr_colour[p, c]
+            if rc != NO_COLOUR and rc != col and (s.win_exempt[p, c] & M_IGNORE_COLOUR) == 0:
+                return CHK_WINDOW
+            rv = s.restr_value[p, c]
+            if rv != NO_VALUE and rv != s.win_value[p, c] and (s.win_exempt[p, c] & M_IGNORE_SHADE) == 0:
+                return CHK_WINDOW
+            for k in range(4):
+                q = ORTH[c, k]
+                if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
+                    if s.win_colour[p, q] == col or s.win_value[p, q] == s.win_value[p, c]:
+                        return CHK_NEIGHBOUR
+        if placed != s.n_placed[p]:
+            return CHK_COUNT
+    for c in range(N_COLOURS):
+        if counts[c] != tables.dice_per_colour[c]:
+            return CHK_DICE
+    if g[G_SOLO] == 0:
+        spent = 0
+        for p in range(n):
+            if s.tokens[p] < 0:
+                return CHK_TOKENS
+            spent += s.stats[p, ST_TOKENS_SPENT]
+            if s.pattern[p] >= 0 and s.tokens[p] + s.stats[p, ST_TOKENS_SPENT] != tables.pattern_difficulty[s.pattern[p]]:
+                return CHK_TOKENS
+        on_cards = 0
+        for k in range(MAX_IN_PLAY):
+            on_cards += s.tool_tokens[k]
+        if on_cards != spent:
+            return CHK_TOKENS
+    return 0
+

@@ -1,0 +1,94 @@
+"""Turn a replayed game's event trace into readable lines (`balance replay`)."""
+from __future__ import annotations
+
+from sim.games.sagrada import enums as E
+from sim.games.sagrada.play import C_RANK, C_SCORE, C_TARGET, RECORD_COLUMNS
+
+
+def cell_name(c: int) -> str:
+    """Rulebook notation: row letter A-D (top first), column number 1-5."""
+    return f"{'ABCD'[c // E.COLS]}{c % E.COLS + 1}"
+
+
+def die(colour: int, value: int) -> str:
+    return f"{E.COLOUR_NAMES[colour]} {value}" if value else E.COLOUR_NAMES[colour]
+
+
+def window_lines(state, seat: int) -> list:
+    """The window as 4 text rows: a die is colour letter + value, an open space its restriction
+    in lower case (or '..')."""
+    rows = []
+    for r in range(E.ROWS):
+        parts = []
+        for k in range(E.COLS):
+            c = r * E.COLS + k
+            col = int(state["win_colour"][seat, c])
+            if col >= 0:
+                parts.append(f"{E.COLOUR_LETTERS[col]}{int(state['win_value'][seat, c])}")
+            else:
+                rc = int(state["restr_colour"][seat, c])
+                rv = int(state["restr_value"][seat, c])
+                parts.append(f"{E.COLOUR_LETTERS[rc].lower()}." if rc >= 0 else (f".{rv}" if rv else ".."))
+        rows.append(" ".join(parts))
+    return rows
+
+
+def format_trace(prepared, game_index, events, out, win, state) -> list:
+    comp = prepared.components
+    names = comp.card_names
+    tables = comp.tables
+
+    def seat(p):
+        return f"seat {p} ({prepared.strategy_names[p]})"
+
+    lines = [f"Sagrada, game {game_index} of run seed {prepared.seed}, "
+             f"{prepared.n_players} player(s), variant {prepared.variant}"]
+    n_pub = int(state["g"][E.G_N_PUBLIC])
+    n_tools = int(state["g"][E.G_N_TOOLS])
+    lines.append("public objectives: " + ", ".join(names["public"][int(o)] for o in state["public"][:n_pub]))
+    lines.append("tool cards: " + ", ".join(
+        f"{names['tool'][int(t)]} ({E.COLOUR_NAMES[int(tables.tool_colour[int(t)])]})" for t in state["tools"][:n_tools]))
+    for p in range(prepared.n_players):
+        privs = [names["private"][int(x)] for x in state["priv"][p] if x >= 0]
+        lines.append(f"{seat(p)}: private {', '.join(privs)}")
+    for ev in events:
+        kind, a, b, c, d, e = (int(x) for x in ev)
+        if kind == E.EV_ROUND:
+            lines.append(f"-- round {a + 1} (start player: seat {b}) --")
+        elif kind == E.EV_WINDOW:
+            lines.append(f"  {seat(a)} takes window {names['window'][b]} "
+                         f"(difficulty {tables.pattern_difficulty[b]})")
+        elif kind == E.EV_DRAW:
+            lines.append(f"  pool: {die(a, b)}")
+        elif kind == E.EV_PLACE:
+            how = " (tool)" if e else ""
+            lines.append(f"  {seat(a)} places {die(c, d)} on {cell_name(b)}{how}")
+        elif kind == E.EV_TOOL:
+            paid = f"{c} token(s)" if c >= 0 else f"a {die(-1 - c, d)} die"
+            lines.append(f"  {seat(a)} uses {names['tool'][b]}, paying {paid}")
+        elif kind == E.EV_MOVE:
+            lines.append(f"    moves the die on {cell_name(b)} to {cell_name(c)}")
+        elif kind == E.EV_SET:
+            lines.append(f"    {E.COLOUR_NAMES[a]} die: {b} -> {c}")
+        elif kind == E.EV_SWAP:
+            lines.append(f"    swaps {die(a, b)} from the pool with {die(c, d)} from the round track")
+        elif kind == E.EV_RETURN:
+            lines.append(f"    {die(a, b)} cannot be placed: back to the pool")
+        elif kind == E.EV_BAG:
+            lines.append(f"    a {E.COLOUR_NAMES[a]} die goes back into the bag; draws {E.COLOUR_NAMES[b]}")
+        elif kind == E.EV_REROLL:
+            lines.append(f"    re-rolls the {a} dice of the pool")
+        elif kind == E.EV_TRACK:
+            lines.append(f"  round track {a + 1}: {die(b, c)}")
+        elif kind == E.EV_PASS:
+            lines.append(f"  {seat(a)} passes")
+        elif kind == E.EV_END:
+            lines.append(f"-- game over: {E.END_REASON_NAMES[a]} --")
+    cols = [name for name, _ in RECORD_COLUMNS]
+    for p in range(prepared.n_players):
+        lines.append(f"{seat(p)} window {names['window'][int(state['pattern'][p])]}:")
+        lines.extend("    " + row for row in window_lines(state, p))
+        parts = ", ".join(f"{cols[k]} {out[p, k]}" for k in range(len(cols)) if cols[k].startswith("pts_"))
+        extra = f", target {out[p, C_TARGET]}" if prepared.n_players == 1 else ""
+        lines.append(f"{seat(p)}: score {out[p, C_SCORE]} (rank {out[p, C_RANK]}, win {win[p]:.2f}; {parts}{extra})")
+    return lines
