@@ -9,7 +9,7 @@ GAMES ?= 200000
 WORKERS ?=
 WORKERS_ARG := $(if $(WORKERS),--workers $(WORKERS),)
 
-.PHONY: run test bench install install-test clean
+.PHONY: run test bench bench-report browser install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +29,23 @@ install-test: $(VENV)/.installed-test
 run: $(VENV)/.installed
 	$(BIN)/balance run sunset --players 4 --games $(GAMES) --strategies planner,greedy,greedy,random --seed 1 --out runs/default --overwrite $(WORKERS_ARG)
 
-test: $(VENV)/.installed-test
+# The HTML report test needs a real browser: Debian's Chromium, installed here where missing
+# (only when apt-get exists). If it cannot be installed, the test fails and says why.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium (apt-get) for the HTML report test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+			|| echo "warning: chromium could not be installed; tests/test_report_browser.py will fail"; \
+	fi
+
+test: $(VENV)/.installed-test browser
 	$(BIN)/python -m pytest -q -n 2 tests
 
 bench: $(VENV)/.installed
 	$(BIN)/python scripts/bench_sunset.py
+
+bench-report: $(VENV)/.installed
+	$(BIN)/python scripts/bench_report.py
 
 clean:
 	rm -rf runs/ .pytest_cache build *.egg-info

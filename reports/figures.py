@@ -269,7 +269,7 @@ def card_timing_figure(a: BalanceAnalysis, k: int):
     n = len(sec.table)
     fig = _new(1.8 + 0.8 * last + 2.5, 1.0 + 0.25 * n)
     ax = fig.add_subplot(1, 1, 1)
-    im = ax.imshow(share, aspect="auto", cmap="Blues", vmin=0, vmax=100)
+    im = ax.imshow(share, aspect="auto", cmap="Blues", vmin=0, vmax=max(float(share.max()), 1.0))
     ax.set_xticks(range(last))
     ax.set_xticklabels([f"{sec.time_unit} {i + 1}" for i in range(last)], fontsize=8)
     ax.set_yticks(range(n))
