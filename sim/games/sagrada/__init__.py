@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.game_api import GameSpec, Prepared, ToolkitError
+from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 from sim.games.sagrada import components as _components
 from sim.games.sagrada.enums import END_REASON_NAMES, pack_tables
 from sim.games.sagrada.nb import new_state
@@ -26,8 +26,8 @@ class SagradaSpec(GameSpec):
     def default_components_text(self) -> str:
         return _components.default_components_text()
 
-    def load_components(self, path: str | None = None):
-        return _components.load_components(path)
+    def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
+        return _components.load_components(path, overrides)
 
     def strategy_catalog(self) -> list:
         from strategies.sagrada import CATALOG
@@ -55,26 +55,30 @@ class SagradaSpec(GameSpec):
         from sim.games.sagrada.play import RECORD_COLUMNS
         return list(RECORD_COLUMNS)
 
-    def report_metadata(self, components=None) -> dict:
-        """What the report needs to name the game's cards in the logs: per card type, the
-        column(s) holding ids or bitmasks, and the names by id."""
-        comp = components if components is not None else self.load_components()
-        names = comp.card_names
+    def report_metadata(self, components: Components | None = None) -> dict:
+        """What the balance report needs to know about this game's cards and logs
+        (analysis/metadata.py): windows chosen (value: difficulty), tool cards used (value:
+        the number printed on the card), public objectives in play (value: points), private
+        objectives held."""
+        comp = components or self.load_components()
         t = comp.tables
+        names = comp.card_names
         return {
-            "cards": {
-                "window": {"columns": ["window"], "encoding": "id", "names": names["window"],
-                           "difficulty": [int(x) for x in t.pattern_difficulty],
-                           "label": "window pattern chosen"},
-                "tool": {"columns": ["tools_used_mask"], "encoding": "bitmask",
-                         "in_play": "tools_mask", "names": names["tool"],
-                         "label": "tool cards used"},
-                "public": {"columns": ["public_1", "public_2", "public_3"], "encoding": "id",
-                           "names": names["public"], "label": "public objectives in play"},
-                "private": {"columns": ["private"], "encoding": "id", "names": names["private"],
-                            "label": "private objective"},
-            },
-            "groups": {"difficulty": "difficulty", "start_position": "start_position"},
+            "cards": [
+                {"type": "window", "label": "Windows", "names": list(names["window"]),
+                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask"},
+                {"type": "tool", "label": "Tool cards used", "names": list(names["tool"]),
+                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask"},
+                {"type": "public", "label": "Public objectives in play",
+                 "names": list(names["public"]),
+                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask"},
+                {"type": "private", "label": "Private objectives", "names": list(names["private"]),
+                 "values": [1] * len(names["private"]), "mask_column": "private_mask"},
+            ],
+            "score_components": ["pts_public_1", "pts_public_2", "pts_public_3", "pts_private",
+                                 "pts_favor", "pts_empty"],
+            "length_column": "length", "length_unit": "turns",
+            "end_reason_names": list(END_REASON_NAMES),
         }
 
     def _kernels(self, prepared: Prepared):

@@ -26,6 +26,7 @@ except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib
 
 from sim.game_api import ComponentError, Components
+from sim.overrides import apply_overrides
 from sim.games.sagrada import enums as E
 from sim.games.sunset.components import (_check_count, _check_duplicate_names, _check_keys,
                                          _Collector, _Counts, _show, _toml_error, _validate_list)
@@ -175,10 +176,11 @@ def default_components_text() -> str:
     return Path(DEFAULT_PATH).read_text(encoding="utf-8")
 
 
-def load_components(path: str | None = None) -> Components:
-    """Read and validate a component file (the shipped default when `path` is None)."""
+def load_components(path: str | None = None, overrides: tuple = ()) -> Components:
+    """Read and validate a component file (the shipped default when `path` is None), with
+    `--set PATH=VALUE` overrides applied before validation (sim/overrides.py)."""
     if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL)
+        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
     label = str(path)
     try:
         data = Path(path).read_bytes()
@@ -192,15 +194,18 @@ def load_components(path: str | None = None) -> Components:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
-    return components_from_text(text, label)
+    return components_from_text(text, label, overrides)
 
 
-def components_from_text(text: str, path: str = "<text>") -> Components:
+def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
+    """Validate component-file text; `path` names the file in messages; `overrides`:
+    `PATH=VALUE` strings applied to the parsed file before validation."""
     label = DEFAULT_PATH if path == DEFAULT_LABEL else path
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(_toml_error(label, text, exc))
+    raw = apply_overrides(raw, list(overrides), label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -272,9 +277,9 @@ def components_from_text(text: str, path: str = "<text>") -> Components:
     if model is None:  # pragma: no cover - a check above is missing
         raise ComponentError(col.lines)
     return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                      sha256=hashlib.sha256("\n".join([text, *overrides]).encode("utf-8")).hexdigest(),
                       data=model.model_dump(), tables=build_tables(model),
-                      card_names=_card_names(model))
+                      card_names=_card_names(model), overrides=list(overrides))
 
 
 def build_tables(m: SagradaComponentFile) -> E.SagradaTables:

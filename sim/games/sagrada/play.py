@@ -73,6 +73,9 @@ RECORD_COLUMNS = (
     ("target", "solo: target score (round-track sum), else 0"),
     ("illegal", "strategy decisions that were not legal (always 0 for built-ins)"),
     ("broken", "checked games only: first broken invariant code, 0 = none"),
+    ("window_mask", "bit w set = window pattern w chosen (one bit)"),
+    ("public_mask", "bit o set = public objective o face up in this game"),
+    ("private_mask", "bit k set = private objective k held (solo: both)"),
 )
 N_COLUMNS = len(RECORD_COLUMNS)
 C_GAME, C_SEAT, C_SCORE, C_RANK, C_WIN, C_LENGTH, C_END_REASON = range(7)
@@ -96,7 +99,10 @@ C_START_POSITION = 30
 C_TARGET = 31
 C_ILLEGAL = 32
 C_BROKEN = 33
-assert [n for n, _ in RECORD_COLUMNS][C_BROKEN] == "broken" and N_COLUMNS == C_BROKEN + 1
+C_WINDOW_MASK = 34
+C_PUBLIC_MASK = 35
+C_PRIVATE_MASK = 36
+assert [n for n, _ in RECORD_COLUMNS][C_BROKEN] == "broken" and N_COLUMNS == C_PRIVATE_MASK + 1
 assert [n for n, _ in RECORD_COLUMNS][C_WINDOW] == "window"
 assert [n for n, _ in RECORD_COLUMNS][C_TOOLS_MASK] == "tools_mask"
 
@@ -321,6 +327,16 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_TARGET] = target
         out[r, C_ILLEGAL] = s.stats[p, ST_ILLEGAL]
         out[r, C_BROKEN] = s.g[G_BROKEN]
+        out[r, C_WINDOW_MASK] = 1 << s.pattern[p]
+        pmask = 0
+        for k in range(s.g[G_N_PUBLIC]):
+            pmask |= 1 << s.public[k]
+        out[r, C_PUBLIC_MASK] = pmask
+        vmask = 0
+        for k in range(2):
+            if s.priv[p, k] >= 0:
+                vmask |= 1 << s.priv[p, k]
+        out[r, C_PRIVATE_MASK] = vmask
 
 
 @njit(cache=True, error_model="numpy")
