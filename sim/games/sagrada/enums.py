@@ -46,6 +46,12 @@ def _neighbours():
 
 ORTH, DIAG, EDGE = _neighbours()   # ORTH[c], DIAG[c]: neighbour cells, -1 padded; EDGE[c]: 1 on the border
 
+# Cell sets as 20-bit masks (bit cell): legality is computed for all cells at once.
+FULL_MASK = (1 << N_CELLS) - 1
+EDGE_MASK = sum(1 << c for c in range(N_CELLS) if EDGE[c])
+COL0_MASK = sum(1 << (r * COLS) for r in range(ROWS))
+COLL_MASK = sum(1 << (r * COLS + COLS - 1) for r in range(ROWS))
+
 # --- capacities ---------------------------------------------------------------------------
 MAX_PLAYERS = 4
 MAX_DICE = 128                 # dice in the game (box: 90)
@@ -243,6 +249,11 @@ STATE_DTYPE = np.dtype([
     ("win_value", np.int64, (MAX_PLAYERS, N_CELLS)),   # 1..6, NO_VALUE if empty
     ("win_exempt", np.int64, (MAX_PLAYERS, N_CELLS)),  # M_IGNORE_* the die was moved with
     ("n_placed", np.int64, (MAX_PLAYERS,)),            # dice in each window
+    ("wmask", np.int64, (MAX_PLAYERS,)),               # bit cell set = a die there (kept by set/clear_cell_nb)
+    ("cmask", np.int64, (MAX_PLAYERS, N_COLOURS)),     # cells holding a die of each colour
+    ("vmask", np.int64, (MAX_PLAYERS, N_VALUES + 1)),  # cells holding a die of each value (index = value)
+    ("okc", np.int64, (MAX_PLAYERS, N_COLOURS)),       # cells whose colour restriction a colour meets
+    ("okv", np.int64, (MAX_PLAYERS, N_VALUES + 1)),    # cells whose shade restriction a value meets
     ("pattern", np.int64, (MAX_PLAYERS,)),             # chosen pattern id, -1 before the choice
     ("restr_colour", np.int64, (MAX_PLAYERS, N_CELLS)),  # the chosen pattern's restrictions
     ("restr_value", np.int64, (MAX_PLAYERS, N_CELLS)),

@@ -12,7 +12,7 @@ from numba import njit
 
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sagrada.enums import (
-    CHK_COUNT, CHK_DICE, CHK_NEIGHBOUR, CHK_TOKENS, CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS,
+    CHK_COUNT, CHK_DICE, COL0_MASK, COLL_MASK, EDGE_MASK, FULL_MASK, CHK_NEIGHBOUR, CHK_TOKENS, CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS,
     EV_BAG, EV_DRAW, EV_END, EV_MOVE, EV_PLACE, EV_RETURN, EV_REROLL, EV_ROUND, EV_SET, EV_SWAP,
     EV_TOOL, EV_TRACK, G_DRAFTED, G_DRAFTS_LEFT, G_END_REASON, G_FIRST_START, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_BAG, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_ROUNDS, G_N_SPENT,
@@ -93,6 +93,13 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
             s.restr_colour[p, c] = NO_COLOUR
             s.restr_value[p, c] = NO_VALUE
         s.n_placed[p] = 0
+        s.wmask[p] = 0
+        for k in range(N_COLOURS):
+            s.cmask[p, k] = 0
+            s.okc[p, k] = 0
+        for k in range(N_VALUES + 1):
+            s.vmask[p, k] = 0
+            s.okv[p, k] = 0
         s.pattern[p] = -1
         s.tokens[p] = 0
         s.skip_second[p] = 0
@@ -164,6 +171,7 @@ def apply_window_nb(tables, s, p, pattern):
     for c in range(N_CELLS):
         s.restr_colour[p, c] = tables.pattern_colour[pattern, c]
         s.restr_value[p, c] = tables.pattern_value[pattern, c]
+    sync_masks_nb(s, p)
     s.tokens[p] = 0 if s.g[G_SOLO] == 1 else tables.pattern_difficulty[pattern]
 
 
@@ -288,75 +296,129 @@ def return_held_nb(s, p, trace, tn):
 # placement
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def can_place_nb(s, p, cell, colour, value, mode):
-    """Whether a die (colour, value) may go on `cell` of seat p's window:
+def sync_masks_nb(s, p):
+    """Rebuild seat p's cell masks from its window and restrictions (after a hand edit)."""
+    s.wmask[p] = 0
+    for k in range(N_COLOURS):
+        s.cmask[p, k] = 0
+        s.okc[p, k] = 0
+    for k in range(N_VALUES + 1):
+        s.vmask[p, k] = 0
+        s.okv[p, k] = 0
+    n = 0
+    for cell in range(N_CELLS):
+        bit = 1 << cell
+        rc = s.restr_colour[p, cell]
+        rv = s.restr_value[p, cell]
+        for k in range(N_COLOURS):
+            if rc == NO_COLOUR or rc == k:
+                s.okc[p, k] |= bit
+        for k in range(1, N_VALUES + 1):
+            if rv == NO_VALUE or rv == k:
+                s.okv[p, k] |= bit
+        c = s.win_colour[p, cell]
+        if c != NO_COLOUR:
+            s.wmask[p] |= bit
+            s.cmask[p, c] |= bit
+            s.vmask[p, s.win_value[p, cell]] |= bit
+            n += 1
+    s.n_placed[p] = n
+
+
+@njit(cache=True, error_model="numpy")
+def set_cell_nb(s, p, cell, colour, value):
+    """Put a die on a cell (window arrays, masks, count)."""
+    bit = 1 << cell
+    s.win_colour[p, cell] = colour
+    s.win_value[p, cell] = value
+    s.wmask[p] |= bit
+    s.cmask[p, colour] |= bit
+    s.vmask[p, value] |= bit
+    s.n_placed[p] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def clear_cell_nb(s, p, cell):
+    """Take the die off a cell; returns its (colour, value)."""
+    bit = 1 << cell
+    colour = s.win_colour[p, cell]
+    value = s.win_value[p, cell]
+    s.win_colour[p, cell] = NO_COLOUR
+    s.win_value[p, cell] = NO_VALUE
+    s.wmask[p] &= ~bit
+    s.cmask[p, colour] &= ~bit
+    s.vmask[p, value] &= ~bit
+    s.n_placed[p] -= 1
+    return colour, value
+
+
+@njit(cache=True, error_model="numpy")
+def dilate4_nb(m):
+    """Cells orthogonally adjacent to a cell of m."""
+    return (((m << 1) & ~COL0_MASK) | ((m >> 1) & ~COLL_MASK) | (m << COLS) | (m >> COLS)) & FULL_MASK
+
+
+@njit(cache=True, error_model="numpy")
+def dilate8_nb(m):
+    """Cells orthogonally or diagonally adjacent to a cell of m (and m itself)."""
+    h = (m | ((m << 1) & ~COL0_MASK) | ((m >> 1) & ~COLL_MASK)) & FULL_MASK
+    return (h | (h << COLS) | (h >> COLS)) & FULL_MASK
+
+
+@njit(cache=True, error_model="numpy")
+def legal_mask_nb(s, p, colour, value, mode):
+    """The cells of seat p's window where a die (colour, value) may go, as a bitmask:
       - the cell is open;
       - its colour / shade restriction is met (unless the mode ignores it);
       - the window's first die goes on an edge or corner cell; every later die is next to a
         die already placed, orthogonally or diagonally (Cork-backed Straightedge: next to none);
       - no orthogonal neighbour has the same colour or the same value (diagonals may)."""
-    if s.win_colour[p, cell] != NO_COLOUR:
-        return False
-    rc = s.restr_colour[p, cell]
-    if rc != NO_COLOUR and rc != colour and (mode & M_IGNORE_COLOUR) == 0:
-        return False
-    rv = s.restr_value[p, cell]
-    if rv != NO_VALUE and rv != value and (mode & M_IGNORE_SHADE) == 0:
-        return False
-    if s.n_placed[p] == 0:
-        if EDGE[cell] == 0:
-            return False
+    filled = s.wmask[p]
+    m = ~filled & FULL_MASK
+    if (mode & M_IGNORE_COLOUR) == 0:
+        m &= s.okc[p, colour]
+    if (mode & M_IGNORE_SHADE) == 0:
+        m &= s.okv[p, value]
+    if filled == 0:
+        m &= EDGE_MASK
+    elif (mode & M_NOT_ADJACENT) != 0:
+        m &= ~dilate8_nb(filled)
     else:
-        adjacent = False
-        for k in range(4):
-            q = ORTH[cell, k]
-            if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
-                adjacent = True
-                break
-        if not adjacent:
-            for k in range(4):
-                q = DIAG[cell, k]
-                if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
-                    adjacent = True
-                    break
-        if (mode & M_NOT_ADJACENT) != 0:
-            if adjacent:
-                return False
-        elif not adjacent:
-            return False
-    for k in range(4):
-        q = ORTH[cell, k]
-        if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
-            if s.win_colour[p, q] == colour or s.win_value[p, q] == value:
-                return False
-    return True
+        m &= dilate8_nb(filled)
+    m &= ~dilate4_nb(s.cmask[p, colour] | s.vmask[p, value])
+    return m
+
+
+@njit(cache=True, error_model="numpy")
+def can_place_nb(s, p, cell, colour, value, mode):
+    """Whether a die (colour, value) may go on `cell` (see legal_mask_nb)."""
+    return (legal_mask_nb(s, p, colour, value, mode) >> cell) & 1 == 1
 
 
 @njit(cache=True, error_model="numpy")
 def has_cell_nb(s, p, colour, value, mode):
-    for cell in range(N_CELLS):
-        if can_place_nb(s, p, cell, colour, value, mode):
-            return True
-    return False
+    return legal_mask_nb(s, p, colour, value, mode) != 0
 
 
 @njit(cache=True, error_model="numpy")
 def cell_options_nb(s, p, colour, value, mode, options):
     """Cells where the die may go (a tool's held die: DEC_PLACE options)."""
+    m = legal_mask_nb(s, p, colour, value, mode)
     n = 0
-    for cell in range(N_CELLS):
-        if can_place_nb(s, p, cell, colour, value, mode):
+    cell = 0
+    while m:
+        if m & 1:
             options[n] = cell
             n += 1
+        m >>= 1
+        cell += 1
     return n
 
 
 @njit(cache=True, error_model="numpy")
 def place_die_nb(s, p, cell, colour, value, exempt, by_tool, trace, tn):
-    s.win_colour[p, cell] = colour
-    s.win_value[p, cell] = value
+    set_cell_nb(s, p, cell, colour, value)
     s.win_exempt[p, cell] = exempt
-    s.n_placed[p] += 1
     s.stats[p, ST_PLACED] += 1
     trace_nb(trace, tn, EV_PLACE, p, cell, colour, value, by_tool)
 
@@ -387,19 +449,12 @@ def apply_draft_nb(s, p, code, trace, tn):
 @njit(cache=True, error_model="numpy")
 def lift_nb(s, p, cell):
     """Take a die off the window (for a move); returns (colour, value)."""
-    colour = s.win_colour[p, cell]
-    value = s.win_value[p, cell]
-    s.win_colour[p, cell] = NO_COLOUR
-    s.win_value[p, cell] = NO_VALUE
-    s.n_placed[p] -= 1
-    return colour, value
+    return clear_cell_nb(s, p, cell)
 
 
 @njit(cache=True, error_model="numpy")
 def unlift_nb(s, p, cell, colour, value):
-    s.win_colour[p, cell] = colour
-    s.win_value[p, cell] = value
-    s.n_placed[p] += 1
+    set_cell_nb(s, p, cell, colour, value)
 
 
 @njit(cache=True, error_model="numpy")
@@ -417,11 +472,15 @@ def move_options_nb(s, p, mode, colour_filter, exclude_cell, options, n0):
         if colour_filter >= 0 and (colour_filter >> colour) & 1 == 0:
             continue
         c, v = lift_nb(s, p, frm)
-        for to in range(N_CELLS):
-            if to != frm and can_place_nb(s, p, to, c, v, mode):
+        m = legal_mask_nb(s, p, c, v, mode) & ~(1 << frm)
+        unlift_nb(s, p, frm, c, v)
+        to = 0
+        while m:
+            if m & 1:
                 options[n] = frm * N_CELLS + to
                 n += 1
-        unlift_nb(s, p, frm, c, v)
+            m >>= 1
+            to += 1
     return n
 
 
@@ -434,11 +493,7 @@ def any_move_nb(s, p, mode, colour_filter, exclude_cell):
         if colour_filter >= 0 and (colour_filter >> colour) & 1 == 0:
             continue
         c, v = lift_nb(s, p, frm)
-        found = False
-        for to in range(N_CELLS):
-            if to != frm and can_place_nb(s, p, to, c, v, mode):
-                found = True
-                break
+        found = (legal_mask_nb(s, p, c, v, mode) & ~(1 << frm)) != 0
         unlift_nb(s, p, frm, c, v)
         if found:
             return True
@@ -452,10 +507,8 @@ def apply_move_nb(s, p, code, mode, trace, tn):
     to = code % N_CELLS
     c, v = lift_nb(s, p, frm)
     s.win_exempt[p, frm] = 0
-    s.win_colour[p, to] = c
-    s.win_value[p, to] = v
+    set_cell_nb(s, p, to, c, v)
     s.win_exempt[p, to] = mode & (M_IGNORE_COLOUR | M_IGNORE_SHADE)
-    s.n_placed[p] += 1
     s.stats[p, ST_MOVES] += 1
     trace_nb(trace, tn, EV_MOVE, p, frm, to, 0, 0)
     return to
@@ -468,13 +521,9 @@ def lathekin_first_ok_nb(s, p, code):
     frm = code // N_CELLS
     to = code % N_CELLS
     c, v = lift_nb(s, p, frm)
-    s.win_colour[p, to] = c
-    s.win_value[p, to] = v
-    s.n_placed[p] += 1
+    set_cell_nb(s, p, to, c, v)
     ok = any_move_nb(s, p, 0, -1, to)
-    s.win_colour[p, to] = NO_COLOUR
-    s.win_value[p, to] = NO_VALUE
-    s.n_placed[p] -= 1
+    clear_cell_nb(s, p, to)
     unlift_nb(s, p, frm, c, v)
     return ok
 
@@ -636,12 +685,14 @@ def action_options_nb(tables, s, p, options, scratch):
         for i in range(n_pool):
             if pool_duplicate_nb(s, i):
                 continue
-            c = s.pool_colour[i]
-            v = s.pool_value[i]
-            for cell in range(N_CELLS):
-                if can_place_nb(s, p, cell, c, v, 0):
+            m = legal_mask_nb(s, p, s.pool_colour[i], s.pool_value[i], 0)
+            cell = 0
+            while m:
+                if m & 1:
                     options[n] = i * N_CELLS + cell
                     n += 1
+                m >>= 1
+                cell += 1
     if g[G_TOOL_USED] == 0:
         solo = g[G_SOLO] == 1
         for slot in range(g[G_N_TOOLS]):
@@ -936,10 +987,20 @@ def rank_nb(scores, privs, tokens, positions, n, rank, win):
 # invariants (checked games)
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
+def popcount_cells_nb(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
 def check_state_nb(tables, s):
     """0 if the state is sound, else the CHK_* code of the first broken invariant: dice of each
     colour conserved across bag, pool, windows, round track, spent dice and the held die;
-    each window die on a cell whose restrictions it meets (or a tool let it ignore);
+    the cell masks agree with the window; each window die on a cell whose restrictions it
+    meets (or a tool let it ignore);
     no orthogonal neighbours alike in colour or value; n_placed right; favor tokens >= 0 and
     those spent all lie on the tool cards."""
     g = s.g
@@ -959,8 +1020,13 @@ def check_state_nb(tables, s):
         placed = 0
         for c in range(N_CELLS):
             col = s.win_colour[p, c]
+            bit = 1 << c
             if col == NO_COLOUR:
+                if (s.wmask[p] & bit) != 0:
+                    return CHK_COUNT
                 continue
+            if (s.wmask[p] & bit) == 0 or (s.cmask[p, col] & bit) == 0 or (s.vmask[p, s.win_value[p, c]] & bit) == 0:
+                return CHK_COUNT
             placed += 1
             counts[col] += 1
             rc = s.restr_colour[p, c]
@@ -975,6 +1041,13 @@ def check_state_nb(tables, s):
                     if s.win_colour[p, q] == col or s.win_value[p, q] == s.win_value[p, c]:
                         return CHK_NEIGHBOUR
         if placed != s.n_placed[p]:
+            return CHK_COUNT
+        total = 0
+        for k in range(N_COLOURS):
+            total += popcount_cells_nb(s.cmask[p, k])
+        for k in range(N_VALUES + 1):
+            total += popcount_cells_nb(s.vmask[p, k])
+        if total != 2 * placed:
             return CHK_COUNT
     for c in range(N_COLOURS):
         if counts[c] != tables.dice_per_colour[c]:
