@@ -91,6 +91,7 @@ def head_to_head(logs: pd.DataFrame, strategies: list):
             games[a, b] = int(have.sum())
             if games[a, b]:
                 share[a, b], lo[a, b], hi[a, b] = mean_ci(per_game)
+                lo[a, b], hi[a, b] = max(0.0, lo[a, b]), min(1.0, hi[a, b])  # a share
     mk = lambda m: pd.DataFrame(m, index=strategies, columns=strategies)  # noqa: E731
     return mk(share), mk(lo), mk(hi), mk(games)
 

@@ -54,7 +54,7 @@ def compare_figures(c: Comparison) -> list:
                 if i != j and not math.isnan(m[i, j]):
                     ax.text(j, i, f"{100 * m[i, j]:.1f}%\n({100 * c.h2h_lo.iat[i, j]:.1f}-"
                                   f"{100 * c.h2h_hi.iat[i, j]:.1f})", ha="center", va="center",
-                            fontsize=8)
+                            fontsize=8, color="white" if abs(m[i, j] - 0.5) > 0.22 else "black")
         ax.set_xticks(range(k), c.strategies, rotation=30, ha="right")
         ax.set_yticks(range(k), c.strategies)
         ax.set_xlabel("opponent")

@@ -1,0 +1,233 @@
+"""The designer's workflow: compare players, sweep a value, stop at a precision, tune.
+
+Every configuration here is played as an ordinary run (a sub-folder with its own manifest and
+Parquet chunks) with the SAME seed, so game k of every configuration starts from the same
+shuffles: differences between configurations are paired game by game (common random numbers),
+which makes them far less noisy than independent runs.
+
+    compare:  one sub-run per seating (`seat-00`, ...): every strategy sits in every seat equally
+              often (all seatings that use min(strategies, players) different strategies).
+    sweep:    one sub-run per grid point (`point-00`, ...), each with its `--set` overrides.
+    precision: a run grows in batches (the runner extends it) until the headline 95% intervals
+              are narrow enough or a cap is reached.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import re
+
+import numpy as np
+
+from sim.game_api import ToolkitError
+from sim.overrides import parse_path, parse_value
+
+PLAN_FILE = "designer.json"   # what a compare / sweep / tune folder holds
+
+
+# ---------------------------------------------------------------------------------------
+# seatings
+# ---------------------------------------------------------------------------------------
+def seatings(strategies: list, players: int) -> list:
+    """All assignments of strategies to seats that use min(k, players) distinct strategies.
+    The set is closed under permuting seats and under permuting strategies, so each strategy
+    sits in each seat equally often, and meets each other strategy equally often."""
+    k = len(strategies)
+    if k < 1:
+        raise ToolkitError("compare needs at least one strategy")
+    if len(set(strategies)) != k:
+        raise ToolkitError("compare: strategy names must be distinct (define a copy in a variants "
+                           "file to compare a strategy with itself)")
+    need = min(k, players)
+    out = []
+    for combo in itertools.product(range(k), repeat=players):
+        if len(set(combo)) == need:
+            out.append(tuple(strategies[i] for i in combo))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# sweeps
+# ---------------------------------------------------------------------------------------
+_RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*(?::\s*(\d+(?:\.\d+)?))?\s*$")
+
+
+def parse_vary(spec: str) -> tuple[str, list]:
+    """'commissions[12].points=2..7' -> ('commissions[12].points', [2, 3, 4, 5, 6, 7]).
+    Values: A..B (integers, step 1), A..B:STEP, or a comma list of TOML values."""
+    if "=" not in spec:
+        raise ToolkitError(f"--vary '{spec}': expected PATH=VALUES, e.g. commissions[12].points=2..7")
+    path, values = spec.split("=", 1)
+    try:
+        parse_path(path)
+    except ValueError as exc:
+        raise ToolkitError(f"--vary '{spec}': {exc}") from None
+    m = _RANGE.match(values)
+    if m:
+        a, b, step = m.group(1), m.group(2), m.group(3)
+        is_int = all(re.fullmatch(r"-?\d+", x) for x in (a, b) if x) and (step is None or
+                                                                          re.fullmatch(r"\d+", step))
+        if is_int:
+            a, b, st = int(a), int(b), int(step or 1)
+        else:
+            a, b, st = float(a), float(b), float(step or 1)
+        if st <= 0 or b < a:
+            raise ToolkitError(f"--vary '{spec}': the range must go up with a positive step")
+        n = int(math.floor((b - a) / st + 1e-9)) + 1
+        vals = [a + i * st for i in range(n)]
+        if not is_int:
+            vals = [round(v, 10) for v in vals]
+    else:
+        vals = []
+        for part in values.split(","):
+            try:
+                vals.append(parse_value(part.strip()))
+            except ValueError as exc:
+                raise ToolkitError(f"--vary '{spec}': {exc}") from None
+    if len(vals) < 2:
+        raise ToolkitError(f"--vary '{spec}': give at least two values")
+    if len(vals) > 200:
+        raise ToolkitError(f"--vary '{spec}': {len(vals)} values; at most 200")
+    return path.strip(), vals
+
+
+def format_value(v) -> str:
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(format_value(x) for x in v) + "]"
+    return str(v)
+
+
+def grid(varies: list) -> list:
+    """[(path, values)] -> list of points, each a list of 'PATH=VALUE' overrides."""
+    axes = [[f"{path}={format_value(v)}" for v in values] for path, values in varies]
+    return [list(p) for p in itertools.product(*axes)]
+
+
+# ---------------------------------------------------------------------------------------
+# running configurations
+# ---------------------------------------------------------------------------------------
+def sub_dir(root: str, kind: str, i: int) -> str:
+    return os.path.join(root, f"{kind}-{i:02d}")
+
+
+def write_plan(root: str, plan: dict) -> None:
+    os.makedirs(root, exist_ok=True)
+    tmp = os.path.join(root, PLAN_FILE + ".tmp")
+    with open(tmp, "w") as fh:
+        json.dump(plan, fh, indent=2, default=str)
+    os.replace(tmp, os.path.join(root, PLAN_FILE))
+
+
+def read_plan(root: str) -> dict:
+    path = os.path.join(root, PLAN_FILE)
+    if not os.path.isfile(path):
+        raise ToolkitError(f"{root}: not a compare / sweep / tune folder (no {PLAN_FILE})")
+    with open(path) as fh:
+        return json.load(fh)
+
+
+def headline_halfwidth(run_dirs: list, by) -> float:
+    """Largest half-width of the 95% Wilson intervals of win share, per `by` ('seat',
+    'strategy' or a tuple of both), over the given runs; a solo run uses the half-width of
+    the mean score relative to the mean instead."""
+    from analysis.stats import wilson_interval
+    from sim.runner import read_logs
+    worst = 0.0
+    for d in run_dirs:
+        logs = read_logs(d, columns=["game", "seat", "strategy", "win", "score"])
+        if logs["seat"].max() == 0:  # solo: half-width of the mean score, relative to the mean
+            sc = logs["score"].to_numpy(float)
+            se = sc.std(ddof=1) / math.sqrt(len(sc)) if len(sc) > 1 else math.inf
+            worst = max(worst, 1.96 * se / max(abs(sc.mean()), 1e-9))
+            continue
+        for key in ((by,) if isinstance(by, str) else by):
+            g = logs.groupby(key)["win"].agg(["sum", "count"])
+            lo, hi = wilson_interval(g["sum"].to_numpy(float), g["count"].to_numpy(float))
+            worst = max(worst, float(np.max((np.asarray(hi) - np.asarray(lo)) / 2)))
+    return worst
+
+
+def games_for_precision(n_now: int, halfwidth_now: float, target: float, chunk: int,
+                        cap: int) -> int:
+    """Games to aim for next: intervals shrink like 1/sqrt(n); 10% margin, whole chunks,
+    at least one more chunk, at most the cap."""
+    if halfwidth_now <= 0 or not math.isfinite(halfwidth_now):
+        want = n_now * 2
+    else:
+        want = int(math.ceil(n_now * (halfwidth_now / target) ** 2 * 1.1))
+    want = max(want, n_now + chunk)
+    want = int(math.ceil(want / chunk) * chunk)
+    return min(want, cap)
+
+
+def _play_one(spec, prepared, n, out_dir, chunk):
+    from sim import runner
+    runner.run(spec, prepared, n, out_dir, workers=1, chunk_size=chunk, progress=False)
+    return out_dir
+
+
+def _play_all(spec, configs, n, workers, chunk, progress) -> None:
+    """Bring every configuration to n games. Many small configurations run side by side, one
+    per worker (starting a worker pool per configuration would cost more than the games);
+    large ones one after the other, each over all workers."""
+    from sim import runner
+    workers = workers or os.cpu_count() or 1
+    if len(configs) > 1 and workers > 1 and n <= 50_000:
+        from joblib import Parallel, delayed
+        jobs = Parallel(n_jobs=min(workers, len(configs)), return_as="generator_unordered")(
+            delayed(_play_one)(spec, c["prepared"], n, c["dir"], chunk) for c in configs)
+        bar = None
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=len(configs), unit="config", desc=f"{n:,} games each")
+        for _ in jobs:
+            if bar is not None:
+                bar.update(1)
+        if bar is not None:
+            bar.close()
+        return
+    for cfg in configs:
+        runner.run(spec, cfg["prepared"], n, cfg["dir"], workers=workers, chunk_size=chunk,
+                   progress=progress, overwrite=False)
+
+
+def precision_chunk(games: int, workers=None) -> int:
+    """Chunk size of a run that grows in batches (fixed for the whole run)."""
+    return int(max(1000, min(20000, games // max(1, (workers or os.cpu_count() or 1)))))
+
+
+def run_configs(spec, configs: list, games: int, seed: int, root: str, workers=None,
+                progress=True, precision: float | None = None, max_games: int | None = None,
+                by: str = "seat", chunk_size: int | None = None, on_round=None) -> dict:
+    """Play every configuration (dicts with 'dir', 'prepared') for `games` games with the same
+    seed; with `precision`, grow all of them together in batches until the headline
+    half-width over all of them is <= precision or `max_games` is reached.
+    Returns {'games': n, 'halfwidth': h, 'rounds': [...], 'reached': bool}."""
+    from sim import runner
+    n = int(games)
+    if precision is not None:
+        cap = int(max_games or 10_000_000)
+        chunk = int(chunk_size or precision_chunk(n, workers))
+        n = int(math.ceil(n / chunk) * chunk)
+    else:
+        cap = n
+        chunk = chunk_size
+    rounds = []
+    while True:
+        _play_all(spec, configs, n, workers, chunk, progress)
+        h = headline_halfwidth([c["dir"] for c in configs], by)
+        rounds.append({"games": n, "halfwidth": h})
+        if on_round:
+            on_round(n, h)
+        if precision is None or h <= precision or n >= cap:
+            break
+        n = games_for_precision(n, h, precision, chunk, cap)
+    return {"games": n, "halfwidth": h, "rounds": rounds,
+            "reached": precision is None or h <= precision,
+            "precision": precision}
