@@ -80,3 +80,98 @@ def summarize(logs: pd.DataFrame, confidence: float = 0.95,
     return Summary(n_games=n_games, n_players=n_players, solo=n_players == 1,
                    confidence=confidence, seats=seats, strategies=strategies,
                    end_reasons=end, tie_rate=tie_rate, extra={"z": z_value(confidence)})
+
+
+def summarize_run(out_dir: str, confidence: float = 0.95,
+                  end_reason_names: list | tuple | None = None) -> Summary:
+    """The same tables as `summarize`, streamed chunk file by chunk file, so that memory stays
+    flat however many games the run holds (a chunk covers whole games, so per-game counts add
+    up across chunks)."""
+    import pyarrow.parquet as pq
+
+    from sim.runner import chunk_files, log_columns
+
+    available = set(log_columns(out_dir))
+    cols = [c for c in ("game", "seat", "strategy", "score", "win", "rank", "end_reason")
+            if c in available]
+    acc: dict = {"seat": {}, "strategy": {}}
+    n_games = 0
+    n_players = 0
+    ends: dict = {}
+    tied_games = 0
+    for path in chunk_files(out_dir):
+        df = pq.read_table(path, columns=cols).to_pandas()
+        if len(df) == 0:
+            continue
+        n_games += int(df["game"].nunique())
+        n_players = max(n_players, int(df["seat"].max()) + 1)
+        if "end_reason" in df.columns:
+            for k, v in df.loc[df["seat"] == 0, "end_reason"].value_counts().items():
+                ends[k] = ends.get(k, 0) + int(v)
+        if "win" in df.columns:
+            tied_games += int((df.groupby("game")["win"].max() < 1.0 - 1e-9).sum())
+        for key in ("seat", "strategy"):
+            if key not in df.columns:
+                continue
+            g = df.groupby(key, observed=True, sort=True)
+            part = pd.DataFrame({"rows": g.size(), "games": g["game"].nunique()})
+            if "win" in df.columns:
+                part["wins"] = g["win"].sum()
+            if "score" in df.columns:
+                part["s1"] = g["score"].sum().astype(float)
+                part["s2"] = g["score"].apply(lambda s: float((s.astype(float) ** 2).sum()))
+                part["smin"] = g["score"].min()
+                part["smax"] = g["score"].max()
+            if "rank" in df.columns:
+                part["r1"] = g["rank"].sum().astype(float)
+            for name, row in part.iterrows():
+                cur = acc[key].get(name)
+                if cur is None:
+                    acc[key][name] = row.to_dict()
+                    continue
+                for c, v in row.items():
+                    if c == "smin":
+                        cur[c] = min(cur[c], v)
+                    elif c == "smax":
+                        cur[c] = max(cur[c], v)
+                    else:
+                        cur[c] += v
+    if n_games == 0:
+        raise ValueError("no rows in the logs")
+
+    def table(key):
+        if not acc[key]:
+            return None
+        t = pd.DataFrame.from_dict(acc[key], orient="index").sort_index()
+        out = pd.DataFrame({"rows": t["rows"].astype(int), "games": t["games"].astype(int)})
+        if "wins" in t:
+            out["wins"] = t["wins"]
+            out["win_share"] = t["wins"] / t["rows"]
+            lo, hi = wilson_interval(t["wins"].to_numpy(), t["rows"].to_numpy(), confidence)
+            out["win_low"] = lo
+            out["win_high"] = hi
+        if "s1" in t:
+            n = t["rows"].astype(float)
+            mean = t["s1"] / n
+            var = (t["s2"] - n * mean ** 2) / (n - 1).where(n > 1)
+            out["score_mean"] = mean
+            out["score_sd"] = np.sqrt(var.clip(lower=0))
+            out["score_se"] = out["score_sd"] / np.sqrt(n)
+            out["score_min"] = t["smin"]
+            out["score_max"] = t["smax"]
+        if "r1" in t:
+            out["rank_mean"] = t["r1"] / t["rows"]
+        out.index.name = key
+        return out
+
+    end = None
+    if ends:
+        keys = sorted(ends)
+        names = [str(end_reason_names[int(k)]) if end_reason_names is not None
+                 and 0 <= int(k) < len(end_reason_names) else str(k) for k in keys]
+        counts = np.array([ends[k] for k in keys])
+        end = pd.DataFrame({"reason": names, "games": counts, "share": counts / n_games})
+    return Summary(n_games=n_games, n_players=n_players, solo=n_players == 1,
+                   confidence=confidence, seats=table("seat"), strategies=table("strategy"),
+                   end_reasons=end, tie_rate=(tied_games / n_games) if n_players > 1 else None,
+                   extra={"z": z_value(confidence)})

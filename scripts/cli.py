@@ -144,17 +144,14 @@ def _players_for(spec, requested) -> int:
 
 
 def _summary_text(spec, out_dir: str, manifest: dict) -> str:
-    from analysis.summary import summarize
+    from analysis.summary import summarize_run
     from reports.terminal import format_summary
-    from sim.runner import log_columns, read_logs
 
-    available = log_columns(out_dir)
-    wanted = [c for c in ("strategy", "score", "win", "rank", "end_reason") if c in available]
-    logs = read_logs(out_dir, columns=wanted)
     names = getattr(spec, "end_reason_names", None) if spec is not None else None
     if names is None and spec is not None:
         names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
-    return format_summary(summarize(logs, end_reason_names=names), manifest)
+    # streamed chunk by chunk: memory stays flat for any number of games
+    return format_summary(summarize_run(out_dir, end_reason_names=names), manifest)
 
 
 def _cmd_run(args, out) -> int:
