@@ -256,33 +256,54 @@ class RunAggregates:
         flat_win = win.ravel()
         flat_score = score.ravel()
         flat_strat = strat.ravel()
+        S = len(self.strategies)
+        strat_onehot = None
         for card, sums in zip(self.meta["cards"], self.cards):
-            mask = grid(card["mask_column"], np.int64).ravel().view(np.uint64)
-            shifts = np.arange(sums.n, dtype=np.uint64)
-            bits = ((mask[:, None] >> shifts) & np.uint64(1)).astype(np.float64)   # rows x cards
-            sums.taken += bits.sum(axis=0).astype(np.int64)
-            sums.win_taken += flat_win @ bits
-            sums.score_taken += flat_score @ bits
-            sums.score_sq_taken += (flat_score * flat_score) @ bits
-            S = len(self.strategies)
-            onehot = np.zeros((flat_strat.size, S))
-            onehot[np.arange(flat_strat.size), flat_strat] = 1.0
-            sums.taken_by_strategy += np.rint(onehot.T @ bits).astype(np.int64)
+            bits = mask_bits(grid(card["mask_column"], np.int64).ravel(), sums.n)   # rows x cards, 0/1
+            sums.taken += bits.sum(axis=0, dtype=np.int64)
+            fbits = bits.astype(np.float64)
+            sums.win_taken += flat_win @ fbits
+            sums.score_taken += flat_score @ fbits
+            sums.score_sq_taken += (flat_score * flat_score) @ fbits
+            if strat_onehot is None:
+                strat_onehot = np.zeros((S, flat_strat.size))
+                strat_onehot[flat_strat, np.arange(flat_strat.size)] = 1.0
+            sums.taken_by_strategy += np.rint(strat_onehot @ fbits).astype(np.int64)
             if sums.days is not None:
-                nib_shift = np.arange(16, dtype=np.uint64) * np.uint64(4)
                 for k, dcol in enumerate(card["day_columns"]):
                     first = 16 * k
                     if first >= sums.n:
                         break
                     width = min(16, sums.n - first)
-                    d = grid(dcol, np.int64).ravel().view(np.uint64)
+                    d = grid(dcol, np.int64).ravel()
                     nz = d != 0
                     sums.days[first:first + width, 0] += int(d.size - nz.sum())  # rows taking none
-                    d = d[nz]
-                    nib = ((d[:, None] >> nib_shift[:width]) & np.uint64(15)).astype(np.int64)
-                    idx = np.arange(width) * 16 + nib
+                    nib = mask_nibbles(d[nz])[:, :width]                         # rows x 16, 0..15
+                    idx = nib.astype(np.int32) + (np.arange(width, dtype=np.int32) * 16)
                     sums.days[first:first + width] += np.bincount(
                         idx.ravel(), minlength=width * 16).reshape(width, 16)
+
+
+def mask_bits(mask: np.ndarray, n: int) -> np.ndarray:
+    """(rows, n) uint8 0/1: bit c of each 64-bit mask (vectorised: bytes unpacked in C)."""
+    b = np.ascontiguousarray(mask, dtype=np.int64).view(np.uint8).reshape(-1, 8)
+    if not _LITTLE:
+        b = b[:, ::-1]
+    return np.unpackbits(b, axis=1, bitorder="little")[:, :n]
+
+
+def mask_nibbles(packed: np.ndarray) -> np.ndarray:
+    """(rows, 16) uint8: the sixteen 4-bit fields of each 64-bit value, lowest first."""
+    b = np.ascontiguousarray(packed, dtype=np.int64).view(np.uint8).reshape(-1, 8)
+    if not _LITTLE:
+        b = b[:, ::-1]
+    out = np.empty((b.shape[0], 16), dtype=np.uint8)
+    out[:, 0::2] = b & 15
+    out[:, 1::2] = b >> 4
+    return out
+
+
+_LITTLE = sys.byteorder == "little"
 
 
 def _grow2(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
