@@ -99,7 +99,7 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
             s.blocks.append(figs["seats"])
         rows = [[r.label, r.strategies, f"{int(r.games):,}", pct(r.win_share, 2),
                  _interval(r.win_low, r.win_high, digits=2), pct(r.fair, 2), _p(r.p_holm),
-                 r.verdict, f"{r.score_mean:.2f} ± {r.score_se:.2f}", f"{r.rank_mean:.2f}"]
+                 r.verdict, f"{r.score_mean:.2f} ± {r.score_se:.3f}", f"{r.rank_mean:.2f}"]
                 for r in a.seats.itertuples()]
         s.blocks.append(Table(["seat", "strategy", "games", "win share", f"{conf}% Wilson",
                                "fair share", "Holm p", "verdict", "mean score ± s.e.",
@@ -122,7 +122,7 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
             s.blocks.append(figs["strategies"])
         rows = [[r.strategy, r.seats, f"{int(r.rows):,}", pct(r.win_share, 2),
                  _interval(r.win_low, r.win_high, digits=2), _p(r.p_holm),
-                 f"{r.score_mean:.2f} ± {r.score_se:.2f}", f"{r.rank_mean:.2f}"]
+                 f"{r.score_mean:.2f} ± {r.score_se:.3f}", f"{r.rank_mean:.2f}"]
                 for r in a.strategy_table.itertuples()]
         s.blocks.append(Table(["strategy", "seats", "seat-games", "win share", f"{conf}% Wilson",
                                "Holm p vs fair", "mean score ± s.e.", "mean rank"], rows))
