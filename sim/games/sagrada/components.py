@@ -229,8 +229,10 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     # windows: every physical card has exactly two sides
     if isinstance(raw.get("windows"), list):
         sides: dict = {}
-        for i, w in valid.get("windows", []):
-            sides.setdefault(w.card, []).append(i)
+        for i, w in enumerate(raw["windows"]):  # raw: a window with another error still counts
+            card = w.get("card") if isinstance(w, dict) else None
+            if isinstance(card, int) and not isinstance(card, bool):
+                sides.setdefault(card, []).append(i)
         for card, ids in sorted(sides.items()):
             if len(ids) != 2:
                 where = ("windows", ids[-1])
