@@ -48,13 +48,15 @@ def _share_bars(labels, share, lo, hi, fair, colors, xlabel):
     ax.barh(y, share, color=colors, alpha=0.85, height=0.6)
     err = np.nan_to_num(np.maximum([share - lo, hi - share], 0.0))
     ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
+    for yi, v, h in zip(y, share, hi):
+        ax.text(h, yi, f"  {v:.1f}%", va="center", fontsize=8)
     if fair is not None:
         ax.axvline(fair * 100, color=GREY, ls="--", lw=1)
         ax.text(fair * 100, y.max() + 0.55, f" fair {fair * 100:.3g}%", color=GREY, va="bottom", fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels(labels)
     ax.set_xlabel(xlabel)
-    ax.set_xlim(0, max(100 * (fair or 0) * 1.5, float(np.nanmax(hi)) * 1.15 if len(hi) else 1, 1))
+    ax.set_xlim(0, max(100 * (fair or 0) * 1.5, float(np.nanmax(hi)) * 1.2 if len(hi) else 1, 1))
     ax.set_ylim(y.min() - 0.6, y.max() + 1.0)
     ax.grid(axis="x", alpha=0.3)
     return fig
