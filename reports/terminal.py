@@ -71,7 +71,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     else:
         hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score", "s.e.", "mean rank"]
         lines.append("By seat")
-        lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {k}")))
+        lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
         lines.append("")
         lines.append("By strategy")
         lines.extend(_table(["strategy"] + hdr[1:], _win_rows(summary.strategies, str)))

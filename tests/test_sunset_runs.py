@@ -92,7 +92,8 @@ def replay_scores(capsys, out, game):
     code = main(["replay", str(out), "--game", str(game)])
     text, err = capsys.readouterr()
     assert code == 0, err
-    scores = {int(s): int(v) for s, v in re.findall(r"^seat (\d+) \(.*?\): score (-?\d+) ", text, re.M)}
+    # the trace numbers seats from 1, the logs from 0
+    scores = {int(s) - 1: int(v) for s, v in re.findall(r"^seat (\d+) \(.*?\): score (-?\d+) ", text, re.M)}
     return text, scores
 
 

@@ -32,7 +32,7 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
                 f"move {tables.plan_move[i]}, paint {tables.plan_paint[i]})")
 
     def seat(p):
-        return f"seat {p} ({prepared.strategy_names[p]})"
+        return f"seat {p + 1} ({prepared.strategy_names[p]})"
 
     lines = [f"Sunset Over Water, game {game_index} of run seed {prepared.seed}, "
              f"{prepared.n_players} player(s), variant {prepared.variant}"]
