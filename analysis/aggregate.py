@@ -257,18 +257,22 @@ class RunAggregates:
         flat_score = score.ravel()
         flat_strat = strat.ravel()
         S = len(self.strategies)
-        strat_onehot = None
+        fixed_seats = bool(np.all(strat == strat[:1]))     # each seat one strategy in this chunk
+        flat_sq = flat_score * flat_score
         for card, sums in zip(self.meta["cards"], self.cards):
             bits = mask_bits(grid(card["mask_column"], np.int64).ravel(), sums.n)   # rows x cards, 0/1
-            sums.taken += bits.sum(axis=0, dtype=np.int64)
-            fbits = bits.astype(np.float64)
-            sums.win_taken += flat_win @ fbits
-            sums.score_taken += flat_score @ fbits
-            sums.score_sq_taken += (flat_score * flat_score) @ fbits
-            if strat_onehot is None:
-                strat_onehot = np.zeros((S, flat_strat.size))
-                strat_onehot[flat_strat, np.arange(flat_strat.size)] = 1.0
-            sums.taken_by_strategy += np.rint(strat_onehot @ fbits).astype(np.int64)
+            # einsum's own loops, not BLAS: no thread pool to oversubscribe on a busy machine
+            per_seat = bits.reshape(G, P, sums.n).sum(axis=0, dtype=np.int64)       # seats x cards
+            sums.taken += per_seat.sum(axis=0)
+            sums.win_taken += np.einsum("r,rc->c", flat_win, bits)
+            sums.score_taken += np.einsum("r,rc->c", flat_score, bits)
+            sums.score_sq_taken += np.einsum("r,rc->c", flat_sq, bits)
+            if fixed_seats:
+                for p in range(P):
+                    sums.taken_by_strategy[strat[0, p]] += per_seat[p]
+            else:
+                for k in np.unique(flat_strat):
+                    sums.taken_by_strategy[k] += bits[flat_strat == k].sum(axis=0, dtype=np.int64)
             if sums.days is not None:
                 for k, dcol in enumerate(card["day_columns"]):
                     first = 16 * k
