@@ -178,8 +178,10 @@ def _spec_and_components(manifest: dict, run_dir: str):
         return None, None
     comp = None
     copy = os.path.join(run_dir, runner.COMPONENTS_COPY)
+    # the run's `--set` overrides too: the report must describe the cards as they were played
+    overrides = tuple(manifest.get("components", {}).get("overrides", []) or ())
     try:
-        comp = spec.load_components(copy if os.path.isfile(copy) else None)
+        comp = spec.load_components(copy if os.path.isfile(copy) else None, overrides)
     except ToolkitError:
         comp = None
     return spec, comp

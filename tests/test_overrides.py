@@ -72,3 +72,14 @@ def test_bad_override_on_the_command_line_writes_nothing(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("balance: error: ") and "pointz" in err
     assert not out.exists()
+
+
+def test_report_describes_cards_with_the_runs_overrides(tmp_path, capsys):
+    from analysis.balance import analyse_run
+    out = tmp_path / "run"
+    code = main(["run", "sunset", "--players", "2", "--games", "40", "--workers", "1", "--no-progress",
+                 "--out", str(out), "--set", "commissions[12].points=17"])
+    assert code == 0, capsys.readouterr().err
+    a = analyse_run(str(out))
+    card = next(c for c in a.meta["cards"] if c["type"] == "commission")
+    assert card["values"][12] == 17
