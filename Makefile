@@ -47,5 +47,8 @@ bench: $(VENV)/.installed
 bench-report: $(VENV)/.installed
 	$(BIN)/python scripts/bench_report.py
 
+bench-sweep: $(VENV)/.installed
+	$(BIN)/python scripts/bench_sweep.py
+
 clean:
 	rm -rf runs/ .pytest_cache build *.egg-info
