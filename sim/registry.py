@@ -14,6 +14,7 @@ from sim.game_api import GameSpec, ToolkitError
 GAME_MODULES: list[str] = [
     "sim.games.sunset",
     "sim.games.sagrada",
+    "sim.games.surfers",
 ]
 
 GAMES: dict[str, GameSpec] = {}      # name -> spec, filled by _load()

@@ -1,0 +1,320 @@
+"""Heuristic players for Grand Surfers.
+
+Every strategy has the signature
+
+    choose(sid, params, tables, s, seat, decision, options, n_options, ctx, keep) -> int
+
+and returns the index of the option it takes. Everything on the table is public. A seat's
+dexterity is NOT a strategy parameter: it is the seat's flick spread, `[flick] spread` in the
+component file (tables.skill[seat]); a strategy only chooses where to aim, and may read its
+own spread (tables.aim_prob[seat]: where each aim lands) like a player knows their own hand.
+
+decision  DEC_AIM / DEC_ACTION / DEC_MOVE / DEC_BOOST (option codes: see enums.py)
+ctx       int64[CTX_LEN]: ctx[CTX_PIPS] the pips, ctx[CTX_HALF] 1 if the move is halved,
+          ctx[CTX_LANDED] the wave cell landed in (-1 off), ctx[CTX_STEPS] cells of this move
+          (DEC_MOVE), ctx[CTX_BOOSTED] the surfer being boosted (DEC_BOOST)
+keep      float64[KEEP_LEN]: scratch; keep[MAX_OPTIONS + seat] caches the seat's aim for the
+          game (its aim values depend only on the sheet, its spread and its parameters)
+Randomness: the seat's own stream, randint_nb(s.streams, 1 + seat, n).
+
+The built-ins share one evaluation of "where a surfer ends and what it does there"
+(eval_dest_nb: lines gained, the beach, pushes and kills, boosts) and differ in weights:
+  racer    aims for the cells that keep the whole move, takes the move that gains most;
+  blocker  values pushes and knock-outs, aims for channel cells and draws channels that send
+           opponents down;
+  builder  aims for channel cells and draws upward channels ahead of its own surfers.
+"""
+import numpy as np
+from numba import njit
+
+from sim.rng import randint_nb
+from sim.games.surfers.enums import (
+    AIM_OFF, CTX_BOOSTED, CTX_HALF, CTX_PIPS, CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST,
+    DEC_MOVE, G_WAVE, K_CIRCLE, K_TIDE, MAX_CELLS, MAX_COLS, MAX_OPTIONS, MAX_WAVE_COLS,
+    NO_CELL, N_PIPS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
+    R_PLUS_MINUS, S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
+)
+from sim.games.surfers.nb import landing_nb, ride_end_nb, second_may_leave_nb, walk_up_nb
+
+RANDOM, RACER, BLOCKER, BUILDER = 0, 1, 2, 3
+
+P_PROGRESS = 0     # value of a line gained by one's own surfer
+P_BEACH = 1        # bonus for bringing a surfer to the beach (on top of its lines)
+P_PUSH = 2         # value of pushing an opponent's surfer
+P_KILL = 3         # value of putting an opponent's surfer out (push into tide / under the wave)
+P_OWN_CHAN = 4     # channel drawing: value per line an arrow may carry one's own surfers up
+P_HOSTILE = 5      # channel drawing: value per line an arrow carries opponents down
+P_AIM_PIPS = 6     # aiming: bonus for landing on a pips +/-1 cell
+P_AIM_CHANNEL = 7  # aiming: bonus for landing on a channel cell
+P_REAR = 8         # move choice: bonus per line for moving a surfer close to the wave
+N_PARAMS = 9
+
+_PARAMS = [("progress", "value of a line gained by one's own surfer"),
+           ("beach", "bonus for bringing a surfer to the beach"),
+           ("push", "value of pushing an opponent's surfer"),
+           ("kill", "value of putting an opponent's surfer out of the game"),
+           ("own_channel", "channel: value per line it may carry one's own surfers up"),
+           ("hostile", "channel: value per line it carries opponents down"),
+           ("aim_pips", "aim bonus for landing on a pips +/-1 cell"),
+           ("aim_channel", "aim bonus for landing on a channel cell"),
+           ("rear", "bonus for moving the surfer nearest the wave (per line of danger)")]
+
+
+def _params(*values):
+    return [(name, float(v), help_) for (name, help_), v in zip(_PARAMS, values)]
+
+
+CATALOG = [
+    {"name": "random", "id": RANDOM,
+     "description": "Aims at a uniformly random wave cell; uniformly random legal choice at "
+                    "every decision (action, surfer and column, boost).",
+     "params": []},
+    {"name": "racer", "id": RACER,
+     "description": "Aims where its hand keeps the whole move (no 1/2 cells, not off the "
+                    "sheet); takes the action and the move that gain the most lines, the "
+                    "beach first; pushes when it is on the way.",
+     "params": _params(1.0, 3.0, 0.5, 1.5, 0.3, 0.2, 0.4, 0.2, 0.3)},
+    {"name": "blocker", "id": BLOCKER,
+     "description": "Races, but values pushes and knock-outs highly, aims for channel cells "
+                    "and draws channels that carry opponents down.",
+     "params": _params(1.0, 3.0, 2.5, 6.0, 0.2, 2.0, 0.2, 1.0, 0.3)},
+    {"name": "builder", "id": BUILDER,
+     "description": "Channel builder: aims for channel cells and draws upward channels ahead "
+                    "of its own surfers, then races on them.",
+     "params": _params(1.0, 3.0, 0.5, 1.5, 2.0, 0.2, 0.2, 1.2, 0.3)},
+]
+
+NEG = -1e18
+
+
+# ---------------------------------------------------------------------------------------
+# evaluation
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def height0_nb(s, who):
+    st = s.status[who]
+    if st == S_SEA:
+        return s.cell[who] // MAX_COLS
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def eval_dest_nb(tables, s, p, who, h0, dest, params):
+    """Value for seat p of its surfer `who` (from height h0) ending a move at `dest` (a cell
+    or UP_BEACH), after riding any channel there: lines gained, the beach, and what it does
+    to the surfer on the circle it stops on (push / kill an opponent, boost its partner)."""
+    if dest == UP_BEACH:
+        return params[P_PROGRESS] * float(tables.n_lines - h0) + params[P_BEACH] \
+            + float(tables.finish_score[0])
+    end = dest
+    if s.chan[dest] >= 0:
+        end, _ = ride_end_nb(s, dest)
+    v = params[P_PROGRESS] * float(end // MAX_COLS - h0)
+    if tables.cell_kind[end] == K_CIRCLE:
+        o = s.occ[end]
+        if o >= 0 and o != who:
+            if o // 2 == p:
+                v += params[P_PROGRESS] * 1.5       # a boost of 1-2 cells
+            else:
+                b = tables.below[end]
+                if (b == NO_CELL and s.g[G_WAVE] > 0) or (b != NO_CELL and (
+                        tables.cell_kind[b] == K_TIDE or b // MAX_COLS < s.g[G_WAVE])):
+                    v += params[P_KILL]
+                else:
+                    v += params[P_PUSH]
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def move_value_nb(tables, s, p, code, steps, params):
+    k = code // MAX_COLS
+    col = code % MAX_COLS
+    who = 2 * p + k
+    h0 = height0_nb(s, who)
+    dest = landing_nb(tables, s, who, col, steps)
+    v = eval_dest_nb(tables, s, p, who, h0, dest, params)
+    # the surfer nearest the wave is in danger once the wave moves
+    danger = 4 - (h0 - s.g[G_WAVE])
+    if danger > 0:
+        v += params[P_REAR] * float(danger)
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def best_move_nb(tables, s, p, steps, params):
+    """(value, index into a fresh list of move codes) of seat p's best move of `steps`."""
+    if steps <= 0:
+        return 0.0
+    best = NEG
+    for k in range(2):
+        who = 2 * p + k
+        st = s.status[who]
+        if st == S_SEA:
+            x = move_value_nb(tables, s, p, k * MAX_COLS + s.cell[who] % MAX_COLS, steps, params)
+            if x > best:
+                best = x
+        elif st == S_START:
+            if k == 1 and not second_may_leave_nb(tables, s, p):
+                continue
+            for col in range(tables.n_cols):
+                if tables.col_first[col] >= 0:
+                    x = move_value_nb(tables, s, p, k * MAX_COLS + col, steps, params)
+                    if x > best:
+                        best = x
+    return best if best > NEG else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def steps_of(pips, half):
+    return pips // 2 if half else pips
+
+
+@njit(cache=True, error_model="numpy")
+def channel_value_nb(tables, s, p, a, b, steps, params):
+    """Value of drawing a -> b now: the immediate ride of a surfer standing on a, the best move
+    with the arrow in place, and the arrow's future use by surfers below it in its column."""
+    s.chan[a] = b
+    end, _ = ride_end_nb(s, a)
+    dy = float(end // MAX_COLS - a // MAX_COLS)
+    v = 0.0
+    o = s.occ[a]
+    if o >= 0 and s.no_ride[o] == 0:
+        if o // 2 == p:
+            v += params[P_PROGRESS] * dy
+        else:
+            v -= params[P_HOSTILE] * dy
+    v += best_move_nb(tables, s, p, steps, params)
+    col = a % MAX_COLS
+    la = a // MAX_COLS
+    n_surf = s.status.shape[0]
+    for who in range(n_surf):
+        if s.status[who] != S_SEA or who == o:
+            continue
+        c = s.cell[who]
+        d = la - c // MAX_COLS
+        if c % MAX_COLS == col and d >= 1 and d <= N_PIPS:
+            if who // 2 == p:
+                v += params[P_OWN_CHAN] * dy / 6.0
+            else:
+                v -= params[P_HOSTILE] * dy / 6.0
+    if dy > 0:
+        v += 0.05 * params[P_OWN_CHAN] * dy   # an upward arrow helps whoever comes later
+    s.chan[a] = -1
+    return v
+
+
+# ---------------------------------------------------------------------------------------
+# decisions
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def choose_aim_nb(tables, s, p, params, options, n_options, keep):
+    """The aim with the best expected worth: sum over landing cells of P(land) x (the move
+    kept: 1, or about 0.43 when halved) plus the cell's action bonuses. Cached for the game."""
+    slot = MAX_OPTIONS + p
+    if keep[slot] > 0.0:
+        return int(keep[slot]) - 1
+    best_i = 0
+    best_v = NEG
+    half_v = 1.5 / 3.5     # E[floor(pips / 2)] / E[pips]
+    for i in range(n_options):
+        aim = options[i]
+        v = tables.aim_prob[p, aim, AIM_OFF] * half_v
+        for r in range(tables.wave_rows):
+            for c in range(tables.wave_cols):
+                w = r * MAX_WAVE_COLS + c
+                pr = tables.aim_prob[p, aim, w]
+                if pr == 0.0:
+                    continue
+                kind = tables.wave_kind[w]
+                x = 1.0
+                if kind == W_HALF:
+                    x = half_v
+                elif kind == W_PIPS:
+                    x = 1.0 + params[P_AIM_PIPS]
+                elif kind == W_UP or kind == W_DOWN or kind == W_EITHER:
+                    x = 1.0 + params[P_AIM_CHANNEL]
+                v += pr * x
+        if v > best_v:
+            best_v = v
+            best_i = i
+    keep[slot] = float(best_i + 1)
+    return best_i
+
+
+@njit(cache=True, error_model="numpy")
+def choose_action_nb(tables, s, p, params, options, n_options, ctx):
+    pips = ctx[CTX_PIPS]
+    half = ctx[CTX_HALF] == 1
+    d = tables.rules[R_PLUS_MINUS]
+    best_i = 0
+    best_v = NEG
+    for i in range(n_options):
+        code = options[i]
+        if code == OPT_NO_ACTION:
+            x = best_move_nb(tables, s, p, steps_of(pips, half), params)
+        elif code == OPT_PLUS:
+            x = best_move_nb(tables, s, p, steps_of(pips + d, half), params)
+        elif code == OPT_MINUS:
+            x = best_move_nb(tables, s, p, steps_of(pips - d, half), params)
+        elif code == OPT_REFLICK:
+            total = 0.0
+            for q in range(1, N_PIPS + 1):
+                total += best_move_nb(tables, s, p, q, params)
+            x = 0.9 * total / float(N_PIPS)
+        else:
+            a = (code - OPT_CHANNEL) // MAX_CELLS
+            b = (code - OPT_CHANNEL) % MAX_CELLS
+            x = channel_value_nb(tables, s, p, a, b, steps_of(pips, half), params)
+        if x > best_v + 1e-12:
+            best_v = x
+            best_i = i
+    return best_i
+
+
+@njit(cache=True, error_model="numpy")
+def choose_move_nb(tables, s, p, params, options, n_options, ctx):
+    steps = ctx[CTX_STEPS]
+    best_i = 0
+    best_v = NEG
+    for i in range(n_options):
+        x = move_value_nb(tables, s, p, options[i], steps, params)
+        if x > best_v:
+            best_v = x
+            best_i = i
+    return best_i
+
+
+@njit(cache=True, error_model="numpy")
+def choose_boost_nb(tables, s, p, params, options, n_options, ctx):
+    who = ctx[CTX_BOOSTED]
+    c = s.cell[who]
+    h0 = c // MAX_COLS
+    best_i = 0
+    best_v = NEG
+    for i in range(n_options):
+        dest = walk_up_nb(tables, c, options[i])
+        x = eval_dest_nb(tables, s, p, who, h0, dest, params)
+        if x > best_v:
+            best_v = x
+            best_i = i
+    return best_i
+
+
+@njit(cache=True, error_model="numpy")
+def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
+    """Dispatch to a built-in strategy by id."""
+    if sid == RANDOM:
+        return randint_nb(s.streams, 1 + seat, n_options)
+    if decision == DEC_AIM:
+        return choose_aim_nb(tables, s, seat, params, options, n_options, keep)
+    if n_options == 1:
+        return 0
+    if decision == DEC_ACTION:
+        return choose_action_nb(tables, s, seat, params, options, n_options, ctx)
+    if decision == DEC_MOVE:
+        return choose_move_nb(tables, s, seat, params, options, n_options, ctx)
+    return choose_boost_nb(tables, s, seat, params, options, n_options, ctx)
+
+
+# The play loop calls `choose_nb`; runs with user strategies rebind this name (see play.py).
+choose_nb = choose_builtin_nb
