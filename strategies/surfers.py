@@ -30,13 +30,13 @@ from numba import njit
 from sim.rng import randint_nb
 from sim.games.surfers.enums import (
     AIM_OFF, CTX_BOOSTED, CTX_HALF, CTX_PIPS, CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST,
-    DEC_MOVE, G_WAVE, K_CIRCLE, K_TIDE, MAX_CELLS, MAX_COLS, MAX_OPTIONS, MAX_WAVE_COLS,
+    DEC_MOVE, G_FASTEST, G_N_PLAYERS, G_WAVE, K_CIRCLE, K_TIDE, MAX_CELLS, MAX_COLS, MAX_OPTIONS, MAX_WAVE_COLS,
     NO_CELL, N_PIPS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
     R_PLUS_MINUS, S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
 )
 from sim.games.surfers.nb import landing_nb, ride_end_nb, second_may_leave_nb, walk_up_nb
 
-RANDOM, RACER, BLOCKER, BUILDER = 0, 1, 2, 3
+RANDOM, RACER, BLOCKER, BUILDER, RIDER = 0, 1, 2, 3, 4
 
 P_PROGRESS = 0     # value of a line gained by one's own surfer
 P_BEACH = 1        # bonus for bringing a surfer to the beach (on top of its lines)
@@ -47,7 +47,9 @@ P_HOSTILE = 5      # channel drawing: value per line an arrow carries opponents 
 P_AIM_PIPS = 6     # aiming: bonus for landing on a pips +/-1 cell
 P_AIM_CHANNEL = 7  # aiming: bonus for landing on a channel cell
 P_REAR = 8         # move choice: bonus per line for moving a surfer close to the wave
-N_PARAMS = 9
+P_PATIENCE = 9     # 0..1: how much less a line is worth to a surfer safe from the wave (rider)
+P_MARGIN = 10      # lines above the wave a surfer counts as safe (rider)
+N_PARAMS = 11
 
 _PARAMS = [("progress", "value of a line gained by one's own surfer"),
            ("beach", "bonus for bringing a surfer to the beach"),
@@ -57,7 +59,9 @@ _PARAMS = [("progress", "value of a line gained by one's own surfer"),
            ("hostile", "channel: value per line it carries opponents down"),
            ("aim_pips", "aim bonus for landing on a pips +/-1 cell"),
            ("aim_channel", "aim bonus for landing on a channel cell"),
-           ("rear", "bonus for moving the surfer nearest the wave (per line of danger)")]
+           ("rear", "bonus for moving the surfer nearest the wave (per line of danger)"),
+           ("patience", "0..1: how much less a line is worth to a surfer safe from the wave"),
+           ("margin", "lines above the wave a surfer counts as safe")]
 
 
 def _params(*values):
@@ -82,6 +86,12 @@ CATALOG = [
      "description": "Channel builder: aims for channel cells and draws upward channels ahead "
                     "of its own surfers, then races on them.",
      "params": _params(1.0, 3.0, 0.5, 1.5, 2.0, 0.2, 0.2, 1.2, 0.3)},
+    {"name": "rider", "id": RIDER,
+     "description": "Rides the wave to the last, the game's own advice: races until the wave "
+                    "starts, then keeps its surfers a safe margin above the wave and slows "
+                    "down (aims for 1/2 cells, pips -1) so that it reaches the beach late and "
+                    "takes Grand; hurries a surfer the wave is catching up with.",
+     "params": _params(1.0, 0.0, 0.5, 1.5, 0.3, 0.2, 0.4, 0.2, 0.3, 0.9, 3.0)},
 ]
 
 NEG = -1e18
@@ -99,17 +109,34 @@ def height0_nb(s, who):
 
 
 @njit(cache=True, error_model="numpy")
+def projected_finish_nb(tables, s, who):
+    """The score a surfer arriving now can expect to keep: each later arrival pushes it one
+    finish cell down, so count the other surfers still on the sea clear of the wave (at least
+    3 lines above it) as later arrivals."""
+    later = 0
+    wave = s.g[G_WAVE]
+    for o in range(2 * s.g[G_N_PLAYERS]):
+        if o != who and s.status[o] == S_SEA and s.cell[o] // MAX_COLS >= wave + 3:
+            later += 1
+    k = later if later < tables.n_finish else tables.n_finish - 1
+    return tables.finish_score[k]
+
+
+@njit(cache=True, error_model="numpy")
 def eval_dest_nb(tables, s, p, who, h0, dest, params):
     """Value for seat p of its surfer `who` (from height h0) ending a move at `dest` (a cell
     or UP_BEACH), after riding any channel there: lines gained, the beach, and what it does
     to the surfer on the circle it stops on (push / kill an opponent, boost its partner)."""
     if dest == UP_BEACH:
         return params[P_PROGRESS] * float(tables.n_lines - h0) + params[P_BEACH] \
-            + float(tables.finish_score[0])
+            + float(projected_finish_nb(tables, s, who))
     end = dest
     if s.chan[dest] >= 0:
         end, _ = ride_end_nb(s, dest)
-    v = params[P_PROGRESS] * float(end // MAX_COLS - h0)
+    w = params[P_PROGRESS]
+    if s.g[G_FASTEST] >= 0 and float(h0 - s.g[G_WAVE]) > params[P_MARGIN]:
+        w *= 1.0 - params[P_PATIENCE]   # safe from the wave: no hurry
+    v = w * float(end // MAX_COLS - h0)
     if tables.cell_kind[end] == K_CIRCLE:
         o = s.occ[end]
         if o >= 0 and o != who:
@@ -206,6 +233,48 @@ def channel_value_nb(tables, s, p, a, b, steps, params):
 # ---------------------------------------------------------------------------------------
 # decisions
 # ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def hurry_nb(s, p, params):
+    """Rider: hurry before the wave starts, or when one of its surfers still in the race is
+    within the margin of the wave."""
+    if s.g[G_FASTEST] < 0:
+        return True
+    for k in range(2):
+        who = 2 * p + k
+        st = s.status[who]
+        if st == S_START:
+            return True
+        if st == S_SEA and float(s.cell[who] // MAX_COLS - s.g[G_WAVE]) <= params[P_MARGIN]:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def slow_aim_nb(tables, s, p, params, options, n_options, keep):
+    """Rider's slow aim: the most likely 1/2 cell or pips cell (pips -1), cached per game."""
+    slot = MAX_OPTIONS + 4 + p
+    if keep[slot] > 0.0:
+        return int(keep[slot]) - 1
+    best_i = 0
+    best_v = NEG
+    for i in range(n_options):
+        aim = options[i]
+        v = tables.aim_prob[p, aim, AIM_OFF]
+        for r in range(tables.wave_rows):
+            for c in range(tables.wave_cols):
+                w = r * MAX_WAVE_COLS + c
+                kind = tables.wave_kind[w]
+                if kind == W_HALF:
+                    v += tables.aim_prob[p, aim, w]
+                elif kind == W_PIPS:
+                    v += 0.5 * tables.aim_prob[p, aim, w]
+        if v > best_v:
+            best_v = v
+            best_i = i
+    keep[slot] = float(best_i + 1)
+    return best_i
+
+
 @njit(cache=True, error_model="numpy")
 def choose_aim_nb(tables, s, p, params, options, n_options, keep):
     """The aim with the best expected worth: sum over landing cells of P(land) x (the move
@@ -306,6 +375,8 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if sid == RANDOM:
         return randint_nb(s.streams, 1 + seat, n_options)
     if decision == DEC_AIM:
+        if sid == RIDER and not hurry_nb(s, seat, params):
+            return slow_aim_nb(tables, s, seat, params, options, n_options, keep)
         return choose_aim_nb(tables, s, seat, params, options, n_options, keep)
     if n_options == 1:
         return 0

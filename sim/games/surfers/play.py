@@ -211,7 +211,7 @@ def play_turn_nb(tables, s, p, sids, params, options, ctx, keep, trace, tn, chec
             ctx[CTX_STEPS] = steps
             code = options[decide_nb(sids, params, tables, s, p, DEC_MOVE, options, n, ctx, keep)]
             cand = apply_move_nb(tables, s, p, code, steps, trace, tn)
-            checked_nb(tables, s, check)
+            # (no check here: a surfer about to be boosted still shares the circle)
             resolve_boosts_nb(tables, s, cand, sids, params, options, ctx, keep, trace, tn, check)
             moved = True
     if not moved:
