@@ -45,7 +45,7 @@ def test_replay_matches_the_logs(comp, tmp_path, capsys):
     assert lines[0].startswith("Sagrada, game 4")
     for seat in (0, 1):
         score = int(df[(df.game == 4) & (df.seat == seat)]["score"].iloc[0])
-        assert any(ln.startswith(f"seat {seat} (") and f"score {score} " in ln for ln in lines)
+        assert any(ln.startswith(f"seat {seat + 1} (") and f"score {score} " in ln for ln in lines)
     assert sum("-- round" in ln for ln in lines) == 10
 
 

@@ -38,8 +38,8 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
     names = comp.card_names
     tables = comp.tables
 
-    def seat(p):
-        return f"seat {p} ({prepared.strategy_names[p]})"
+    def seat(p):  # seats are numbered from 1 where people read them; the logs keep 0-based
+        return f"seat {p + 1} ({prepared.strategy_names[p]})"
 
     lines = [f"Sagrada, game {game_index} of run seed {prepared.seed}, "
              f"{prepared.n_players} player(s), variant {prepared.variant}"]
@@ -54,7 +54,7 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
     for ev in events:
         kind, a, b, c, d, e = (int(x) for x in ev)
         if kind == E.EV_ROUND:
-            lines.append(f"-- round {a + 1} (start player: seat {b}) --")
+            lines.append(f"-- round {a + 1} (start player: {seat(b)}) --")
         elif kind == E.EV_WINDOW:
             lines.append(f"  {seat(a)} takes window {names['window'][b]} "
                          f"(difficulty {tables.pattern_difficulty[b]})")
