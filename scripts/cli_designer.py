@@ -289,9 +289,9 @@ def cmd_tune(args, out) -> int:
     history = []
     from sim import runner
     while True:
-        for i in alive:
-            runner.run(spec, configs[i]["prepared"], n, configs[i]["dir"], workers=args.workers,
-                       progress=not args.no_progress, chunk_size=max(500, min(20000, games // 2)))
+        runner.run_many(spec, [(configs[i]["prepared"], n, configs[i]["dir"]) for i in alive],
+                        workers=args.workers, progress=not args.no_progress,
+                        chunk_size=max(500, min(20000, games // 2)))
         scored = []
         for i in alive:
             logs = read_logs(configs[i]["dir"])

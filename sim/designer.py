@@ -166,35 +166,12 @@ def games_for_precision(n_now: int, halfwidth_now: float, target: float, chunk: 
     return min(want, cap)
 
 
-def _play_one(spec, prepared, n, out_dir, chunk):
-    from sim import runner
-    runner.run(spec, prepared, n, out_dir, workers=1, chunk_size=chunk, progress=False)
-    return out_dir
-
-
 def _play_all(spec, configs, n, workers, chunk, progress) -> None:
-    """Bring every configuration to n games. Many small configurations run side by side, one
-    per worker (starting a worker pool per configuration would cost more than the games);
-    large ones one after the other, each over all workers."""
+    """Bring every configuration to n games: all their chunks go to one pool of workers
+    (runner.run_many), so many small configurations cost no pool start-up each."""
     from sim import runner
-    workers = workers or os.cpu_count() or 1
-    if len(configs) > 1 and workers > 1 and n <= 50_000:
-        from joblib import Parallel, delayed
-        jobs = Parallel(n_jobs=min(workers, len(configs)), return_as="generator_unordered")(
-            delayed(_play_one)(spec, c["prepared"], n, c["dir"], chunk) for c in configs)
-        bar = None
-        if progress:
-            from tqdm import tqdm
-            bar = tqdm(total=len(configs), unit="config", desc=f"{n:,} games each")
-        for _ in jobs:
-            if bar is not None:
-                bar.update(1)
-        if bar is not None:
-            bar.close()
-        return
-    for cfg in configs:
-        runner.run(spec, cfg["prepared"], n, cfg["dir"], workers=workers, chunk_size=chunk,
-                   progress=progress, overwrite=False)
+    runner.run_many(spec, [(c["prepared"], n, c["dir"]) for c in configs], workers=workers,
+                    chunk_size=chunk, progress=progress, overwrite=False)
 
 
 def precision_chunk(games: int, workers=None) -> int:

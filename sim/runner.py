@@ -416,21 +416,42 @@ def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
     address of a dask.distributed scheduler, e.g. tcp://host:8786).
     `_max_chunks` (tests) stops after that many chunks, as an interruption would.
     """
+    return run_many(spec, [(prepared, n_games, out_dir)], workers=workers, chunk_size=chunk_size,
+                    progress=progress, overwrite=overwrite, backend=backend, scheduler=scheduler,
+                    command_line=command_line, _max_chunks=_max_chunks)[0]
+
+
+def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: int, n: int):
+    return (job, *_play_chunk_task(spec, prepared, first, n))
+
+
+def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
+             chunk_size: int | None = None, progress: bool = True, overwrite: bool = False,
+             backend: str = "loky", scheduler: str | None = None,
+             command_line: list | None = None, _max_chunks: int | None = None) -> list:
+    """Several runs of one game at once: `jobs` = [(prepared, n_games, out_dir)]. Every chunk
+    of every run goes to one pool of workers, so that many configurations (a sweep, the
+    seatings of a comparison) keep every core busy without a pool start-up and an idle tail
+    per configuration. Each run is an ordinary run folder (manifest, chunks, resume).
+    Returns the final manifests, in the order of `jobs`."""
     if backend not in ("loky", "dask"):
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if backend == "dask":
         _check_dask()
-    plan = plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
+    plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
+             for prepared, n_games, out_dir in jobs]
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
     # everything is validated: from here on we write
-    _prepare_out_dir(plan, prepared)
-    manifest_path = os.path.join(plan.out_dir, MANIFEST)
-    manifest = _base_manifest(spec, prepared, plan, backend, command_line)
-    if plan.resume and plan.previous:
-        manifest["created"] = plan.previous.get("created", manifest["created"])
-        manifest["sessions"] = list(plan.previous.get("sessions", []))
-    _write_json_atomic(manifest_path, manifest)
+    manifests = []
+    for (prepared, _, _), plan in zip(jobs, plans):
+        _prepare_out_dir(plan, prepared)
+        manifest = _base_manifest(spec, prepared, plan, backend, command_line)
+        if plan.resume and plan.previous:
+            manifest["created"] = plan.previous.get("created", manifest["created"])
+            manifest["sessions"] = list(plan.previous.get("sessions", []))
+        _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
+        manifests.append(manifest)
 
     for var in THREAD_ENV:  # inherited by worker processes started from here
         os.environ.setdefault(var, "1")
@@ -438,25 +459,35 @@ def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
     # compile / load machine code in the parent, on a tiny chunk, so that it is timed apart
     # from play and workers find the on-disk cache
     t0 = time.perf_counter()
-    spec.play_chunk(prepared, 0, min(2, plan.n_games))
+    warmed = set()
+    for (prepared, _, _), plan in zip(jobs, plans):
+        key = tuple(map(tuple, prepared.user_strategies))
+        if key not in warmed:
+            spec.play_chunk(prepared, 0, min(2, plan.n_games))
+            warmed.add(key)
     compile_seconds = time.perf_counter() - t0
 
-    todo = plan.todo if _max_chunks is None else plan.todo[:_max_chunks]
-    games_before = plan.n_games - sum(n for _, n in plan.todo)
-    games_this = sum(n for _, n in todo)
-    bar = _progress_bar(plan.n_games, games_before, progress)
+    todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
+    tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
+    total = sum(plan.n_games for plan in plans)
+    games_before = total - sum(n for plan in plans for _, n in plan.todo)
+    bar = _progress_bar(total, games_before, progress)
     t1 = time.perf_counter()
-    n_done = 0
+    n_done = [0] * len(plans)
     try:
-        if todo:
-            parallel, ctx = _parallel(plan, backend, scheduler)
+        if tasks:
+            pool_plan = plans[0] if len(plans) == 1 else RunPlan(
+                out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
+                run_id="", chunks=[], todo=tasks)
+            parallel, ctx = _parallel(pool_plan, backend, scheduler)
             from joblib import delayed
             with ctx:
-                results = parallel(delayed(_play_chunk_task)(spec, prepared, f, n) for f, n in todo)
-                for first, n, cols, _secs in results:
-                    table = _to_table(cols, prepared, plan.run_id, first, n)
-                    _write_chunk(table, plan.out_dir, first)
-                    n_done += 1
+                results = parallel(delayed(_play_job_chunk_task)(spec, j, jobs[j][0], f, n)
+                                   for j, f, n in tasks)
+                for j, first, n, cols, _secs in results:
+                    table = _to_table(cols, jobs[j][0], plans[j].run_id, first, n)
+                    _write_chunk(table, plans[j].out_dir, first)
+                    n_done[j] += 1
                     if bar is not None:
                         bar.update(n)
     finally:
@@ -464,31 +495,38 @@ def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
             bar.close()
     play_seconds = time.perf_counter() - t1
 
-    missing = [f for f, _ in plan.chunks
-               if not os.path.isfile(os.path.join(plan.out_dir, CHUNK_DIR, chunk_name(f)))]
-    session = {
-        "started": started,
-        "compile_seconds": round(compile_seconds, 4),
-        "play_seconds": round(play_seconds, 4),
-        "games_played": games_this,
-        "chunks_played": n_done,
-        "games_per_second": round(games_this / play_seconds, 1) if play_seconds > 0 and games_this else None,
-        "workers": min(plan.workers, max(1, len(todo))) if backend == "loky" else "dask",
-        "resumed": plan.resume,
-    }
-    manifest["sessions"].append(session)
-    manifest["timings"] = {
-        "compile_seconds": session["compile_seconds"],
-        "play_seconds": session["play_seconds"],
-        "games_per_second": session["games_per_second"],
-        "workers": session["workers"],
-        "games_played_this_session": games_this,
-        "chunks_played_this_session": n_done,
-    }
-    manifest["status"] = "complete" if not missing else "running"
-    manifest["chunks_missing"] = len(missing)
-    _write_json_atomic(manifest_path, manifest)
-    return manifest
+    for j, (plan, manifest) in enumerate(zip(plans, manifests)):
+        games_this = sum(n for _, n in todos[j])
+        missing = [f for f, _ in plan.chunks
+                   if not os.path.isfile(os.path.join(plan.out_dir, CHUNK_DIR, chunk_name(f)))]
+        # a run sharing the pool with others is credited its share of the play time
+        share = games_this / max(1, sum(n for t in todos for _, n in t))
+        secs = play_seconds * share
+        session = {
+            "started": started,
+            "compile_seconds": round(compile_seconds, 4),
+            "play_seconds": round(secs, 4),
+            "games_played": games_this,
+            "chunks_played": n_done[j],
+            "games_per_second": round(games_this / secs, 1) if secs > 0 and games_this else None,
+            "workers": min(plan.workers, max(1, len(tasks))) if backend == "loky" else "dask",
+            "resumed": plan.resume,
+        }
+        if len(plans) > 1:
+            session["shared_pool_with_runs"] = len(plans)
+        manifest["sessions"].append(session)
+        manifest["timings"] = {
+            "compile_seconds": session["compile_seconds"],
+            "play_seconds": session["play_seconds"],
+            "games_per_second": session["games_per_second"],
+            "workers": session["workers"],
+            "games_played_this_session": games_this,
+            "chunks_played_this_session": n_done[j],
+        }
+        manifest["status"] = "complete" if not missing else "running"
+        manifest["chunks_missing"] = len(missing)
+        _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
+    return manifests
 
 
 def _progress_bar(total: int, initial: int, progress: bool):
