@@ -359,6 +359,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("balance: interrupted; run the same command again to resume", file=err)
         return 130
+    except BrokenPipeError:  # `balance strategies sunset | head`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

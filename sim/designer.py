@@ -186,7 +186,6 @@ def run_configs(spec, configs: list, games: int, seed: int, root: str, workers=N
     seed; with `precision`, grow all of them together in batches until the headline
     half-width over all of them is <= precision or `max_games` is reached.
     Returns {'games': n, 'halfwidth': h, 'rounds': [...], 'reached': bool}."""
-    from sim import runner
     n = int(games)
     if precision is not None:
         cap = int(max_games or 10_000_000)

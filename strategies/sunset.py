@@ -23,7 +23,7 @@ from numba import njit
 
 from sim.rng import randint_nb, uniform_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, G_COMM_TOP, G_DAY, G_GOAL, G_N_DAYS,
+    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, G_DAY, G_GOAL, G_N_DAYS,
     G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PLAN_DRAW,
     R_FEATURES_PER_POINT, R_RETURN_HOME_BONUS, CENTER,
 )

@@ -13,7 +13,6 @@ Sunset Over Water's loader.
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -28,8 +27,10 @@ except ModuleNotFoundError:  # pragma: no cover
 from sim.game_api import ComponentError, Components
 from sim.overrides import apply_overrides
 from sim.games.sagrada import enums as E
-from sim.games.sunset.components import (_check_count, _check_duplicate_names, _check_keys,
-                                         _Collector, _Counts, _show, _toml_error, _validate_list)
+from sim.component_file import Collector as _Collector, Counts as _Counts
+from sim.component_file import check_count as _check_count, check_duplicate_names as _check_duplicate_names
+from sim.component_file import check_keys as _check_keys, toml_error as _toml_error
+from sim.component_file import validate_list as _validate_list
 
 GAME = "sagrada"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))

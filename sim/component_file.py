@@ -1,0 +1,196 @@
+"""Shared machinery of the component-file loaders: pydantic errors turned into one line per
+problem naming the file, the card (by index and name) or field, and what is wrong; checks every
+game's file needs (unknown keys, card counts, duplicate names, TOML syntax errors)."""
+from __future__ import annotations
+
+import re
+import typing
+from typing import Annotated, Any, Optional
+
+from pydantic import BaseModel, ValidationError
+
+
+def show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "a table {...}"
+    if isinstance(v, list):
+        return "a list [...]" if v else "an empty list []"
+    s = repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def where(root: Any, loc: tuple) -> str:
+    """('commissions', 12, 'points') -> 'commissions[12] "Lakeside Study": points'."""
+    out, node, after_item = "", root, False
+    for k in loc:
+        if isinstance(k, int):
+            out += f"[{k}]"
+            node = node[k] if isinstance(node, list) and 0 <= k < len(node) else None
+            after_item = isinstance(node, dict)
+            if after_item and isinstance(node.get("name"), str):
+                out += f' "{node["name"]}"'
+        else:
+            out += (": " if after_item else "." if out else "") + str(k)
+            after_item = False
+            node = node.get(k) if isinstance(node, dict) else None
+    return out
+
+
+def model_at(model: Any, loc: tuple) -> Any:
+    """The pydantic model class describing the value at `loc` inside `model`, if any."""
+    for k in loc:
+        if isinstance(k, int):
+            continue
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return None
+        field = None
+        for fname, f in model.model_fields.items():
+            if (f.alias or fname) == k:
+                field = f
+        if field is None:
+            return None
+        model = field.annotation
+        while typing.get_origin(model) in (list, typing.Union, Annotated):
+            args = [a for a in typing.get_args(model) if a is not type(None)]
+            model = args[0] if args else None
+    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
+
+
+def field_names(model: Any) -> list:
+    return [f.alias or n for n, f in model.model_fields.items()]
+
+
+def translate(err: dict, model: Any) -> tuple[tuple, str]:
+    """A pydantic error -> (loc of the thing to name, message)."""
+    t, loc, inp = err["type"], tuple(err["loc"]), err.get("input")
+    ctx = err.get("ctx") or {}
+    if t == "missing":
+        return loc[:-1], f"missing field {loc[-1]!r}"
+    if t == "extra_forbidden":
+        sub = model_at(model, loc[:-1])
+        known = f" (known: {', '.join(field_names(sub))})" if sub is not None else ""
+        return loc[:-1], f"unknown field {loc[-1]!r}{known}"
+    if t in ("value_error", "assertion_error"):
+        msg = str(ctx.get("error", err["msg"]))
+        # validators phrase "param: ..." for a field a model validator checks
+        if msg.startswith("param: "):
+            return loc + ("param",), msg[len("param: "):]
+        return loc, msg
+    if t == "greater_than_equal":
+        return loc, f"must be >= {ctx.get('ge')}, got {show(inp)}"
+    if t == "less_than_equal":
+        return loc, f"must be <= {ctx.get('le')}, got {show(inp)}"
+    if t == "string_too_short":
+        return loc, "must not be empty"
+    if t == "too_short":
+        n = ctx.get("min_length")
+        return loc, f"must have at least {n} entr{'y' if n == 1 else 'ies'}, got {ctx.get('actual_length')}"
+    if t == "too_long":
+        n = ctx.get("max_length")
+        return loc, f"must have at most {n} entr{'y' if n == 1 else 'ies'}, got {ctx.get('actual_length')}"
+    if t in ("int_type", "int_parsing", "int_from_float"):
+        return loc, f"must be a whole number, got {show(inp)}"
+    if t in ("string_type", "string_sub_type"):
+        return loc, f"must be text in quotes, got {show(inp)}"
+    if t == "list_type":
+        return loc, f"must be a list [...], got {show(inp)}"
+    if t in ("model_type", "model_attributes_type", "dict_type"):
+        return loc, f"must be a table {{ ... }}, got {show(inp)}"
+    if t == "literal_error":
+        return loc, f"must be one of {ctx.get('expected')}, got {show(inp)}"
+    return loc, f"{err['msg']}, got {show(inp)}"
+
+
+class Collector:
+    def __init__(self, label: str, raw: Any):
+        self.label, self.raw, self.lines = label, raw, []
+
+    def add(self, loc: tuple, msg: str) -> None:
+        place = where(self.raw, loc)
+        if not place:
+            line = f"{self.label}: {msg}"
+        elif msg.startswith("must "):
+            line = f"{self.label}: {place} {msg}"
+        else:
+            line = f"{self.label}: {place}: {msg}"
+        if line not in self.lines:
+            self.lines.append(line)
+
+    def validate(self, model: Any, value: Any, loc: tuple, ctx: dict) -> Any:
+        try:
+            return model.model_validate(value, context=ctx)
+        except ValidationError as exc:
+            for err in exc.errors(include_url=False):
+                sub_loc, msg = translate(err, model)
+                self.add(loc + sub_loc, msg)
+            return None
+
+
+class Counts(dict):
+    """counts.<key> -> the file's number, or None when absent or not a whole number."""
+    def __getattr__(self, key: str) -> Optional[int]:
+        return self.get(key)
+
+
+def check_keys(col: Collector, table: dict, loc: tuple, lists: tuple, tables: tuple,
+                what: str) -> None:
+    known = lists + tables
+    for k in table:
+        if k not in known:
+            col.add(loc, f"unknown {what} {k!r} (known: {', '.join(known)})")
+    for k in lists:
+        if k not in table:
+            col.add(loc, f"missing list {k!r}")
+    for k in tables:
+        if k not in table:
+            col.add(loc, f"missing table [{'.'.join(map(str, loc + (k,)))}]")
+
+
+def validate_list(col: Collector, raw_list: Any, loc: tuple, model: Any, ctx: dict) -> list:
+    """Validate each card alone (so one bad card does not hide the others): [(id, card)]."""
+    if not isinstance(raw_list, list):
+        col.add(loc, f"must be a list [...] of cards, got {show(raw_list)}")
+        return []
+    out = []
+    for i, item in enumerate(raw_list):
+        card = col.validate(model, item, loc + (i,), ctx)
+        if card is not None:
+            out.append((i, card))
+    return out
+
+
+def check_count(col: Collector, raw_list: Any, loc: tuple, expected: Optional[int],
+                 counts_key: str) -> None:
+    if expected is None or not isinstance(raw_list, list):
+        return
+    if len(raw_list) != expected:
+        col.add(loc, f"expected {expected} cards, found {len(raw_list)} "
+                     f"(counts.{counts_key} = {expected})")
+
+
+def check_duplicate_names(col: Collector, raw_list: Any, loc: tuple) -> None:
+    if not isinstance(raw_list, list):
+        return
+    first: dict = {}
+    for i, item in enumerate(raw_list):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in first:
+            col.add(loc + (i,), f"duplicate name (also {loc[-1]}[{first[name]}])")
+        else:
+            first[name] = i
+
+
+def toml_error(label: str, text: str, exc: Exception) -> str:
+    msg = str(exc)
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", msg, flags=re.S)
+    if m:
+        return f"{label}: line {m.group(2)}, column {m.group(3)}: {m.group(1)}"
+    m = re.fullmatch(r"(.*) \(at end of document\)", msg, flags=re.S)
+    if m:
+        lines = text.splitlines() or [""]
+        return f"{label}: line {len(lines)}, column {len(lines[-1]) + 1}: {m.group(1)} (at end of file)"
+    return f"{label}: {msg}"
