@@ -53,7 +53,7 @@ def test_replay_matches_the_logs(comp, tmp_path):
     assert sum(ln.startswith("-- turn") for ln in lines) == int(df[df.game == 4]["length"].iloc[0])
     for seat in (0, 1):
         score = int(df[(df.game == 4) & (df.seat == seat)]["score"].iloc[0])
-        assert any(ln.startswith(f"seat {seat} (") and f"score {score} " in ln for ln in lines)
+        assert any(ln.startswith(f"seat {seat + 1} (") and f"score {score} " in ln for ln in lines)
     assert lines[-3] == "-- game over: wave --"
 
 

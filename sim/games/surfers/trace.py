@@ -17,7 +17,8 @@ def wave_name(w: int) -> str:
 
 
 def surfer(who: int) -> str:
-    return f"surfer {who // 2}.{who % 2 + 1}"
+    """'surfer 2.1': seat 2 (numbered from 1), its first surfer."""
+    return f"surfer {who // 2 + 1}.{who % 2 + 1}"
 
 
 def action_text(code: int) -> str:
@@ -37,11 +38,11 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
     kinds = {v: k for k, v in E.WAVE_CHARS.items()}
     t = comp.tables
 
-    def seat(p):
-        return f"seat {p} ({prepared.strategy_names[p]}, spread {t.skill[p]:g})"
+    def seat(p):  # seats are numbered from 1 where people read them; the logs keep 0-based
+        return f"seat {p + 1} ({prepared.strategy_names[p]}, spread {t.skill[p]:g})"
 
     lines = [f"Grand Surfers, game {game_index} of run seed {prepared.seed}, "
-             f"{prepared.n_players} players; surfer s.k = seat s, surfer k; cells: line from the start + column"]
+             f"{prepared.n_players} players; surfer s.k = seat s, its surfer k; cells: line from the start + column"]
     for ev in events:
         kind, a, b, c, d, e = (int(x) for x in ev)
         if kind == E.EV_TURN:
@@ -69,7 +70,7 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
         elif kind == E.EV_FINISH:
             lines.append(f"    {surfer(a)} reaches the beach: {finish[b]}")
         elif kind == E.EV_FASTEST:
-            lines.append(f"  seat {a} takes the fastest marker")
+            lines.append(f"  {seat(a)} takes the fastest marker")
         elif kind == E.EV_FOLD:
             lines.append(f"  the Great Wave folds: lines 1-{a} covered ({b} surfer(s) out, {c} channel arrow(s) gone)")
         elif kind == E.EV_REMOVED:
