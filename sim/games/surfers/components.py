@@ -40,7 +40,8 @@ except ModuleNotFoundError:  # pragma: no cover
 from sim.game_api import ComponentError, Components
 from sim.overrides import apply_overrides
 from sim.games.surfers import enums as E
-from sim.games.sunset.components import _check_keys, _Collector, _toml_error, _validate_list
+from sim.component_file import Collector as _Collector, check_keys as _check_keys
+from sim.component_file import toml_error as _toml_error, validate_list as _validate_list
 
 GAME = "surfers"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
