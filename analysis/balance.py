@@ -91,6 +91,7 @@ class BalanceAnalysis:
     verdicts: list
     flags: list
     aggregates: RunAggregates | None = None
+    breakdowns: list = field(default_factory=list)   # analysis/breakdowns.py
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -218,7 +219,12 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         raise ToolkitError(f"{run_dir}: the logs cannot be read ({exc})") from None
     if agg.n_games == 0:
         raise ToolkitError(f"{run_dir}: the logs hold no games")
-    return derive(agg, manifest, meta, notes, confidence, run_dir)
+    analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
+    from analysis.breakdowns import compute, declared
+    by_value, per_strategy, bd_notes = declared(metadata, available)
+    analysis.notes.extend(bd_notes)
+    analysis.breakdowns = compute(files, by_value, per_strategy, confidence)
+    return analysis
 
 
 # --- derivation ---------------------------------------------------------------------------

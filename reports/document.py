@@ -221,6 +221,29 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               f"the card's value times the times it was taken, per game."))
         sections.append(s)
 
+    # --- game-specific breakdowns (declared by the game: analysis/breakdowns.py) ----------
+    from reports.figures import breakdown_figures
+    bfigs = {f.key: f for f in breakdown_figures(a)}
+    for b in a.breakdowns:
+        s = Section(b.label, f"{'by' if b.kind == 'breakdown' else 'mean'}-{b.column}", [])
+        if b.question:
+            s.blocks.append(b.question)
+        if b.kind == "breakdown":
+            if f"breakdown-{b.column}" in bfigs:
+                s.blocks.append(bfigs[f"breakdown-{b.column}"])
+            s.blocks.append(Table(
+                [b.label, "seats", "win share (95%)", "mean score (95%)"],
+                [[r.value, f"{int(r.rows):,}", pct_interval(r.win_share, r.lo, r.hi),
+                  f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
+                 for r in b.table.itertuples()],
+                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")))
+        else:
+            s.blocks.append(Table(
+                ["strategy", "seats", f"mean {b.label.lower()} (95%)"],
+                [[r.value, f"{int(r.rows):,}", f"{num(r.mean, 2)} ({num(r.lo, 2)} to {num(r.hi, 2)})"]
+                 for r in b.table.itertuples()], f"Mean of '{b.column}' per seat, by strategy."))
+        sections.append(s)
+
     # --- what was run --------------------------------------------------------------------
     s = Section("What was run", "run", [])
     comp = m.get("components") or {}

@@ -295,3 +295,18 @@ def make_figures(a: BalanceAnalysis) -> list[Figure]:
             if f is not None:
                 out.append(f)
     return out
+
+
+def breakdown_figures(a: BalanceAnalysis) -> list:
+    """Win share by the value of each declared breakdown column (analysis/breakdowns.py)."""
+    figs = []
+    fair = None if a.solo else 1.0 / a.players
+    for b in a.breakdowns:
+        if b.kind != "breakdown" or b.table.empty:
+            continue
+        t = b.table
+        fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["win_share"], t["lo"], t["hi"],
+                          fair, [BLUE] * len(t), "win share (%), 95% interval")
+        figs.append(Figure(f"breakdown-{b.column}", f"Win share by {b.label.lower()}",
+                           b.question or f"Seats grouped by {b.column}.", _png(fig)))
+    return figs

@@ -79,6 +79,23 @@ class SagradaSpec(GameSpec):
                                  "pts_favor", "pts_empty"],
             "length_column": "length", "length_unit": "turns",
             "end_reason_names": list(END_REASON_NAMES),
+            # the issue's balance questions, answered by the generic report (analysis/breakdowns.py)
+            "breakdowns": [
+                {"column": "difficulty", "label": "Window difficulty",
+                 "question": "Do the favor tokens of a hard window make up for its difficulty? "
+                             "Win share and score of the seats that chose a window of each "
+                             "difficulty (= favor tokens received)."},
+                {"column": "start_position", "label": "Start position",
+                 "question": "How much is the first seat worth? Seats by their place in round 1's "
+                             "clockwise order (0 = the first start player)."},
+                {"column": "tool_uses", "label": "Tool uses per seat",
+                 "question": "Do tools pay? Seats by how many tool cards they used."},
+            ],
+            "per_strategy": [
+                {"column": "empty_cells", "label": "Open spaces left"},
+                {"column": "tool_uses", "label": "Tool uses"},
+                {"column": "tokens_left", "label": "Favor tokens left"},
+            ],
         }
 
     def _kernels(self, prepared: Prepared):

@@ -85,6 +85,22 @@ class SurfersSpec(GameSpec):
             "score_components": ["pts_fastest", "pts_duo", "pts_cells"],
             "length_column": "length", "length_unit": "turns",
             "end_reason_names": list(END_REASON_NAMES),
+            # the questions, answered by the generic report (analysis/breakdowns.py)
+            "breakdowns": [
+                {"column": "spread_milli", "label": "Flick spread x1000",
+                 "question": "How much does skill decide the race? Seats by their own flick "
+                             "spread (0 = perfect aim; set per seat with flick.spread)."},
+                {"column": "out_wave", "label": "Surfers lost to the wave",
+                 "question": "How often does the wave eliminate surfers, and what does it cost?"},
+            ],
+            "per_strategy": [
+                {"column": "pushes", "label": "Pushes"},
+                {"column": "boosts", "label": "Boosts"},
+                {"column": "rides", "label": "Channel rides"},
+                {"column": "channels_up", "label": "Channels drawn up"},
+                {"column": "reflicks", "label": "Re-flicks"},
+                {"column": "progress", "label": "Progress (lines gained)"},
+            ],
         }
 
     def _kernels(self, prepared: Prepared):

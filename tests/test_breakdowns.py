@@ -1,0 +1,32 @@
+"""Game-declared breakdowns in the report (analysis/breakdowns.py): win share and mean score
+by a log column, and per-strategy means, equal to a direct pandas computation."""
+import numpy as np
+
+from analysis.balance import analyse_run
+from reports.build import write_report
+from sim import runner
+from sim.registry import get_game
+
+
+def test_sagrada_breakdowns_match_pandas(tmp_path):
+    spec = get_game("sagrada")
+    prepared = spec.prepare(spec.load_components(), 3, ["planner", "greedy", "random"], 3)
+    out = str(tmp_path / "run")
+    runner.run(spec, prepared, 300, out, workers=1, chunk_size=70, progress=False)
+    a = analyse_run(out)
+    by = {b.column: b for b in a.breakdowns}
+    assert {"difficulty", "start_position", "tool_uses", "empty_cells", "tokens_left"} <= set(by)
+    logs = runner.read_logs(out)
+    d = by["difficulty"].table.set_index("value")
+    g = logs.groupby("difficulty")
+    assert list(d.index) == sorted(g.groups)
+    assert np.allclose(d["win_share"], g["win"].mean().to_numpy())
+    assert np.allclose(d["mean_score"], g["score"].mean().to_numpy())
+    assert (d["lo"] <= d["win_share"]).all() and (d["win_share"] <= d["hi"]).all()
+    e = by["empty_cells"].table.set_index("value")
+    assert np.allclose(e["mean"], logs.groupby("strategy", observed=True)["empty_cells"].mean()
+                       .reindex(e.index).to_numpy())
+    files = write_report(out, str(tmp_path / "rep"))
+    text = open(files.markdown).read()
+    assert "## Window difficulty" in text and "Do the favor tokens of a hard window" in text
+    assert "figures/breakdown-difficulty.png" in text
