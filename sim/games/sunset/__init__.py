@@ -90,9 +90,10 @@ class SunsetSpec(GameSpec):
         out, win = play_chunk(pack_tables(prepared.components.tables), new_state(), prepared.n_players,
                               np.uint64(prepared.seed), first_game, n_games,
                               prepared.strategy_ids, prepared.strategy_params)
+        out = np.ascontiguousarray(out.T)  # one contiguous array per column: Arrow takes it without a slow strided copy
         cols = {}
         for k, (name, _) in enumerate(RECORD_COLUMNS):
-            cols[name] = win if k == C_WIN else out[:, k]
+            cols[name] = win if k == C_WIN else out[k]
         return cols
 
     def replay(self, prepared: Prepared, game_index: int) -> list:

@@ -114,7 +114,8 @@ class SurfersSpec(GameSpec):
         out, win = play_chunk(pack_tables(prepared.components.tables), new_state(), prepared.n_players,
                               np.uint64(prepared.seed), first_game, n_games,
                               prepared.strategy_ids, prepared.strategy_params)
-        return {name: (win if k == C_WIN else out[:, k]) for k, (name, _) in enumerate(RECORD_COLUMNS)}
+        out = np.ascontiguousarray(out.T)  # one contiguous array per column (fast into Arrow)
+        return {name: (win if k == C_WIN else out[k]) for k, (name, _) in enumerate(RECORD_COLUMNS)}
 
     def replay(self, prepared: Prepared, game_index: int) -> list:
         from sim.games.surfers.trace import format_trace
