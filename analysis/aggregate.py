@@ -61,6 +61,7 @@ class IntHistogram:
 class CardSums:
     n: int
     taken: np.ndarray                 # rows (seat-games) that took the card
+    games_taken: np.ndarray           # games in which at least one seat took it
     win_taken: np.ndarray             # sum of win shares over those rows
     score_taken: np.ndarray
     score_sq_taken: np.ndarray
@@ -264,6 +265,8 @@ class RunAggregates:
             # einsum's own loops, not BLAS: no thread pool to oversubscribe on a busy machine
             per_seat = bits.reshape(G, P, sums.n).sum(axis=0, dtype=np.int64)       # seats x cards
             sums.taken += per_seat.sum(axis=0)
+            # a card several seats can hold in one game (a marker, an action) counts once per game
+            sums.games_taken += bits.reshape(G, P, sums.n).max(axis=1).sum(axis=0, dtype=np.int64)
             sums.win_taken += np.einsum("r,rc->c", flat_win, bits)
             sums.score_taken += np.einsum("r,rc->c", flat_score, bits)
             sums.score_sq_taken += np.einsum("r,rc->c", flat_sq, bits)
@@ -343,7 +346,8 @@ def new_aggregates(players: int, meta: dict, columns: list) -> RunAggregates:
     for card in meta["cards"]:
         n = len(card["names"])
         agg.cards.append(CardSums(
-            n=n, taken=np.zeros(n, dtype=np.int64), win_taken=np.zeros(n),
+            n=n, taken=np.zeros(n, dtype=np.int64), games_taken=np.zeros(n, dtype=np.int64),
+            win_taken=np.zeros(n),
             score_taken=np.zeros(n), score_sq_taken=np.zeros(n),
             taken_by_strategy=np.zeros((0, n), dtype=np.int64),
             days=np.zeros((n, 16), dtype=np.int64) if card["day_columns"] else None))

@@ -543,7 +543,7 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         top_taker.append(f"{names[s]} ({pct(col[s])} of its games)")
     table = pd.DataFrame({
         "card": np.arange(sums.n), "name": card["names"], "value": values,
-        "taken": sums.taken, "taken_share_games": taken / G,
+        "taken": sums.taken, "taken_share_games": sums.games_taken / G,
         "win_taken": wt, "win_taken_low": wt_lo, "win_taken_high": wt_hi,
         "win_not": wn, "win_not_low": wn_lo, "win_not_high": wn_hi,
         "effect": eff, "effect_low": eff_lo, "effect_high": eff_hi,

@@ -30,3 +30,20 @@ def test_sagrada_breakdowns_match_pandas(tmp_path):
     text = open(files.markdown).read()
     assert "## Window difficulty" in text and "Do the favor tokens of a hard window" in text
     assert "figures/breakdown-difficulty.png" in text
+
+
+def test_a_card_several_seats_hold_counts_once_per_game(tmp_path):
+    """Grand Surfers' 'actions' can be used by every seat in one game: the share of games a
+    card appears in is at most 100% and equals a direct count."""
+    spec = get_game("surfers")
+    prepared = spec.prepare(spec.load_components(), 4, ["racer", "blocker", "builder", "random"], 2)
+    out = str(tmp_path / "run")
+    runner.run(spec, prepared, 200, out, workers=1, progress=False)
+    a = analyse_run(out)
+    logs = runner.read_logs(out)
+    for sec in a.cards:
+        card = next(c for c in a.meta["cards"] if c["type"] == sec.type)
+        masks = logs[card["mask_column"]].to_numpy(np.int64).reshape(-1, 4)
+        for r in sec.table.itertuples():
+            any_seat = ((masks >> np.int64(r.card)) & 1).any(axis=1).mean()
+            assert r.taken_share_games <= 1.0 and abs(r.taken_share_games - any_seat) < 1e-12
