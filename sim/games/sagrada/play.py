@@ -11,21 +11,21 @@ in ST_ILLEGAL and option 0 is played.
 `check` (an int) makes the loop verify nb.check_state_nb after every applied decision and
 record the first failure in g[G_BROKEN] (the invariant tests run thousands of games so).
 """
-import types
 
 import numpy as np
 from numba import njit
 
 from sim.rng import game_seed_nb
+from sim.user_strategies import compile_with_users, rebind
 from sim.games.sagrada.enums import (
     CTX_LEN, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_WINDOW, G_BROKEN,
-    G_BROKEN_TURN, G_DRAFTED, G_HELD_COLOUR, G_HELD_VALUE, G_N_PLAYERS, G_N_PUBLIC, G_N_ROUNDS,
-    G_N_TOOLS, G_OVER, G_ROUND, G_SEAT, G_SOLO, G_TURNS, G_END_REASON, G_FIRST_START,
+    G_BROKEN_TURN, G_DRAFTED, G_HELD_COLOUR, G_HELD_VALUE, G_N_PUBLIC,
+    G_N_TOOLS, G_OVER, G_SEAT, G_SOLO, G_TURNS, G_END_REASON, G_FIRST_START,
     M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_OPTIONS, MAX_PLAYERS, N_CELLS, OPT_END,
     OPT_TOOL, OPT_TOOL_STRIDE, ST_ILLEGAL, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED,
-    ST_TOKENS_SPENT, ST_TOOLS, T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH,
+    ST_TOKENS_SPENT, T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH,
     T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN,
-    T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL, N_PUB_SLOTS, MAX_IN_PLAY, CHK_DICE,
+    T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL, N_PUB_SLOTS,
 )
 from sim.games.sagrada.nb import (
     N_PTS, action_options_nb, apply_draft_nb, apply_flux_brush_nb, apply_flux_remover_nb,
@@ -33,7 +33,7 @@ from sim.games.sagrada.nb import (
     apply_running_nb, apply_window_nb, begin_turn_nb, cell_options_nb, check_state_nb,
     draft_tool_options_nb, end_round_nb, final_position_nb, flux_value_options_nb,
     lathekin_options_nb, lens_options_nb, move_options_nb, pay_tool_nb, place_held_nb,
-    private_points_nb, rank_nb, return_held_nb, score_nb, setup_nb, start_round_nb,
+    rank_nb, return_held_nb, score_nb, setup_nb, start_round_nb,
     take_for_tool_nb, target_score_nb, trace_nb, track_colours_nb, window_options_nb,
 )
 from strategies.sagrada import choose_builtin_nb, choose_nb
@@ -390,44 +390,24 @@ def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params
 # ---------------------------------------------------------------------------------------
 # user strategies: recompile the loop with the user's functions in the dispatch
 # ---------------------------------------------------------------------------------------
-def _rebind(dispatcher, **names):
-    """A fresh (uncached) jitted copy of `dispatcher` whose global `names` are replaced."""
-    fn = dispatcher.py_func
-    glb = dict(fn.__globals__)
-    glb.update(names)
-    copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
-    return njit(copy, error_model="numpy")
-
-
 _PLAYERS = {}
 
 
 def build_player(user_functions=()):
-    """(play_chunk, trace_game) for a run; with user strategies, copies of the loop whose
-    dispatcher sends id -1-k to user_functions[k]."""
+    """(play_chunk, trace_game) for a run: the cached kernels, or, with user strategies,
+    copies of the loop whose dispatcher sends id -1-k to user_functions[k]
+    (sim/user_strategies.py)."""
     if not user_functions:
         return play_chunk_nb, trace_game_nb
-    key = tuple(id(f) for f in user_functions)
-    if key in _PLAYERS:
-        return _PLAYERS[key]
-    lines = ["def choose_user(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):",
-             "    if sid >= 0:",
-             "        return builtin(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)"]
-    env = {"builtin": choose_builtin_nb}
-    for k, fn in enumerate(user_functions):
-        env[f"user{k}"] = fn if hasattr(fn, "py_func") else njit(fn)
-        lines.append(f"    if sid == {-1 - k}:")
-        lines.append(f"        return user{k}(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)")
-    lines.append("    return 0")
-    exec("\n".join(lines), env)
-    choose_user = njit(env["choose_user"], error_model="numpy")
-    decide = _rebind(decide_nb, choose_nb=choose_user)
-    place_held = _rebind(place_held_decision_nb, decide_nb=decide)
-    tool_dec = _rebind(tool_decision_nb, decide_nb=decide)
-    use_tool = _rebind(use_tool_nb, tool_decision_nb=tool_dec, place_held_decision_nb=place_held)
-    play_turn = _rebind(play_turn_nb, decide_nb=decide, use_tool_nb=use_tool)
-    play_game = _rebind(play_game_nb, decide_nb=decide, play_turn_nb=play_turn)
-    play_chunk = _rebind(play_chunk_nb, play_game_nb=play_game)
-    trace_game = _rebind(trace_game_nb, play_game_nb=play_game)
-    _PLAYERS[key] = (play_chunk, trace_game)
-    return _PLAYERS[key]
+
+    def chain(choose_user):
+        decide = rebind(decide_nb, choose_nb=choose_user)
+        place_held = rebind(place_held_decision_nb, decide_nb=decide)
+        tool_dec = rebind(tool_decision_nb, decide_nb=decide)
+        use_tool = rebind(use_tool_nb, tool_decision_nb=tool_dec, place_held_decision_nb=place_held)
+        play_turn = rebind(play_turn_nb, decide_nb=decide, use_tool_nb=use_tool)
+        play_game = rebind(play_game_nb, decide_nb=decide, play_turn_nb=play_turn)
+        return (rebind(play_chunk_nb, play_game_nb=play_game),
+                rebind(trace_game_nb, play_game_nb=play_game))
+
+    return compile_with_users(_PLAYERS, user_functions, choose_builtin_nb, chain)

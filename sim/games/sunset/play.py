@@ -10,12 +10,12 @@ is played, so a broken user strategy shows up in the logs instead of corrupting 
 A run with user strategies compiles a copy of these two functions in which `choose_nb` is
 the user's dispatcher (see `build_player`).
 """
-import types
 
 import numpy as np
 from numba import njit
 
 from sim.rng import game_seed_nb
+from sim.user_strategies import compile_with_users, rebind
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE, G_DAY,
     G_END_REASON, G_OVER, G_SELLING_SEAT, G_SOLO, G_TURNS, MAX_HAND, MAX_MOVE,
@@ -265,41 +265,20 @@ def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params
 # ---------------------------------------------------------------------------------------
 # user strategies: recompile the loop with the user's functions in the dispatch
 # ---------------------------------------------------------------------------------------
-def _rebind(dispatcher, **names):
-    """A fresh (uncached) jitted copy of `dispatcher` whose global `names` are replaced."""
-    fn = dispatcher.py_func
-    glb = dict(fn.__globals__)
-    glb.update(names)
-    copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
-    return njit(copy, error_model="numpy")
-
-
 _PLAYERS = {}
 
 
 def build_player(user_functions=()):
-    """(play_chunk, trace_game) for a run. With no user strategies these are the cached
-    module-level kernels; otherwise copies whose dispatcher sends id -1-k to user_functions[k]
-    (one extra compile per distinct set of user functions)."""
+    """(play_chunk, trace_game) for a run: the cached kernels, or, with user strategies,
+    copies of the loop whose dispatcher sends id -1-k to user_functions[k]
+    (sim/user_strategies.py)."""
     if not user_functions:
         return play_chunk_nb, trace_game_nb
-    key = tuple(id(f) for f in user_functions)
-    if key in _PLAYERS:
-        return _PLAYERS[key]
-    lines = ["def choose_user(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):",
-             "    if sid >= 0:",
-             "        return builtin(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)"]
-    env = {"builtin": choose_builtin_nb}
-    for k, fn in enumerate(user_functions):
-        env[f"user{k}"] = fn if hasattr(fn, "py_func") else njit(fn)
-        lines.append(f"    if sid == {-1 - k}:")
-        lines.append(f"        return user{k}(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)")
-    lines.append("    return 0")
-    exec("\n".join(lines), env)
-    choose_user = njit(env["choose_user"], error_model="numpy")
-    decide = _rebind(decide_nb, choose_nb=choose_user)
-    play_game = _rebind(play_game_nb, decide_nb=decide)
-    play_chunk = _rebind(play_chunk_nb, play_game_nb=play_game)
-    trace_game = _rebind(trace_game_nb, play_game_nb=play_game)
-    _PLAYERS[key] = (play_chunk, trace_game)
-    return _PLAYERS[key]
+
+    def chain(choose_user):
+        decide = rebind(decide_nb, choose_nb=choose_user)
+        play_game = rebind(play_game_nb, decide_nb=decide)
+        return (rebind(play_chunk_nb, play_game_nb=play_game),
+                rebind(trace_game_nb, play_game_nb=play_game))
+
+    return compile_with_users(_PLAYERS, user_functions, choose_builtin_nb, chain)

@@ -12,12 +12,12 @@ A strategy returning anything but a legal index is counted in ST_ILLEGAL and opt
 played. `check` (an int) makes the loop verify nb.check_state_nb after every applied
 decision and record the first failure in g[G_BROKEN].
 """
-import types
 
 import numpy as np
 from numba import njit
 
 from sim.rng import game_seed_nb
+from sim.user_strategies import compile_with_users, rebind
 from sim.games.surfers.enums import (
     ACT_CHANNEL_DOWN, ACT_CHANNEL_UP, ACT_MINUS, ACT_PLUS, ACT_REFLICK, CTX_BOOSTED,
     CTX_HALF, CTX_LANDED, CTX_LEN, CTX_PIPS, CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST,
@@ -368,43 +368,23 @@ def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params
 # ---------------------------------------------------------------------------------------
 # user strategies: recompile the loop with the user's functions in the dispatch
 # ---------------------------------------------------------------------------------------
-def _rebind(dispatcher, **names):
-    """A fresh (uncached) jitted copy of `dispatcher` whose global `names` are replaced."""
-    fn = dispatcher.py_func
-    glb = dict(fn.__globals__)
-    glb.update(names)
-    copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
-    return njit(copy, error_model="numpy")
-
-
 _PLAYERS = {}
 
 
 def build_player(user_functions=()):
-    """(play_chunk, trace_game) for a run; with user strategies, copies of the loop whose
-    dispatcher sends id -1-k to user_functions[k]."""
+    """(play_chunk, trace_game) for a run: the cached kernels, or, with user strategies,
+    copies of the loop whose dispatcher sends id -1-k to user_functions[k]
+    (sim/user_strategies.py)."""
     if not user_functions:
         return play_chunk_nb, trace_game_nb
-    key = tuple(id(f) for f in user_functions)
-    if key in _PLAYERS:
-        return _PLAYERS[key]
-    lines = ["def choose_user(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):",
-             "    if sid >= 0:",
-             "        return builtin(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)"]
-    env = {"builtin": choose_builtin_nb}
-    for k, fn in enumerate(user_functions):
-        env[f"user{k}"] = fn if hasattr(fn, "py_func") else njit(fn)
-        lines.append(f"    if sid == {-1 - k}:")
-        lines.append(f"        return user{k}(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)")
-    lines.append("    return 0")
-    exec("\n".join(lines), env)
-    choose_user = njit(env["choose_user"], error_model="numpy")
-    decide = _rebind(decide_nb, choose_nb=choose_user)
-    resolve = _rebind(resolve_boosts_nb, decide_nb=decide)
-    play_turn = _rebind(play_turn_nb, decide_nb=decide, resolve_boosts_nb=resolve)
-    play_game = _rebind(play_game_nb, play_turn_nb=play_turn)
-    chunk = _rebind(_play_chunk_nb, play_game_nb=play_game)
-    play_chunk = _rebind(play_chunk_nb, _play_chunk_nb=chunk)
-    trace_game = _rebind(trace_game_nb, play_game_nb=play_game)
-    _PLAYERS[key] = (play_chunk, trace_game)
-    return _PLAYERS[key]
+
+    def chain(choose_user):
+        decide = rebind(decide_nb, choose_nb=choose_user)
+        resolve = rebind(resolve_boosts_nb, decide_nb=decide)
+        play_turn = rebind(play_turn_nb, decide_nb=decide, resolve_boosts_nb=resolve)
+        play_game = rebind(play_game_nb, play_turn_nb=play_turn)
+        chunk = rebind(_play_chunk_nb, play_game_nb=play_game)
+        return (rebind(play_chunk_nb, _play_chunk_nb=chunk),
+                rebind(trace_game_nb, play_game_nb=play_game))
+
+    return compile_with_users(_PLAYERS, user_functions, choose_builtin_nb, chain)

@@ -1,0 +1,45 @@
+"""Compiling a game's play loop around a user's own @njit strategies.
+
+Built-in strategies are dispatched by integer id inside the cached kernels. A run with user
+strategies gets fresh (uncached) copies of the play loop in which the dispatcher sends id
+-1-k to the user's k-th function; each game lists which of its kernels call the dispatcher
+(its `build_player`), and this module does the rest. One extra compile per process.
+"""
+from __future__ import annotations
+
+import types
+
+from numba import njit
+
+# every strategy, built-in or user, has this signature (docs/adding-a-game.md)
+ARGS = "sid, params, tables, s, seat, decision, options, n_options, ctx, keep"
+
+
+def rebind(dispatcher, **names):
+    """A fresh (uncached) jitted copy of `dispatcher` whose global `names` are replaced."""
+    fn = dispatcher.py_func
+    glb = dict(fn.__globals__)
+    glb.update(names)
+    copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
+    return njit(copy, error_model="numpy")
+
+
+def user_dispatcher(builtin, user_functions):
+    """A jitted `choose` sending ids >= 0 to `builtin` and id -1-k to user_functions[k]."""
+    lines = [f"def choose_user({ARGS}):", "    if sid >= 0:", f"        return builtin({ARGS})"]
+    env = {"builtin": builtin}
+    for k, fn in enumerate(user_functions):
+        env[f"user{k}"] = fn if hasattr(fn, "py_func") else njit(fn)
+        lines += [f"    if sid == {-1 - k}:", f"        return user{k}({ARGS})"]
+    lines.append("    return 0")
+    exec("\n".join(lines), env)
+    return njit(env["choose_user"], error_model="numpy")
+
+
+def compile_with_users(cache: dict, user_functions, builtin, chain):
+    """(play_chunk, trace_game) around `user_functions`, built once per process and set of
+    functions: `chain(choose_user)` rebinds the game's kernels that lead to its dispatcher."""
+    key = tuple(id(f) for f in user_functions)
+    if key not in cache:
+        cache[key] = chain(user_dispatcher(builtin, user_functions))
+    return cache[key]
