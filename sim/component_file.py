@@ -194,3 +194,23 @@ def toml_error(label: str, text: str, exc: Exception) -> str:
         lines = text.splitlines() or [""]
         return f"{label}: line {len(lines)}, column {len(lines[-1]) + 1}: {m.group(1)} (at end of file)"
     return f"{label}: {msg}"
+
+
+def read_text(path) -> tuple[str, str]:
+    """(text, label) of a component file, or ComponentError naming the file and what is wrong."""
+    from pathlib import Path
+
+    from sim.game_api import ComponentError
+    label = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ComponentError(f"{label}: no such file")
+    except IsADirectoryError:
+        raise ComponentError(f"{label}: is a directory, not a component file")
+    except OSError as exc:
+        raise ComponentError(f"{label}: cannot read the file: {exc.strerror or exc}")
+    try:
+        return data.decode("utf-8"), label
+    except UnicodeDecodeError as exc:
+        raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")

@@ -27,6 +27,7 @@ except ModuleNotFoundError:  # pragma: no cover
 from sim.game_api import ComponentError, Components
 from sim.overrides import apply_overrides
 from sim.games.sagrada import enums as E
+from sim.component_file import read_text
 from sim.component_file import Collector as _Collector, Counts as _Counts
 from sim.component_file import check_count as _check_count, check_duplicate_names as _check_duplicate_names
 from sim.component_file import check_keys as _check_keys, toml_error as _toml_error
@@ -182,19 +183,7 @@ def load_components(path: str | None = None, overrides: tuple = ()) -> Component
     `--set PATH=VALUE` overrides applied before validation (sim/overrides.py)."""
     if path is None:
         return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
-    label = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ComponentError(f"{label}: no such file")
-    except IsADirectoryError:
-        raise ComponentError(f"{label}: is a directory, not a component file")
-    except OSError as exc:
-        raise ComponentError(f"{label}: cannot read the file: {exc.strerror or exc}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
+    text, label = read_text(path)
     return components_from_text(text, label, overrides)
 
 
