@@ -10,6 +10,7 @@ All tunable numbers come from `tables` (built from the component file); see enum
 import numpy as np
 from numba import njit
 
+from sim.events import trace_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
     ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, DIR_DCOL, DIR_DROW, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
@@ -38,20 +39,6 @@ def new_state():
     STATE_DTYPE array; kernels work on element 0. Allocated by Python on purpose: in numba a
     record taken from an array does not keep that array alive."""
     return np.zeros(1, STATE_DTYPE).view(np.recarray)  # attribute access when interpreted
-
-
-@njit(cache=True, error_model="numpy")
-def trace_nb(trace, tn, ev, a, b, c, d, e):
-    """Append one event to the replay trace (a no-op when tracing is off: trace has 0 rows)."""
-    i = tn[0]
-    if i < trace.shape[0]:
-        trace[i, 0] = ev
-        trace[i, 1] = a
-        trace[i, 2] = b
-        trace[i, 3] = c
-        trace[i, 4] = d
-        trace[i, 5] = e
-        tn[0] = i + 1
 
 
 # ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.events import trace_nb
 from sim.rng import CHANCE, init_streams_nb, uniform_nb
 from sim.games.surfers.enums import (
     CHK_CIRCLE, CHK_FINISH, CHK_LOOP, CHK_PLACE, END_TURN_LIMIT, END_WAVE, EV_BOOST,
@@ -40,20 +41,6 @@ TWO_PI = 2.0 * math.pi
 def new_state():
     """A game record for the kernels: a 1-element STATE_DTYPE recarray owned by the caller."""
     return np.zeros(1, STATE_DTYPE).view(np.recarray)
-
-
-@njit(cache=True, error_model="numpy")
-def trace_nb(trace, tn, ev, a, b, c, d, e):
-    """Append one event to the replay trace (a no-op when tracing is off: 0 rows)."""
-    i = tn[0]
-    if i < trace.shape[0]:
-        trace[i, 0] = ev
-        trace[i, 1] = a
-        trace[i, 2] = b
-        trace[i, 3] = c
-        trace[i, 4] = d
-        trace[i, 5] = e
-        tn[0] = i + 1
 
 
 @njit(cache=True, error_model="numpy")
