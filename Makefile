@@ -47,6 +47,13 @@ bench: $(VENV)/.installed
 bench-report: $(VENV)/.installed
 	$(BIN)/python scripts/bench_report.py
 
+# STUMPY-style: the rule tests with the JIT off, so that coverage sees every line of the kernels
+coverage: $(VENV)/.installed-test
+	$(BIN)/python -m pip install -q pytest-cov
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning \
+		tests/test_sunset_rules.py tests/test_sagrada_rules.py tests/test_surfers_rules.py \
+		--cov=sim/games --cov=strategies --cov-report=term-missing:skip-covered
+
 bench-sweep: $(VENV)/.installed
 	$(BIN)/python scripts/bench_sweep.py
 
