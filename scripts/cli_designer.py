@@ -196,13 +196,17 @@ def _grid(args, spec):
     varies = [designer.parse_vary(v) for v in args.vary]
     points = designer.grid(varies)
     # validate every point before playing anything: one line per bad value
-    problems = []
+    failed = []
     for p in points:
         try:
             spec.load_components(args.components, tuple(args.overrides) + tuple(p))
         except ToolkitError as exc:
-            problems += [f"{', '.join(p)}: {line}" for line in exc.lines]
-    if problems:
+            failed.append((p, exc.lines))
+    if failed:
+        p, lines = failed[0]  # the first failing point in full; the others counted
+        problems = [f"{', '.join(p)}: {line}" for line in lines]
+        if len(failed) > 1:
+            problems.append(f"... and {len(failed) - 1} more of the {len(points)} values fail too")
         raise ToolkitError(problems[:20])
     return varies, points
 
