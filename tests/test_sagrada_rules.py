@@ -426,11 +426,25 @@ def test_running_pliers_second_draft_now_and_skip_second_turn():
 
 
 def test_running_pliers_skips_the_second_turn_in_play():
-    # a whole game with the planner checks turn counts: every seat plays 2 turns a round
-    # except after Running Pliers; verified through the invariants run, here the loop rule:
-    from sim.games.sagrada import play
-    src = getattr(play.play_game_nb, "py_func", play.play_game_nb).__code__.co_names
-    assert "skip_second" in src
+    """Every use of Running Pliers costs its user that round's second turn: over traced random
+    games, turns played = 2 x players x 10 rounds - uses of Running Pliers."""
+    from sim.games.sagrada.components import load_components
+    from sim.games.sagrada.enums import pack_tables
+    from sim.games.sagrada.play import C_LENGTH, trace_game_nb
+    comp = load_components()
+    tables = pack_tables(comp.tables)
+    pliers = comp.card_names["tool"].index("Running Pliers")
+    players = 2
+    sids = np.zeros(players, np.int64)                # random players use every tool
+    params = np.zeros((players, 16))
+    games_with_pliers = 0
+    for game in range(400):
+        st = new_state()
+        trace, n, out, _ = trace_game_nb(tables, st, players, np.uint64(11), game, sids, params, 20000)
+        uses = int(np.sum((trace[:n, 0] == E.EV_TOOL) & (trace[:n, 2] == pliers)))
+        games_with_pliers += uses > 0
+        assert out[0, C_LENGTH] == 2 * players * 10 - uses, (game, uses, out[0, C_LENGTH])
+    assert games_with_pliers >= 5  # the rule was really exercised
 
 
 def test_cork_backed_straightedge_places_next_to_no_die():
