@@ -13,7 +13,7 @@ from numba import njit
 from sim.events import trace_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, DIR_DCOL, DIR_DROW, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
+    ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, STEP_CELL, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
     EV_END, EV_GOAL, EV_GOAL_KEPT, EV_NEW_GOAL, EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_TOP, G_COMM_TOP,
     G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_INSPIRATION, G_N_CDECK, G_N_CDISC, G_N_DAYS,
     G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PLAYERS, G_OVER, G_ROW_LEN, G_SELLING_SEAT,
@@ -229,12 +229,8 @@ def turn_order_nb(tables, s):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def step_cell_nb(cell, d, k):
-    """The cell k steps from `cell` in direction d, or -1 off the grid."""
-    r = cell // GRID + DIR_DROW[d] * k
-    c = cell % GRID + DIR_DCOL[d] * k
-    if r < 0 or r >= GRID or c < 0 or c >= GRID:
-        return -1
-    return r * GRID + c
+    """The cell k steps from `cell` in direction d, or -1 off the grid (enums.STEP_CELL)."""
+    return STEP_CELL[cell, d, k]
 
 
 @njit(cache=True, error_model="numpy")
