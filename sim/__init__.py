@@ -25,8 +25,27 @@ def _source_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+KEEP_CACHES = 8  # compile caches of older sources kept (other checkouts, recent versions)
+
+
+def _prune_old_caches(root: str, current: str) -> None:
+    """When a new source version first runs, drop all but the newest KEEP_CACHES folders."""
+    import shutil
+    try:
+        folders = [os.path.join(root, d) for d in os.listdir(root)]
+        folders = sorted((f for f in folders if os.path.isdir(f) and f != current),
+                         key=os.path.getmtime, reverse=True)
+    except OSError:
+        return
+    for old in folders[KEEP_CACHES - 1:]:
+        shutil.rmtree(old, ignore_errors=True)  # another process may be pruning too
+
+
 if "NUMBA_CACHE_DIR" not in os.environ:
     _base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(_base, "balance-toolkit", "numba", _source_hash())
+    _root = os.path.join(_base, "balance-toolkit", "numba")
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(_root, _source_hash())
+    if not os.path.isdir(os.environ["NUMBA_CACHE_DIR"]):
+        _prune_old_caches(_root, os.environ["NUMBA_CACHE_DIR"])
     if "numba" in sys.modules:  # numba read its settings already: tell it directly
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
