@@ -421,8 +421,16 @@ def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
                     command_line=command_line, _max_chunks=_max_chunks)[0]
 
 
-def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: int, n: int):
-    return (job, *_play_chunk_task(spec, prepared, first, n))
+def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: int, n: int,
+                         write_to: tuple | None = None):
+    """One chunk of run `job`. With `write_to` = (run id, out dir) the worker writes the chunk
+    file itself (local processes share the disk): the parent then neither unpickles ~15 MB
+    per chunk nor compresses it, and keeps its share of the cores free for the workers."""
+    first, n, cols, secs = _play_chunk_task(spec, prepared, first, n)
+    if write_to is not None:
+        _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1], first)
+        cols = None
+    return job, first, n, cols, secs
 
 
 def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
@@ -482,11 +490,16 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
             parallel, ctx = _parallel(pool_plan, backend, scheduler)
             from joblib import delayed
             with ctx:
-                results = parallel(delayed(_play_job_chunk_task)(spec, j, jobs[j][0], f, n)
-                                   for j, f, n in tasks)
+                # loky workers are processes of this machine: they write their own chunks;
+                # dask workers may be other machines: the parent writes what they return
+                local = backend == "loky"
+                results = parallel(delayed(_play_job_chunk_task)(
+                    spec, j, jobs[j][0], f, n, (plans[j].run_id, plans[j].out_dir) if local else None)
+                    for j, f, n in tasks)
                 for j, first, n, cols, _secs in results:
-                    table = _to_table(cols, jobs[j][0], plans[j].run_id, first, n)
-                    _write_chunk(table, plans[j].out_dir, first)
+                    if cols is not None:
+                        _write_chunk(_to_table(cols, jobs[j][0], plans[j].run_id, first, n),
+                                     plans[j].out_dir, first)
                     n_done[j] += 1
                     if bar is not None:
                         bar.update(n)
