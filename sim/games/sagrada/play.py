@@ -340,9 +340,10 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
 
 
 @njit(cache=True, error_model="numpy")
-def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params):
-    """Play games first_game..first_game+n_games-1; returns (int64 records, win shares).
-    state_rec: a 1-element STATE_DTYPE array owned by the caller."""
+def _chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params, check):
+    """Games first_game..first_game+n_games-1; `check` = 1 verifies every invariant after
+    every decision (column `broken`). state_rec: a 1-element STATE_DTYPE array owned by the
+    caller."""
     tables = tables_rec[0]
     s = state_rec[0]
     out = np.zeros((n_games * n_players, N_COLUMNS), np.int64)
@@ -351,25 +352,21 @@ def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_game
     tn = np.zeros(1, np.int64)
     for i in range(n_games):
         game = first_game + i
-        play_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, no_trace, tn, 0)
+        play_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, no_trace, tn, check)
         record_game_nb(tables, s, n_players, game, out, fout, i * n_players)
     return out, fout
 
 
 @njit(cache=True, error_model="numpy")
+def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params):
+    """Play games first_game..first_game+n_games-1; returns (int64 records, win shares)."""
+    return _chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params, 0)
+
+
+@njit(cache=True, error_model="numpy")
 def play_checked_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params):
     """play_chunk_nb with every invariant checked after every decision (column `broken`)."""
-    tables = tables_rec[0]
-    s = state_rec[0]
-    out = np.zeros((n_games * n_players, N_COLUMNS), np.int64)
-    fout = np.zeros(n_games * n_players, np.float64)
-    no_trace = np.zeros((0, 6), np.int64)
-    tn = np.zeros(1, np.int64)
-    for i in range(n_games):
-        game = first_game + i
-        play_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, no_trace, tn, 1)
-        record_game_nb(tables, s, n_players, game, out, fout, i * n_players)
-    return out, fout
+    return _chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params, 1)
 
 
 @njit(cache=True, error_model="numpy")
@@ -407,7 +404,8 @@ def build_player(user_functions=()):
         use_tool = rebind(use_tool_nb, tool_decision_nb=tool_dec, place_held_decision_nb=place_held)
         play_turn = rebind(play_turn_nb, decide_nb=decide, use_tool_nb=use_tool)
         play_game = rebind(play_game_nb, decide_nb=decide, play_turn_nb=play_turn)
-        return (rebind(play_chunk_nb, play_game_nb=play_game),
+        chunk = rebind(_chunk_nb, play_game_nb=play_game)
+        return (rebind(play_chunk_nb, _chunk_nb=chunk),
                 rebind(trace_game_nb, play_game_nb=play_game))
 
     return compile_with_users(_PLAYERS, user_functions, choose_builtin_nb, chain)

@@ -365,7 +365,6 @@ class SunsetComponentFile(_Model):
     solo: SoloSection
 
 
-# --- error reporting ------------------------------------------------------------------
 # --- loading ----------------------------------------------------------------------------
 def default_components_text() -> str:
     """The shipped default component file, exactly as on disk."""
