@@ -92,6 +92,12 @@ class BalanceAnalysis:
     flags: list
     aggregates: RunAggregates | None = None
     breakdowns: list = field(default_factory=list)   # analysis/breakdowns.py
+    # seat fairness is measurable when every seat plays one strategy or the strategies were
+    # rotated over the seats (each in each seat equally often); otherwise a seat's win share
+    # mixes the seat with its strategy: no seat verdict is given (seat_note says why)
+    seats_rotated: bool = False
+    seat_confounded: bool = False
+    seat_note: str = ""
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -247,6 +253,9 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
     fixed = all(len(x) == 1 for x in seat_strats)
     used_names = [names[s] for s in range(S) if used[s]]
     single = len(used_names) == 1
+    rotated = not single and not solo and _balanced_over_seats(agg.seat_strategy[:, used])
+    confounded = not single and not solo and not rotated
+    seat_note = _seat_note(fixed, rotated, confounded, seat_strats, manifest)
 
     # --- seats -------------------------------------------------------------------------
     n = agg.seat.n.astype(float)
@@ -281,6 +290,10 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                         f"1/{P} of each win by construction, so the win shares say nothing "
                         f"about balance.")
         seats.loc[:, "verdict"] = "all tied"
+    elif confounded:
+        # the caution IS the verdict: a seat's share here is as much its strategy's strength
+        seats.loc[:, "verdict"] = "confounded"
+        verdicts.append(seat_note)
     else:
         for i in range(P):
             d = _digits_for(lo[i], hi[i])
@@ -296,10 +309,8 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                   f"of win share (Holm-adjusted {fmt_p(p_holm[i])})",
                                   effect=share[i] - fair, low=lo[i] - fair, high=hi[i] - fair,
                                   unit="pp", games_to_halve=halve))
-        if fixed and not single:
-            verdicts.append("Caution: each seat always plays the same strategy here, so a seat's "
-                            "win share mixes the seat's advantage with its strategy's strength; "
-                            "play one strategy in every seat to measure seat fairness alone.")
+        if rotated:
+            verdicts.append(seat_note)
 
     # --- strategies ----------------------------------------------------------------------
     sn = agg.strat.n.astype(float)
@@ -311,7 +322,8 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
               else (np.full(S, np.nan), np.full(S, np.nan)))
     sp_holm = holm(np.where(used, sp, np.nan))
     strategy_table = pd.DataFrame({
-        "strategy": names, "seats": [", ".join(seat_label(p) for p in range(P)
+        "strategy": names, "seats": ["every seat, rotated" if rotated else
+                                     ", ".join(seat_label(p) for p in range(P)
                                                if agg.seat_strategy[p, s] > 0) for s in range(S)],
         "rows": agg.strat.n, "wins": agg.strat.win, "win_share": s_share,
         "win_low": s_lo, "win_high": s_hi, "fair": fair, "p_holm": sp_holm,
@@ -341,17 +353,19 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
             ok = not math.isnan(r.p_holm) and r.p_holm < ALPHA
             word = ("above" if r.win_share > fair else "below") if ok else "level with"
             verdicts.append(f"{r.strategy} wins {pct_interval(r.win_share, r.win_low, r.win_high, d)} "
-                            f"of its games ({r.seats}), {word} a fair {pct(fair, 1 if (100 * fair) % 1 else 0)}.")
+                            f"of its games ({r.seats}), {word} a fair {pct(fair, 1 if (100 * fair) % 1 else 0)}"
+                            f"{CONFOUNDED_STRATEGY if confounded else ''}.")
         dom = _dominant(h2h, agg, idx, used_names, confidence)
         if dom is not None:
             name, worst, wlo, whi = dom
             top = strategy_table.set_index("strategy").loc[name]
             verdicts.append(f"{name} dominates: it finishes ahead of every other strategy more "
-                            f"often than not (its closest match-up: {pct_interval(worst, wlo, whi)}).")
+                            f"often than not (its closest match-up: {pct_interval(worst, wlo, whi)})"
+                            f"{CONFOUNDED_STRATEGY if confounded else ''}.")
             flags.append(Flag("strategy", name,
                               f"{name} dominates every other strategy; it wins "
                               f"{pct_interval(top.win_share, top.win_low, top.win_high)} against a "
-                              f"fair {pct(fair)}",
+                              f"fair {pct(fair)}{CONFOUNDED_STRATEGY if confounded else ''}",
                               effect=top.win_share - fair, low=top.win_low - fair,
                               high=top.win_high - fair, unit="pp", games_to_halve=halve))
         for k in range(len(strategy_table)):
@@ -359,7 +373,8 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
             if (not math.isnan(r.p_holm) and r.p_holm < ALPHA and r.win_high < fair / 4):
                 flags.append(Flag("strategy", r.strategy,
                                   f"{r.strategy} almost never wins: "
-                                  f"{pct_interval(r.win_share, r.win_low, r.win_high)}",
+                                  f"{pct_interval(r.win_share, r.win_low, r.win_high)}"
+                                  f"{CONFOUNDED_STRATEGY if confounded else ''}",
                                   effect=r.win_share - fair, low=r.win_low - fair,
                                   high=r.win_high - fair, unit="pp", games_to_halve=halve))
 
@@ -428,12 +443,50 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
         run_dir=run_dir, manifest=manifest, meta=meta, notes=notes, confidence=confidence,
         n_games=G, players=P, solo=solo, strategies=used_names, seats=seats,
         strategy_table=strategy_table, single_strategy=single, strategies_fixed_to_seats=fixed,
+        seats_rotated=rotated, seat_confounded=confounded, seat_note=seat_note,
         h2h=h2h, h2h_pairs=h2h_pairs, ratings=ratings, rating_note=rating_note,
         score_hist_seat=(agg.score_by_seat.values, agg.score_by_seat.counts),
         score_hist_strategy=(agg.score_by_strategy.values, agg.score_by_strategy.counts[used]),
         components=components, component_seats=component_seats, margin=margin,
         tie_rate=tie_rate, all_tied_rate=all_tied_rate, length=length, end_reasons=end_reasons,
         cards=cards, verdicts=verdicts, flags=flags, aggregates=agg)
+
+
+ROTATION_TOLERANCE = 0.01   # a strategy's seat-games may differ by 1% across seats (a partial run)
+CONFOUNDED_STRATEGY = (" (seats not rotated: the advantage or handicap of its seats is part "
+                       "of this)")
+
+
+def _balanced_over_seats(counts: np.ndarray) -> bool:
+    """seats x strategies row counts: does each strategy sit in each seat equally often?
+    Exactly so in a complete run with --rotate-seats; within ROTATION_TOLERANCE in a partial
+    one (every chunk holds every seating within one game)."""
+    if counts.size == 0 or counts.shape[1] < 2:
+        return False
+    c = counts.astype(float)
+    return bool(np.all(c.min(axis=0) > 0) and
+                np.all(c.max(axis=0) - c.min(axis=0) <= ROTATION_TOLERANCE * c.mean(axis=0)))
+
+
+def _seat_note(fixed: bool, rotated: bool, confounded: bool, seat_strats: list,
+               manifest: dict) -> str:
+    """Why the seat shares can or cannot be read as seat fairness, in plain words."""
+    if rotated:
+        n_rot = len((manifest.get("config") or {}).get("rotation") or [])
+        how = (f" ({n_rot} seatings, each deal played under every one)" if n_rot else "")
+        return (f"Seats were rotated{how}: each strategy sat in each seat equally often, so the "
+                f"seat shares above measure the seats alone, and each strategy's share is "
+                f"averaged over the seats.")
+    if not confounded:
+        return ""
+    if fixed:
+        who = ", ".join(f"{seat_label(p)} {x[0]}" for p, x in enumerate(seat_strats))
+        why = f"each seat always played the same strategy ({who})"
+    else:
+        why = "the strategies were not spread evenly over the seats"
+    return (f"No seat verdict: {why}, so a seat's win share mixes the seat's advantage with "
+            f"its strategy's strength (seat and strategy are confounded). Play with "
+            f"--rotate-seats, or one strategy in every seat, to measure seat fairness.")
 
 
 def _ratings(agg: RunAggregates, idx: list, used_names: list, confidence: float):

@@ -106,9 +106,8 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                                "mean rank"], rows,
                               "Win share: wins with ties split; test: two-sided score test against "
                               "the fair share, Holm-adjusted across seats."))
-        if a.strategies_fixed_to_seats and not a.single_strategy:
-            s.blocks.append("Each seat always played the same strategy, so these shares mix seat "
-                            "order and strategy strength.")
+        if a.seat_note:  # rotated (clean seat shares) or confounded (no seat verdict)
+            s.blocks.append(a.seat_note)
     sections.append(s)
 
     # --- strategies ----------------------------------------------------------------------
@@ -258,6 +257,11 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
             ["component file", f"{comp.get('path', '?')} (sha256 {comp.get('sha256', '?')})"]]
     if comp.get("overrides") or m.get("overrides"):
         rows.append(["component overrides", str(comp.get("overrides") or m.get("overrides"))])
+    rot = (m.get("config") or {}).get("rotation")
+    rows.append(["seats", f"rotated (--rotate-seats): {len(rot)} seatings, each deal played "
+                          f"under every one; game g is deal g // {len(rot)} under seating "
+                          f"g % {len(rot)} + 1" if rot else "fixed: each strategy kept the seat "
+                          "it was given"])
     rows += [["chunks", f"{m.get('n_chunks', '?')} of {m.get('chunk_size', '?')} games"],
              ["toolkit version", str(m.get("package_version", "?"))],
              ["python / numba / numpy", f"{m.get('python', '?')} / {m.get('numba', '?')} / {m.get('numpy', '?')}"],
@@ -275,7 +279,9 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                       params or "-", str(info.get("source", ""))])
     if srows:
         s.blocks.append(Table(["seat", "strategy", "base", "parameters", "source"], srows,
-                              "Strategies and their parameters."))
+                              "Strategies and their parameters" +
+                              (", in the seats as given (seating 1); with the seats rotated "
+                               "each sat in every seat in turn." if rot else ".")))
     sections.append(s)
 
     # --- method --------------------------------------------------------------------------
@@ -285,6 +291,10 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         "Seat test: two-sided score test of the win share against the fair share 1/players; "
         "p-values adjusted across seats with Holm's step-down method. 'Favoured' or "
         "'disadvantaged' means the adjusted p-value is below 0.05.",
+        "Seat fairness and strategy strength are measured apart only when each strategy sits in "
+        "each seat equally often (`balance run --rotate-seats`) or one strategy plays every "
+        "seat; when each seat keeps its own strategy the report gives no seat verdict and marks "
+        "the strategy verdicts as including their seats' advantage.",
         "Strategy ratings: Plackett-Luce strengths fitted with the MM algorithm of Hunter (2004) "
         "on the finishing orders (ties: every tie-break, equally weighted), standard errors from "
         "the Fisher information, one virtual game each way per pair of strategies as a prior.",

@@ -67,12 +67,15 @@ def seat_figure(a: BalanceAnalysis):
         return None
     t = a.seats
     colors = [RED if v == "favoured" else (BLUE if v == "disadvantaged" else GREY) for v in t.verdict]
-    labels = [f"{r.label} ({r.strategies})" for r in t.itertuples()]
+    labels = [f"{r.label} ({'rotated' if a.seats_rotated else r.strategies})"
+              for r in t.itertuples()]
     fig = _share_bars(labels, t.win_share, t.win_low, t.win_high, 1.0 / a.players, colors,
                       f"win share, % ({int(round(a.confidence * 100))}% Wilson interval)")
     return Figure("seats", "Win share by seat",
                   "Bars: win share (ties split); whiskers: Wilson interval; dashed: the fair share. "
-                  "Red: favoured, blue: disadvantaged (Holm-adjusted test), grey: not significant.",
+                  "Red: favoured, blue: disadvantaged (Holm-adjusted test), grey: not significant"
+                  + (" or, here, no verdict: each seat's strategy is part of its share."
+                     if a.seat_confounded else "."),
                   _png(fig))
 
 

@@ -72,6 +72,13 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score", "s.e.", "mean rank"]
         lines.append("By seat")
         lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
+        rot = (m.get("config") or {}).get("rotation")
+        if rot:
+            lines.append(f"seats rotated ({len(rot)} seatings, each deal under every one): the "
+                         f"seat rows measure the seats, the strategy rows average over the seats")
+        elif len(set(m.get("strategy_names") or [])) > 1:
+            lines.append("each seat kept its strategy: a seat's row mixes the seat with its "
+                         "strategy (--rotate-seats measures them apart)")
         lines.append("")
         lines.append("By strategy")
         lines.extend(_table(["strategy"] + hdr[1:], _win_rows(summary.strategies, str)))

@@ -61,9 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="player count (default: 4, within the game's range)")
     s.add_argument("--games", type=_int("games"), default=10000,
                    help="games to play (default 10000)")
-    s.add_argument("--strategies", default="greedy",
-                   help="comma-separated strategy per seat, or one for all seats (default greedy); "
-                        "built-in names, variant names from --variants, or path/file.py:function")
+    s.add_argument("--strategies", default=None,
+                   help="comma-separated strategy per seat, or one for all seats (default: the "
+                        "game's own, e.g. greedy; see `balance strategies GAME`); built-in "
+                        "names, variant names from --variants, or path/file.py:function")
+    s.add_argument("--rotate-seats", action="store_true",
+                   help="seat the strategies in every distinct order in turn, each deal played "
+                        "under every seating (games rounded up to whole rotations), so that "
+                        "seat fairness and strategy strength are measured apart")
     s.add_argument("--seed", type=_int("seed"), default=1, help="run seed (default 1)")
     s.add_argument("--workers", type=_int("workers"), default=None,
                    help="worker processes (default: all cores)")
@@ -184,8 +189,22 @@ def _cmd_run(args, out) -> int:
     if backend == "dask":
         runner._check_dask()
     components = spec.load_components(args.components, tuple(args.overrides))
-    names = [n.strip() for n in args.strategies.split(",")]
+    names = strategy_names(spec, args.strategies)
     prepared = spec.prepare(components, players, names, args.seed, args.variants)
+    rotation_note = None
+    if args.rotate_seats:
+        from sim import rotation
+        prepared = rotation.rotated(prepared)
+        n_rot = len(prepared.rotation)
+        games = rotation.whole_rotations(args.games, prepared)
+        rotation_note = (f"seats rotated: {n_rot} seating{'s' if n_rot != 1 else ''} of "
+                         f"{', '.join(prepared.strategy_names)}, each deal played under every "
+                         f"seating; {games:,} games" +
+                         (f" ({args.games:,} rounded up to whole rotations)"
+                          if games != args.games else ""))
+        args.games = games
+        if args.max_games is not None or args.precision is not None:  # the cap too
+            args.max_games = rotation.whole_rotations(args.max_games or 10_000_000, prepared)
     out_dir = args.out or os.path.join(
         "runs", f"{spec.name}-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
     if args.precision is not None:
@@ -194,7 +213,13 @@ def _cmd_run(args, out) -> int:
         if args.max_games is not None and args.max_games < args.games:
             raise ToolkitError(f"--max-games ({args.max_games}) must be at least --games ({args.games})")
         from sim.designer import precision_chunk
-        args.chunk_size = args.chunk_size or precision_chunk(args.games, args.workers)
+        rot = len(prepared.rotation or [[0]])
+        if args.chunk_size is not None and args.chunk_size % rot:
+            raise ToolkitError(f"--chunk-size with --precision and --rotate-seats must be a "
+                               f"multiple of the {rot} seatings (the run grows by whole chunks), "
+                               f"got {args.chunk_size}")
+        # batches of whole rotations: every seating stays equally often at every step
+        args.chunk_size = args.chunk_size or -(-precision_chunk(args.games, args.workers) // rot) * rot
     # validated up to here; runner.run checks the folder before writing anything
     manifest = runner.run(spec, prepared, args.games, out_dir, workers=args.workers,
                           chunk_size=args.chunk_size, progress=not args.no_progress,
@@ -204,6 +229,8 @@ def _cmd_run(args, out) -> int:
     if args.precision is not None:  # then grow the run in batches
         manifest = cli_designer.run_with_precision(spec, prepared, args, out_dir, out)
     out_dir = os.path.abspath(out_dir)
+    if rotation_note:
+        print(rotation_note, file=out)
     print(f"logs: {os.path.join(out_dir, runner.CHUNK_DIR)}  manifest: "
           f"{os.path.join(out_dir, runner.MANIFEST)}", file=out)
     print("", file=out)
@@ -211,6 +238,13 @@ def _cmd_run(args, out) -> int:
     if getattr(args, "report", False):
         return _report_after_run(args, out_dir, out)
     return 0
+
+
+def strategy_names(spec, text: str | None) -> list:
+    """--strategies as a list; none given: the game's declared default in every seat."""
+    if text is None:
+        return [spec.default_strategy_name()]
+    return [n.strip() for n in text.split(",")]
 
 
 def _cmd_summary(args, out) -> int:
@@ -259,6 +293,10 @@ def prepared_from_manifest(out_dir: str):
             names.append(info["name"])
     prepared = spec.prepare(components, int(manifest["players"]), names, int(manifest["seed"]),
                             variants_file)
+    rot = manifest.get("config", {}).get("rotation")
+    if rot:  # replay the seatings the run logged, not ones recomputed by this version
+        import dataclasses
+        prepared = dataclasses.replace(prepared, rotation=[list(map(int, r)) for r in rot])
     return spec, prepared, manifest
 
 
@@ -269,7 +307,8 @@ def _cmd_replay(args, out) -> int:
     n = int(manifest["games"])
     if not 0 <= args.game_index < n:
         raise ToolkitError(f"--game {args.game_index} is out of range: this run has games 0 to {n - 1}")
-    for line in spec.replay(prepared, args.game_index):
+    from sim import rotation
+    for line in rotation.replay(spec, prepared, args.game_index):
         print(line, file=out)
     return 0
 

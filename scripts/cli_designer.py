@@ -18,8 +18,10 @@ def _common(s, _int, games_help: str):
     s.add_argument("game")
     s.add_argument("--players", type=_int("players"), default=None,
                    help="player count (default: 4, within the game's range)")
-    s.add_argument("--strategies", default="greedy",
-                   help="comma-separated strategies (see `balance run`)")
+    s.add_argument("--strategies", default=None,
+                   help="comma-separated strategies (see `balance run`; default: compare "
+                        "every built-in strategy of the game, sweep and tune the game's own "
+                        "default strategy in every seat)")
     s.add_argument("-n", "--games", type=_int("games"), default=None, help=games_help)
     s.add_argument("--seed", type=_int("seed"), default=1, help="seed shared by every configuration")
     s.add_argument("--workers", type=_int("workers"), default=None, help="worker processes")
@@ -118,6 +120,15 @@ def _claim_root(root: str, plan: dict, overwrite: bool) -> None:
     designer.write_plan(root, plan)
 
 
+def _names(spec, text, every_builtin: bool = False) -> list:
+    """--strategies as a list; none given: every built-in (compare) or the game's default."""
+    if text is None:
+        if every_builtin:
+            return [c["name"] for c in spec.strategy_catalog()]
+        return [spec.default_strategy_name()]
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
 def _prepare(spec, args, players, names, overrides=()):
     comp = spec.load_components(args.components, tuple(args.overrides) + tuple(overrides))
     return spec.prepare(comp, players, names, args.seed, args.variants)
@@ -149,7 +160,7 @@ def cmd_compare(args, out) -> int:
 
     spec = get_game(args.game)
     players, games = _check(args, spec, 100_000)
-    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    names = _names(spec, args.strategies, every_builtin=True)
     seats = designer.seatings(names, players)
     per = int(math.ceil(games / len(seats)))
     configs = [{"dir": None, "prepared": _prepare(spec, args, players, list(s))} for s in seats]
@@ -221,7 +232,7 @@ def cmd_sweep(args, out) -> int:
     spec = get_game(args.game)
     players, games = _check(args, spec, 20_000)
     varies, points = _grid(args, spec)
-    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    names = _names(spec, args.strategies)
     configs = [{"prepared": _prepare(spec, args, players, names, p)} for p in points]
     root = _root(args, spec, "sweep")
     plan = {"kind": "sweep", "game": spec.name, "players": players, "strategies": names,
@@ -269,7 +280,7 @@ def cmd_tune(args, out) -> int:
     if len(varies) != 1:
         raise ToolkitError("tune: give exactly one --vary (one field and its candidate values)")
     path, values = varies[0]
-    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    names = _names(spec, args.strategies)
     base_comp = spec.load_components(args.components, tuple(args.overrides))
     meta = _meta(spec, base_comp)
     card_info = card_of_path(path, meta)

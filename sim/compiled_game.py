@@ -18,6 +18,25 @@ from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 MAX_TRACE_EVENTS = 20000
 
 
+def kernel_needs_compile(dispatcher) -> bool:
+    """True when calling this numba dispatcher will compile: it has no machine code in this
+    process, and numba's on-disk cache index holds no entry for this machine and this
+    function's bytecode (numba's own cache key; its own staleness check on the source file).
+    Reads the index only (a small pickle): no compilation. Unknown (a numba without these
+    internals): False, so that nothing misleading is said."""
+    try:
+        if dispatcher.overloads:
+            return False
+        cache = dispatcher._cache
+        index_file = getattr(cache, "_cache_file", None)
+        if index_file is None:          # not cached on disk (e.g. a loop around a user strategy)
+            return True
+        want = cache._index_key(None, dispatcher.targetctx.codegen())
+        return not any(key[1:] == want[1:] for key in index_file._load_index())
+    except Exception:
+        return False
+
+
 class CompiledGameSpec(GameSpec):
     package: str = ""            # e.g. "sim.games.sunset"
     strategies_module: str = ""  # e.g. "strategies.sunset"
@@ -66,6 +85,18 @@ class CompiledGameSpec(GameSpec):
         from strategies.registry import load_user_function
         users = tuple(load_user_function(path, fn) for path, fn in prepared.user_strategies)
         return self._module("play").build_player(users)
+
+    def compile_note(self, prepared: Prepared) -> str | None:
+        """Says so when the play kernel is neither loaded in this process nor in the on-disk
+        cache for this machine and these sources (so the first chunk will compile it)."""
+        play_chunk, _ = self._kernels(prepared)
+        if not kernel_needs_compile(play_chunk):
+            return None
+        if prepared.user_strategies:
+            return (f"compiling the {self.title} play loop around your own strategy "
+                    f"(about 30 s, at every run with a strategy file)...")
+        return (f"compiling the {self.title} engine for this machine (first run after an "
+                f"install or an edit: about 30 s; later runs start in seconds)...")
 
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
         play = self._module("play")

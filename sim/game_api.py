@@ -59,6 +59,10 @@ class Prepared:
     strategy_info: list           # per seat: {"name", "base", "params": {name: value}, "source"}
     user_strategies: list = field(default_factory=list)  # [(path, function name)] for ids -1, -2...
     variant: str = "standard"
+    # seat rotation (sim/rotation.py): the seatings played in turn, each a list giving for
+    # every seat the index of the strategy (in the lists above) that sits there; None: the
+    # strategies keep their seats
+    rotation: list | None = None
 
 
 class GameSpec(ABC):
@@ -68,6 +72,9 @@ class GameSpec(ABC):
     min_players: int = 1
     max_players: int = 4
     description: str = ""
+    # the built-in strategy every seat plays when a command is given no --strategies
+    # (run, sweep, tune; compare defaults to every built-in); each game declares its own
+    default_strategy: str = ""
 
     # -- components -------------------------------------------------------------------
     @abstractmethod
@@ -105,3 +112,19 @@ class GameSpec(ABC):
 
     def variant_for(self, n_players: int) -> str:
         return "standard"
+
+    def default_strategy_name(self) -> str:
+        """The game's declared default strategy; a game that declares none plays its first
+        built-in that is not `random`, else its first."""
+        if self.default_strategy:
+            return self.default_strategy
+        names = [c["name"] for c in self.strategy_catalog()]
+        if not names:
+            raise ToolkitError(f"{self.name}: the game has no built-in strategy; name one with "
+                               f"--strategies")
+        return next((n for n in names if n != "random"), names[0])
+
+    def compile_note(self, prepared: Prepared) -> str | None:
+        """A line to show before the first games when playing `prepared` will compile code
+        first (a long silent wait otherwise); None when the machine code is ready."""
+        return None

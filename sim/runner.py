@@ -118,6 +118,9 @@ def run_config(prepared: Prepared, n_games: int, chunk_size: int) -> dict:
         "components_sha256": prepared.components.sha256,
         "games": int(n_games),
         "chunk_size": int(chunk_size),
+        # seat rotation (sim/rotation.py), only when on: unrotated runs keep their ids
+        **({"rotation": [list(map(int, r)) for r in prepared.rotation]}
+           if getattr(prepared, "rotation", None) else {}),
     })
 
 
@@ -259,8 +262,9 @@ def _play_chunk_task(spec: GameSpec, prepared: Prepared, first: int, n: int):
     """Runs in a worker: one thread, one chunk."""
     for var in THREAD_ENV:
         os.environ.setdefault(var, "1")
+    from sim import rotation
     t0 = time.perf_counter()
-    cols = spec.play_chunk(prepared, first, n)
+    cols = rotation.play_chunk(spec, prepared, first, n)   # spec.play_chunk unless rotated
     return first, n, cols, time.perf_counter() - t0
 
 
@@ -282,7 +286,10 @@ def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
         "run_id": pa.DictionaryArray.from_arrays(np.zeros(n_rows, dtype=np.int32), pa.array([run_id])),
         "game": pa.array(np.asarray(cols["game"]).astype(np.int64)),
         "seat": pa.array(np.asarray(cols["seat"]).astype(np.int64)),
-        "strategy": pa.DictionaryArray.from_arrays(seat_to_code[seat], pa.array(uniq)),
+        # per row: the seat's strategy, or (rotated runs) the one that sat there in that game
+        "strategy": pa.DictionaryArray.from_arrays(
+            np.asarray(cols["strategy"], dtype=np.int32) if "strategy" in cols
+            else seat_to_code[seat], pa.array(uniq)),
     }
     for name, arr in cols.items():
         if name in arrays:
@@ -471,6 +478,11 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     for (prepared, _, _), plan in zip(jobs, plans):
         key = tuple(map(tuple, prepared.user_strategies))
         if key not in warmed:
+            # a cold compile is a long wait before the first game: say so (on stderr, also
+            # with --no-progress: it is one line, not a redrawn bar), and only when it happens
+            note = spec.compile_note(prepared)
+            if note:
+                print(f"balance: {note}", file=sys.stderr, flush=True)
             spec.play_chunk(prepared, 0, min(2, plan.n_games))
             warmed.add(key)
     compile_seconds = time.perf_counter() - t0

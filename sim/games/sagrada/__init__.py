@@ -17,6 +17,7 @@ class SagradaSpec(CompiledGameSpec):
     title = "Sagrada"
     min_players = 1
     max_players = 4
+    default_strategy = "greedy"     # best immediate gain: the plain baseline player
     description = ("Draft dice and build a stained-glass window under its colour and shade "
                    "restrictions (1 player: the solo variant against the round track)")
     end_reason_names = END_REASON_NAMES

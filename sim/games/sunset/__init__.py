@@ -17,6 +17,7 @@ class SunsetSpec(CompiledGameSpec):
     title = "Sunset Over Water"
     min_players = 1
     max_players = 4
+    default_strategy = "greedy"     # best immediate gain: the plain baseline player
     description = ("Hike the wilderness, paint landscapes, sell them for commissions "
                    "(1 player: the Wanderlust solo variant)")
     end_reason_names = END_REASON_NAMES

@@ -18,6 +18,7 @@ class SurfersSpec(CompiledGameSpec):
     title = "Grand Surfers"
     min_players = 2
     max_players = 4
+    default_strategy = "racer"      # gains the most lines each turn: the plain baseline player
     description = ("Flick a die onto the wave sheet and race two surfers to the beach: push, "
                    "boost, draw channels, outrun the Great Wave (skill: [flick] spread per seat)")
     end_reason_names = END_REASON_NAMES
