@@ -27,7 +27,7 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 run: $(VENV)/.installed
-	$(BIN)/balance run sunset --players 4 --games $(GAMES) --strategies planner,greedy,greedy,random --seed 1 --out runs/default --overwrite --report $(WORKERS_ARG)
+	$(BIN)/balance run sunset --players 4 --games $(GAMES) --strategies planner,greedy,greedy,random --rotate-seats --seed 1 --out runs/default --overwrite --report $(WORKERS_ARG)
 
 # The HTML report test needs a real browser: Debian's Chromium, installed here where missing
 # (only when apt-get exists). If it cannot be installed, the test fails and says why.

@@ -73,9 +73,10 @@ def seat_figure(a: BalanceAnalysis):
                       f"win share, % ({int(round(a.confidence * 100))}% Wilson interval)")
     return Figure("seats", "Win share by seat",
                   "Bars: win share (ties split); whiskers: Wilson interval; dashed: the fair share. "
-                  "Red: favoured, blue: disadvantaged (Holm-adjusted test), grey: not significant"
-                  + (" or, here, no verdict: each seat's strategy is part of its share."
-                     if a.seat_confounded else "."),
+                  + ("Grey: no seat verdict, since each seat's strategy is part of its share."
+                     if a.seat_confounded else
+                     "Red: favoured, blue: disadvantaged (Holm-adjusted test), grey: not "
+                     "significant."),
                   _png(fig))
 
 

@@ -56,6 +56,9 @@ def synthetic_logs(kind: str, n_games: int, seed: int = 7):
     rows = n_games * P
     game = np.repeat(np.arange(n_games), P)
     seat = np.tile(np.arange(P), n_games)
+    # "rotated": the strategies move one seat on every game (each in each seat equally often)
+    # and Seat 1 has a planted advantage of its own (+3 points) whatever its strategy
+    slot = (seat + game) % P if kind == "rotated" else seat
     taken = rng.random((rows, len(CARD_NAMES))) < 0.25
     taken[:, NEVER_CARD] = False
     # a card is taken by at most one seat per game
@@ -66,9 +69,11 @@ def synthetic_logs(kind: str, n_games: int, seed: int = 7):
     gi, ci = np.nonzero(any_)
     t3[gi, first[gi, ci], ci] = True
     taken = t3.reshape(rows, -1)
-    sk = np.array([skill[s] for s in strategies])[seat]
+    sk = np.array([skill[s] for s in strategies])[slot]
     pts_a = (taken * np.array(CARD_VALUES)).sum(axis=1) + 8 * taken[:, STRONG_CARD]
     pts_b = np.rint(rng.normal(10 + 2 * sk, 3)).astype(np.int64)
+    if kind == "rotated":
+        pts_b += 3 * (seat == 0)
     score = (pts_a + pts_b).astype(np.int64)
     if kind == "tied":
         score[:] = 30
@@ -88,6 +93,8 @@ def synthetic_logs(kind: str, n_games: int, seed: int = 7):
             "length": length, "end_reason": end, "pts_a": pts_a, "pts_b": pts_b,
             "commissions_mask": mask, "goals_mask": goals_mask, "comm_day_0": day0,
             "comm_day_1": day1}
+    if kind == "rotated":
+        cols["strategy"] = np.array(strategies)[slot]
     return cols, strategies
 
 
@@ -100,6 +107,7 @@ def write_run(run_dir, cols: dict, strategies: list, chunk_games: int, game: str
     n_games = len(cols["game"]) // P
     uniq = sorted(set(strategies))
     codes = np.array([uniq.index(s) for s in strategies], dtype=np.int32)
+    per_row = cols.get("strategy")   # the strategy of each row, when seats were rotated
     firsts = list(range(0, n_games, chunk_games))
     for k, first in enumerate(firsts):
         if k >= len(firsts) - drop_chunks:
@@ -109,7 +117,9 @@ def write_run(run_dir, cols: dict, strategies: list, chunk_games: int, game: str
         arrays = {"run_id": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array(["synthetic0001"])),
                   "game": pa.array(cols["game"][sl].astype(np.int64)),
                   "seat": pa.array(cols["seat"][sl].astype(np.int64)),
-                  "strategy": pa.DictionaryArray.from_arrays(codes[cols["seat"][sl]], pa.array(uniq))}
+                  "strategy": pa.DictionaryArray.from_arrays(
+                      codes[cols["seat"][sl]] if per_row is None else
+                      np.array([uniq.index(x) for x in per_row[sl]], np.int32), pa.array(uniq))}
         for name, a in cols.items():
             if name not in arrays:
                 arrays[name] = pa.array(a[sl])
@@ -208,12 +218,16 @@ def test_chunk_order_and_rows_per_chunk_do_not_matter(tmp_path):
 
 # --- verdicts -----------------------------------------------------------------------------------
 def test_verdicts_plain_words_and_flags(tmp_path, no_warnings):
-    run, meta = make_run(tmp_path / "run", "mixed", n_games=6000)
+    run, meta = make_run(tmp_path / "run", "rotated", n_games=6000)
     a = analyse_run(run, metadata=meta)
     text = "\n".join(a.verdicts)
-    # seat verdict in the documented form
-    assert re.search(r"Seat 1 wins \d+\.\d+% \(\d+\.\d+-\d+\.\d+\) against a fair 25%: favoured", text)
-    assert re.search(r"Seat 4 wins .* against a fair 25%: disadvantaged", text)
+    # seats rotated: the report opens with the seat verdicts, in the documented form; the
+    # planted seat advantage is found, and no verdict is marked as confounded
+    assert a.seats_rotated and not a.seat_confounded
+    assert re.match(r"Seat 1 wins \d+\.\d+% \(\d+\.\d+-\d+\.\d+\) against a fair 25%: favoured\.$",
+                    a.verdicts[0])
+    assert "Seats were rotated" in text and "not rotated" not in text
+    assert any(f.kind == "seat" and f.subject == "Seat 1" and f.low > 0 for f in a.flags)
     assert "planner dominates" in text
     # the strong card is singled out, the never-taken card reported as such
     t = a.cards[0].table
@@ -228,6 +242,27 @@ def test_verdicts_plain_words_and_flags(tmp_path, no_warnings):
     assert f.low > 0 and f.games_to_halve == 18000
     # ratings order: planner > greedy > random
     assert list(a.ratings.strategy) == ["planner", "greedy", "random"]
+
+
+def test_fixed_seats_with_different_strategies_give_no_seat_verdict(tmp_path, no_warnings):
+    """The harm: "Seat 1 favoured" printed when Seat 1 is simply where the planner sat. With
+    each seat keeping its own strategy the report withholds every seat verdict and flag,
+    opens by saying why, and marks the strategy verdicts as including their seats."""
+    run, meta = make_run(tmp_path / "run", "mixed", n_games=6000)
+    files = write_report(run, str(tmp_path / "rep"), metadata=meta)
+    a = files.analysis
+    assert a.seat_confounded and not a.seats_rotated
+    assert a.verdicts[0].startswith("No seat verdict: each seat always played the same strategy")
+    assert "--rotate-seats" in a.verdicts[0]
+    text = "\n".join(a.verdicts)
+    assert not re.search(r"Seat \d wins .*: (favoured|disadvantaged|fair)", text)
+    assert not any(f.kind == "seat" for f in a.flags)
+    assert set(a.seats.verdict) == {"confounded"}
+    planner = next(v for v in a.verdicts if v.startswith("planner wins"))
+    assert "seats not rotated" in planner
+    seat_section = _read(files.markdown).split("## Seat fairness")[1].split("## Strategy strength")[0]
+    assert "favoured" not in seat_section and "disadvantaged" not in seat_section
+    assert "| confounded |" in seat_section and "No seat verdict" in seat_section
 
 
 def test_solo_run_says_so(tmp_path, no_warnings):
@@ -334,10 +369,11 @@ def test_cli_report_partial_and_format(tmp_path, capsys, monkeypatch):
 
 
 def test_toy_game_run_with_report(toy_registry, in_tmp, capsys):
-    """`balance run ... --report` on a registered game without report metadata."""
+    """`balance run ... --report` on a registered game without report metadata (seats
+    rotated, so that the report has seat verdicts to give)."""
     rc = cli_main(["run", "toy", "--players", "3", "--games", "600", "--strategies",
                    "greedy,random,greedy", "--workers", "1", "--no-progress", "--out", "r",
-                   "--report"])
+                   "--report", "--rotate-seats"])
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "balance report of 600 games" in out
