@@ -199,3 +199,9 @@ def test_main_job_report_opens_with_verdicts_that_are_not_confounded(in_tmp, cap
     logs = runner.read_logs("main")
     counts = logs.groupby(["seat", "strategy"], observed=True).size().unstack()
     np.testing.assert_array_equal(counts.nunique().to_numpy(), [1, 1, 1])
+    # replay of a real game of the rotated run: the logged seating and the logged scores
+    code, text, err = call(capsys, "replay", "main", "--game", "13")
+    assert code == 0, err
+    assert text.startswith("game 13 of a seat-rotated run: deal 1 played under seating 2 of 12")
+    for r in logs[logs.game == 13].itertuples():
+        assert f"seat {r.seat + 1} ({r.strategy}): score {r.score} (rank {r.rank}," in text
