@@ -57,17 +57,21 @@ def test_real_engine_on_a_cold_cache_announces_the_compile(tmp_path):
     """A fresh install (empty cache folder) on the real engine, asked without compiling; a
     run with the user's own strategy file always compiles its play loop."""
     code = """
-    from sim.registry import get_game
+    from sim.registry import list_games, get_game
+    for spec in list_games():
+        prepared = spec.prepare(spec.load_components(), 2, [spec.default_strategy], 1)
+        print(spec.title, "|", spec.compile_note(prepared))
     spec = get_game("sunset")
-    comp = spec.load_components()
-    print(spec.compile_note(spec.prepare(comp, 4, ["greedy"], 1)))
-    print(spec.compile_note(spec.prepare(comp, 4, ["docs/examples/waterfall_lover.py:waterfall_lover",
-                                                   "greedy", "greedy", "greedy"], 1)))
+    print(spec.compile_note(spec.prepare(spec.load_components(), 4, [
+        "docs/examples/waterfall_lover.py:waterfall_lover", "greedy", "greedy", "greedy"], 1)))
     """
     lines = _python(code, _env(XDG_CACHE_HOME=str(tmp_path / "xdg"))).splitlines()
-    assert lines[0].startswith("compiling the Sunset Over Water engine for this machine")
-    assert "about 30 s" in lines[0]
-    assert lines[1].startswith("compiling the Sunset Over Water play loop around your own strategy")
+    assert len(lines) >= 4
+    for line in lines[:-1]:
+        title, note = line.split(" | ")
+        assert note.startswith(f"compiling the {title} engine for this machine"), line
+        assert "about 30 s" in note
+    assert lines[-1].startswith("compiling the Sunset Over Water play loop around your own strategy")
 
 
 def test_real_engine_warm_says_nothing():
