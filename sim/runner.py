@@ -480,7 +480,7 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         if key not in warmed:
             # a cold compile is a long wait before the first game: say so (on stderr, also
             # with --no-progress: it is one line, not a redrawn bar), and only when it happens
-            note = spec.compile_note(prepared)
+            note = getattr(spec, "compile_note", lambda _: None)(prepared)
             if note:
                 print(f"balance: {note}", file=sys.stderr, flush=True)
             spec.play_chunk(prepared, 0, min(2, plan.n_games))
