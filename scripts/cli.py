@@ -127,6 +127,8 @@ def _cmd_strategies(args, out) -> int:
     print(f"{spec.title}: built-in strategies", file=out)
     for line in describe_catalog(spec.strategy_catalog()):
         print(line, file=out)
+    print(f"default (every seat, when a command is given no --strategies): "
+          f"{spec.default_strategy_name()}", file=out)
     return 0
 
 

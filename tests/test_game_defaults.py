@@ -36,6 +36,15 @@ def test_every_game_declares_a_default_strategy_it_has():
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_strategies_command_names_the_default(game, capsys):
+    spec = next(g for g in list_games() if g.name == game)
+    code, out, err = call(capsys, "strategies", game)
+    assert code == 0, err
+    assert out.splitlines()[-1] == ("default (every seat, when a command is given no "
+                                    f"--strategies): {spec.default_strategy}")
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_run_with_defaults_then_summary_report_replay(game, in_tmp, capsys):
     spec = next(g for g in list_games() if g.name == game)
     code, out, err = call(capsys, "run", game, "--games", "6", "--workers", "1", "--no-progress",
