@@ -99,9 +99,10 @@ class CompiledGameSpec(GameSpec):
     def replay(self, prepared: Prepared, game_index: int) -> list:
         _, trace_game = self._kernels(prepared)
         state = self._module("nb").new_state()
-        trace, n, out, win = trace_game(self._module("enums").pack_tables(prepared.components.tables),
-                                        state, prepared.n_players, np.uint64(prepared.seed),
-                                        int(game_index), prepared.strategy_ids,
-                                        prepared.strategy_params, MAX_TRACE_EVENTS)
+        from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
+        trace, n, out, win = call_interruptibly(
+            trace_game, self._module("enums").pack_tables(prepared.components.tables), state,
+            prepared.n_players, np.uint64(prepared.seed), int(game_index), prepared.strategy_ids,
+            prepared.strategy_params, MAX_TRACE_EVENTS)
         return self._module("trace").format_trace(prepared, int(game_index), trace[:n], out, win,
                                                   state[0])

@@ -164,15 +164,18 @@ def spin_later({SIG}):
 '''
 
 
-@pytest.mark.parametrize("fn, sig, code, word", [
-    ("spin", signal.SIGINT, 130, "interrupted"),        # stuck in the check, before any folder
-    ("spin_later", signal.SIGINT, 130, "interrupted"),  # stuck in a chunk of the run
-    ("spin_later", signal.SIGTERM, 143, "terminated"),
+@pytest.mark.parametrize("fn, sig, code, word, workers", [
+    ("spin", signal.SIGINT, 130, "interrupted", 1),        # stuck in the check, before any folder
+    ("spin_later", signal.SIGINT, 130, "interrupted", 1),  # stuck in a chunk of the run
+    ("spin_later", signal.SIGTERM, 143, "terminated", 1),
+    ("spin_later", signal.SIGINT, 130, "interrupted", 2),  # stuck in loky worker processes
 ])
-def test_a_strategy_that_never_returns_can_be_stopped(tmp_path, fn, sig, code, word):
+def test_a_strategy_that_never_returns_can_be_stopped(tmp_path, fn, sig, code, word, workers):
+    from tests.test_processes_limits import _children, _running
     bots_file = tmp_path / "loopers.py"
     bots_file.write_text(LOOPERS)
-    proc = _start(tmp_path, bots_file, fn)
+    proc = _start(tmp_path, bots_file, fn, workers=workers, games=400 if workers > 1 else 40)
+    kids = []
     try:
         deadline = time.time() + 120
         while not (tmp_path / "looping").exists():
@@ -180,13 +183,19 @@ def test_a_strategy_that_never_returns_can_be_stopped(tmp_path, fn, sig, code, w
             assert time.time() < deadline, "the strategy never started"
             time.sleep(0.2)
         time.sleep(0.5)  # well inside the endless loop now
+        kids = [k for c in _children(proc.pid) for k in [c, *_children(c)]]
         t0 = time.time()
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=20)
+        time.sleep(1.0)
+        assert [k for k in kids if _running(k)] == [], "a process spins on after the parent"
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+        for k in kids:
+            if _running(k):
+                os.kill(k, signal.SIGKILL)
     assert time.time() - t0 < 20
     assert proc.returncode == code, err
     assert err.strip() == f"balance: {word}{' (SIGTERM)' if word == 'terminated' else ''}; " \
