@@ -89,4 +89,6 @@ def os_error_line(exc: OSError) -> str | None:
     if exc.errno in _READ_ONLY:
         kind = "is on a read-only file system" if exc.errno == errno.EROFS else "is not writable"
         return f"cannot write {where}: it {kind}; choose another --out folder"
+    if exc.errno == errno.ENOTDIR:
+        return f"cannot write {where}: a part of that path is a file, not a folder; choose another --out folder"
     return None

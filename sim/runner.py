@@ -435,7 +435,12 @@ def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: in
     if write_to is not None:
         if processes.CANCELLED.is_set():
             return job, first, n, None, secs
-        _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1], first)
+        try:
+            _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1], first)
+        except OSError as exc:  # e.g. a full disk: say which file (pyarrow does not)
+            if exc.filename is None:
+                exc.filename = os.path.join(write_to[1], CHUNK_DIR, chunk_name(first))
+            raise
         cols = None
     return job, first, n, cols, secs
 

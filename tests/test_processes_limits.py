@@ -194,6 +194,15 @@ def test_full_disk_is_one_line_and_the_run_resumes(toy_registry, in_tmp, capsys,
     assert json.loads((in_tmp / "d" / "manifest.json").read_text())["status"] == "complete"
 
 
+def test_out_folder_below_a_file_is_one_line(toy_registry, in_tmp, capsys):
+    (in_tmp / "notes.txt").write_text("mine")
+    code, out, err = call(capsys, "run", "toy", "--games", "10", "--workers", "1", "--no-progress",
+                          "--out", "notes.txt/run")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "a part of that path is a file, not a folder" in err
+    assert (in_tmp / "notes.txt").read_text() == "mine"
+
+
 @pytest.mark.parametrize("err_no, words", [(errno.EROFS, "is on a read-only file system"),
                                            (errno.EACCES, "is not writable")])
 def test_read_only_folder_is_one_line(toy_registry, in_tmp, capsys, monkeypatch, err_no, words):
@@ -211,3 +220,23 @@ def test_read_only_folder_is_one_line(toy_registry, in_tmp, capsys, monkeypatch,
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith("balance: error: cannot write ") and words in err
     assert "choose another --out folder" in err
+
+
+def test_disk_full_in_a_worker_process_is_one_line(toy_registry, in_tmp, capsys):
+    """A real ENOSPC from the OS in a loky worker: its chunk's temporary file is a link to
+    /dev/full, where every write fails with 'No space left on device'."""
+    chunks = in_tmp / "f" / "chunks"
+    chunks.mkdir(parents=True)
+    tmp = chunks / (runner.chunk_name(0) + ".tmp")
+    os.symlink("/dev/full", tmp)
+    argv = ["run", "toy", "--players", "2", "--games", "40", "--chunk-size", "10", "--workers", "2",
+            "--no-progress", "--out", "f"]
+    code, out, err = call(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err == (f"balance: error: no space left on the disk writing {chunks / runner.chunk_name(0)}"
+                   f"; free some space (or choose another --out) and run the same command again "
+                   f"to resume\n")
+    assert os.path.exists("/dev/full") and not (chunks / runner.chunk_name(0)).exists()
+    code, out, err = call(capsys, *argv)  # space freed: the same command resumes
+    assert code == 0, err
+    assert not os.path.lexists(tmp) and len(runner.chunk_files(str(in_tmp / "f"))) == 4
