@@ -2,9 +2,9 @@
 killed mid-run, and resumes runs started on the other backend.
 
 A real dask.distributed cluster on 127.0.0.1 (a scheduler and two worker processes, each
-under a nanny that restarts it). The game is `pick` (tests/usergame.py) with a user strategy
-that sleeps a millisecond per decision, so that a chunk lasts long enough to kill a worker in
-the middle of it, and compiling it in each worker takes about a second.
+under a nanny that restarts it). The game is `pick` (tests/usergame.py) with its built-in
+`slow` strategy, a busy millisecond per decision, so that a chunk lasts long enough to kill a
+worker in the middle of it; its kernels are cached, so the workers compile nothing.
 """
 from __future__ import annotations
 
@@ -20,21 +20,6 @@ from tests import usergame
 
 distributed = pytest.importorskip("distributed", reason="make test installs the [cluster] extra")
 
-SLOW = '''
-import time
-from numba import njit, objmode
-
-@njit
-def slow(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
-    with objmode():
-        time.sleep(0.001)
-    best = 0
-    for i in range(n_options):
-        if options[i] > options[best]:
-            best = i
-    return best
-'''
-
 GAMES = 240
 CHUNK = 12          # 20 chunks of ~0.1 s
 SPEC = usergame.SPEC
@@ -49,10 +34,8 @@ def cluster():
 
 
 @pytest.fixture(scope="module")
-def prepared(tmp_path_factory):
-    path = tmp_path_factory.mktemp("bots") / "slow.py"
-    path.write_text(SLOW)
-    return SPEC.prepare(SPEC.load_components(), 2, [f"{path}:slow", "greedy"], 9)
+def prepared():
+    return SPEC.prepare(SPEC.load_components(), 2, ["slow", "greedy"], 9)
 
 
 @pytest.fixture(scope="module")

@@ -25,10 +25,18 @@ from strategies.registry import load_user_function, resolve_strategies
 
 ROUNDS = 4
 N_OPTIONS = 3
+SLOW_STEPS = 1_000_000   # `slow`: busy steps per decision (about a millisecond), deterministic
 
 
 @njit(cache=True)
 def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
+    if sid == 2:  # slow: a xorshift walk, then a choice that depends on it (cannot be skipped)
+        x = np.uint64(options[0] + 1)
+        for _ in range(SLOW_STEPS):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+        return np.int64(x >> np.uint64(1)) % n_options
     if sid == 1:  # greedy: the best value
         best = 0
         for i in range(n_options):
@@ -98,7 +106,9 @@ class PickSpec(GameSpec):
 
     def strategy_catalog(self) -> list:
         return [{"name": "first", "id": 0, "description": "option 0", "params": []},
-                {"name": "greedy", "id": 1, "description": "the best option", "params": []}]
+                {"name": "greedy", "id": 1, "description": "the best option", "params": []},
+                {"name": "slow", "id": 2, "description": "a busy millisecond per decision",
+                 "params": []}]
 
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
         if not self.min_players <= n_players <= self.max_players:
