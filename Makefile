@@ -1,6 +1,7 @@
 # Fresh machine: `make run` (the main job) and `make test` (the test suite).
 # Every target is idempotent: the venv is created once, and the install is redone only
-# when pyproject.toml changes (stamp files in .venv/).
+# when pyproject.toml changes (the test install also when this Makefile changes, e.g. when
+# it starts installing another extra; stamp files in .venv/).
 
 PYTHON ?= python3
 VENV := .venv
@@ -18,8 +19,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[test,cluster]'
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed

@@ -118,6 +118,9 @@ class RunAggregates:
     orders: dict = field(default_factory=dict)         # ((strategy, rank) per seat) -> games
     cards: list = field(default_factory=list)          # CardSums per card type
     files: int = 0
+    # log column `illegal`: strategy decisions that were not legal (replaced by option 0)
+    illegal: np.ndarray | None = None                  # per strategy: illegal decisions
+    illegal_rows: np.ndarray | None = None             # per strategy: seat-games with any
 
     # -------------------------------------------------------------------------------------
     def _strategy_codes(self, dictionary) -> np.ndarray:
@@ -213,6 +216,14 @@ class RunAggregates:
                                           minlength=P * len(self.strategies)).reshape(P, -1)
         self.score_by_seat.add(seat_idx, score_raw)
         self.score_by_strategy.add(strat, score_raw)
+        if "illegal" in self.columns:
+            S = len(self.strategies)
+            ill = grid("illegal", np.int64)
+            for name, w in (("illegal", ill), ("illegal_rows", (ill > 0).astype(np.int64))):
+                cur = getattr(self, name)
+                cur = np.zeros(S, np.int64) if cur is None else np.pad(cur, (0, S - len(cur)))
+                cur += np.bincount(strat.ravel(), weights=w.ravel(), minlength=S).astype(np.int64)
+                setattr(self, name, cur)
 
         reason = grid("end_reason", np.int64)[:, 0] if "end_reason" in self.columns else np.zeros(G, np.int64)
         for r, k in zip(*np.unique(reason, return_counts=True)):

@@ -98,6 +98,7 @@ class BalanceAnalysis:
     seats_rotated: bool = False
     seat_confounded: bool = False
     seat_note: str = ""
+    illegal: pd.DataFrame | None = None  # strategies with illegal decisions (replaced by option 0)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -438,8 +439,17 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
         cards.append(sec)
         verdicts.extend(sec.notes)
 
+    illegal = illegal_table(agg)
+    for r in (illegal.itertuples() if illegal is not None else ()):
+        text = (f"{r.strategy} made {r.decisions:,} illegal decisions in {r.seat_games:,} of "
+                f"its {r.of_seat_games:,} seat-games; each was replaced by the first legal "
+                f"option, so these games are not entirely its own play")
+        verdicts.insert(0, text + ".")
+        flags.insert(0, Flag("illegal", r.strategy, text))
+
     # order: seat/strategy verdicts first (as built), card verdicts after
     return BalanceAnalysis(
+        illegal=illegal,
         run_dir=run_dir, manifest=manifest, meta=meta, notes=notes, confidence=confidence,
         n_games=G, players=P, solo=solo, strategies=used_names, seats=seats,
         strategy_table=strategy_table, single_strategy=single, strategies_fixed_to_seats=fixed,
@@ -487,6 +497,16 @@ def _seat_note(fixed: bool, rotated: bool, confounded: bool, seat_strats: list,
     return (f"No seat verdict: {why}, so a seat's win share mixes the seat's advantage with "
             f"its strategy's strength (seat and strategy are confounded). Play with "
             f"--rotate-seats, or one strategy in every seat, to measure seat fairness.")
+
+
+def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
+    """Strategies whose decisions were not all legal: decisions replaced, seat-games affected
+    (None when every decision was legal or the logs have no `illegal` column)."""
+    if agg.illegal is None or not agg.illegal.any():
+        return None
+    rows = [(agg.strategies[s], int(agg.illegal[s]), int(agg.illegal_rows[s]), int(agg.strat.n[s]))
+            for s in range(len(agg.illegal)) if agg.illegal[s] > 0]
+    return pd.DataFrame(rows, columns=["strategy", "decisions", "seat_games", "of_seat_games"])
 
 
 def _ratings(agg: RunAggregates, idx: list, used_names: list, confidence: float):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 
-GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason")
+GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason", "illegal")
 
 
 def game_metadata(spec, components=None) -> dict:

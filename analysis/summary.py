@@ -51,6 +51,29 @@ class Summary:
     extra: dict = field(default_factory=dict)
 
 
+def _illegal(parts: dict) -> pd.DataFrame | None:
+    """{strategy: [illegal decisions, seat-games with any, seat-games]} -> the strategies with
+    illegal decisions (None when there are none): they were replaced by option 0."""
+    rows = [(str(k), int(v[0]), int(v[1]), int(v[2])) for k, v in sorted(parts.items(), key=lambda kv: str(kv[0]))
+            if v[0] > 0]
+    if not rows:
+        return None
+    return pd.DataFrame(rows, columns=["strategy", "decisions", "seat_games", "of_seat_games"])
+
+
+def _illegal_parts(df: pd.DataFrame, acc: dict) -> None:
+    if "illegal" not in df.columns:
+        return
+    key = df["strategy"].astype(str) if "strategy" in df.columns else pd.Series("(all)", index=df.index)
+    ill = df["illegal"].astype(np.int64)
+    g = pd.DataFrame({"k": key, "d": ill, "r": (ill > 0).astype(np.int64)}).groupby("k")
+    for k, d, r, n in zip(g.size().index, g["d"].sum(), g["r"].sum(), g.size()):
+        cur = acc.setdefault(k, [0, 0, 0])
+        cur[0] += int(d)
+        cur[1] += int(r)
+        cur[2] += int(n)
+
+
 def summarize(logs: pd.DataFrame, confidence: float = 0.95,
               end_reason_names: list | tuple | None = None) -> Summary:
     """Per-seat and per-strategy tables of a run's logs."""
@@ -77,9 +100,12 @@ def summarize(logs: pd.DataFrame, confidence: float = 0.95,
     if "win" in logs.columns and n_players > 1:
         max_share = logs.groupby("game")["win"].max()
         tie_rate = float((max_share < 1.0 - 1e-9).mean())
+    ill: dict = {}
+    _illegal_parts(logs, ill)
     return Summary(n_games=n_games, n_players=n_players, solo=n_players == 1,
                    confidence=confidence, seats=seats, strategies=strategies,
-                   end_reasons=end, tie_rate=tie_rate, extra={"z": z_value(confidence)})
+                   end_reasons=end, tie_rate=tie_rate,
+                   extra={"z": z_value(confidence), "illegal": _illegal(ill)})
 
 
 def summarize_run(out_dir: str, confidence: float = 0.95,
@@ -92,8 +118,9 @@ def summarize_run(out_dir: str, confidence: float = 0.95,
     from sim.runner import chunk_files, log_columns
 
     available = set(log_columns(out_dir))
-    cols = [c for c in ("game", "seat", "strategy", "score", "win", "rank", "end_reason")
+    cols = [c for c in ("game", "seat", "strategy", "score", "win", "rank", "end_reason", "illegal")
             if c in available]
+    illegal: dict = {}
     acc: dict = {"seat": {}, "strategy": {}}
     n_games = 0
     n_players = 0
@@ -110,6 +137,7 @@ def summarize_run(out_dir: str, confidence: float = 0.95,
                 ends[k] = ends.get(k, 0) + int(v)
         if "win" in df.columns:
             tied_games += int((df.groupby("game")["win"].max() < 1.0 - 1e-9).sum())
+        _illegal_parts(df, illegal)
         for key in ("seat", "strategy"):
             if key not in df.columns:
                 continue
@@ -174,4 +202,4 @@ def summarize_run(out_dir: str, confidence: float = 0.95,
     return Summary(n_games=n_games, n_players=n_players, solo=n_players == 1,
                    confidence=confidence, seats=table("seat"), strategies=table("strategy"),
                    end_reasons=end, tie_rate=(tied_games / n_games) if n_players > 1 else None,
-                   extra={"z": z_value(confidence)})
+                   extra={"z": z_value(confidence), "illegal": _illegal(illegal)})

@@ -138,6 +138,13 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                                    "finishes ahead of"], rows, a.rating_note))
         else:
             s.blocks.append(f"No ratings: {a.rating_note}.")
+    if getattr(a, "illegal", None) is not None:  # only when some decision was not legal
+        rows = [[r.strategy, f"{r.decisions:,}", f"{r.seat_games:,} of {r.of_seat_games:,}"]
+                for r in a.illegal.itertuples()]
+        s.blocks.append(Table(["strategy", "illegal decisions (replaced)", "seat-games affected"],
+                              rows, "A strategy's answer that is not one of the legal options "
+                              "is counted (log column illegal) and replaced by the first legal "
+                              "option; the game goes on."))
     sections.append(s)
 
     # --- scores --------------------------------------------------------------------------

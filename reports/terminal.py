@@ -85,6 +85,13 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         if summary.tie_rate is not None:
             lines.append("")
             lines.append(f"games with a shared win: {summary.tie_rate * 100:.2f}%")
+    illegal = summary.extra.get("illegal")
+    if illegal is not None and len(illegal):  # shown only when some decision was not legal
+        lines.append("")
+        lines.append("Illegal answers (each replaced by the first legal option)")
+        rows = [[str(r.strategy), f"{int(r.decisions):,}", f"{int(r.seat_games):,} of {int(r.of_seat_games):,}"]
+                for r in illegal.itertuples()]
+        lines.extend(_table(["strategy", "illegal decisions", "seat-games affected"], rows))
     if summary.end_reasons is not None and len(summary.end_reasons):
         lines.append("")
         lines.append("Game end")

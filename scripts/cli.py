@@ -9,7 +9,10 @@
     balance report DIR [--out OUT]      the balance report (HTML + Markdown) of a run
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
-exit code 2, and nothing is written.
+exit code 2, and nothing is written. `balance --debug COMMAND ...` (the flag may stand
+anywhere) adds what lies behind such a line, e.g. numba's full message for a user strategy
+that does not compile. Ctrl-C and SIGTERM stop a run with one line (exit 130 / 143); the same
+command resumes it.
 """
 from __future__ import annotations
 
@@ -44,6 +47,9 @@ def _int(kind: str):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="balance", description="Monte-Carlo balance toolkit for tabletop games.")
+    p.add_argument("--debug", action="store_true",
+                   help="with an error, also print what lies behind it (e.g. numba's full "
+                        "message for a user strategy); may be given anywhere on the line")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -379,27 +385,60 @@ COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "components": _c
             "report": _cmd_report}
 
 
+def _check_sizes(args, err) -> None:
+    """Absurd sizes refused before any work; more local workers than cores warned about."""
+    from sim import limits
+    for name in ("games", "max_games"):
+        v = getattr(args, name, None)
+        if isinstance(v, int):
+            limits.check_games(v, "--" + name.replace("_", "-"))
+    if not getattr(args, "scheduler", None):
+        warning = limits.workers_warning(getattr(args, "workers", None))
+        if warning:
+            print(warning, file=err)
+
+
 def main(argv=None) -> int:
+    from sim import limits, processes
+
     out, err = sys.stdout, sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv  # global: accepted anywhere on the line
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args([a for a in argv if a != "--debug"])
     except _UsageError as exc:
         print(f"balance: error: {exc}", file=err)
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
-    args._argv = list(argv) if argv is not None else None
+    args._argv = [a for a in argv if a != "--debug"]
     try:
-        return COMMANDS[args.command](args, out)
+        with processes.sigterm_as_interrupt():
+            _check_sizes(args, err)
+            return COMMANDS[args.command](args, out)
     except ToolkitError as exc:
         for line in exc.lines:
             line = "; ".join(part.strip() for part in str(line).splitlines() if part.strip())
             print(f"balance: error: {line}", file=err)
+        if debug and getattr(exc, "detail", ""):
+            print(exc.detail.rstrip(), file=err)
         return 2
+    except processes.Terminated:
+        print("balance: terminated (SIGTERM); run the same command again to resume", file=err)
+        return 143
     except KeyboardInterrupt:
         print("balance: interrupted; run the same command again to resume", file=err)
         return 130
+    except OSError as exc:  # a full disk or a read-only folder: one line, the run resumable
+        line = limits.os_error_line(exc)
+        if line is None:
+            raise
+        print(f"balance: error: {line}", file=err)
+        if debug:
+            import traceback
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=err)
+        return 2
     except BrokenPipeError:  # `balance strategies sunset | head`: the reader left, not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -52,7 +52,10 @@ class CompiledGameSpec(GameSpec):
         return self._module("components").default_components_text()
 
     def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
-        return self._module("components").load_components(path, overrides)
+        from sim.limits import check_component_values
+        components = self._module("components").load_components(path, overrides)
+        check_component_values(components)  # no value that could overflow a score
+        return components
 
     # -- strategies -------------------------------------------------------------------
     def strategy_catalog(self) -> list:
@@ -66,6 +69,7 @@ class CompiledGameSpec(GameSpec):
                                f"{self.max_players}, got {n_players}")
         ids, params, info, users = resolve_strategies(self.strategy_catalog(), strategy_names,
                                                       n_players, variants_file)
+        self._check_user_signatures(users)
         # every built-in reads the same parameter vector layout: pad to the game's full width
         full = np.zeros((n_players, max(self._strategies().N_PARAMS, params.shape[1])), np.float64)
         full[:, :params.shape[1]] = params
@@ -74,6 +78,20 @@ class CompiledGameSpec(GameSpec):
                         strategy_ids=np.asarray(ids, np.int64), strategy_params=full,
                         strategy_info=info, user_strategies=list(users),
                         variant=self.variant_for(n_players))
+
+    @staticmethod
+    def _check_user_signatures(users) -> None:
+        """A user function that cannot take a decision's 10 arguments: one line per function
+        (the compile and a real decision are tried by sim/user_check.py before a run)."""
+        from sim.user_check import signature_problem
+        from strategies.registry import load_user_function
+        problems = []
+        for path, fn in users:
+            problem = signature_problem(load_user_function(path, fn))
+            if problem:
+                problems.append(f"user strategy {path}:{fn}: {problem}")
+        if problems:
+            raise ToolkitError(problems)
 
     # -- playing ----------------------------------------------------------------------
     def columns(self) -> list:
@@ -112,9 +130,10 @@ class CompiledGameSpec(GameSpec):
     def replay(self, prepared: Prepared, game_index: int) -> list:
         _, trace_game = self._kernels(prepared)
         state = self._module("nb").new_state()
-        trace, n, out, win = trace_game(self._module("enums").pack_tables(prepared.components.tables),
-                                        state, prepared.n_players, np.uint64(prepared.seed),
-                                        int(game_index), prepared.strategy_ids,
-                                        prepared.strategy_params, MAX_TRACE_EVENTS)
+        from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
+        trace, n, out, win = call_interruptibly(
+            trace_game, self._module("enums").pack_tables(prepared.components.tables), state,
+            prepared.n_players, np.uint64(prepared.seed), int(game_index), prepared.strategy_ids,
+            prepared.strategy_params, MAX_TRACE_EVENTS)
         return self._module("trace").format_trace(prepared, int(game_index), trace[:n], out, win,
                                                   state[0])

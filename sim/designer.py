@@ -76,6 +76,8 @@ def parse_vary(spec: str) -> tuple[str, list]:
         if st <= 0 or b < a:
             raise ToolkitError(f"--vary '{spec}': the range must go up with a positive step")
         n = int(math.floor((b - a) / st + 1e-9)) + 1
+        if n > 200:  # said before the values are built (a..b may be astronomically long)
+            raise ToolkitError(f"--vary '{spec}': {n:,} values; at most 200")
         vals = [a + i * st for i in range(n)]
         if not is_int:
             vals = [round(v, 10) for v in vals]
@@ -104,7 +106,10 @@ def format_value(v) -> str:
 
 
 def grid(varies: list) -> list:
-    """[(path, values)] -> list of points, each a list of 'PATH=VALUE' overrides."""
+    """[(path, values)] -> list of points, each a list of 'PATH=VALUE' overrides. A grid of
+    more than limits.MAX_GRID_POINTS points is refused before it is built."""
+    from sim.limits import check_grid
+    check_grid([len(values) for _, values in varies])
     axes = [[f"{path}={format_value(v)}" for v in values] for path, values in varies]
     return [list(p) for p in itertools.product(*axes)]
 

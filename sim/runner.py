@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from sim import limits, processes
 from sim.game_api import GameSpec, Prepared, ToolkitError
 
 MANIFEST = "manifest.json"
@@ -387,8 +388,8 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
         return Parallel(n_jobs=-1, return_as="generator_unordered"), stack
     if backend != "loky":
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
-    if n_jobs == 1:
-        return Parallel(n_jobs=1, return_as="generator"), contextlib.nullcontext()
+    if n_jobs == 1:  # in a thread of this process, so that Ctrl-C stops even a looping strategy
+        return processes.one_worker, contextlib.nullcontext()
     return (Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
                      pre_dispatch="2 * n_jobs"), contextlib.nullcontext())
 
@@ -430,12 +431,23 @@ def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
 
 def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: int, n: int,
                          write_to: tuple | None = None):
-    """One chunk of run `job`. With `write_to` = (run id, out dir) the worker writes the chunk
-    file itself (local processes share the disk): the parent then neither unpickles ~15 MB
-    per chunk nor compresses it, and keeps its share of the cores free for the workers."""
+    """One chunk of run `job`. With `write_to` = (run id, out dir, parent pid) the worker writes
+    the chunk file itself (local processes share the disk): the parent then neither unpickles
+    ~15 MB per chunk nor compresses it, and keeps its share of the cores free for the workers.
+    A local worker dies with its parent (processes.guard_worker), and a chunk of a run the
+    parent gave up (Ctrl-C, SIGTERM) is not written."""
+    if write_to is not None:
+        processes.guard_worker(write_to[2])
     first, n, cols, secs = _play_chunk_task(spec, prepared, first, n)
     if write_to is not None:
-        _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1], first)
+        if processes.CANCELLED.is_set():
+            return job, first, n, None, secs
+        try:
+            _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1], first)
+        except OSError as exc:  # e.g. a full disk: say which file (pyarrow does not)
+            if exc.filename is None:
+                exc.filename = os.path.join(write_to[1], CHUNK_DIR, chunk_name(first))
+            raise
         cols = None
     return job, first, n, cols, secs
 
@@ -453,9 +465,24 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if backend == "dask":
         _check_dask()
+    for _, n_games, _ in jobs:
+        limits.check_games(n_games)
     plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
              for prepared, n_games, out_dir in jobs]
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+    # user strategies are compiled and tried on the first games before any folder is made:
+    # a broken one is one line naming its file (sim/user_check.py), and nothing is written
+    from sim.user_check import check_user_strategies, explain_run_error
+    t0 = time.perf_counter()
+    checked = set()
+    for (prepared, _, _), plan in zip(jobs, plans):
+        key = tuple(map(tuple, prepared.user_strategies))
+        if key and key not in checked:
+            check_user_strategies(spec, prepared, plan.n_games)
+            checked.add(key)
+    check_seconds = time.perf_counter() - t0
+    processes.CANCELLED.clear()
 
     # everything is validated: from here on we write
     manifests = []
@@ -485,7 +512,7 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
                 print(f"balance: {note}", file=sys.stderr, flush=True)
             spec.play_chunk(prepared, 0, min(2, plan.n_games))
             warmed.add(key)
-    compile_seconds = time.perf_counter() - t0
+    compile_seconds = time.perf_counter() - t0 + check_seconds
 
     todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
     tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
@@ -505,8 +532,10 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
                 # loky workers are processes of this machine: they write their own chunks;
                 # dask workers may be other machines: the parent writes what they return
                 local = backend == "loky"
+                parent = os.getpid()
                 results = parallel(delayed(_play_job_chunk_task)(
-                    spec, j, jobs[j][0], f, n, (plans[j].run_id, plans[j].out_dir) if local else None)
+                    spec, j, jobs[j][0], f, n,
+                    (plans[j].run_id, plans[j].out_dir, parent) if local else None)
                     for j, f, n in tasks)
                 for j, first, n, cols, _secs in results:
                     if cols is not None:
@@ -515,6 +544,12 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
                     n_done[j] += 1
                     if bar is not None:
                         bar.update(n)
+    except Exception as exc:  # a user strategy raising mid-run: one line, chunks so far kept
+        users = next((p for p, _, _ in jobs if p.user_strategies), None)
+        err = explain_run_error(users, exc) if users is not None else None
+        if err is None:
+            raise
+        raise err from None
     finally:
         if bar is not None:
             bar.close()

@@ -21,7 +21,22 @@ def rebind(dispatcher, **names):
     glb = dict(fn.__globals__)
     glb.update(names)
     copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
-    return njit(copy, error_model="numpy")
+    # nogil: a user strategy that loops forever must not lock the interpreter, so that the
+    # parent's main thread can still take Ctrl-C / SIGTERM (sim/processes.py)
+    return njit(copy, error_model="numpy", nogil=True)
+
+
+_JITTED: dict = {}
+
+
+def as_dispatcher(fn):
+    """The user's function as a numba dispatcher (their @njit one, or one jitted here, once):
+    the same object in the play loop and in the checks of sim/user_check.py."""
+    if hasattr(fn, "py_func"):
+        return fn
+    if fn not in _JITTED:
+        _JITTED[fn] = njit(fn)
+    return _JITTED[fn]
 
 
 def user_dispatcher(builtin, user_functions):
@@ -29,7 +44,7 @@ def user_dispatcher(builtin, user_functions):
     lines = [f"def choose_user({ARGS}):", "    if sid >= 0:", f"        return builtin({ARGS})"]
     env = {"builtin": builtin}
     for k, fn in enumerate(user_functions):
-        env[f"user{k}"] = fn if hasattr(fn, "py_func") else njit(fn)
+        env[f"user{k}"] = as_dispatcher(fn)
         lines += [f"    if sid == {-1 - k}:", f"        return user{k}({ARGS})"]
     lines.append("    return 0")
     exec("\n".join(lines), env)

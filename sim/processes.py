@@ -1,0 +1,120 @@
+"""Keeping a run's processes under the user's control: Ctrl-C, SIGTERM and a killed parent.
+
+Numba-compiled code never returns to the Python interpreter while it runs, so a
+KeyboardInterrupt raised by Ctrl-C waits until the compiled call ends, and a user strategy
+that loops forever would make the run impossible to stop. Three pieces fix that:
+
+* `call_interruptibly(fn, ...)`: the call runs in a daemon thread while the main thread waits
+  in short joins, where signals are handled. The kernels compiled around user strategies
+  release the GIL (`sim.user_strategies.rebind` compiles them with `nogil=True`), so the
+  main thread runs even while a strategy spins; the spinning thread dies with the process.
+  The cached built-in kernels hold the GIL: Ctrl-C then takes effect when the current chunk
+  ends (about a second), as before.
+* `sigterm_as_interrupt()`: SIGTERM (e.g. `kill`, a batch system ending a job) raises
+  `Terminated`, a KeyboardInterrupt, so it takes the Ctrl-C path: joblib kills its loky
+  workers, the manifest stays "running" and the same command resumes.
+* `guard_worker(parent_pid)`: called at the start of every task in a local worker process. It
+  asks Linux to SIGKILL the worker when its parent dies (prctl PR_SET_PDEATHSIG), so a
+  parent killed with SIGKILL leaves no worker playing on or writing chunk files. Elsewhere it
+  falls back to a thread that polls the parent's pid (effective between compiled calls).
+
+`CANCELLED` is set when the parent gives up a run: a chunk finishing in an abandoned thread
+after that is not written.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+
+CANCELLED = threading.Event()
+_POLL_SECONDS = 0.1
+_guarded_for: int | None = None
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C."""
+
+
+def call_interruptibly(fn, *args, **kwargs):
+    """fn(*args, **kwargs) in a daemon thread; Ctrl-C / SIGTERM in the caller's thread stop
+    waiting for it (and set CANCELLED). Exceptions of fn are re-raised here."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args, **kwargs)  # signals are only delivered to the main thread anyway
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as exc:  # re-raised in the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="balance-chunk", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(_POLL_SECONDS)
+    except BaseException:
+        CANCELLED.set()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """Within the block, SIGTERM raises `Terminated` (a KeyboardInterrupt) in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _set_pdeathsig() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        return libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except Exception:  # pragma: no cover - no libc/prctl: the polling thread does the job
+        return False
+
+
+def _poll_parent(parent_pid: int) -> None:  # pragma: no cover - non-Linux fallback
+    import time
+    while True:
+        if os.getppid() != parent_pid:
+            os._exit(1)
+        time.sleep(1.0)
+
+
+def guard_worker(parent_pid: int) -> None:
+    """In a local worker process: die with the parent. Idempotent; a no-op in the parent."""
+    global _guarded_for
+    if os.getpid() == parent_pid or _guarded_for == parent_pid:
+        return
+    if not _set_pdeathsig():  # pragma: no cover
+        threading.Thread(target=_poll_parent, args=(parent_pid,), daemon=True).start()
+    _guarded_for = parent_pid
+    if os.getppid() != parent_pid:  # the parent died before the guard was set
+        os._exit(1)
+
+
+def one_worker(calls):
+    """A stand-in for joblib's Parallel with one worker: each delayed call runs in a thread of
+    this process (`call_interruptibly`), results in order."""
+    for fn, args, kwargs in calls:
+        yield call_interruptibly(fn, *args, **kwargs)
