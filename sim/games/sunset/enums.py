@@ -90,9 +90,15 @@ R_WAKE_TIE = 5                 # equal wake-up times: 0 = random order, 1 = lowe
 R_RETURN_HOME_BONUS = 6        # solo: points for ending on the centre (2)
 R_INSPIRATION_POINTS = 7       # solo: points per commission showing the inspiration feature (1)
 R_EMPTY_DECK_REFILL = 8        # wilderness refill with deck and discards empty: 0 = leave empty
-N_RULES = 9
+R_SHARED_STAY = 9              # staying put on a card another artist stands on: SHARED_STAY_*
+N_RULES = 10
 WAKE_TIE_RANDOM = 0
 WAKE_TIE_SEAT = 1
+# An artist "may not finish on the same card" as another; staying put is finishing where one
+# stands. MUST_LEAVE (default): staying on a shared card is legal only when no hike is legal
+# (the rulebook's "you can not move even if you wish to"); MAY_STAY: staying is always legal.
+SHARED_STAY_MUST_LEAVE = 0
+SHARED_STAY_MAY_STAY = 1
 
 # --- end reasons --------------------------------------------------------------------------
 END_DAYS = 0                   # all days played

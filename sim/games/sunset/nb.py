@@ -21,7 +21,7 @@ from sim.games.sunset.enums import (
     GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_FRAMES,
     MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN, N_STATS,
     PLAN_DRAW, R_DAYS, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS,
-    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER, STATE_DTYPE, MAX_COMM, MAX_GOAL,
+    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SHARED_STAY, SHARED_STAY_MAY_STAY, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER, STATE_DTYPE, MAX_COMM, MAX_GOAL,
     ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS, EV_PAINT, EV_SELL_CARD,
     WAKE_DISCARD_COMMISSIONS, WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
@@ -243,14 +243,17 @@ def occupied_by_other_nb(s, p, cell):
 
 @njit(cache=True, error_model="numpy")
 def hike_options_nb(tables, s, p, card, options):
-    """Legal hikes for planning card `card`: staying put (code 0), or k steps (1..move) in one
-    direction shown on the card, never entering or crossing an empty space or leaving the
-    grid, passing artists freely but never ending on another artist's card.
-    Code = dir * (MAX_MOVE + 1) + steps."""
-    n = 0
-    options[n] = 0
-    n += 1
+    """Legal hikes for planning card `card`: k steps (1..move) in one direction shown on the
+    card, never entering or crossing an empty space or leaving the grid, passing artists
+    freely but never ending on another artist's card; and staying put (code 0, listed first
+    when legal). Staying is ending the turn where the artist stands, so on a card shared with
+    another artist (all start on the centre) it is legal only when no hike is (rule option
+    R_SHARED_STAY; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
     start = s.pos[p]
+    may_stay = (tables.rules[R_SHARED_STAY] == SHARED_STAY_MAY_STAY
+                or not occupied_by_other_nb(s, p, start))
+    n = 1 if may_stay else 0
+    options[0] = 0
     dirs = tables.plan_dirs[card]
     move = tables.plan_move[card]
     for d in range(N_DIRS):
@@ -263,6 +266,9 @@ def hike_options_nb(tables, s, p, card, options):
             if not occupied_by_other_nb(s, p, cell):
                 options[n] = d * (MAX_MOVE + 1) + k
                 n += 1
+    if n == 0:  # boxed in: "you can not move even if you wish to"
+        options[0] = 0
+        n = 1
     return n
 
 
