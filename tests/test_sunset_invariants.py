@@ -209,6 +209,7 @@ class Shadow:
         self.grid = [int(x) for x in s["grid"]]
         self.row = [int(x) for x in s["crow"][:int(s["g"][E.G_ROW_LEN])]]
         self.top = int(s["g"][E.G_COMM_TOP])
+        self.inspiration = int(s["g"][E.G_INSPIRATION])
         self.n_days = R.n_days(n_players)
         self.pos = [E.CENTER] * n_players
         self.hands = [[] for _ in range(n_players)]
@@ -279,6 +280,18 @@ class Shadow:
             assert c == R.T.plan_wake[b]
         elif kind == E.EV_WAKE:
             pass
+        elif kind == E.EV_SETUP_CELL:   # the set-up shown by the replay is the real one
+            assert self.day == -1 and self.grid[a] == b, f"set-up cell {a}: traced {b}, dealt {self.grid[a]}"
+            self.counts["setup_cell"] += 1
+        elif kind == E.EV_SETUP_ROW:
+            assert self.day == -1 and self.row[a] == b, f"set-up row slot {a}: traced {b}, dealt {self.row[a]}"
+            self.counts["setup_row"] += 1
+        elif kind == E.EV_SETUP_TOP:
+            assert self.day == -1 and self.top == a
+            self.counts["setup_top"] += 1
+        elif kind == E.EV_INSPIRATION:
+            assert self.day == -1 and self.solo and a == self.inspiration
+            self.counts["setup_inspiration"] += 1
         elif kind == E.EV_PAINT:
             t = self.turn
             assert t is not None and t["seat"] == a
@@ -453,6 +466,10 @@ def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
     else:  # solo: wake-up discards happen, the top card of the deck is sold on the last day
         assert totals["discard"] > 0 and totals["sell_top"] > 0
     assert ends[E.END_DAYS] > 0
+    # the set-up is traced whole in every game (what `balance replay` shows first)
+    assert totals["setup_cell"] == 25 * n_games and totals["setup_top"] == n_games
+    assert totals["setup_row"] == n_games * (3 if n_players == 1 else n_players + 1)
+    assert totals["setup_inspiration"] == (n_games if n_players == 1 else 0)
 
 
 def shared_card_counts(comp, n_players, names, n_games, seed=RUN_SEED):

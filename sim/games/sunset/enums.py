@@ -274,4 +274,9 @@ EV_NEW_GOAL = 12     # a = goal card revealed
 EV_ROW = 13          # a = slot, b = commission placed; c = 1 if it is the newly revealed top card
 EV_END = 14          # a = END_* reason
 EV_TOP = 15          # a = commission revealed on top of the deck (-1: none)
+# set-up (before day 1; the first daily goal is an EV_NEW_GOAL among them)
+EV_SETUP_CELL = 16   # a = cell, b = landscape dealt there, or RANGER (solo ranger station)
+EV_SETUP_ROW = 17    # a = slot, b = commission dealt to the row
+EV_SETUP_TOP = 18    # a = commission revealed on top of the deck (not available on day 1)
+EV_INSPIRATION = 19  # a = the solo inspiration card drawn
 TRACE_WIDTH = 6
