@@ -251,7 +251,7 @@ STATE_DTYPE = np.dtype([
 
 # --- decision kinds passed to strategies -------------------------------------------------
 DEC_PLAN = 0     # options: code = card_index_in_popen * 2 + return_order (0 or 1)
-DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0)
+DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0), listed first when legal (R_SHARED_STAY)
 DEC_PAINT = 2    # options: code = bitmask over path positions (bit i = path[i])
 DEC_SELL = 3     # options: code = commission row slot, or -1 = stop selling
 DEC_NAMES = ("plan", "hike", "paint", "sell")
