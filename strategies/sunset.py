@@ -159,7 +159,11 @@ def commission_gain_nb(tables, s, mask, need, params, planner):
                     break
         if not fills:
             continue
-        pts = comm_value_nb(tables, s, sellable_commission_nb(s, k))
+        if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
+            continue  # greedy values only what it can complete today
+        comm = sellable_commission_nb(s, k)
+        # the solo inspiration bonus only in solo: this loop is hot in every game
+        pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
         if k == MAX_ROW and not solo:
             gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
         elif missing == 1:
