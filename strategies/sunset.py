@@ -23,9 +23,9 @@ from numba import njit
 
 from sim.rng import randint_nb, uniform_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, G_DAY, G_GOAL, G_N_DAYS,
-    G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PLAN_DRAW,
-    R_FEATURES_PER_POINT, R_RETURN_HOME_BONUS, CENTER,
+    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EMPTY, G_DAY, G_GOAL, G_INSPIRATION,
+    G_N_DAYS, G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
+    N_PLAN, PLAN_DRAW, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS, R_RETURN_HOME_BONUS, CENTER,
 )
 from sim.games.sunset.nb import (
     goal_met_nb, hike_options_nb, land_mask_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
@@ -41,7 +41,7 @@ P_PROGRESS = 2    # weight of partial progress towards a commission (planner)
 P_TOMORROW = 3    # weight of the revealed top commission, available tomorrow (planner)
 P_GOAL = 4        # weight of the daily goal's points
 P_CONTEST = 5     # how much a later wake-up discounts a plan (others paint first) (planner)
-P_HOME = 6        # solo: weight of the return-home bonus on the last day (planner)
+P_HOME = 6        # solo: weight of the return-home bonus (last day; planner: also the day before)
 N_PARAMS = 7
 
 CATALOG = [
@@ -51,27 +51,51 @@ CATALOG = [
      "params": []},
     {"name": "greedy", "id": GREEDY,
      "description": "Best immediate gain: each decision maximises the points it can bank today "
-                    "(commissions completed now, the daily goal, the end value of paintings), "
-                    "with no look-ahead; always sells its most valuable commission first.",
+                    "(commissions completed now, the daily goal, the end value of paintings; solo: "
+                    "the inspiration bonus of a commission, the return-home bonus on the last "
+                    "day), with no look-ahead; always sells its most valuable commission first.",
      "params": [("landscape", 1.0, "weight of a painting's end-of-game value"),
                 ("complete", 1.0, "weight of the points of a commission a painting completes now"),
                 ("progress", 0.0, "(unused by greedy)"),
                 ("tomorrow", 0.0, "(unused by greedy)"),
-                ("goal", 1.0, "weight of the daily goal's points when a hike meets it")]},
+                ("goal", 1.0, "weight of the daily goal's points when a hike meets it"),
+                ("contest", 0.0, "(unused by greedy)"),
+                ("home", 1.0, "solo: weight of the return-home bonus when the last day's hike "
+                              "can end on the centre")]},
     {"name": "planner", "id": PLANNER,
      "description": "Pursues commissions across days: values paintings by the progress they make "
                     "towards the visible commissions (and tomorrow's revealed one), chooses its "
                     "planning card weighing how many rivals will wake up before it, keeps the "
-                    "paintings other commissions need when it sells, heads home at the end of a "
-                    "solo game.",
+                    "paintings other commissions need when it sells; solo: counts the inspiration "
+                    "bonus in a commission's value and heads home for the return-home bonus "
+                    "(keeping a last planning card that can reach the centre).",
      "params": [("landscape", 1.0, "weight of a painting's end-of-game value"),
                 ("complete", 1.0, "weight of the points of a commission a painting completes"),
                 ("progress", 0.7, "weight of partial progress towards a commission"),
                 ("tomorrow", 0.5, "weight of progress towards the revealed top commission"),
                 ("goal", 0.8, "weight of the daily goal's points"),
                 ("contest", 0.35, "share of a plan's value lost per rival waking earlier"),
-                ("home", 1.0, "solo: weight of the return-home bonus on the last day")]},
+                ("home", 1.0, "solo: weight of the return-home bonus (last day, and the "
+                              "day before: ending where the last card reaches the centre)")]},
 ]
+
+
+# ---------------------------------------------------------------------------------------
+# what a commission is worth to the seat
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def comm_value_nb(tables, s, comm):
+    """Points a commission brings its seller: its printed points, plus in solo the inspiration
+    bonus (rule number R_INSPIRATION_POINTS) when one of its frames shows the feature of the
+    player's inspiration card (face up in front of the solo player)."""
+    value = float(tables.commission_points[comm])
+    if s.g[G_SOLO] == 1 and s.g[G_INSPIRATION] >= 0:
+        insp = tables.inspiration_feature[s.g[G_INSPIRATION]]
+        for fi in range(tables.commission_n_frames[comm]):
+            if tables.commission_frames[comm, fi] == insp:
+                value += float(tables.rules[R_INSPIRATION_POINTS])
+                break
+    return value
 
 
 # ---------------------------------------------------------------------------------------
@@ -121,7 +145,6 @@ def demand_nb(tables, s, p, need):
 def commission_gain_nb(tables, s, mask, need, params, planner):
     """The best use a painting showing the features `mask` has towards one visible
     commission (a card fills one frame), for a seat whose demand is `need`."""
-    points = tables.commission_points
     solo = s.g[G_SOLO] == 1
     best = 0.0
     for k in range(MAX_ROW + 1):
@@ -136,7 +159,11 @@ def commission_gain_nb(tables, s, mask, need, params, planner):
                     break
         if not fills:
             continue
-        pts = float(points[sellable_commission_nb(s, k)])
+        if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
+            continue  # greedy values only what it can complete today
+        comm = sellable_commission_nb(s, k)
+        # the solo inspiration bonus only in solo: this loop is hot in every game
+        pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
         if k == MAX_ROW and not solo:
             gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
         elif missing == 1:
@@ -180,10 +207,48 @@ def cell_values_nb(tables, s, p, need, params, planner, vals):
 
 
 @njit(cache=True, error_model="numpy")
-def hike_value_nb(tables, s, p, card, code, vals, params, planner):
+def reaches_centre_nb(tables, s, cell, card):
+    """Whether planning card `card` can end a hike on the centre from `cell` on today's
+    wilderness (a straight line along one of its arrows, within its movement points, over
+    no empty space); staying put counts when `cell` is the centre."""
+    if cell == CENTER:
+        return True
+    for d in range(N_DIRS):
+        if (tables.plan_dirs[card] >> d) & 1 == 0:
+            continue
+        for k in range(1, tables.plan_move[card] + 1):
+            c = step_cell_nb(cell, d, k)
+            if c < 0 or s.grid[c] == EMPTY:
+                break
+            if c == CENTER:
+                return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def home_value_nb(tables, s, end, params, planner, last_card):
+    """Solo: the return-home bonus (rule number R_RETURN_HOME_BONUS) a hike ending on `end`
+    is worth. Last day: the bonus if `end` is the centre (greedy and planner). The day
+    before (planner only): the bonus if `last_card`, the one planning card left for the last
+    day, can reach the centre from `end`."""
+    if s.g[G_SOLO] != 1:
+        return 0.0
+    bonus = params[P_HOME] * float(tables.rules[R_RETURN_HOME_BONUS])
+    day = s.g[G_DAY]
+    last = s.g[G_N_DAYS] - 1
+    if day == last:
+        return bonus if end == CENTER else 0.0
+    if planner and day == last - 1 and last_card >= 0:
+        return bonus if reaches_centre_nb(tables, s, end, last_card) else 0.0
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
     """Value of hike `code` with planning card `card`: the best `paint` paintings along its
-    path (start card included), plus the daily goal if the hike meets it, plus (planner,
-    solo, last day) the return-home bonus."""
+    path (start card included), plus the daily goal if the hike meets it, plus in solo the
+    return-home bonus it secures (home_value_nb; `last_card`: the card left for the last
+    day, -1 if unknown)."""
     paint = min(tables.plan_paint[card], 4)
     d = code // (MAX_MOVE + 1)
     k = code % (MAX_MOVE + 1)
@@ -215,23 +280,36 @@ def hike_value_nb(tables, s, p, card, code, vals, params, planner):
     goal = s.g[G_GOAL]
     if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
         total += params[P_GOAL] * tables.goal_points[goal]
-    if planner and s.g[G_SOLO] == 1 and s.g[G_DAY] == s.g[G_N_DAYS] - 1:
+    if s.g[G_SOLO] == 1:
         end = step_cell_nb(start, d, k) if k > 0 else start
-        if end == CENTER:
-            total += params[P_HOME] * tables.rules[R_RETURN_HOME_BONUS]
+        total += home_value_nb(tables, s, end, params, planner, last_card)
     return total
 
 
 @njit(cache=True, error_model="numpy")
-def best_hike_nb(tables, s, p, card, vals, params, planner, options):
+def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card):
     """Best value reachable with planning card `card` from the seat's position."""
     n = hike_options_nb(tables, s, p, card, options)
     best = 0.0
     for i in range(n):
-        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner)
+        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner, last_card)
         if v > best:
             best = v
     return best
+
+
+@njit(cache=True, error_model="numpy")
+def last_card_nb(s, p, chosen_slot):
+    """Solo: the open planning card that will be left for the last day if the card in
+    `chosen_slot` (-1: the card already chosen today) is played now, or -1 if that is not
+    one card (only meaningful the day before the last, when two cards are open)."""
+    left = -1
+    n_left = 0
+    for k in range(PLAN_DRAW):
+        if k != chosen_slot and s.popen[p, k] >= 0:
+            left = s.popen[p, k]
+            n_left += 1
+    return left if n_left == 1 else -1
 
 
 # ---------------------------------------------------------------------------------------
@@ -273,7 +351,8 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
         order = options[i] % 2
         card = s.popen[p, slot]
         if np.isnan(card_value[slot]):
-            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch)
+            last = last_card_nb(s, p, slot) if s.g[G_SOLO] == 1 else -1
+            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last)
         v = card_value[slot]
         if planner:
             v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.g[G_N_PLAYERS] - 1))
@@ -305,10 +384,11 @@ def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
     demand_nb(tables, s, p, need)
     vals = np.empty(N_CELLS, np.float64)
     cell_values_nb(tables, s, p, need, params, planner, vals)
+    last = last_card_nb(s, p, -1) if s.g[G_SOLO] == 1 else -1
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
-        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner)
+        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner, last)
         if v > best_v + 1e-9:
             best_v = v
             best_i = i
@@ -357,14 +437,15 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
 
 @njit(cache=True, error_model="numpy")
 def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
-    """Sell the most valuable commission available; the planner also protects the
-    paintings that the other visible commissions still need."""
+    """Sell the most valuable commission available (printed points, plus the solo inspiration
+    bonus); the planner also protects the paintings that the other visible commissions still
+    need."""
     best_i = n_options - 1  # the last option is "stop"
-    best_pts = -1
+    best_pts = -1.0
     for i in range(n_options - 1):
-        comm = sellable_commission_nb(s, options[i])
-        if tables.commission_points[comm] > best_pts:
-            best_pts = tables.commission_points[comm]
+        v = comm_value_nb(tables, s, sellable_commission_nb(s, options[i]))
+        if v > best_pts:
+            best_pts = v
             best_i = i
     if planner and best_i < n_options - 1:
         for j in range(s.hand_n[p]):
@@ -377,7 +458,7 @@ def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
                 for fi in range(tables.commission_n_frames[comm]):
                     frame = tables.commission_frames[comm, fi]
                     if frame != ANY_FEATURE and tables.landscape_features[land, frame] > 0:
-                        demand += float(tables.commission_points[comm]) / float(tables.commission_n_frames[comm])
+                        demand += comm_value_nb(tables, s, comm) / float(tables.commission_n_frames[comm])
                         break
             keep[j] = params[P_LANDSCAPE] * tables.landscape_n_features[land] + params[P_PROGRESS] * demand
     return best_i

@@ -7,7 +7,9 @@ lists and tuples; speed does not matter.
 
 Rules covered:
   * Hike: one direction among the card's arrows, 1..move steps (or stay), never entering or
-    passing an empty space, never leaving the wilderness, passing artists but not ending on one.
+    passing an empty space, never leaving the wilderness, passing artists but not ending on one;
+    staying put on a card shared with another artist only when no hike is possible (unless the
+    rule option `stay_on_shared_card = "may_stay"` allows it always).
   * Paint: any cards of the path (start card included) not under another artist, not empty,
     not a ranger station, at most `paint` of them.
   * Sell: a commission can be taken when distinct hand cards fill all its frames, one card per
@@ -68,13 +70,14 @@ def path_cells(start: int, code: int) -> list:
     return [start] + walk(start, d, k)
 
 
-def legal_hikes(grid, positions, seat, dirs_mask, move) -> set:
+def legal_hikes(grid, positions, seat, dirs_mask, move, may_stay_shared=False) -> set:
     """Every legal hike code for `seat` holding a planning card with arrows `dirs_mask` (bit d =
     direction d) and `move` movement points. grid: 25 values (card id, EMPTY, RANGER);
-    positions: the cell of every artist in the game (index = seat)."""
+    positions: the cell of every artist in the game (index = seat). may_stay_shared: the rule
+    option "may_stay" (staying on a shared card always legal)."""
     others = {positions[q] for q in range(len(positions)) if q != seat}
     start = positions[seat]
-    legal = {0}  # "Players do not need to use all of their movement points": staying is allowed
+    legal = set()
     for d in range(8):
         if not (dirs_mask >> d) & 1:
             continue
@@ -87,6 +90,11 @@ def legal_hikes(grid, positions, seat, dirs_mask, move) -> set:
             if cells[-1] in others:
                 continue  # may pass another artist, may not finish on its card
             legal.add(hike_code(d, k))
+    # "Players do not need to use all of their movement points": staying is allowed, but
+    # staying is finishing on the card, so not on another artist's card unless no hike is
+    # possible ("you can not move even if you wish to")
+    if start not in others or may_stay_shared or not legal:
+        legal.add(0)
     return legal
 
 

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from sim.games.sunset import SPEC
+from sim.games.sunset.components import components_from_text, default_components_text
 from sim.games.sunset import enums as E
 from sim.games.sunset.nb import (
     apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb, cleanup_nb,
@@ -208,6 +209,7 @@ class Shadow:
         self.grid = [int(x) for x in s["grid"]]
         self.row = [int(x) for x in s["crow"][:int(s["g"][E.G_ROW_LEN])]]
         self.top = int(s["g"][E.G_COMM_TOP])
+        self.inspiration = int(s["g"][E.G_INSPIRATION])
         self.n_days = R.n_days(n_players)
         self.pos = [E.CENTER] * n_players
         self.hands = [[] for _ in range(n_players)]
@@ -278,6 +280,18 @@ class Shadow:
             assert c == R.T.plan_wake[b]
         elif kind == E.EV_WAKE:
             pass
+        elif kind == E.EV_SETUP_CELL:   # the set-up shown by the replay is the real one
+            assert self.day == -1 and self.grid[a] == b, f"set-up cell {a}: traced {b}, dealt {self.grid[a]}"
+            self.counts["setup_cell"] += 1
+        elif kind == E.EV_SETUP_ROW:
+            assert self.day == -1 and self.row[a] == b, f"set-up row slot {a}: traced {b}, dealt {self.row[a]}"
+            self.counts["setup_row"] += 1
+        elif kind == E.EV_SETUP_TOP:
+            assert self.day == -1 and self.top == a
+            self.counts["setup_top"] += 1
+        elif kind == E.EV_INSPIRATION:
+            assert self.day == -1 and self.solo and a == self.inspiration
+            self.counts["setup_inspiration"] += 1
         elif kind == E.EV_PAINT:
             t = self.turn
             assert t is not None and t["seat"] == a
@@ -369,7 +383,9 @@ class Shadow:
         assert start == self.pos[p], "hike does not start where the artist stands"
         card = self.card[p]
         code = naive.hike_code(d, k)
-        legal = naive.legal_hikes(self.grid, self.pos, p, int(R.T.plan_dirs[card]), int(R.T.plan_move[card]))
+        may_stay = int(R.T.rules[E.R_SHARED_STAY]) == E.SHARED_STAY_MAY_STAY
+        legal = naive.legal_hikes(self.grid, self.pos, p, int(R.T.plan_dirs[card]), int(R.T.plan_move[card]),
+                                  may_stay)
         assert code in legal, f"illegal hike dir {d} steps {k} from {start} with card {card}"
         path = naive.path_cells(start, code)
         assert end == path[-1]
@@ -380,6 +396,13 @@ class Shadow:
         else:
             assert not refills, "refill during a multiplayer trek"
         self.apply_refills()
+        # No two artists end a move on the same card, staying put included; the only exception
+        # is an artist with no legal hike at all ("you can not move even if you wish to").
+        if end in self.others(p):
+            assert legal == {0} or may_stay, f"seat {p} ended on {end}, another artist's card, with {legal} legal"
+            self.counts["shared_end"] += 1
+        else:
+            self.counts["ended_alone"] += 1
         self.pos[p] = end
         self.slid = False
         self.turn = {"seat": p, "code": code, "path": path, "painted": [], "sold": 0, "selling": [],
@@ -443,6 +466,55 @@ def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
     else:  # solo: wake-up discards happen, the top card of the deck is sold on the last day
         assert totals["discard"] > 0 and totals["sell_top"] > 0
     assert ends[E.END_DAYS] > 0
+    # the set-up is traced whole in every game (what `balance replay` shows first)
+    assert totals["setup_cell"] == 25 * n_games and totals["setup_top"] == n_games
+    assert totals["setup_row"] == n_games * (3 if n_players == 1 else n_players + 1)
+    assert totals["setup_inspiration"] == (n_games if n_players == 1 else 0)
+
+
+def shared_card_counts(comp, n_players, names, n_games, seed=RUN_SEED):
+    """Replay n_games through the Shadow (which checks every hike against the naive rules)
+    and count the hikes that ended alone and those that ended on another artist's card."""
+    R = Rules(comp.tables)
+    trec = E.pack_tables(comp.tables)
+    prep = SPEC.prepare(comp, n_players, list(names), seed)
+    st = new_state()
+    totals = Counter()
+    for game in range(n_games):
+        trace, n_ev, out, win = trace_game_nb(trec, st, n_players, np.uint64(seed), game,
+                                              prep.strategy_ids, prep.strategy_params, MAX_EVENTS)
+        shadow = Shadow(R, trec, n_players, np.uint64(game_seed_nb(np.uint64(seed), game)))
+        for ev in trace[:n_ev]:
+            shadow.event(ev)
+        shadow.compare_final(st[0])
+        totals.update(shadow.counts)
+    return totals
+
+
+@pytest.mark.parametrize("n_players,names", [(2, ("random",)), (3, ("random",)), (4, ("random",)),
+                                             (4, ("greedy", "planner", "random", "greedy"))])
+def test_no_two_artists_end_a_move_on_the_same_card(comp, n_players, names):
+    """Rulebook: an artist "may not finish on the same card" as another, and staying put is
+    finishing where it stands. Over random games, every hike (stays included) ends on a card
+    no other artist stands on, except when the artist had no legal hike at all (checked in
+    Shadow.hike against the naive rules)."""
+    totals = shared_card_counts(comp, n_players, names, 300)
+    assert totals["ended_alone"] + totals["shared_end"] == totals["hike"] > 0
+    # boxed-in artists are rare: the exception is not how the invariant holds
+    assert totals["shared_end"] <= 0.01 * totals["hike"], totals
+
+
+def test_may_stay_option_lets_artists_share_a_card(comp):
+    """The rule option "may_stay" (staying put always legal) is the other reading: with it,
+    random players end turns together on a card (the centre on day 1), which the default
+    forbids."""
+    text = default_components_text().replace('stay_on_shared_card = "must_leave"',
+                                             'stay_on_shared_card = "may_stay"')
+    loose = components_from_text(text)
+    assert int(loose.tables.rules[E.R_SHARED_STAY]) == E.SHARED_STAY_MAY_STAY
+    shared = shared_card_counts(loose, 4, ("random",), 100)["shared_end"]
+    strict = shared_card_counts(comp, 4, ("random",), 100)["shared_end"]
+    assert shared > 20 and strict < shared / 5, (shared, strict)
 
 
 # ------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ G = E  # index names for st[0]["g"][...]
 
 # Planning cards of the default file, by name (their values are asserted where a test relies on them).
 DAWN = K.plan("Dawn")                # 5:00, horizontal, move 1, paint 1
+FIRST_LIGHT = K.plan("First Light")  # 6:15, vertical, move 2, paint 1
 SUNRISE = K.plan("Sunrise")          # 7:30, diagonal, move 2, paint 2
 EARLY_START = K.plan("Early Start")  # 8:00, orthogonal, move 2, paint 2
 BREAKFAST = K.plan("Breakfast")      # 9:15, diagonal, move 3, paint 2
@@ -194,7 +195,7 @@ def test_hike_stops_at_empty_space():
                                   H(DIR_S, 1), H(DIR_S, 2), H(DIR_SE, 1), H(DIR_SE, 2)}
 
 
-def test_staying_put_is_always_legal():
+def test_staying_put_is_legal_on_a_card_the_artist_has_alone():
     st = board(2)
     st[0]["pos"][:2] = [cell(0, 0), cell(4, 4)]
     for c in (cell(0, 1), cell(1, 0), cell(1, 1)):  # boxed in the corner by empty spaces
@@ -206,6 +207,49 @@ def test_staying_put_is_always_legal():
     st[0]["pos"][:2] = [CENTER, cell(0, 0)]
     for card in range(8):
         assert 0 in hikes(st, 0, card)
+
+
+def test_may_not_finish_on_another_artists_card_staying_put_included():
+    """Rulebook: an artist "may not finish on the same card" as another; staying put is
+    finishing where it stands. All artists start on the centre: the first to trek must leave
+    it, the last one (alone there) may stay, as "only the final player to move from the center
+    card may pick it up" implies."""
+    st = fresh_state(T, 3, seed=5)
+    assert list(st[0]["pos"][:3]) == [CENTER] * 3
+    opts = hikes(st, 0, LATE_RISER)
+    assert 0 not in opts                                   # two others on the centre: must leave
+    assert opts == {H(d, k) for d in (DIR_N, DIR_E, DIR_S, DIR_W) for k in (1, 2)}
+    hike(st, 0, H(DIR_E, 1))
+    opts = hikes(st, 1, LATE_RISER)
+    assert 0 not in opts and H(DIR_E, 1) not in opts       # seat 2 is still on the centre
+    hike(st, 1, H(DIR_W, 2))
+    opts = hikes(st, 2, LATE_RISER)
+    assert 0 in opts                                       # alone on the centre now: may stay
+    assert H(DIR_E, 1) not in opts and H(DIR_W, 2) not in opts and H(DIR_E, 2) in opts
+    # a hike option list never starts with a stay it does not allow (option 0 is a hike)
+    st2 = fresh_state(T, 2, seed=5)
+    o = K.options()
+    n = hike_options_nb(T[0], st2[0], 0, DAWN, o)
+    assert n == 2 and set(o[:n].tolist()) == {H(DIR_E, 1), H(DIR_W, 1)}
+
+
+def test_boxed_in_artist_on_a_shared_card_stays():
+    """"There also may be situations where you can not move even if you wish to": an artist
+    sharing its card with no legal hike stays put (the only exception to not finishing on
+    another artist's card)."""
+    st = fresh_state(T, 4, seed=5)
+    st[0]["pos"][:4] = [CENTER, CENTER + 1, CENTER - 1, CENTER]   # seats 1, 2 took both Dawn steps
+    assert hikes(st, 0, DAWN) == {0}
+    assert hikes(st, 0, FIRST_LIGHT) == {H(DIR_N, 1), H(DIR_N, 2), H(DIR_S, 1), H(DIR_S, 2)}
+
+
+def test_rule_option_may_stay_on_a_shared_card():
+    """Rule option stay_on_shared_card = "may_stay": staying put is always legal, so two
+    artists may stay together on the centre on day 1."""
+    loose = tables_from_edits(('stay_on_shared_card = "must_leave"', 'stay_on_shared_card = "may_stay"'))
+    st = fresh_state(loose, 3, seed=5)
+    assert 0 in hikes(st, 0, LATE_RISER, tables=loose)
+    assert 0 not in hikes(st, 0, LATE_RISER)               # the default reading forbids it
 
 
 # =========================================================================================

@@ -76,6 +76,7 @@ GOAL_COUNT_LIMITS = {                     # param upper bounds: more could never
 }
 WAKE_TIE_CODES = {"random": E.WAKE_TIE_RANDOM, "seat": E.WAKE_TIE_SEAT}
 EMPTY_DECK_REFILL_CODES = {"leave_empty": 0}
+SHARED_STAY_CODES = {"must_leave": E.SHARED_STAY_MUST_LEAVE, "may_stay": E.SHARED_STAY_MAY_STAY}
 TOP_LISTS = ("landscapes", "commissions", "goals", "planning")
 TOP_TABLES = ("game", "counts", "rules", "solo")
 SOLO_LISTS = ("ranger_cells", "inspiration", "bands")
@@ -233,6 +234,9 @@ class RulesSection(_Model):
     return_home_bonus: int = Field(ge=0)
     inspiration_points: int = Field(ge=0)
     empty_deck_refill: str
+    # Optional so that component files written before this option existed still load; the
+    # default is the rulebook's literal reading (docs: "Rule options").
+    stay_on_shared_card: str = "must_leave"
 
     @field_validator("wake_tie")
     @classmethod
@@ -246,6 +250,13 @@ class RulesSection(_Model):
     def _refill(cls, v: str) -> str:
         if v not in EMPTY_DECK_REFILL_CODES:
             raise ValueError(f"must be one of {', '.join(map(repr, EMPTY_DECK_REFILL_CODES))}, got {v!r}")
+        return v
+
+    @field_validator("stay_on_shared_card")
+    @classmethod
+    def _shared_stay(cls, v: str) -> str:
+        if v not in SHARED_STAY_CODES:
+            raise ValueError(f"must be one of {', '.join(map(repr, SHARED_STAY_CODES))}, got {v!r}")
         return v
 
 
@@ -535,6 +546,7 @@ def build_tables(m: SunsetComponentFile) -> E.SunsetTables:
     rules[E.R_RETURN_HOME_BONUS] = r.return_home_bonus
     rules[E.R_INSPIRATION_POINTS] = r.inspiration_points
     rules[E.R_EMPTY_DECK_REFILL] = EMPTY_DECK_REFILL_CODES[r.empty_deck_refill]
+    rules[E.R_SHARED_STAY] = SHARED_STAY_CODES[r.stay_on_shared_card]
 
     return E.SunsetTables(
         landscape_features=lf,

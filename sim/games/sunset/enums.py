@@ -90,9 +90,15 @@ R_WAKE_TIE = 5                 # equal wake-up times: 0 = random order, 1 = lowe
 R_RETURN_HOME_BONUS = 6        # solo: points for ending on the centre (2)
 R_INSPIRATION_POINTS = 7       # solo: points per commission showing the inspiration feature (1)
 R_EMPTY_DECK_REFILL = 8        # wilderness refill with deck and discards empty: 0 = leave empty
-N_RULES = 9
+R_SHARED_STAY = 9              # staying put on a card another artist stands on: SHARED_STAY_*
+N_RULES = 10
 WAKE_TIE_RANDOM = 0
 WAKE_TIE_SEAT = 1
+# An artist "may not finish on the same card" as another; staying put is finishing where one
+# stands. MUST_LEAVE (default): staying on a shared card is legal only when no hike is legal
+# (the rulebook's "you can not move even if you wish to"); MAY_STAY: staying is always legal.
+SHARED_STAY_MUST_LEAVE = 0
+SHARED_STAY_MAY_STAY = 1
 
 # --- end reasons --------------------------------------------------------------------------
 END_DAYS = 0                   # all days played
@@ -245,7 +251,7 @@ STATE_DTYPE = np.dtype([
 
 # --- decision kinds passed to strategies -------------------------------------------------
 DEC_PLAN = 0     # options: code = card_index_in_popen * 2 + return_order (0 or 1)
-DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0)
+DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0), listed first when legal (R_SHARED_STAY)
 DEC_PAINT = 2    # options: code = bitmask over path positions (bit i = path[i])
 DEC_SELL = 3     # options: code = commission row slot, or -1 = stop selling
 DEC_NAMES = ("plan", "hike", "paint", "sell")
@@ -268,4 +274,9 @@ EV_NEW_GOAL = 12     # a = goal card revealed
 EV_ROW = 13          # a = slot, b = commission placed; c = 1 if it is the newly revealed top card
 EV_END = 14          # a = END_* reason
 EV_TOP = 15          # a = commission revealed on top of the deck (-1: none)
+# set-up (before day 1; the first daily goal is an EV_NEW_GOAL among them)
+EV_SETUP_CELL = 16   # a = cell, b = landscape dealt there, or RANGER (solo ranger station)
+EV_SETUP_ROW = 17    # a = slot, b = commission dealt to the row
+EV_SETUP_TOP = 18    # a = commission revealed on top of the deck (not available on day 1)
+EV_INSPIRATION = 19  # a = the solo inspiration card drawn
 TRACE_WIDTH = 6

@@ -14,14 +14,16 @@ from sim.events import trace_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
     ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, STEP_CELL, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
-    EV_END, EV_GOAL, EV_GOAL_KEPT, EV_NEW_GOAL, EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_TOP, G_COMM_TOP,
+    EV_END, EV_GOAL, EV_GOAL_KEPT, EV_INSPIRATION, EV_NEW_GOAL, EV_REFILL, EV_RESHUFFLE, EV_ROW,
+    EV_SETUP_CELL, EV_SETUP_ROW, EV_SETUP_TOP, EV_TOP, G_COMM_TOP,
     G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_INSPIRATION, G_N_CDECK, G_N_CDISC, G_N_DAYS,
     G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PLAYERS, G_OVER, G_ROW_LEN, G_SELLING_SEAT,
     G_SOLO, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
     GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_FRAMES,
     MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN, N_STATS,
     PLAN_DRAW, R_DAYS, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS,
-    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER, STATE_DTYPE, MAX_COMM, MAX_GOAL,
+    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SHARED_STAY, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER,
+    SHARED_STAY_MAY_STAY, STATE_DTYPE, MAX_COMM, MAX_GOAL,
     ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS, EV_PAINT, EV_SELL_CARD,
     WAKE_DISCARD_COMMISSIONS, WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
@@ -80,6 +82,7 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
         if s.grid[c] == EMPTY:
             g[G_N_LDECK] -= 1
             s.grid[c] = s.ldeck[g[G_N_LDECK]]
+        trace_nb(trace, tn, EV_SETUP_CELL, c, s.grid[c], 0, 0, 0)
 
     for i in range(n_comm):
         s.cdeck[i] = i
@@ -91,8 +94,10 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     for k in range(g[G_ROW_LEN]):
         g[G_N_CDECK] -= 1
         s.crow[k] = s.cdeck[g[G_N_CDECK]]
+        trace_nb(trace, tn, EV_SETUP_ROW, k, s.crow[k], 0, 0, 0)
     g[G_N_CDECK] -= 1
     g[G_COMM_TOP] = s.cdeck[g[G_N_CDECK]]
+    trace_nb(trace, tn, EV_SETUP_TOP, g[G_COMM_TOP], 0, 0, 0, 0)
 
     for i in range(n_goal):
         s.gdeck[i] = i
@@ -103,6 +108,7 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
         reveal_goal_nb(s, trace, tn)
     else:
         g[G_INSPIRATION] = randint_nb(s.streams, CHANCE, tables.n_insp)
+        trace_nb(trace, tn, EV_INSPIRATION, g[G_INSPIRATION], 0, 0, 0, 0)
 
     for p in range(MAX_PLAYERS):
         s.pos[p] = CENTER
@@ -243,14 +249,17 @@ def occupied_by_other_nb(s, p, cell):
 
 @njit(cache=True, error_model="numpy")
 def hike_options_nb(tables, s, p, card, options):
-    """Legal hikes for planning card `card`: staying put (code 0), or k steps (1..move) in one
-    direction shown on the card, never entering or crossing an empty space or leaving the
-    grid, passing artists freely but never ending on another artist's card.
-    Code = dir * (MAX_MOVE + 1) + steps."""
-    n = 0
-    options[n] = 0
-    n += 1
+    """Legal hikes for planning card `card`: k steps (1..move) in one direction shown on the
+    card, never entering or crossing an empty space or leaving the grid, passing artists
+    freely but never ending on another artist's card; and staying put (code 0, listed first
+    when legal). Staying is ending the turn where the artist stands, so on a card shared with
+    another artist (all start on the centre) it is legal only when no hike is (rule option
+    R_SHARED_STAY; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
     start = s.pos[p]
+    may_stay = (tables.rules[R_SHARED_STAY] == SHARED_STAY_MAY_STAY
+                or not occupied_by_other_nb(s, p, start))
+    n = 1 if may_stay else 0
+    options[0] = 0
     dirs = tables.plan_dirs[card]
     move = tables.plan_move[card]
     for d in range(N_DIRS):
@@ -263,6 +272,9 @@ def hike_options_nb(tables, s, p, card, options):
             if not occupied_by_other_nb(s, p, cell):
                 options[n] = d * (MAX_MOVE + 1) + k
                 n += 1
+    if n == 0:  # boxed in: "you can not move even if you wish to"
+        options[0] = 0
+        n = 1
     return n
 
 

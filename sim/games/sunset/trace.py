@@ -34,11 +34,39 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
     def seat(p):
         return f"seat {p + 1} ({prepared.strategy_names[p]})"
 
+    def spot(c, card):
+        return f"{_cell(c)} {'Ranger Station' if card == E.RANGER else land(card) if card >= 0 else 'empty'}"
+
     lines = [f"Sunset Over Water, game {game_index} of run seed {prepared.seed}, "
              f"{prepared.n_players} player(s), variant {prepared.variant}"]
+    in_setup = False
+    wilderness_row = []
     for ev in events:
         kind, a, b, c, d, e = (int(x) for x in ev)
-        if kind == E.EV_DAY:
+        if kind in (E.EV_SETUP_CELL, E.EV_SETUP_ROW, E.EV_SETUP_TOP, E.EV_INSPIRATION) and not in_setup:
+            in_setup = True
+            lines.append("-- set-up --")
+        if kind == E.EV_SETUP_CELL:
+            if a == 0:
+                lines.append("  wilderness (r1 is the top row, c1 the left column):")
+            wilderness_row.append(spot(a, b))
+            if a % E.GRID == E.GRID - 1:
+                lines.append("    " + " | ".join(wilderness_row))
+                wilderness_row = []
+            if a == E.N_CELLS - 1:
+                lines.append(f"  every artist starts on the centre card {_cell(E.CENTER)}")
+        elif kind == E.EV_SETUP_ROW:
+            lines.append(f"  commission row slot {a + 1}: {comm(b)}")
+        elif kind == E.EV_SETUP_TOP:
+            lines.append(f"  revealed on the commission deck (available from day 2): "
+                         f"{comm(a) if a >= 0 else 'none'}")
+        elif kind == E.EV_INSPIRATION:
+            feature = features[int(tables.inspiration_feature[a])]
+            lines.append(f"  inspiration card: {names['inspiration'][a]} (+{tables.rules[E.R_INSPIRATION_POINTS]} "
+                         f"per commission showing {feature}; +{tables.rules[E.R_RETURN_HOME_BONUS]} "
+                         f"for ending on {_cell(E.CENTER)})")
+        elif kind == E.EV_DAY:
+            in_setup = False
             lines.append(f"-- day {a + 1} --")
         elif kind == E.EV_PLAN:
             lines.append(f"  {seat(a)} plans {plan(b)}")
@@ -55,13 +83,14 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
         elif kind == E.EV_SELL_CARD:
             lines.append(f"    sells {land(c)}")
         elif kind == E.EV_SELL:
-            lines.append(f"    -> takes commission {comm(b)}")
+            source = "the top of the commission deck" if c == E.MAX_ROW else f"row slot {c + 1}"
+            lines.append(f"    -> takes commission {comm(b)} from {source}")
         elif kind == E.EV_GOAL:
             lines.append(f"    meets the daily goal '{names['goal'][b]}' and takes it")
         elif kind == E.EV_GOAL_KEPT:
             lines.append(f"  {seat(a)} keeps the daily goal '{names['goal'][b]}'")
         elif kind == E.EV_NEW_GOAL:
-            lines.append(f"  daily goal: {names['goal'][a]}")
+            lines.append(f"  {'first ' if in_setup else ''}daily goal: {names['goal'][a]}")
         elif kind == E.EV_DISCARD_COMM:
             lines.append(f"  discards commission {comm(a)}")
         elif kind == E.EV_REFILL:
