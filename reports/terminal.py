@@ -44,6 +44,22 @@ def _score_rows(t: pd.DataFrame, label) -> list[list[str]]:
     return rows
 
 
+def _breakdown_lines(b, pct: int) -> list[str]:
+    """A game-declared breakdown (win share and mean score by a column's value) or
+    per-strategy mean, as a table."""
+    lines = [b.label + (f": {b.question}" if b.question else "")]
+    if b.kind == "breakdown":
+        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.win_share * 100, ".2f") + "%",
+                 f"[{_fmt(r.lo * 100, '.2f')}, {_fmt(r.hi * 100, '.2f')}]",
+                 _fmt(r.mean_score, ".2f")] for r in b.table.itertuples()]
+        lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
+    else:
+        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.mean, ".2f"),
+                 f"[{_fmt(r.lo, '.2f')}, {_fmt(r.hi, '.2f')}]"] for r in b.table.itertuples()]
+        lines.extend(_table(["strategy", "rows", f"mean {b.column}", f"{pct}% interval"], rows))
+    return lines
+
+
 def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     m = manifest or {}
     lines: list[str] = []
@@ -78,6 +94,9 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         if summary.tie_rate is not None:
             lines.append("")
             lines.append(f"games with a shared win: {summary.tie_rate * 100:.2f}%")
+    for b in summary.extra.get("breakdowns") or []:   # the game's own (analysis/breakdowns.py)
+        lines.append("")
+        lines.extend(_breakdown_lines(b, pct))
     if summary.end_reasons is not None and len(summary.end_reasons):
         lines.append("")
         lines.append("Game end")
