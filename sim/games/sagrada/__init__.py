@@ -76,7 +76,7 @@ class SagradaSpec(CompiledGameSpec):
                 {"column": "tokens_left", "label": "Favor tokens left", "players": [2, 3, 4]},
                 {"column": "margin", "label": "Solo margin (score minus target)", "players": [1],
                  "summary": True},
-                {"column": "target", "label": "Solo target score", "players": [1],
+                {"column": "target", "label": "Solo target score, mean", "players": [1],
                  "summary": True},
             ],
         }
