@@ -79,7 +79,8 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     pct = int(round(summary.confidence * 100))
     lines.append("")
     if summary.solo:
-        lines.append("Solo run: one player, so no win shares; score statistics instead.")
+        lines.append("Solo run: one player, so no seat or strategy comparison; score statistics "
+                     "instead (and the game's own solo lines below, if it declares any).")
         lines.append("")
         lines.append("By strategy")
         lines.extend(_table(["strategy", "games", "mean score", "s.e.", "s.d.", "min", "max"],

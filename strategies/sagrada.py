@@ -50,7 +50,8 @@ P_TARGET = 11      # planner, solo: value per pip of a die kept off the round tr
 P_WIN_PUBLIC = 12  # planner window choice: weight of the public objectives' fit
 P_SOLO_CARD = 13   # planner, solo: value of keeping a tool card (each is used once) for later
 P_PLIERS_LATER = 14  # planner: share of a second draft's worth expected on the second turn anyway
-N_PARAMS = 15
+P_PRIV_TRAIL = 15  # planner, solo: weight of the pips of the private colour behind in pips
+N_PARAMS = 16
 
 CATALOG = [
     {"name": "random", "id": RANDOM,
@@ -90,10 +91,13 @@ CATALOG = [
                                     "(lines the restrictions spoil, set values and colours)"),
                 ("solo_card", 3.0, "solo: value of keeping a tool card for a later turn"),
                 ("pliers_later", 0.5, "Running Pliers: share of a second draft's worth the seat "
-                                      "expects on its second turn anyway (multiplayer)")]},
+                                      "expects on its second turn anyway (multiplayer)"),
+                ("priv_trail", 0.2, "solo: weight of the pips of the private colour behind "
+                                    "(only the better private objective counts)")]},
 ]
 
 NEG = -1e18
+PREP_LEN = 43      # prep_nb's summary of a window
 
 
 # ---------------------------------------------------------------------------------------
@@ -103,8 +107,8 @@ NEG = -1e18
 def prep_nb(s, p, prep):
     """Per-decision summary of seat p's window: prep[0:4] row colour masks, [4:8] row value
     masks, [8:12] row dice; [12:17] column colour masks, [17:22] column value masks, [22:27]
-    column dice; [27:32] dice per colour; [32:38] dice per value."""
-    for k in range(38):
+    column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour."""
+    for k in range(PREP_LEN):
         prep[k] = 0
     for cell in range(N_CELLS):
         c = s.win_colour[p, cell]
@@ -121,6 +125,7 @@ def prep_nb(s, p, prep):
         prep[22 + k] += 1
         prep[27 + c] += 1
         prep[32 + v - 1] += 1
+        prep[38 + c] += v
 
 
 @njit(cache=True, error_model="numpy")
@@ -199,16 +204,35 @@ def empty_penalty_nb(tables, s):
 
 
 @njit(cache=True, error_model="numpy")
+def private_weight_nb(tables, s, p, prep, c, params, planner):
+    """Weight of colour c's pips for seat p: 1 for its private colour. Solo, only the better
+    of the two private objectives counts: the planner gives the colour behind in pips (so
+    far) the weight P_PRIV_TRAIL."""
+    lead = -1
+    mine = False
+    for k in range(s.g[G_N_PRIVATE]):
+        card = s.priv[p, k]
+        if card < 0:
+            continue
+        col = tables.private_colour[card]
+        if col == c:
+            mine = True
+        elif prep[38 + col] > lead:
+            lead = prep[38 + col]
+    if not mine:
+        return 0.0
+    if planner and lead > prep[38 + c]:
+        return params[P_PRIV_TRAIL]
+    return 1.0
+
+
+@njit(cache=True, error_model="numpy")
 def value_nb(tables, s, p, prep, cell, c, v, params, planner):
     """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
     a space made unfillable) counts per point of the empty-space penalty (solo: 3)."""
     pen = empty_penalty_nb(tables, s)
     val = params[P_FILL] * pen
-    for k in range(s.g[G_N_PRIVATE]):
-        card = s.priv[p, k]
-        if card >= 0 and tables.private_colour[card] == c:
-            val += params[P_PRIVATE] * float(v)
-            break
+    val += params[P_PRIVATE] * float(v) * private_weight_nb(tables, s, p, prep, c, params, planner)
     r = cell // COLS
     col = cell % COLS
     pub = 0.0
@@ -578,7 +602,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
 
 @njit(cache=True, error_model="numpy")
 def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
-    prep = np.zeros(40, np.int64)
+    prep = np.zeros(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
     solo = s.g[G_SOLO] == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
@@ -629,7 +653,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
 def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options):
     """A tool's argument: the one whose outcome is worth most by the same estimate (solo: with
     the target bonus of the dice it takes off the round track)."""
-    prep = np.zeros(40, np.int64)
+    prep = np.zeros(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
     tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
@@ -683,7 +707,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
 
 @njit(cache=True, error_model="numpy")
 def choose_place_nb(tables, s, p, mode, params, planner, options, n_options):
-    prep = np.zeros(40, np.int64)
+    prep = np.zeros(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
     c = s.g[G_HELD_COLOUR]
     v = s.g[G_HELD_VALUE]

@@ -15,7 +15,7 @@ from sim.games.sagrada import SPEC
 from sim.games.sagrada import enums as E
 from sim.games.sagrada.nb import action_options_nb, apply_draft_nb, begin_turn_nb, new_state, window_options_nb
 from sim.games.sagrada.play import play_chunk_nb
-from strategies.sagrada import (P_TARGET, P_TOKEN, P_WIN_PUBLIC, P_WIN_TOKENS, choose_action_nb,
+from strategies.sagrada import (PREP_LEN, P_TARGET, P_TOKEN, P_WIN_PUBLIC, P_WIN_TOKENS, choose_action_nb,
                                 choose_window_nb, plain_best_nb, prep_nb, tool_gain_nb)
 from tests.sagrada_helpers import (Kit, cell, default_tables, fresh_state, options_buf, pool, set_pool,
                                    set_public, set_restrictions, set_tools, set_window, tables_with)
@@ -140,7 +140,7 @@ def test_solo_planner_pays_a_tool_with_the_die_it_can_spare():
     for private in ("Shades of Blue", "Shades of Green"):
         st = solo_state(["B1", "B6", "G3"], ["Eglomise Brush"], (private,))
         set_window(st, 0, ["Y2 .. .. .. ..", *ALL[1:]])
-        prep = np.zeros(40, np.int64)
+        prep = np.zeros(PREP_LEN, np.int64)
         prep_nb(st[0], 0, prep)
         buf, scratch = options_buf(), options_buf()
         n = action_options_nb(T[0], st[0], 0, buf, scratch)
