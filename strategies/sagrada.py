@@ -581,13 +581,16 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
             return NEG
         return after - plain + tw * (left - mean * float(n_left - 1)) + pay
     if effect == T_RUNNING_PLIERS:
-        # a second draft now, the second turn skipped; in solo nobody drafts in between, so
-        # the second turn would offer the same dice (payer included)
+        # a second draft now, the second turn skipped; when nobody drafts in between (solo,
+        # or the last seat of the snake, whose two turns are back to back) the second turn
+        # would offer the same dice (payer included)
         second = plain_best_nb(tables, s, p, prep, payer, params, tw)
         if second == NEG:
             return NEG
         anyway = plain_best_nb(tables, s, p, prep, -1, params, tw)
-        later = 1.0 if solo else params[P_PLIERS_LATER]
+        n = s.g[G_N_PLAYERS]
+        back_to_back = solo or s.order[n - 1] == p
+        later = 1.0 if back_to_back else params[P_PLIERS_LATER]
         return second - later * anyway + pay
     if effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
         mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
