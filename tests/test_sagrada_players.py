@@ -35,7 +35,8 @@ def privates(st, seat, *names):
 
 
 def decide(st, seat, params, planner=True):
-    """The action the strategy takes now, as the engine's option code."""
+    """The action the strategy takes now, as the engine's option code (the engine's options
+    for that seat, the strategy's pick)."""
     buf, scratch = options_buf(), options_buf()
     n = action_options_nb(T[0], st[0], seat, buf, scratch)
     keep = np.zeros(E.MAX_OPTIONS)
@@ -184,13 +185,19 @@ def two_player_state(pool_dice, tools, private="Shades of Red"):
 def test_planner_uses_running_pliers_for_a_second_die_worth_taking_now():
     """After its first draft: a red 6 (its private colour) is left in a 2-player pool that
     the opponent drafts from before the planner's next turn: Running Pliers takes it now.
-    A green 1 is not worth a favor token."""
-    for second, used in (("R6", True), ("G1", False)):
+    A green 1 is not worth a favor token; nor is the red 6 to the last seat of the snake
+    order, whose second turn comes right after its first."""
+    for seat, second, used in ((0, "R6", True), (0, "G1", False), (1, "R6", False)):
         st = two_player_state(["Y3", second], ["Running Pliers"])
-        apply_draft_nb(st[0], 0, 0 * E.N_CELLS + cell("A1"), np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
+        st[0]["order"][:4] = [0, 1, 1, 0]          # round order: seat 1 plays twice in a row
+        privates(st, seat, "Shades of Red")
+        st[0]["tokens"][seat] = 5
+        begin_turn_nb(st[0], seat, 0)
+        apply_draft_nb(st[0], seat, 0 * E.N_CELLS + cell("A1"), np.zeros((0, 6), np.int64),
+                       np.zeros(1, np.int64))
         assert pool(st) == [second]
-        code = decide(st, 0, PLANNER)
-        assert (code == tool_code(st, 0)) == used, (second, code)
+        code = decide(st, seat, PLANNER)
+        assert (code == tool_code(st, 0)) == used, (seat, second, code)
 
 
 def test_planner_uses_flux_remover_when_no_pool_die_fits():
