@@ -61,9 +61,10 @@ CATALOG = [
     {"name": "greedy", "id": GREEDY,
      "description": "Best immediate placement by a score estimate (its private colour's pips, "
                     "progress on the public objectives, +1 for filling a space); takes the "
-                    "window side with the most favor tokens; never uses tools, never passes "
+                    "window side with the most favor tokens (solo, where there are none: the "
+                    "easiest side); never uses tools, never passes "
                     "while a die can be placed.",
-     "params": [("fill", 1.0, "value of filling an open space"),
+     "params": [("fill", 1.0, "value of filling an open space, per point of the empty-space penalty"),
                 ("private", 1.0, "weight of a private-colour die's pips"),
                 ("public", 1.0, "weight of public objective progress")]},
     {"name": "planner", "id": PLANNER,
@@ -74,10 +75,11 @@ CATALOG = [
                     "any of the 12 tool cards when the gain beats what it costs (tokens; solo: "
                     "the card and the paying die); solo, plays against the target: leaves low "
                     "dice to the round track.",
-     "params": [("fill", 1.0, "value of filling an open space"),
+     "params": [("fill", 1.0, "value of filling an open space, per point of the empty-space penalty"),
                 ("private", 1.0, "weight of a private-colour die's pips"),
                 ("public", 1.0, "weight of public objective progress"),
-                ("dead", 2.0, "cost of each open space made unfillable"),
+                ("dead", 2.0, "cost of each open space made unfillable, per point of the "
+                                 "empty-space penalty"),
                 ("restricted", 1.2, "bonus for placing on a restricted space"),
                 ("token", 1.2, "value of a favor token kept"),
                 ("tool_margin", 0.5, "extra gain a tool must bring beyond its cost"),
