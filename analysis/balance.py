@@ -228,7 +228,7 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         raise ToolkitError(f"{run_dir}: the logs hold no games")
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
     from analysis.breakdowns import compute, declared
-    by_value, per_strategy, bd_notes = declared(metadata, available)
+    by_value, per_strategy, bd_notes = declared(metadata, available, players)
     analysis.notes.extend(bd_notes)
     analysis.breakdowns = compute(files, by_value, per_strategy, confidence)
     return analysis

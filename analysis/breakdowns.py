@@ -12,6 +12,12 @@
 A breakdown column should take few distinct values (a difficulty, a start position, a skill
 band): values beyond the 40 most frequent are pooled into "other". Streamed chunk file by
 chunk file like the rest of the report, so memory stays flat.
+
+Optional keys of an entry (both kinds):
+    "players": [1]     # only in runs with these player counts (e.g. solo-only columns)
+    "bin": 5           # breakdowns: group a numeric column into bins of this width (a
+                       #   distribution: the rows per bin), labelled "40 to 44"
+    "summary": True    # also printed by the terminal summary (`balance run` / `summary`)
 """
 from __future__ import annotations
 
@@ -34,19 +40,27 @@ class Breakdown:
     table: pd.DataFrame      # value, rows, win_share, lo, hi, mean_score, score_lo, score_hi
     kind: str                # "breakdown" or "per_strategy"
     note: str = ""
+    summary: bool = False    # also printed by the terminal summary
 
 
-def declared(meta_raw: dict | None, available: list) -> tuple[list, list, list]:
-    """(breakdowns, per-strategy columns, notes) restricted to the columns present."""
+def declared(meta_raw: dict | None, available: list,
+             players: int | None = None) -> tuple[list, list, list]:
+    """(breakdowns, per-strategy columns, notes) restricted to the columns present and, for
+    entries naming "players", to runs with one of those player counts."""
     have = set(available)
     notes = []
     out = {"breakdowns": [], "per_strategy": []}
     for key in out:
         for item in (meta_raw or {}).get(key) or []:
             col = item.get("column")
+            only = item.get("players")
+            if only is not None and players is not None and int(players) not in {int(x) for x in only}:
+                continue
             if col in have:
                 out[key].append({"column": col, "label": str(item.get("label") or col),
-                                 "question": str(item.get("question") or "")})
+                                 "question": str(item.get("question") or ""),
+                                 "bin": int(item.get("bin") or 0),
+                                 "summary": bool(item.get("summary", False))})
             else:
                 notes.append(f"{item.get('label') or col}: column '{col}' is not in the logs; left out")
     return out["breakdowns"], out["per_strategy"], notes
@@ -71,7 +85,11 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             df["score"] = np.nan
         df["score2"] = df["score"].astype(float) ** 2
         for b in breakdowns:
-            g = df.groupby(b["column"], observed=True)
+            key = b["column"]
+            if b.get("bin"):
+                width = b["bin"]
+                key = (df[b["column"]] // width) * width   # a bin is named by its lower bound
+            g = df.groupby(key, observed=True)
             part = pd.DataFrame({"rows": g.size(), "wins": g["win"].sum(),
                                  "s1": g["score"].sum(), "s2": g["score2"].sum()})
             acc = sums[b["column"]]
@@ -99,6 +117,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             note = f"{len(items) - MAX_VALUES} rarer values pooled as 'other'"
             items = items[:MAX_VALUES] + [("other", other)]
         rows = []
+        order = []   # binned: the numeric lower bound of each row ("other" last)
+        width = b.get("bin") or 0
         for value, (n, w, s1, s2) in items:
             lo, hi = wilson_interval(w, n, confidence) if n else (math.nan, math.nan)
             if n:  # rounding can put a bound a hair past the share itself (0 or 1)
@@ -106,16 +126,23 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             mean = s1 / n if n else math.nan
             var = (s2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
             half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
+            if width:
+                order.append(math.inf if value == "other" else float(value))
+            if width and value != "other":
+                value = f"{int(value)} to {int(value) + width - 1}" if width > 1 else int(value)
             rows.append({"value": value, "rows": int(n), "win_share": w / n if n else math.nan,
                          "lo": float(lo), "hi": float(hi), "mean_score": mean,
                          "score_lo": mean - half, "score_hi": mean + half})
         t = pd.DataFrame(rows)
-        try:
-            t = t.sort_values("value", key=lambda s: pd.to_numeric(s, errors="raise"))
-        except (ValueError, TypeError):
-            pass
+        if width:   # bins in numeric order of their lower bounds, "other" last
+            t = t.iloc[np.argsort(order, kind="stable")] if rows else t
+        else:
+            try:
+                t = t.sort_values("value", key=lambda s: pd.to_numeric(s, errors="raise"))
+            except (ValueError, TypeError):
+                pass
         out.append(Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
-                             "breakdown", note))
+                             "breakdown", note, bool(b.get("summary"))))
     for p in per_strategy:
         rows = []
         for name, (n, x1, x2) in sorted(strat[p["column"]].items()):
@@ -125,5 +152,18 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             rows.append({"value": name, "rows": int(n), "mean": mean, "lo": mean - half,
                          "hi": mean + half})
         out.append(Breakdown(p["column"], p["label"], p["question"], pd.DataFrame(rows),
-                             "per_strategy"))
+                             "per_strategy", "", bool(p.get("summary"))))
     return out
+
+
+def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> list:
+    """The breakdowns a game marks "summary": True, computed over a run folder's chunk files
+    for the terminal summary (reports/terminal.py prints them)."""
+    from analysis.metadata import game_metadata
+    from sim.runner import chunk_files, log_columns
+
+    meta = game_metadata(spec) if spec is not None else {}
+    by_value, per_strategy, _ = declared(meta, log_columns(out_dir), players)
+    by_value = [b for b in by_value if b["summary"]]
+    per_strategy = [p for p in per_strategy if p["summary"]]
+    return compute(chunk_files(out_dir), by_value, per_strategy, confidence)

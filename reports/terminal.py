@@ -44,6 +44,22 @@ def _score_rows(t: pd.DataFrame, label) -> list[list[str]]:
     return rows
 
 
+def _breakdown_lines(b, pct: int) -> list[str]:
+    """A game-declared breakdown (win share and mean score by a column's value) or
+    per-strategy mean, as a table."""
+    lines = [b.label + (f": {b.question}" if b.question else "")]
+    if b.kind == "breakdown":
+        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.win_share * 100, ".2f") + "%",
+                 f"[{_fmt(r.lo * 100, '.2f')}, {_fmt(r.hi * 100, '.2f')}]",
+                 _fmt(r.mean_score, ".2f")] for r in b.table.itertuples()]
+        lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
+    else:
+        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.mean, ".2f"),
+                 f"[{_fmt(r.lo, '.2f')}, {_fmt(r.hi, '.2f')}]"] for r in b.table.itertuples()]
+        lines.extend(_table(["strategy", "rows", f"mean {b.column}", f"{pct}% interval"], rows))
+    return lines
+
+
 def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     m = manifest or {}
     lines: list[str] = []
@@ -63,7 +79,8 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     pct = int(round(summary.confidence * 100))
     lines.append("")
     if summary.solo:
-        lines.append("Solo run: one player, so no win shares; score statistics instead.")
+        lines.append("Solo run: one player, so no seat or strategy comparison; score statistics "
+                     "instead (and the game's own solo lines below, if it declares any).")
         lines.append("")
         lines.append("By strategy")
         lines.extend(_table(["strategy", "games", "mean score", "s.e.", "s.d.", "min", "max"],
@@ -92,6 +109,9 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         rows = [[str(r.strategy), f"{int(r.decisions):,}", f"{int(r.seat_games):,} of {int(r.of_seat_games):,}"]
                 for r in illegal.itertuples()]
         lines.extend(_table(["strategy", "illegal decisions", "seat-games affected"], rows))
+    for b in summary.extra.get("breakdowns") or []:   # the game's own (analysis/breakdowns.py)
+        lines.append("")
+        lines.extend(_breakdown_lines(b, pct))
     if summary.end_reasons is not None and len(summary.end_reasons):
         lines.append("")
         lines.append("Game end")

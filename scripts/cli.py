@@ -164,7 +164,10 @@ def _summary_text(spec, out_dir: str, manifest: dict) -> str:
     if names is None and spec is not None:
         names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
     # streamed chunk by chunk: memory stays flat for any number of games
-    return format_summary(summarize_run(out_dir, end_reason_names=names), manifest)
+    summary = summarize_run(out_dir, end_reason_names=names)
+    from analysis.breakdowns import for_summary   # the game's own lines (report_metadata)
+    summary.extra["breakdowns"] = for_summary(spec, out_dir, summary.n_players)
+    return format_summary(summary, manifest)
 
 
 def _cmd_run(args, out) -> int:

@@ -22,12 +22,13 @@ from numba import njit
 from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
     COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, G_DRAFTS_LEFT, G_HELD_COLOUR,
-    G_HELD_VALUE, G_N_BAG, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_ROUNDS, G_N_TRACK, G_ROUND,
+    G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
     G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
-    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, ORTH, ROWS, T_CORK_BACKED,
-    T_FLUX_BRUSH, T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL,
-    T_EGLOMISE_BRUSH, T_LATHEKIN, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
+    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, ORTH, R_EMPTY_PENALTY,
+    R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
+    T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH,
+    T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
 )
 from sim.games.sagrada.nb import (can_place_nb, lift_nb, move_options_nb, tool_cost_nb,
                                   track_colours_nb, unlift_nb)
@@ -45,7 +46,12 @@ P_WIN_TOKENS = 7   # planner window choice: weight of the favor tokens (difficul
 P_WIN_RESTRICT = 8 # planner window choice: cost per restricted space
 P_WIN_PRIVATE = 9  # planner window choice: value per space restricted to its private colour
 P_PASS = 10        # planner: pass rather than place a die worth less than this
-N_PARAMS = 11
+P_TARGET = 11      # planner, solo: value per pip of a die kept off the round track (the target)
+P_WIN_PUBLIC = 12  # planner window choice: weight of the public objectives' fit
+P_SOLO_CARD = 13   # planner, solo: value of keeping a tool card (each is used once) for later
+P_PLIERS_LATER = 14  # planner: share of a second draft's worth expected on the second turn anyway
+P_PRIV_TRAIL = 15  # planner, solo: weight of the pips of the private colour behind in pips
+N_PARAMS = 16
 
 CATALOG = [
     {"name": "random", "id": RANDOM,
@@ -55,32 +61,45 @@ CATALOG = [
     {"name": "greedy", "id": GREEDY,
      "description": "Best immediate placement by a score estimate (its private colour's pips, "
                     "progress on the public objectives, +1 for filling a space); takes the "
-                    "window side with the most favor tokens; never uses tools, never passes "
+                    "window side with the most favor tokens (solo, where there are none: the "
+                    "easiest side); never uses tools, never passes "
                     "while a die can be placed.",
-     "params": [("fill", 1.0, "value of filling an open space"),
+     "params": [("fill", 1.0, "value of filling an open space, per point of the empty-space penalty"),
                 ("private", 1.0, "weight of a private-colour die's pips"),
                 ("public", 1.0, "weight of public objective progress")]},
     {"name": "planner", "id": PLANNER,
      "description": "Values its private objective and the public objectives like greedy, and "
                     "keeps future placements open (penalises open spaces it makes unfillable, "
-                    "prefers restricted spaces); chooses its window from favor tokens, "
-                    "restrictions and its private colour; uses a tool card (Grozing Pliers, "
-                    "Grinding Stone, Cork-backed Straightedge, Lens Cutter, Flux Brush, and the "
-                    "moving tools) when the gain beats the tokens it costs.",
-     "params": [("fill", 1.0, "value of filling an open space"),
+                    "prefers restricted spaces); chooses its window from favor tokens (not in "
+                    "solo), restrictions, its private colour and the public objectives; uses "
+                    "any of the 12 tool cards when the gain beats what it costs (tokens; solo: "
+                    "the card and the paying die); solo, plays against the target: leaves low "
+                    "dice to the round track.",
+     "params": [("fill", 1.0, "value of filling an open space, per point of the empty-space penalty"),
                 ("private", 1.0, "weight of a private-colour die's pips"),
                 ("public", 1.0, "weight of public objective progress"),
-                ("dead", 2.0, "cost of each open space made unfillable"),
-                ("restricted", 0.6, "bonus for placing on a restricted space"),
+                ("dead", 2.0, "cost of each open space made unfillable, per point of the "
+                                 "empty-space penalty"),
+                ("restricted", 1.2, "bonus for placing on a restricted space"),
                 ("token", 1.2, "value of a favor token kept"),
                 ("tool_margin", 0.5, "extra gain a tool must bring beyond its cost"),
                 ("win_tokens", 1.0, "window choice: weight of favor tokens"),
-                ("win_restrict", 0.3, "window choice: cost per restricted space"),
+                ("win_restrict", 0.6, "window choice: cost per restricted space"),
                 ("win_private", 0.8, "window choice: value per space of its private colour"),
-                ("pass", -1.0, "pass rather than place a die worth less than this")]},
+                ("pass", -1.0, "pass rather than place a die worth less than this"),
+                ("target", 1.0, "solo: value per pip of a die kept off the round track (the "
+                                "target): drafted, spent on a tool, swapped away"),
+                ("win_public", 0.25, "window choice: weight of the public objectives' fit "
+                                    "(lines the restrictions spoil, set values and colours)"),
+                ("solo_card", 3.0, "solo: value of keeping a tool card for a later turn"),
+                ("pliers_later", 0.5, "Running Pliers: share of a second draft's worth the seat "
+                                      "expects on its second turn anyway (multiplayer)"),
+                ("priv_trail", 0.2, "solo: weight of the pips of the private colour behind "
+                                    "(only the better private objective counts)")]},
 ]
 
 NEG = -1e18
+PREP_LEN = 43      # prep_nb's summary of a window
 
 
 # ---------------------------------------------------------------------------------------
@@ -90,8 +109,8 @@ NEG = -1e18
 def prep_nb(s, p, prep):
     """Per-decision summary of seat p's window: prep[0:4] row colour masks, [4:8] row value
     masks, [8:12] row dice; [12:17] column colour masks, [17:22] column value masks, [22:27]
-    column dice; [27:32] dice per colour; [32:38] dice per value."""
-    for k in range(38):
+    column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour."""
+    for k in range(PREP_LEN):
         prep[k] = 0
     for cell in range(N_CELLS):
         c = s.win_colour[p, cell]
@@ -108,6 +127,7 @@ def prep_nb(s, p, prep):
         prep[22 + k] += 1
         prep[27 + c] += 1
         prep[32 + v - 1] += 1
+        prep[38 + c] += v
 
 
 @njit(cache=True, error_model="numpy")
@@ -178,14 +198,43 @@ def is_dead_nb(s, p, cell):
 
 
 @njit(cache=True, error_model="numpy")
-def value_nb(tables, s, p, prep, cell, c, v, params, planner):
-    """Estimated worth of putting die (c, v) on `cell` of seat p's window."""
-    val = params[P_FILL]
+def empty_penalty_nb(tables, s):
+    """Points lost per open space at the end (rules: 1; solo 3)."""
+    if s.g[G_SOLO] == 1:
+        return float(tables.rules[R_SOLO_EMPTY_PENALTY])
+    return float(tables.rules[R_EMPTY_PENALTY])
+
+
+@njit(cache=True, error_model="numpy")
+def private_weight_nb(tables, s, p, prep, c, params, planner):
+    """Weight of colour c's pips for seat p: 1 for its private colour. Solo, only the better
+    of the two private objectives counts: the planner gives the colour behind in pips (so
+    far) the weight P_PRIV_TRAIL."""
+    lead = -1
+    mine = False
     for k in range(s.g[G_N_PRIVATE]):
         card = s.priv[p, k]
-        if card >= 0 and tables.private_colour[card] == c:
-            val += params[P_PRIVATE] * float(v)
-            break
+        if card < 0:
+            continue
+        col = tables.private_colour[card]
+        if col == c:
+            mine = True
+        elif prep[38 + col] > lead:
+            lead = prep[38 + col]
+    if not mine:
+        return 0.0
+    if planner and lead > prep[38 + c]:
+        return params[P_PRIV_TRAIL]
+    return 1.0
+
+
+@njit(cache=True, error_model="numpy")
+def value_nb(tables, s, p, prep, cell, c, v, params, planner):
+    """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
+    a space made unfillable) counts per point of the empty-space penalty (solo: 3)."""
+    pen = empty_penalty_nb(tables, s)
+    val = params[P_FILL] * pen
+    val += params[P_PRIVATE] * float(v) * private_weight_nb(tables, s, p, prep, c, params, planner)
     r = cell // COLS
     col = cell % COLS
     pub = 0.0
@@ -230,7 +279,7 @@ def value_nb(tables, s, p, prep, cell, c, v, params, planner):
                 continue
             if s.restr_colour[p, q] == c or s.restr_value[p, q] == v:
                 dead += 1
-        val -= params[P_DEAD] * float(dead)
+        val -= params[P_DEAD] * pen * float(dead)
     return val
 
 
@@ -250,13 +299,75 @@ def best_cell_nb(tables, s, p, prep, c, v, mode, params, planner):
 
 @njit(cache=True, error_model="numpy")
 def window_worth_nb(tables, s, p, params):
-    """Planner: dead spaces (x P_DEAD) and public line progress of seat p's window, for
-    valuing tool moves."""
+    """Planner: dead spaces (x P_DEAD per point of the empty-space penalty) of seat p's window,
+    for valuing tool moves."""
     total = 0.0
+    pen = empty_penalty_nb(tables, s)
     for cell in range(N_CELLS):
         if s.win_colour[p, cell] == NO_COLOUR and is_dead_nb(s, p, cell):
-            total -= params[P_DEAD]
+            total -= params[P_DEAD] * pen
     return total
+
+
+@njit(cache=True, error_model="numpy")
+def line_spoiled_nb(tables, pat, start, step, length, by_colour):
+    """1 if two restrictions of one line of pattern `pat` ask for the same colour (by_colour)
+    or value: the line can never score a variety objective."""
+    seen = 0
+    for k in range(length):
+        c = start + k * step
+        x = tables.pattern_colour[pat, c] if by_colour else tables.pattern_value[pat, c]
+        if (by_colour and x == NO_COLOUR) or (not by_colour and x == NO_VALUE):
+            continue
+        if (seen >> x) & 1:
+            return 1
+        seen |= 1 << x
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def window_public_fit_nb(tables, s, pat):
+    """Planner window choice: how pattern `pat` suits the public objectives face up, in
+    objective points: minus the points of each row / column variety line its restrictions
+    spoil (two alike); plus, for sets, each restricted space whose value / colour belongs to
+    the set (points / kinds in the set); plus, for colour diagonals, each colour space with a
+    diagonal space of its colour."""
+    fit = 0.0
+    for k in range(s.g[G_N_PUBLIC]):
+        o = s.public[k]
+        kind = tables.public_kind[o]
+        pts = float(tables.public_points[o])
+        mask = tables.public_mask[o]
+        if kind == OBJ_ROW_COLOUR or kind == OBJ_ROW_SHADE:
+            for r in range(ROWS):
+                fit -= pts * line_spoiled_nb(tables, pat, r * COLS, 1, COLS, kind == OBJ_ROW_COLOUR)
+        elif kind == OBJ_COL_COLOUR or kind == OBJ_COL_SHADE:
+            for c in range(COLS):
+                fit -= pts * line_spoiled_nb(tables, pat, c, COLS, ROWS, kind == OBJ_COL_COLOUR)
+        elif kind == OBJ_SHADE_SET or kind == OBJ_COLOUR_SET:
+            m = popcount_nb(mask)
+            if m == 0:
+                continue
+            for cell in range(N_CELLS):
+                if kind == OBJ_SHADE_SET:
+                    x = tables.pattern_value[pat, cell]
+                    if x != NO_VALUE and (mask >> (x - 1)) & 1:
+                        fit += pts / float(m)
+                else:
+                    x = tables.pattern_colour[pat, cell]
+                    if x != NO_COLOUR and (mask >> x) & 1:
+                        fit += pts / float(m)
+        elif kind == OBJ_COLOUR_DIAGONALS:
+            for cell in range(N_CELLS):
+                x = tables.pattern_colour[pat, cell]
+                if x == NO_COLOUR:
+                    continue
+                for j in range(4):
+                    q = DIAG[cell, j]
+                    if q >= 0 and tables.pattern_colour[pat, q] == x:
+                        fit += pts
+                        break
+    return fit
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,13 +375,19 @@ def window_worth_nb(tables, s, p, params):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def choose_window_nb(tables, s, p, params, planner, options, n_options):
+    """Greedy: the side with the most favor tokens (solo, where no tokens are given: the
+    easiest side). Planner: favor tokens (not in solo), restrictions, spaces of its private
+    colour(s) and the public objectives' fit."""
+    solo = s.g[G_SOLO] == 1
     best_i = 0
     best_v = NEG
     for i in range(n_options):
         pat = options[i]
-        v = float(tables.pattern_difficulty[pat])
-        if planner:
-            v *= params[P_WIN_TOKENS]
+        diff = float(tables.pattern_difficulty[pat])
+        if not planner:
+            v = -diff if solo else diff
+        else:
+            v = 0.0 if solo else diff * params[P_WIN_TOKENS]
             for cell in range(N_CELLS):
                 rc = tables.pattern_colour[pat, cell]
                 if rc != NO_COLOUR or tables.pattern_value[pat, cell] != NO_VALUE:
@@ -281,6 +398,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
                         if card >= 0 and tables.private_colour[card] == rc:
                             v += params[P_WIN_PRIVATE]
                             break
+            v += params[P_WIN_PUBLIC] * window_public_fit_nb(tables, s, pat)
         if v > best_v:
             best_v = v
             best_i = i
@@ -302,13 +420,98 @@ def move_gain_nb(tables, s, p, code, mode, params):
 
 
 @njit(cache=True, error_model="numpy")
+def bag_counts_nb(tables, s, counts):
+    """Dice of each colour still in the bag, counted from what every seat sees (the box minus
+    the pool, the round track, the spent dice, the windows and a held die); never the bag."""
+    for c in range(N_COLOURS):
+        counts[c] = tables.dice_per_colour[c]
+    for k in range(s.g[G_N_POOL]):
+        counts[s.pool_colour[k]] -= 1
+    for k in range(s.g[G_N_TRACK]):
+        counts[s.track_colour[k]] -= 1
+    for k in range(s.g[G_N_SPENT]):
+        counts[s.spent_colour[k]] -= 1
+    for q in range(s.g[G_N_PLAYERS]):
+        for cell in range(N_CELLS):
+            if s.win_colour[q, cell] != NO_COLOUR:
+                counts[s.win_colour[q, cell]] -= 1
+    if s.g[G_HELD_COLOUR] >= 0:
+        counts[s.g[G_HELD_COLOUR]] -= 1
+
+
+@njit(cache=True, error_model="numpy")
+def best_any_value_nb(tables, s, p, prep, c, params, tw):
+    """Flux Remover's drawn die of colour c, whose value the seat chooses: the best placement
+    over the six values; with no legal space it goes to the pool (solo: as a 1, the least
+    target)."""
+    best = NEG
+    for w in range(1, N_VALUES + 1):
+        x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
+        best = max(best, x)
+    return best if best > NEG else -tw
+
+
+@njit(cache=True, error_model="numpy")
+def flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts):
+    """Planner: expected worth of returning pool die i to the bag and drawing one (colours in
+    proportion to the bag's counts, known from the public dice; the returned die's colour
+    included) whose value the seat then chooses."""
+    bag_counts_nb(tables, s, counts)
+    counts[s.pool_colour[i]] += 1
+    total = 0.0
+    n = 0.0
+    for c in range(N_COLOURS):
+        if counts[c] > 0:
+            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, c, params, tw)
+            n += float(counts[c])
+    return total / n + tw * float(s.pool_value[i])
+
+
+@njit(cache=True, error_model="numpy")
+def reroll_worth_nb(tables, s, p, prep, c, params, tw):
+    """Planner: expected worth of a die of colour c re-rolled and then drafted (Flux Brush):
+    placed if it can be, else back to the pool (solo: on its way to the target)."""
+    total = 0.0
+    for w in range(1, N_VALUES + 1):
+        x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
+        total += x if x > NEG else -tw * float(w)
+    return total / N_VALUES
+
+
+@njit(cache=True, error_model="numpy")
+def plain_best_nb(tables, s, p, prep, skip, params, tw):
+    """Planner: the best plain draft (placement worth + solo target bonus) from the pool
+    without die `skip` (-1: none); NEG if no die has a legal space."""
+    best = NEG
+    for i in range(s.g[G_N_POOL]):
+        if i == skip:
+            continue
+        x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[i], s.pool_value[i], 0, params, True)
+        if x > NEG:
+            best = max(best, x + tw * float(s.pool_value[i]))
+    return best
+
+
+@njit(cache=True, error_model="numpy")
 def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
-    (best_plain), before its cost; NEG if the planner does not use this tool."""
+    (best_plain, solo target bonus included), before its cost; NEG if the planner does not
+    use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
+    drafted, and its pips no longer count in the target); -1 otherwise."""
     effect = tables.tool_effect[s.tools[slot]]
     n_pool = s.g[G_N_POOL]
+    solo = s.g[G_SOLO] == 1
+    tw = params[P_TARGET] if solo else 0.0
     draft_free = s.g[G_DRAFTS_LEFT] > 0
     plain = best_plain if best_plain > NEG else 0.0
+    # a non-drafting tool leaves the turn's draft to come, from a pool without the payer
+    plain_after = plain
+    pay = 0.0
+    if payer >= 0:
+        pay = tw * float(s.pool_value[payer])
+        if draft_free:
+            x = plain_best_nb(tables, s, p, prep, payer, params, tw)
+            plain_after = x if x > NEG else 0.0
     best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
         if not draft_free:
@@ -318,33 +521,79 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
                 continue
             c = s.pool_colour[i]
             v = s.pool_value[i]
+            bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
             if effect == T_GROZING_PLIERS:
                 if v > 1:
                     x, _ = best_cell_nb(tables, s, p, prep, c, v - 1, 0, params, True)
-                    best = max(best, x)
+                    if x > NEG:
+                        best = max(best, x + bonus)
                 if v < N_VALUES:
                     x, _ = best_cell_nb(tables, s, p, prep, c, v + 1, 0, params, True)
-                    best = max(best, x)
+                    if x > NEG:
+                        best = max(best, x + bonus)
             elif effect == T_GRINDING_STONE:
                 x, _ = best_cell_nb(tables, s, p, prep, c, 7 - v, 0, params, True)
-                best = max(best, x)
+                if x > NEG:
+                    best = max(best, x + bonus)
             elif effect == T_CORK_BACKED:
                 x, _ = best_cell_nb(tables, s, p, prep, c, v, M_NOT_ADJACENT, params, True)
-                best = max(best, x)
+                if x > NEG:
+                    best = max(best, x + bonus)
             else:
-                total = 0.0
-                for w in range(1, N_VALUES + 1):
-                    x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
-                    total += x if x > NEG else 0.0
-                best = max(best, total / N_VALUES)
-        return best - plain if best > NEG else NEG
+                best = max(best, reroll_worth_nb(tables, s, p, prep, c, params, tw) + bonus)
+        return best - plain + pay if best > NEG else NEG
+    if effect == T_FLUX_REMOVER:
+        if not draft_free:
+            return NEG
+        counts = np.zeros(N_COLOURS, np.int64)
+        for i in range(n_pool):
+            if i != payer:
+                best = max(best, flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts))
+        return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
             return NEG
+        # the pool die given away lands on the track: give the lowest (solo target)
+        give = 1 << 30
+        for i in range(n_pool):
+            if i != payer and s.pool_value[i] < give:
+                give = s.pool_value[i]
+        if give == 1 << 30:
+            return NEG
         for k in range(s.g[G_N_TRACK]):
             x, _ = best_cell_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], 0, params, True)
-            best = max(best, x)
-        return best - plain if best > NEG else NEG
+            if x > NEG:
+                best = max(best, x + tw * float(s.track_value[k] - give))
+        return best - plain + pay if best > NEG else NEG
+    if effect == T_GLAZING_HAMMER:
+        # every pool die but the payer re-rolled before this turn's draft: the best expected
+        # placement after against the best draft now; solo: the dice not drafted go to the
+        # track, after the re-roll at the mean value
+        mean = float(N_VALUES + 1) / 2.0
+        after = NEG
+        left = 0.0
+        n_left = 0
+        for i in range(n_pool):
+            if i == payer:
+                continue
+            after = max(after, reroll_worth_nb(tables, s, p, prep, s.pool_colour[i], params, 0.0))
+            left += float(s.pool_value[i])
+            n_left += 1
+        if after == NEG:
+            return NEG
+        return after - plain + tw * (left - mean * float(n_left - 1)) + pay
+    if effect == T_RUNNING_PLIERS:
+        # a second draft now, the second turn skipped; when nobody drafts in between (solo,
+        # or the last seat of the snake, whose two turns are back to back) the second turn
+        # would offer the same dice (payer included)
+        second = plain_best_nb(tables, s, p, prep, payer, params, tw)
+        if second == NEG:
+            return NEG
+        anyway = plain_best_nb(tables, s, p, prep, -1, params, tw)
+        n = s.g[G_N_PLAYERS]
+        back_to_back = solo or s.order[n - 1] == p
+        later = 1.0 if back_to_back else params[P_PLIERS_LATER]
+        return second - later * anyway + pay
     if effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
         mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
         filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
@@ -352,14 +601,17 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         for i in range(n):
             x = move_gain_nb(tables, s, p, scratch[i], mode, params)
             best = max(best, x)
-        return best
+        return best + pay + plain_after - plain if best > NEG else NEG
     return NEG
 
 
 @njit(cache=True, error_model="numpy")
 def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
-    prep = np.zeros(40, np.int64)
+    prep = np.zeros(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
+    solo = s.g[G_SOLO] == 1
+    # solo: a die drafted is a die less on the round track, whose sum is the target to beat
+    tw = params[P_TARGET] if planner and solo else 0.0
     best_i = -1
     best_v = NEG
     end_i = n_options - 1
@@ -370,6 +622,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         d = code // N_CELLS
         cell = code % N_CELLS
         x = value_nb(tables, s, p, prep, cell, s.pool_colour[d], s.pool_value[d], params, planner)
+        x += tw * float(s.pool_value[d])
         if x > best_v:
             best_v = x
             best_i = i
@@ -377,7 +630,6 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         return best_i if best_i >= 0 else end_i
     # the planner: a tool when it pays
     scratch = np.empty(512, np.int64)
-    solo = s.g[G_SOLO] == 1
     tool_i = -1
     tool_v = 0.0
     for i in range(n_options):
@@ -387,7 +639,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
         payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
         if solo:
-            cost = params[P_TOKEN]
+            cost = params[P_SOLO_CARD]   # the paying die is valued inside tool_gain_nb
         else:
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
@@ -404,11 +656,14 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
 
 @njit(cache=True, error_model="numpy")
 def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options):
-    """A tool's argument: the one whose outcome is worth most by the same estimate."""
-    prep = np.zeros(40, np.int64)
+    """A tool's argument: the one whose outcome is worth most by the same estimate (solo: with
+    the target bonus of the dice it takes off the round track)."""
+    prep = np.zeros(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
+    tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
     best_v = NEG
+    counts = np.zeros(N_COLOURS, np.int64)
     for i in range(n_options):
         code = options[i]
         x = NEG
@@ -416,25 +671,34 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
             d = code // 2
             v = s.pool_value[d] + (1 if code % 2 == 1 else -1)
             x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[d], v, 0, params, planner)
+            x += tw * float(s.pool_value[d])
         elif effect == T_GRINDING_STONE:
             x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], 7 - s.pool_value[code], 0, params, planner)
+            x += tw * float(s.pool_value[code])
         elif effect == T_CORK_BACKED:
             x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
+            x += tw * float(s.pool_value[code])
         elif effect == T_FLUX_BRUSH:
-            total = 0.0
-            for w in range(1, N_VALUES + 1):
-                y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], w, 0, params, planner)
-                total += y if y > NEG else 0.0
-            x = total
+            x = reroll_worth_nb(tables, s, p, prep, s.pool_colour[code], params, tw) + tw * float(s.pool_value[code])
+        elif effect == T_FLUX_REMOVER and step == 0:
+            # the die to return: the one worth least to draft later (solo: plus its pips,
+            # which leave the track)
+            y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], 0, params, planner)
+            x = tw * float(s.pool_value[code]) - (y if y > 0.0 else 0.0)
+        elif effect == T_FLUX_REMOVER:
+            # the drawn die's value: its best placement; unplaceable (any value offered): it
+            # goes to the pool, solo as low as it can (the target)
+            x, _ = best_cell_nb(tables, s, p, prep, s.g[G_HELD_COLOUR], code, 0, params, planner)
+            if x == NEG:
+                x = -tw * float(code)
         elif effect == T_LENS_CUTTER:
             k = code % MAX_TRACK
             x, _ = best_cell_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], 0, params, planner)
-            # give away the pool die worth least to us
+            # give away the pool die worth least to us (solo: the lowest, it joins the track)
             d = code // MAX_TRACK
             y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[d], s.pool_value[d], 0, params, planner)
             x -= 0.01 * (y if y > NEG else 0.0)
-        elif step == 1 and s.g[G_HELD_COLOUR] >= 0 and code >= 1 and code <= N_VALUES and (effect != T_LATHEKIN and effect != T_TAP_WHEEL):
-            x, _ = best_cell_nb(tables, s, p, prep, s.g[G_HELD_COLOUR], code, 0, params, planner)
+            x += tw * float(s.track_value[k] - s.pool_value[d])
         elif code == OPT_END:
             x = 0.0
         elif effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
@@ -448,7 +712,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
 
 @njit(cache=True, error_model="numpy")
 def choose_place_nb(tables, s, p, mode, params, planner, options, n_options):
-    prep = np.zeros(40, np.int64)
+    prep = np.zeros(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
     c = s.g[G_HELD_COLOUR]
     v = s.g[G_HELD_VALUE]

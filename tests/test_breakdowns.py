@@ -16,6 +16,7 @@ def test_sagrada_breakdowns_match_pandas(tmp_path):
     a = analyse_run(out)
     by = {b.column: b for b in a.breakdowns}
     assert {"difficulty", "start_position", "tool_uses", "empty_cells", "tokens_left"} <= set(by)
+    assert not {"solo_tools", "margin", "target"} & set(by)   # solo-only entries ("players": [1])
     logs = runner.read_logs(out)
     d = by["difficulty"].table.set_index("value")
     g = logs.groupby("difficulty")
@@ -47,3 +48,46 @@ def test_a_card_several_seats_hold_counts_once_per_game(tmp_path):
         for r in sec.table.itertuples():
             any_seat = ((masks >> np.int64(r.card)) & 1).any(axis=1).mean()
             assert r.taken_share_games <= 1.0 and abs(r.taken_share_games - any_seat) < 1e-12
+
+
+def test_sagrada_solo_balance_in_the_summary_and_the_report(tmp_path, capsys):
+    """Solo: the win rate against the target by difficulty (tool cards) with its Wilson
+    interval, the margin against the target and the target's distribution, printed by the
+    summary and in the report, equal to a direct computation from the logs."""
+    import re
+
+    from analysis.stats import wilson_interval
+    from scripts.cli import main
+    out = str(tmp_path / "solo")
+    assert main(["run", "sagrada", "--players", "1", "--games", "400", "--strategies", "planner",
+                 "--seed", "3", "--out", out, "--no-progress", "--workers", "1",
+                 "--set", "rules.solo_tools=5"]) == 0
+    text = capsys.readouterr().out
+    logs = runner.read_logs(out)
+    assert (logs["solo_tools"] == 5).all()
+    assert (logs["margin"] == logs["score"] - logs["target"]).all()
+    assert (logs["win"] == (logs["margin"] > 0)).all()
+    wins, n = logs["win"].sum(), len(logs)
+    lo, hi = wilson_interval(wins, n)
+    row = re.search(r"^5\s+400\s+([0-9.]+)%\s+\[([0-9.]+), ([0-9.]+)\]", text, re.M)
+    assert "Solo difficulty" in text and row, text
+    assert [float(x) for x in row.groups()] == [round(wins / n * 100, 2), round(lo * 100, 2),
+                                                round(hi * 100, 2)]
+    m = re.search(r"^planner\s+400\s+(-?[0-9.]+)\s+\[", text.split("Solo margin")[1], re.M)
+    assert m and float(m.group(1)) == round(logs["margin"].mean(), 2)
+
+    a = analyse_run(out)
+    by = {(b.kind, b.column): b for b in a.breakdowns}
+    assert ("breakdown", "start_position") not in by and ("per_strategy", "tokens_left") not in by
+    d = by[("breakdown", "solo_tools")].table
+    assert list(d["value"]) == [5] and np.isclose(d["win_share"].iloc[0], wins / n)
+    assert np.isclose(d["lo"].iloc[0], lo) and np.isclose(d["hi"].iloc[0], hi)
+    t = by[("breakdown", "target")].table
+    bins = (logs["target"] // 5) * 5
+    expect = bins.value_counts().sort_index()
+    assert list(t["value"]) == [f"{b} to {b + 4}" for b in expect.index]
+    assert list(t["rows"]) == list(expect.to_numpy()) and t["rows"].sum() == n
+    assert np.isclose(by[("per_strategy", "margin")].table["mean"].iloc[0], logs["margin"].mean())
+    files = write_report(out, str(tmp_path / "rep"))
+    md = open(files.markdown).read()
+    assert "## Solo difficulty" in md and "## Solo target score" in md

@@ -25,7 +25,7 @@ from sim.games.sagrada.play import play_chunk_nb
 from sim.games.sagrada.nb import new_state
 from tests import naive_sagrada as nv
 from tests.sagrada_helpers import (
-    B, G, P, R, Y, Kit, cell, default_components, default_tables, die, fresh_state, new_trace,
+    B, G, P, R, Y, Kit, cell, default_components, default_tables, die, events, fresh_state, new_trace,
     no_trace, options_buf, pool, set_pattern, set_pool, set_public, set_restrictions, set_tools,
     set_track, set_window, track, window_text,
 )
@@ -485,6 +485,61 @@ def test_flux_remover_die_back_to_the_bag_and_a_new_die_with_a_chosen_value():
     assert opts(n, buf) == [1, 2, 3, 4, 5, 6]  # empty window: any value fits an edge
     set_restrictions(st, 0, [".2 .2 .2 .2 .2", ".2 .. .. .. .2", ".2 .. .. .. .2", ".2 .2 .2 .2 .2"])
     assert opts(flux_value_options_nb(st[0], 0, buf), buf) == [2]
+
+
+def test_flux_remover_with_an_empty_bag_returns_the_die_and_draws_it_again():
+    """Card 11: "return the die to the Dice Bag and pull 1 die from the bag". With the bag
+    empty (round 10 of a 4-player game) the returned die is the only die in it: the card stays
+    usable and the same die comes back, its value chosen anew."""
+    st = tool_state(["Flux Remover"])
+    set_pool(st, ["R3", "B5"])
+    st[0]["g"][E.G_N_BAG] = 0
+    assert tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    trace, tn = new_trace()
+    apply_flux_remover_nb(st[0], 0, trace, tn)
+    assert (st[0]["g"][E.G_HELD_COLOUR], st[0]["g"][E.G_N_BAG]) == (R, 0)
+    assert pool(st) == ["B5"]
+    assert events(trace, tn, E.EV_BAG) == [(E.EV_BAG, R, R, 3, 0, 0)]
+
+
+def test_flux_remover_is_used_in_round_ten_of_four_player_games():
+    """Random 4-player games draw the last of the 90 dice in round 10; Flux Remover is still
+    used then, draws back the die it returned, and every invariant holds."""
+    from sim.games.sagrada.components import load_components
+    from sim.games.sagrada.enums import pack_tables
+    from sim.games.sagrada.play import C_BROKEN, trace_game_nb
+    comp = load_components()
+    tables = pack_tables(comp.tables)
+    flux = comp.card_names["tool"].index("Flux Remover")
+    sids = np.zeros(4, np.int64)                      # random players try every tool
+    params = np.zeros((4, 16))
+    late_uses = 0
+    for game in range(300):
+        st = new_state()
+        trace, n, out, _ = trace_game_nb(tables, st, 4, np.uint64(5), game, sids, params, 20000)
+        assert out[0, C_BROKEN] == 0
+        rows = [tuple(int(x) for x in trace[i]) for i in range(n)]
+        rnd = -1
+        for i, ev in enumerate(rows):
+            if ev[0] == E.EV_ROUND:
+                rnd = ev[1]
+            elif ev[0] == E.EV_TOOL and ev[2] == flux and rnd == 9:
+                late_uses += 1
+                bag = next(r for r in rows[i:] if r[0] == E.EV_BAG)
+                assert bag[1] == bag[2]          # the bag held only the returned die
+    assert late_uses >= 3, late_uses
+
+
+def test_glazing_hammer_traces_every_new_value():
+    """The replay shows each pool die's old and new value after Glazing Hammer."""
+    st = tool_state(["Glazing Hammer"])
+    set_pool(st, ["R1", "B1", "G1", "Y1"])
+    trace, tn = new_trace()
+    apply_glazing_nb(st[0], trace, tn)
+    evs = events(trace, tn)
+    assert evs[0] == (E.EV_REROLL, 4, 0, 0, 0, 0)
+    assert [(e[0], e[1], e[2], e[3]) for e in evs[1:]] == [
+        (E.EV_SET, die(d)[0], 1, die(d)[1]) for d in pool(st)]
 
 
 def test_tap_wheel_moves_dice_of_a_colour_on_the_round_track():

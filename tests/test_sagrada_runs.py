@@ -124,3 +124,40 @@ def test_four_seats_strength_order(comp):
     msg = ", ".join(f"{k} {wins[k] / seats[k]:.3f} [{iv[k][0]:.3f}, {iv[k][1]:.3f}]" for k in wins)
     assert iv["planner"][0] > iv["greedy"][1] and iv["greedy"][0] > iv["random"][1], msg
     assert iv["planner"][0] > 0.25 and iv["random"][1] < 0.25, msg
+
+
+def test_replay_shows_turns_rerolled_values_and_the_flux_remover_dice(comp):
+    """`balance replay`: a marker before every turn (as many as the game's turns), each die's
+    new value after Glazing Hammer, and for Flux Remover the die returned to the bag, the die
+    drawn, the value chosen and where that die went."""
+    import re
+    from sim.games.sagrada.enums import pack_tables
+    from sim.games.sagrada.nb import new_state
+    from sim.games.sagrada.play import C_LENGTH, play_chunk_nb
+    T = pack_tables(comp.tables)
+    p = prep(comp, ["random"] * 4, seed=5)
+    colour = "(red|yellow|green|blue|purple)"
+    seen_hammer = seen_flux = 0
+    for game in range(80):
+        lines = SPEC.replay(p, game)
+        out, _ = play_chunk_nb(T, new_state(), 4, np.uint64(5), game, 1, p.strategy_ids,
+                               p.strategy_params)
+        turns = [ln for ln in lines if re.fullmatch(r"  > seat \d \(random\), (first|second) turn", ln)]
+        assert len(turns) == out[0, C_LENGTH]
+        for i, ln in enumerate(lines):
+            m = re.fullmatch(r"    re-rolls the (\d+) dice of the pool:", ln)
+            if m:
+                seen_hammer += 1
+                k = int(m.group(1))
+                assert all(re.fullmatch(rf"    {colour} die: [1-6] -> [1-6]", x)
+                           for x in lines[i + 1:i + 1 + k]), lines[i:i + 1 + k]
+            m = re.fullmatch(rf"    returns {colour} [1-6] to the bag; draws a {colour} die", ln)
+            if m:
+                seen_flux += 1
+                drawn = m.group(2)
+                m2 = re.fullmatch(rf"    sets the drawn {drawn} die to ([1-6])", lines[i + 1])
+                assert m2, lines[i:i + 3]
+                v = m2.group(1)
+                assert (lines[i + 2].startswith(f"    places {drawn} {v} on ")
+                        or lines[i + 2] == f"    {drawn} {v} cannot be placed: back to the pool")
+    assert seen_hammer >= 3 and seen_flux >= 3, (seen_hammer, seen_flux)

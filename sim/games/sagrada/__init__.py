@@ -55,16 +55,30 @@ class SagradaSpec(CompiledGameSpec):
                  "question": "Do the favor tokens of a hard window make up for its difficulty? "
                              "Win share and score of the seats that chose a window of each "
                              "difficulty (= favor tokens received)."},
-                {"column": "start_position", "label": "Start position",
+                {"column": "start_position", "label": "Start position", "players": [2, 3, 4],
                  "question": "How much is the first seat worth? Seats by their place in round 1's "
                              "clockwise order (0 = the first start player)."},
                 {"column": "tool_uses", "label": "Tool uses per seat",
                  "question": "Do tools pay? Seats by how many tool cards they used."},
+                # solo balance: the player wins with a score above the target (round-track sum)
+                {"column": "solo_tools", "label": "Solo difficulty", "players": [1],
+                 "summary": True,
+                 "question": "Solo: how often does the player beat the target at each "
+                             "difficulty (the number of tool cards, 1 hardest .. 5 easiest)? "
+                             "Win share = games won (score above the target)."},
+                {"column": "target", "label": "Solo target score", "players": [1], "bin": 5,
+                 "summary": True,
+                 "question": "Solo: the target's distribution (games per band of 5 points) "
+                             "and the win rate in each band."},
             ],
             "per_strategy": [
                 {"column": "empty_cells", "label": "Open spaces left"},
                 {"column": "tool_uses", "label": "Tool uses"},
-                {"column": "tokens_left", "label": "Favor tokens left"},
+                {"column": "tokens_left", "label": "Favor tokens left", "players": [2, 3, 4]},
+                {"column": "margin", "label": "Solo margin (score minus target)", "players": [1],
+                 "summary": True},
+                {"column": "target", "label": "Solo target score, mean", "players": [1],
+                 "summary": True},
             ],
         }
 

@@ -301,8 +301,11 @@ EV_RETURN = 8       # a = colour, b = value (a tool's die went back to the pool)
 EV_TRACK = 9        # a = round, b = colour, c = value (left over onto the round track)
 EV_PASS = 10        # a = seat (turn without a draft)
 EV_END = 11         # a = END_* reason
-EV_REROLL = 12      # a = pool dice re-rolled (Glazing Hammer)
-EV_BAG = 13         # a = colour returned to the bag, b = colour drawn (Flux Remover)
+EV_REROLL = 12      # a = pool dice re-rolled (Glazing Hammer; one EV_SET per die follows)
+EV_BAG = 13         # a = colour returned to the bag, b = colour drawn, c = value of the die
+                    #   returned (Flux Remover)
+EV_TURN = 14        # a = seat, b = 0 its first turn of the round, 1 its second
+EV_VALUE = 15       # a = colour, b = value chosen for the die Flux Remover drew
 TRACE_WIDTH = 6
 
 # --- invariant codes (G_BROKEN) ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sagrada.enums import (
     CHK_COUNT, CHK_DICE, COL0_MASK, COLL_MASK, EDGE_MASK, FULL_MASK, CHK_NEIGHBOUR, CHK_TOKENS, CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS,
     EV_BAG, EV_DRAW, EV_END, EV_MOVE, EV_PLACE, EV_RETURN, EV_REROLL, EV_ROUND, EV_SET, EV_SWAP,
-    EV_TOOL, EV_TRACK, G_DRAFTED, G_DRAFTS_LEFT, G_END_REASON, G_FIRST_START, G_HELD_COLOUR,
+    EV_TOOL, EV_TRACK, EV_TURN, EV_VALUE, G_DRAFTED, G_DRAFTS_LEFT, G_END_REASON, G_FIRST_START, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_BAG, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_ROUNDS, G_N_SPENT,
     G_N_TOOLS, G_N_TRACK, G_OVER, G_ROUND, G_SEAT, G_SOLO, G_START, G_TOOL_USED, G_TURN_IN_ROUND,
     M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_DEAL, MAX_IN_PLAY, MAX_PLAYERS, MAX_POOL,
@@ -225,6 +225,7 @@ def end_round_nb(tables, s, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def begin_turn_nb(s, p, turn_in_round):
+    """Seat p starts its first (turn_in_round 0) or second (1) turn of the round."""
     g = s.g
     g[G_SEAT] = p
     g[G_TURN_IN_ROUND] = turn_in_round
@@ -634,7 +635,8 @@ def tool_usable_nb(tables, s, p, slot, scratch):
     if effect == T_FLUX_BRUSH:
         return draft_free and n_pool > 0
     if effect == T_FLUX_REMOVER:
-        return draft_free and n_pool > 0 and g[G_N_BAG] > 0
+        # an empty bag does not stop it: the die goes back and is drawn again (apply_flux_remover_nb)
+        return draft_free and n_pool > 0
     if effect == T_LENS_CUTTER:
         return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and lens_options_nb(s, p, scratch) > 0
     if effect == T_GLAZING_HAMMER:
@@ -778,10 +780,13 @@ def apply_flux_brush_nb(s, i, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def apply_flux_remover_nb(s, i, trace, tn):
-    """Flux Remover: the drafted die goes back into the bag and a die is drawn from it (its
-    value is chosen next: flux_value_options_nb)."""
+    """Flux Remover: "return the die to the Dice Bag and pull 1 die from the bag" (card text,
+    taken literally): the drafted die goes back into the bag and a die is drawn from it (its
+    value is chosen next: flux_value_options_nb). With the bag empty (round 10 of a 4-player
+    game) the returned die is the only one in it and is drawn again."""
     take_for_tool_nb(s, i)
     back = s.g[G_HELD_COLOUR]
+    back_value = s.g[G_HELD_VALUE]
     n = s.g[G_N_BAG]
     s.bag[n] = back
     j = randint_nb(s.streams, CHANCE, n + 1)  # the returned die lands anywhere in the bag
@@ -793,7 +798,14 @@ def apply_flux_remover_nb(s, i, trace, tn):
     s.bag[j] = s.bag[n]
     s.g[G_N_BAG] = n
     hold_nb(s, drawn, 0)
-    trace_nb(trace, tn, EV_BAG, back, drawn, 0, 0, 0)
+    trace_nb(trace, tn, EV_BAG, back, drawn, back_value, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def set_flux_value_nb(s, value, trace, tn):
+    """Flux Remover, step 1: the die drawn from the bag takes the value the seat chose."""
+    s.g[G_HELD_VALUE] = value
+    trace_nb(trace, tn, EV_VALUE, s.g[G_HELD_COLOUR], value, 0, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -816,10 +828,12 @@ def apply_lens_nb(s, code, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def apply_glazing_nb(s, trace, tn):
-    """Glazing Hammer: every pool die is re-rolled."""
-    for i in range(s.g[G_N_POOL]):
-        s.pool_value[i] = roll_nb(s)
+    """Glazing Hammer: every pool die is re-rolled (traced die by die: old and new value)."""
     trace_nb(trace, tn, EV_REROLL, s.g[G_N_POOL], 0, 0, 0, 0)
+    for i in range(s.g[G_N_POOL]):
+        old = s.pool_value[i]
+        s.pool_value[i] = roll_nb(s)
+        trace_nb(trace, tn, EV_SET, s.pool_colour[i], old, s.pool_value[i], 0, 0)
 
 
 @njit(cache=True, error_model="numpy")

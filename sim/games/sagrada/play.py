@@ -18,7 +18,7 @@ from numba import njit
 from sim.rng import game_seed_nb
 from sim.user_strategies import compile_with_users, rebind
 from sim.games.sagrada.enums import (
-    CTX_LEN, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_WINDOW, G_BROKEN,
+    CTX_LEN, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW, G_BROKEN,
     G_BROKEN_TURN, G_DRAFTED, G_HELD_COLOUR, G_HELD_VALUE, G_N_PUBLIC,
     G_N_TOOLS, G_OVER, G_SEAT, G_SOLO, G_TURNS, G_END_REASON, G_FIRST_START,
     M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_OPTIONS, MAX_PLAYERS, N_CELLS, OPT_END,
@@ -33,7 +33,7 @@ from sim.games.sagrada.nb import (
     apply_running_nb, apply_window_nb, begin_turn_nb, cell_options_nb, check_state_nb,
     draft_tool_options_nb, end_round_nb, final_position_nb, flux_value_options_nb,
     lathekin_options_nb, lens_options_nb, move_options_nb, pay_tool_nb, place_held_nb,
-    rank_nb, return_held_nb, score_nb, setup_nb, start_round_nb,
+    rank_nb, return_held_nb, score_nb, set_flux_value_nb, setup_nb, start_round_nb,
     take_for_tool_nb, target_score_nb, trace_nb, track_colours_nb, window_options_nb,
 )
 from strategies.sagrada import choose_builtin_nb, choose_nb
@@ -76,6 +76,8 @@ RECORD_COLUMNS = (
     ("window_mask", "bit w set = window pattern w chosen (one bit)"),
     ("public_mask", "bit o set = public objective o face up in this game"),
     ("private_mask", "bit k set = private objective k held (solo: both)"),
+    ("solo_tools", "solo: tool cards face up = the difficulty (1 hardest .. 5 easiest), else 0"),
+    ("margin", "solo: score minus the target score (win = margin > 0), else 0"),
 )
 N_COLUMNS = len(RECORD_COLUMNS)
 C_GAME, C_SEAT, C_SCORE, C_RANK, C_WIN, C_LENGTH, C_END_REASON = range(7)
@@ -102,7 +104,9 @@ C_BROKEN = 33
 C_WINDOW_MASK = 34
 C_PUBLIC_MASK = 35
 C_PRIVATE_MASK = 36
-assert [n for n, _ in RECORD_COLUMNS][C_BROKEN] == "broken" and N_COLUMNS == C_PRIVATE_MASK + 1
+C_SOLO_TOOLS = 37
+C_MARGIN = 38
+assert [n for n, _ in RECORD_COLUMNS][C_BROKEN] == "broken" and N_COLUMNS == C_MARGIN + 1
 assert [n for n, _ in RECORD_COLUMNS][C_WINDOW] == "window"
 assert [n for n, _ in RECORD_COLUMNS][C_TOOLS_MASK] == "tools_mask"
 
@@ -172,7 +176,7 @@ def use_tool_nb(tables, s, p, slot, payer, sids, params, options, ctx, keep, tra
             checked_nb(tables, s, check)
             n = flux_value_options_nb(s, p, options)
             v = tool_decision_nb(tables, s, p, effect, 1, sids, params, options, n, ctx, keep)
-            s.g[G_HELD_VALUE] = v
+            set_flux_value_nb(s, v, trace, tn)
         checked_nb(tables, s, check)
         place_held_decision_nb(tables, s, p, mode, sids, params, options, ctx, keep, trace, tn, check)
     elif effect == T_LENS_CUTTER:
@@ -216,6 +220,7 @@ def use_tool_nb(tables, s, p, slot, payer, sids, params, options, ctx, keep, tra
 def play_turn_nb(tables, s, p, turn_in_round, sids, params, options, scratch, ctx, keep, trace, tn, check):
     """One turn: actions until the seat ends it or has nothing left to do."""
     begin_turn_nb(s, p, turn_in_round)
+    trace_nb(trace, tn, EV_TURN, p, turn_in_round, 0, 0, 0)
     ctx[0] = -1
     ctx[3] = turn_in_round
     while True:
@@ -325,6 +330,8 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_RETURNED] = s.stats[p, ST_RETURNED]
         out[r, C_START_POSITION] = (p - s.g[G_FIRST_START] + n_players) % n_players
         out[r, C_TARGET] = target
+        out[r, C_SOLO_TOOLS] = s.g[G_N_TOOLS] if solo else 0
+        out[r, C_MARGIN] = scores[p] - target if solo else 0
         out[r, C_ILLEGAL] = s.stats[p, ST_ILLEGAL]
         out[r, C_BROKEN] = s.g[G_BROKEN]
         out[r, C_WINDOW_MASK] = 1 << s.pattern[p]

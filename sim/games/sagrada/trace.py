@@ -60,12 +60,14 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
                          f"(difficulty {tables.pattern_difficulty[b]})")
         elif kind == E.EV_DRAW:
             lines.append(f"  pool: {die(a, b)}")
+        elif kind == E.EV_TURN:
+            lines.append(f"  > {seat(a)}, {'second' if b else 'first'} turn")
         elif kind == E.EV_PLACE:
             how = " (tool)" if e else ""
-            lines.append(f"  {seat(a)} places {die(c, d)} on {cell_name(b)}{how}")
+            lines.append(f"    places {die(c, d)} on {cell_name(b)}{how}")
         elif kind == E.EV_TOOL:
             paid = f"{c} token(s)" if c >= 0 else f"a {die(-1 - c, d)} die"
-            lines.append(f"  {seat(a)} uses {names['tool'][b]}, paying {paid}")
+            lines.append(f"    uses {names['tool'][b]}, paying {paid}")
         elif kind == E.EV_MOVE:
             lines.append(f"    moves the die on {cell_name(b)} to {cell_name(c)}")
         elif kind == E.EV_SET:
@@ -75,13 +77,15 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
         elif kind == E.EV_RETURN:
             lines.append(f"    {die(a, b)} cannot be placed: back to the pool")
         elif kind == E.EV_BAG:
-            lines.append(f"    a {E.COLOUR_NAMES[a]} die goes back into the bag; draws {E.COLOUR_NAMES[b]}")
+            lines.append(f"    returns {die(a, c)} to the bag; draws a {E.COLOUR_NAMES[b]} die")
+        elif kind == E.EV_VALUE:
+            lines.append(f"    sets the drawn {E.COLOUR_NAMES[a]} die to {b}")
         elif kind == E.EV_REROLL:
-            lines.append(f"    re-rolls the {a} dice of the pool")
+            lines.append(f"    re-rolls the {a} dice of the pool:")
         elif kind == E.EV_TRACK:
             lines.append(f"  round track {a + 1}: {die(b, c)}")
         elif kind == E.EV_PASS:
-            lines.append(f"  {seat(a)} passes")
+            lines.append("    passes (no die drafted)")
         elif kind == E.EV_END:
             lines.append(f"-- game over: {E.END_REASON_NAMES[a]} --")
     cols = [name for name, _ in RECORD_COLUMNS]
