@@ -34,7 +34,9 @@ from sim.games.surfers.enums import (
     NO_CELL, N_PIPS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
     R_PLUS_MINUS, S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
 )
-from sim.games.surfers.nb import landing_nb, ride_end_nb, second_may_leave_nb, walk_up_nb
+from sim.games.surfers.enums import BOOST_NO_RIDE, R_TIDE_MOVE, TIDE_OUT
+from sim.games.surfers.nb import (boost_returns_nb, landing_nb, ride_end_nb, second_may_leave_nb,
+                                  walk_up_nb)
 
 RANDOM, RACER, BLOCKER, BUILDER, RIDER = 0, 1, 2, 3, 4
 
@@ -133,6 +135,14 @@ def eval_dest_nb(tables, s, p, who, h0, dest, params):
     end = dest
     if s.chan[dest] >= 0:
         end, _ = ride_end_nb(s, dest)
+    return eval_end_nb(tables, s, p, who, h0, end, params)
+
+
+@njit(cache=True, error_model="numpy")
+def eval_end_nb(tables, s, p, who, h0, end, params):
+    """eval_dest_nb once the rides are done: the surfer stops on sea cell `end`."""
+    if tables.cell_kind[end] == K_TIDE and tables.rules[R_TIDE_MOVE] == TIDE_OUT:
+        return -params[P_KILL] - params[P_PROGRESS] * float(h0 + 1)   # the surfer is lost
     w = params[P_PROGRESS]
     if s.g[G_FASTEST] >= 0 and float(h0 - s.g[G_WAVE]) > params[P_MARGIN]:
         w *= 1.0 - params[P_PATIENCE]   # safe from the wave: no hurry
@@ -355,14 +365,24 @@ def choose_move_nb(tables, s, p, params, options, n_options, ctx):
 
 @njit(cache=True, error_model="numpy")
 def choose_boost_nb(tables, s, p, params, options, n_options, ctx):
+    """The boost distance worth most; never one that rides back onto the cell the boost left
+    (a loop, possible under rules.boost_loop = guard_push) while another distance exists."""
     who = ctx[CTX_BOOSTED]
     c = s.cell[who]
     h0 = c // MAX_COLS
     best_i = 0
     best_v = NEG
     for i in range(n_options):
-        dest = walk_up_nb(tables, c, options[i])
-        x = eval_dest_nb(tables, s, p, who, h0, dest, params)
+        opt = options[i]
+        dest = walk_up_nb(tables, c, opt % BOOST_NO_RIDE)
+        if dest == UP_BEACH:
+            x = eval_dest_nb(tables, s, p, who, h0, dest, params)
+        elif opt >= BOOST_NO_RIDE:
+            x = eval_end_nb(tables, s, p, who, h0, dest, params)
+        elif boost_returns_nb(s, dest, c):
+            x = NEG / 2.0       # a loop: only if nothing else is left
+        else:
+            x = eval_dest_nb(tables, s, p, who, h0, dest, params)
         if x > best_v:
             best_v = x
             best_i = i

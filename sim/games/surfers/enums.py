@@ -78,8 +78,28 @@ R_MAX_REFLICKS = 7       # guard: re-flicks per turn (not in the rulebook) (5)
 R_MAX_RETRIES = 8        # guard: flicks that do not cross the start line before it counts as off (20)
 R_TURN_LIMIT = 9         # guard: turns before the game is stopped (600)
 R_PLUS_MINUS = 10        # pips change of the '+' cell (1)
-R_MAX_CHAIN = 11         # guard: boosts set off by one stop (8)
-N_RULES = 12
+R_MAX_CHAIN = 11         # guard of the legacy loop resolution: boosts set off by one stop (8)
+R_BOOST_WHO = 12         # which surfer a boost moves: BOOST_* (arriving)
+R_BOOST_LOOP = 13        # how a boost loop is resolved: LOOP_* (no_revisit)
+R_SECOND_READING = 14    # the reading of "above the third line": SECOND_* (above)
+R_TIDE_MOVE = 15         # a surfer ending a move / boost on a tide cell: TIDE_* (harmless)
+N_RULES = 16
+
+# rule options (component file `rules`, named values -> codes in rules[])
+BOOST_ARRIVING = 0       # "boost_moves = arriving": the surfer that arrived moves on (the rulebook)
+BOOST_STANDING = 1       # "standing": the surfer already on the circle moves on
+BOOST_MOVES = {"arriving": BOOST_ARRIVING, "standing": BOOST_STANDING}
+LOOP_NO_REVISIT = 0      # "boost_loop = no_revisit": a boost may not end on a cell its chain visited
+LOOP_GUARD_PUSH = 1      # "guard_push": earlier engine's invented rule: after max_boost_chain boosts
+                         #   the boosted surfer is pushed down
+BOOST_LOOPS = {"no_revisit": LOOP_NO_REVISIT, "guard_push": LOOP_GUARD_PUSH}
+SECOND_ABOVE = 0         # "second_surfer_reading = above": the first surfer beyond the line
+SECOND_ON_OR_ABOVE = 1   # "on_or_above": on the line counts
+SECOND_READINGS = {"above": SECOND_ABOVE, "on_or_above": SECOND_ON_OR_ABOVE}
+TIDE_HARMLESS = 0        # "tide_on_move = harmless": only a push into a tide cell removes
+TIDE_OUT = 1             # "out": a surfer ending a move, ride or boost on a tide cell is out too
+TIDE_ON_MOVE = {"harmless": TIDE_HARMLESS, "out": TIDE_OUT}
+BOOST_NO_RIDE = 8        # DEC_BOOST option flag: distance + 8 = move that far and do not ride
 
 END_WAVE = 0
 END_TURN_LIMIT = 1
@@ -287,7 +307,8 @@ ST_ILLEGAL = 18        # decisions a strategy returned that were not legal (must
 ST_AIM_HIT = 19        # flicks that landed in the aimed cell
 ST_CHAN_RIDE_OTHER = 20  # rides this seat's channels gave to opponents (immediate rides on drawing)
 ST_ACTION_CELLS = 21   # flicks landing on a cell with an action
-N_STATS = 22
+ST_BOOST_CHAIN = 22    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
+N_STATS = 23
 
 # The state of one game: one numpy record of fixed-size arrays, passed by reference. All
 # public: a dexterity race hides nothing.
@@ -311,7 +332,8 @@ DEC_AIM = 0      # options: wave cell ids (row * MAX_WAVE_COLS + col) to aim at
 DEC_ACTION = 1   # options: OPT_NO_ACTION, OPT_PLUS, OPT_MINUS, OPT_REFLICK,
                  #   OPT_CHANNEL + from_cell * MAX_CELLS + to_cell; ctx: pips, half, landed cell
 DEC_MOVE = 2     # options: surfer k (0/1) * MAX_COLS + column entered (from the start) or its column
-DEC_BOOST = 3    # options: distances (1, 2); ctx[CTX_BOOSTED] = the surfer boosted
+DEC_BOOST = 3    # options: distances (1, 2), or distance + BOOST_NO_RIDE when every distance
+                 #   would ride back (boost_loop = no_revisit); ctx[CTX_BOOSTED] = the surfer boosted
 DEC_NAMES = ("aim", "action", "move", "boost")
 OPT_NO_ACTION = 0
 OPT_PLUS = 1
@@ -334,7 +356,7 @@ EV_ACTION = 2      # a = seat, b = OPT_* code
 EV_MOVE = 3        # a = surfer, b = from cell (-1 start), c = to cell (-1 beach), d = cells
 EV_RIDE = 4        # a = surfer, b = from cell, c = to cell
 EV_PUSH = 5        # a = surfer pushed, b = from cell, c = to cell (-1: start / removed), d = status after
-EV_BOOST = 6       # a = surfer, b = distance
+EV_BOOST = 6       # a = surfer, b = distance, c = from cell, d = to cell (-1 beach), e = 1 no ride (loop rule)
 EV_FINISH = 7      # a = surfer, b = finish cell
 EV_FASTEST = 8     # a = seat
 EV_FOLD = 9        # a = lines covered now, b = surfers removed, c = channels removed
