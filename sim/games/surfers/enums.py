@@ -57,6 +57,7 @@ W_EITHER = 7                       # 'X': draw a channel up or down (the ruleboo
 WAVE_CHARS = {"#": W_NONE, ".": W_PLAIN, "h": W_HALF, "+": W_PIPS, "R": W_REFLICK,
               "U": W_UP, "D": W_DOWN, "X": W_EITHER}
 WAVE_KIND_NAMES = ("hole", "plain", "half", "pips", "reflick", "up", "down", "either")
+N_WAVE_KINDS = 8                   # aim_kind[..., W_NONE] = off the sheet (holes included)
 
 # --- surfer status --------------------------------------------------------------------------
 S_START = 0
@@ -153,6 +154,9 @@ def _tables_dtype():
         # wave cell w (w = AIM_OFF: off the sheet), given it crosses the start line. For the
         # strategies (computed from skill and noise when the tables are packed).
         ("aim_prob", np.float64, (MAX_PLAYERS, MAX_WAVE, MAX_WAVE + 1)),
+        # aim_kind[seat, aim, k]: the same chances summed by the kind of cell landed in (W_*;
+        # k = W_NONE: off the sheet or in a hole): what a strategy needs to value an aim
+        ("aim_kind", np.float64, (MAX_PLAYERS, MAX_WAVE, N_WAVE_KINDS)),
         ("rules", np.int64, (N_RULES,)),
     ])
 
@@ -260,7 +264,12 @@ def pack_tables(t: SurfersTables) -> np.ndarray:
     cum[-1] = 1.0
     r["pip_cum"] = cum
     for seat in range(MAX_PLAYERS):
-        r["aim_prob"][seat] = aim_probabilities(t, seat)
+        ap = aim_probabilities(t, seat)
+        r["aim_prob"][seat] = ap
+        for k in range(N_WAVE_KINDS):
+            cols = [w for w in range(MAX_WAVE) if wk[w] == k and k != W_NONE]
+            r["aim_kind"][seat][:, k] = ap[:, cols].sum(axis=1) if cols else 0.0
+        r["aim_kind"][seat][:, W_NONE] = ap[:, AIM_OFF]
     r["rules"] = t.rules
     return rec.view(np.recarray)
 

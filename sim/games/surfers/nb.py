@@ -147,6 +147,17 @@ def flick_nb(tables, s, p, aim):
 
 
 @njit(cache=True, error_model="numpy")
+def flick_hits_nb(tables, s, p, aim, n):
+    """Flick n times at `aim` with seat p's hand (the chance stream of `s`): how many land in
+    the aimed cell. The engine's own draws, for `balance calibrate` and its tests."""
+    hits = 0
+    for _ in range(n):
+        if flick_nb(tables, s, p, aim) == aim:
+            hits += 1
+    return hits
+
+
+@njit(cache=True, error_model="numpy")
 def draw_pips_nb(tables, s):
     """The face seen from the start line: 1..6 with the file's pip weights (uniform by default)."""
     u = uniform_nb(s.streams, CHANCE)
