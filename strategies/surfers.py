@@ -40,7 +40,7 @@ from sim.games.surfers.enums import (
     R_PLUS_MINUS, S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
 )
 from sim.games.surfers.enums import (BOOST_NO_RIDE, N_WAVE_KINDS, R_TIDE_MOVE, TIDE_OUT,
-                                     W_NONE, W_PLAIN, W_REFLICK)
+                                     UP_BLOCKED, W_NONE, W_PLAIN, W_REFLICK)
 from sim.games.surfers.nb import (boost_returns_nb, landing_nb, makes_loop_nb, ride_end_nb,
                                   second_may_leave_nb, walk_up_nb)
 
@@ -257,24 +257,15 @@ MAX_MOVES = 2 * MAX_COLS      # move options of one seat at most (two surfers x 
 
 
 @njit(cache=True, error_model="numpy")
-def move_end_nb(tables, s, who, col, steps):
-    """Where a move stops after its rides (-1: the beach)."""
-    dest = landing_nb(tables, s, who, col, steps)
-    if dest == UP_BEACH:
-        return -1
-    if s.chan[dest] >= 0:
-        end, _ = ride_end_nb(s, dest)
-        return end
-    return dest
-
-
-@njit(cache=True, error_model="numpy")
-def fill_moves_nb(tables, s, p, steps, params, mv_val, mv_end, mv_code, n_moves):
-    """Every move of `steps` cells seat p may make (as move_options_nb lists them): its value
-    (move_value_nb), where it stops and its code, in row `steps`; returns the best value (0 if
-    none, like best_move_nb)."""
-    n = 0
-    best = NEG
+def fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm):
+    """Every move seat p may make (as move_options_nb lists them) for every number of cells
+    q = 1..6 at once, each surfer walked up its column once: row q of mv_val / mv_end / mv_code
+    holds each move's value (move_value_nb's, operation for operation), where it stops after its
+    rides (-1: the beach) and its code; bm[q] = the best value (0 if none, like best_move_nb)."""
+    for q in range(N_PIPS + 1):
+        n_moves[q] = 0
+        bm[q] = NEG
+    wave = s.g[G_WAVE]
     for k in range(2):
         who = 2 * p + k
         st = s.status[who]
@@ -286,19 +277,49 @@ def fill_moves_nb(tables, s, p, steps, params, mv_val, mv_end, mv_code, n_moves)
             c1 = tables.n_cols
         else:
             continue
+        h0 = height0_nb(s, who)
+        extra = 0.0
+        danger = 4 - (h0 - wave)        # as move_value_nb: the surfer nearest the wave
+        if danger > 0:
+            extra = params[P_REAR] * float(danger)
+        beach_v = eval_dest_nb(tables, s, p, who, h0, UP_BEACH, params) + extra
         for col in range(c0, c1):
             if st == S_START and tables.col_first[col] < 0:
                 continue
             code = k * MAX_COLS + col
-            v = move_value_nb(tables, s, p, code, steps, params)
-            mv_val[steps, n] = v
-            mv_end[steps, n] = move_end_nb(tables, s, who, col, steps)
-            mv_code[steps, n] = code
-            n += 1
-            if v > best:
-                best = v
-    n_moves[steps] = n
-    return best if n > 0 else 0.0
+            cur = s.cell[who]
+            started = st == S_SEA
+            beach = False
+            for q in range(1, N_PIPS + 1):
+                if not beach:
+                    if not started:
+                        cur = tables.col_first[col]
+                        started = True
+                    else:
+                        nxt = tables.up[cur]
+                        if nxt == UP_BEACH:
+                            beach = True
+                        elif nxt != UP_BLOCKED:
+                            cur = nxt
+                m = n_moves[q]
+                if beach:
+                    v = beach_v
+                    mv_end[q, m] = -1
+                else:
+                    end = cur
+                    if s.chan[cur] >= 0:
+                        end, _ = ride_end_nb(s, cur)
+                    v = eval_end_nb(tables, s, p, who, h0, end, params) + extra
+                    mv_end[q, m] = end
+                mv_val[q, m] = v
+                mv_code[q, m] = code
+                n_moves[q] = m + 1
+                if v > bm[q]:
+                    bm[q] = v
+    bm[0] = 0.0
+    for q in range(1, N_PIPS + 1):
+        if n_moves[q] == 0:
+            bm[q] = 0.0
 
 
 @njit(cache=True, error_model="numpy")
@@ -351,8 +372,8 @@ def kind_values_nb(tables, s, p, params, vk):
     n_moves = np.zeros(N_PIPS + 1, np.int64)
     bm = np.zeros(N_PIPS + 1)
     wp = np.zeros(N_PIPS + 1)
+    fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm)
     for q in range(1, N_PIPS + 1):
-        bm[q] = fill_moves_nb(tables, s, p, q, params, mv_val, mv_end, mv_code, n_moves)
         wp[q] = tables.pip_cum[q - 1] - (tables.pip_cum[q - 2] if q >= 2 else 0.0)
     d = tables.rules[R_PLUS_MINUS]
     plain = 0.0
