@@ -116,6 +116,22 @@ def test_boost_moves_option_is_validated_and_recorded():
     assert any("boost_moves" in ln and "'arriving'" in ln for ln in exc.value.lines), exc.value.lines
 
 
+@pytest.mark.parametrize("key,good,code", [
+    ("boost_moves", "standing", (E.R_BOOST_WHO, E.BOOST_STANDING)),
+    ("boost_loop", "guard_push", (E.R_BOOST_LOOP, E.LOOP_GUARD_PUSH)),
+    ("second_surfer_reading", "on_or_above", (E.R_SECOND_READING, E.SECOND_ON_OR_ABOVE)),
+    ("tide_on_move", "out", (E.R_TIDE_MOVE, E.TIDE_OUT)),
+])
+def test_rule_options_are_named_validated_and_reach_the_engine(key, good, code):
+    default = SPEC.load_components()
+    assert default.tables.rules[code[0]] == 0                    # the documented default
+    assert f"{key} = " in SPEC.default_components_text()        # shown in the default file
+    assert SPEC.load_components(None, (f"rules.{key}={good}",)).tables.rules[code[0]] == code[1]
+    with pytest.raises(ComponentError) as exc:
+        SPEC.load_components(None, (f"rules.{key}=maybe",))
+    assert len(exc.value.lines) == 1 and f"rules.{key} must be one of" in exc.value.lines[0]
+
+
 # --- the second surfer's threshold -------------------------------------------------------------
 def test_second_surfer_reading_on_or_above_lets_it_leave_with_the_first_on_the_third_line():
     tall = "B =\n" + "\n".join(f"{k} ." for k in range(6, 0, -1))
