@@ -323,20 +323,6 @@ def fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm):
 
 
 @njit(cache=True, error_model="numpy")
-def best_move_with_arrow_nb(tables, s, p, steps, a, params, mv_val, mv_end, mv_code, n_moves):
-    """best_move_nb(steps) with a new arrow out of `a` in place (s.chan[a] set): before the
-    arrow every ride reaching `a` stopped there, so only the moves that stopped on `a` change."""
-    best = NEG
-    for m in range(n_moves[steps]):
-        v = mv_val[steps, m]
-        if mv_end[steps, m] == a:
-            v = move_value_nb(tables, s, p, mv_code[steps, m], steps, params)
-        if v > best:
-            best = v
-    return best
-
-
-@njit(cache=True, error_model="numpy")
 def arrow_coef_nb(tables, s, p, params, coef):
     """arrow_base_nb is linear in the lines an arrow out of `a` carries a surfer (dy): coef[a]
     = its factor from the surfer standing on a and the surfers below a in its column (the
@@ -373,6 +359,25 @@ def kind_values_nb(tables, s, p, params, vk):
     bm = np.zeros(N_PIPS + 1)
     wp = np.zeros(N_PIPS + 1)
     fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm)
+    # for an arrow out of a move's stop: the best of the other moves (those not stopping on
+    # it) is bm[q] unless the best move stops there; then the best move stopping elsewhere
+    top_end = np.full(N_PIPS + 1, -2, np.int64)
+    second = np.full(N_PIPS + 1, NEG)
+    for q in range(1, N_PIPS + 1):
+        for m in range(n_moves[q]):
+            if mv_val[q, m] == bm[q] and top_end[q] == -2:
+                top_end[q] = mv_end[q, m]
+        for m in range(n_moves[q]):
+            if mv_end[q, m] != top_end[q] and mv_val[q, m] > second[q]:
+                second[q] = mv_val[q, m]
+    # the surfers' own figures, as move_value_nb computes them
+    h0k = np.zeros(2, np.int64)
+    extrak = np.zeros(2)
+    for k in range(2):
+        h0k[k] = height0_nb(s, 2 * p + k)
+        danger = 4 - (h0k[k] - s.g[G_WAVE])
+        if danger > 0:
+            extrak[k] = params[P_REAR] * float(danger)
     for q in range(1, N_PIPS + 1):
         wp[q] = tables.pip_cum[q - 1] - (tables.pip_cum[q - 2] if q >= 2 else 0.0)
     d = tables.rules[R_PLUS_MINUS]
@@ -396,11 +401,11 @@ def kind_values_nb(tables, s, p, params, vk):
     n_cells = tables.n_lines * MAX_COLS
     coef = np.empty(n_cells)
     arrow_coef_nb(tables, s, p, params, coef)
-    ends = np.zeros(n_cells, np.int64)           # bit q: a move of q cells stops there
+    ends = np.zeros(n_cells, np.int64)    # bit q + 8k: a move of q cells of surfer k stops there
     for q in range(1, N_PIPS + 1):
         for m in range(n_moves[q]):
             if mv_end[q, m] >= 0:
-                ends[mv_end[q, m]] |= 1 << q
+                ends[mv_end[q, m]] |= 1 << (q + 8 * (mv_code[q, m] // MAX_COLS))
     up_bonus = 0.05 * params[P_OWN_CHAN]
     best_up = bm.copy()
     best_dn = bm.copy()
@@ -439,13 +444,20 @@ def kind_values_nb(tables, s, p, params, vk):
                         q = qa if j == 0 else qb
                         if q < 1 or q > N_PIPS or (j == 1 and qb == qa):
                             continue
-                        if (ends[a] >> q) & 1:
-                            s.chan[a] = b
-                            v = base + best_move_with_arrow_nb(tables, s, p, q, a, params, mv_val,
-                                                               mv_end, mv_code, n_moves)
-                            s.chan[a] = -1
-                        else:
+                        hit = (ends[a] >> q) & 0x101
+                        if hit == 0:
                             v = base + bm[q]
+                        else:
+                            # with the arrow, the moves that stopped on a ride on to `end`:
+                            # their value is the surfer's eval there (move_value_nb's sum)
+                            x = bm[q] if top_end[q] != a else second[q]
+                            for k in range(2):
+                                if (hit >> (8 * k)) & 1:
+                                    y = eval_end_nb(tables, s, p, 2 * p + k, h0k[k], end,
+                                                    params) + extrak[k]
+                                    if y > x:
+                                        x = y
+                            v = base + x
                         if dl == 1:
                             if v > best_up[q]:
                                 best_up[q] = v
