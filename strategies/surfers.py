@@ -352,17 +352,30 @@ def kind_values_nb(tables, s, p, params, vk):
     re-flick, every legal arrow the cell allows (channel_value_nb, computed arrow by arrow
     once for all pips: arrow_base_nb through arrow_coef_nb, and only the moves that stopped on
     the arrow's start re-valued)."""
-    mv_val = np.empty((N_PIPS + 1, MAX_MOVES))
-    mv_end = np.empty((N_PIPS + 1, MAX_MOVES), np.int64)
-    mv_code = np.empty((N_PIPS + 1, MAX_MOVES), np.int64)
-    n_moves = np.zeros(N_PIPS + 1, np.int64)
-    bm = np.zeros(N_PIPS + 1)
-    wp = np.zeros(N_PIPS + 1)
+    # two scratch buffers (rows are views), not a dozen small arrays: this runs every flick
+    fbuf = np.empty((2 * N_PIPS + 8, MAX_CELLS))
+    ibuf = np.empty((2 * N_PIPS + 8, MAX_CELLS), np.int64)
+    mv_val = fbuf[0:N_PIPS + 1]
+    mv_end = ibuf[0:N_PIPS + 1]
+    mv_code = ibuf[N_PIPS + 1:2 * N_PIPS + 2]
+    bm = fbuf[N_PIPS + 1]
+    wp = fbuf[N_PIPS + 2]
+    second = fbuf[N_PIPS + 3]
+    best_up = fbuf[N_PIPS + 4]
+    best_dn = fbuf[N_PIPS + 5]
+    extrak = fbuf[N_PIPS + 6]
+    coef = fbuf[N_PIPS + 7]
+    n_moves = ibuf[2 * N_PIPS + 2]
+    top_end = ibuf[2 * N_PIPS + 3]
+    h0k = ibuf[2 * N_PIPS + 4]
+    ends = ibuf[2 * N_PIPS + 5]
     fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm)
     # for an arrow out of a move's stop: the best of the other moves (those not stopping on
     # it) is bm[q] unless the best move stops there; then the best move stopping elsewhere
-    top_end = np.full(N_PIPS + 1, -2, np.int64)
-    second = np.full(N_PIPS + 1, NEG)
+    for q in range(N_PIPS + 1):
+        top_end[q] = -2
+        second[q] = NEG
+        wp[q] = 0.0
     for q in range(1, N_PIPS + 1):
         for m in range(n_moves[q]):
             if mv_val[q, m] == bm[q] and top_end[q] == -2:
@@ -371,9 +384,8 @@ def kind_values_nb(tables, s, p, params, vk):
             if mv_end[q, m] != top_end[q] and mv_val[q, m] > second[q]:
                 second[q] = mv_val[q, m]
     # the surfers' own figures, as move_value_nb computes them
-    h0k = np.zeros(2, np.int64)
-    extrak = np.zeros(2)
     for k in range(2):
+        extrak[k] = 0.0
         h0k[k] = height0_nb(s, 2 * p + k)
         danger = 4 - (h0k[k] - s.g[G_WAVE])
         if danger > 0:
@@ -398,71 +410,61 @@ def kind_values_nb(tables, s, p, params, vk):
         pips += wp[q] * x
         reflick += wp[q] * (bm[q] if bm[q] > again else again)
     # arrows: best_up[q] / best_dn[q] = the best of "no action" and every legal arrow for pips q
-    n_cells = tables.n_lines * MAX_COLS
-    coef = np.empty(n_cells)
     arrow_coef_nb(tables, s, p, params, coef)
-    ends = np.zeros(n_cells, np.int64)    # bit q + 8k: a move of q cells of surfer k stops there
+    for c in range(tables.n_lines * MAX_COLS):
+        ends[c] = 0                       # bit q + 8k: a move of q cells of surfer k stops there
     for q in range(1, N_PIPS + 1):
         for m in range(n_moves[q]):
             if mv_end[q, m] >= 0:
                 ends[mv_end[q, m]] |= 1 << (q + 8 * (mv_code[q, m] // MAX_COLS))
     up_bonus = 0.05 * params[P_OWN_CHAN]
-    best_up = bm.copy()
-    best_dn = bm.copy()
+    for q in range(N_PIPS + 1):
+        best_up[q] = bm[q]
+        best_dn[q] = bm[q]
     wave = s.g[G_WAVE]
-    kind = tables.cell_kind     # (local views: the loop below is the hot spot of a game)
-    chan = s.chan
+    chan = s.chan               # (local views: the loop below is the hot spot of a game)
     labels = tables.line_label
-    n_lines = tables.n_lines
-    n_cols = tables.n_cols
-    for la in range(wave, n_lines):
+    arrows = tables.arrows
+    for i in range(tables.n_arrows):
+        a = arrows[i, 0]
+        b = arrows[i, 1]
+        la = a // MAX_COLS
+        lb = b // MAX_COLS
+        if la < wave or lb < wave or chan[a] >= 0:
+            continue
         qa = labels[la]
-        for ca in range(n_cols):
-            a = la * MAX_COLS + ca
-            if kind[a] != K_CIRCLE or chan[a] >= 0:
+        qb = labels[lb]
+        dl = lb - la
+        end = b
+        if chan[b] >= 0:
+            if makes_loop_nb(s, a, b):
                 continue
-            for dl in (1, -1):
-                lb = la + dl
-                if lb < wave or lb >= n_lines:
-                    continue
-                qb = labels[lb]
-                for dc in (-1, 0, 1):
-                    cb = ca + dc
-                    if cb < 0 or cb >= n_cols:
-                        continue
-                    b = lb * MAX_COLS + cb
-                    if kind[b] != K_CIRCLE:
-                        continue
-                    end = b
-                    if chan[b] >= 0:
-                        if makes_loop_nb(s, a, b):
-                            continue
-                        end, _ = ride_end_nb(s, b)
-                    dy = float(end // MAX_COLS - la)
-                    base = dy * (coef[a] + (up_bonus if dy > 0 else 0.0))
-                    for j in range(2):
-                        q = qa if j == 0 else qb
-                        if q < 1 or q > N_PIPS or (j == 1 and qb == qa):
-                            continue
-                        hit = (ends[a] >> q) & 0x101
-                        if hit == 0:
-                            v = base + bm[q]
-                        else:
-                            # with the arrow, the moves that stopped on a ride on to `end`:
-                            # their value is the surfer's eval there (move_value_nb's sum)
-                            x = bm[q] if top_end[q] != a else second[q]
-                            for k in range(2):
-                                if (hit >> (8 * k)) & 1:
-                                    y = eval_end_nb(tables, s, p, 2 * p + k, h0k[k], end,
-                                                    params) + extrak[k]
-                                    if y > x:
-                                        x = y
-                            v = base + x
-                        if dl == 1:
-                            if v > best_up[q]:
-                                best_up[q] = v
-                        elif v > best_dn[q]:
-                            best_dn[q] = v
+            end, _ = ride_end_nb(s, b)
+        dy = float(end // MAX_COLS - la)
+        base = dy * (coef[a] + (up_bonus if dy > 0 else 0.0))
+        for j in range(2):
+            q = qa if j == 0 else qb
+            if q < 1 or q > N_PIPS or (j == 1 and qb == qa):
+                continue
+            hit = (ends[a] >> q) & 0x101
+            if hit == 0:
+                v = base + bm[q]
+            else:
+                # with the arrow, the moves that stopped on a ride on to `end`:
+                # their value is the surfer's eval there (move_value_nb's sum)
+                x = bm[q] if top_end[q] != a else second[q]
+                for k in range(2):
+                    if (hit >> (8 * k)) & 1:
+                        y = eval_end_nb(tables, s, p, 2 * p + k, h0k[k], end,
+                                        params) + extrak[k]
+                        if y > x:
+                            x = y
+                v = base + x
+            if dl == 1:
+                if v > best_up[q]:
+                    best_up[q] = v
+            elif v > best_dn[q]:
+                best_dn[q] = v
     up = 0.0
     down = 0.0
     either = 0.0

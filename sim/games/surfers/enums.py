@@ -29,6 +29,7 @@ MAX_WAVE_ROWS = 8
 MAX_WAVE_COLS = 8
 MAX_WAVE = MAX_WAVE_ROWS * MAX_WAVE_COLS
 AIM_OFF = MAX_WAVE                 # column of aim_prob: the flick lands off the sheet (or in a hole)
+MAX_ARROWS = MAX_CELLS * 6         # arrows the sheet's geometry allows (up/down x 3 columns per circle)
 MAX_FINISH = 8                     # finish cells (Grand, Great, Good...)
 N_PIPS = 6
 
@@ -144,6 +145,12 @@ def _tables_dtype():
         ("below", np.int64, (MAX_CELLS,)),          # nearest cell below, NO_CELL
         ("col_first", np.int64, (MAX_COLS,)),       # lowest cell of each column, -1 if none
         ("channels", np.int64, (MAX_CELLS, 2)),     # pre-drawn arrows (from cell, to cell)
+        # every arrow the geometry allows (circle -> circle on the next line up or down, at most
+        # one column sideways), by start line: (from cell, to cell). For the strategies, which
+        # value every arrow at every flick; legality in a state (start free, no loop, above the
+        # wave, the pips line) is checked there (nb.channel_options_nb is the rule).
+        ("n_arrows", np.int64),
+        ("arrows", np.int64, (MAX_ARROWS, 2)),
         ("wave_kind", np.int64, (MAX_WAVE,)),
         ("finish_score", np.int64, (MAX_FINISH,)),
         ("finish_holds", np.int64, (MAX_FINISH,)),
@@ -250,6 +257,21 @@ def pack_tables(t: SurfersTables) -> np.ndarray:
     r["n_channels"] = len(ch)
     for i, (l1, c1, l2, c2) in enumerate(ch):
         r["channels"][i] = (l1 * MAX_COLS + c1, l2 * MAX_COLS + c2)
+    n_arrows = 0
+    for la in range(nl):
+        for ca in range(nc):
+            if t.cell_kind[la, ca] != K_CIRCLE:
+                continue
+            for dl in (1, -1):
+                lb = la + dl
+                if not 0 <= lb < nl:
+                    continue
+                for dc in (-1, 0, 1):
+                    cb = ca + dc
+                    if 0 <= cb < nc and t.cell_kind[lb, cb] == K_CIRCLE:
+                        r["arrows"][n_arrows] = (la * MAX_COLS + ca, lb * MAX_COLS + cb)
+                        n_arrows += 1
+    r["n_arrows"] = n_arrows
     wk = np.zeros(MAX_WAVE, np.int64)
     for row in range(wr):
         for col in range(wc):
