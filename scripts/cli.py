@@ -21,7 +21,7 @@ import datetime as _dt
 import os
 import sys
 
-from scripts import cli_designer
+from scripts import cli_designer, cli_surfers
 from sim.game_api import ToolkitError
 
 
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
     COMMANDS.update(cli_designer.add_commands(sub, _int))
+    COMMANDS.update(cli_surfers.add_commands(sub, _int))   # calibrate (scripts/cli_surfers.py)
     return p
 
 

@@ -13,16 +13,21 @@ decision  DEC_AIM / DEC_ACTION / DEC_MOVE / DEC_BOOST (option codes: see enums.p
 ctx       int64[CTX_LEN]: ctx[CTX_PIPS] the pips, ctx[CTX_HALF] 1 if the move is halved,
           ctx[CTX_LANDED] the wave cell landed in (-1 off), ctx[CTX_STEPS] cells of this move
           (DEC_MOVE), ctx[CTX_BOOSTED] the surfer being boosted (DEC_BOOST)
-keep      float64[KEEP_LEN]: scratch; keep[MAX_OPTIONS + seat] caches the seat's aim for the
-          game (its aim values depend only on the sheet, its spread and its parameters)
+keep      float64[KEEP_LEN]: scratch; keep[MAX_OPTIONS + 4 + seat] caches the rider's slow aim
+          for the game (it depends only on the sheet and the seat's own spread)
 Randomness: the seat's own stream, randint_nb(s.streams, 1 + seat, n).
 
 The built-ins share one evaluation of "where a surfer ends and what it does there"
-(eval_dest_nb: lines gained, the beach, pushes and kills, boosts) and differ in weights:
-  racer    aims for the cells that keep the whole move, takes the move that gains most;
-  blocker  values pushes and knock-outs, aims for channel cells and draws channels that send
-           opponents down;
-  builder  aims for channel cells and draws upward channels ahead of its own surfers.
+(eval_dest_nb: lines gained, the beach, pushes and kills, boosts) and differ in weights. Every
+built-in but random re-aims at every flick (choose_aim_nb): the aim whose landing chances
+under the seat's OWN hand (tables.aim_kind[seat]) give the best expected worth of the turn in
+the present state: the move kept or halved, the pips +/-1, a re-flick, the best arrow the cell
+allows, each valued as the action choice values it. So a steady hand aims at a channel cell
+when an arrow pays, and at a pips cell or a plain cell otherwise.
+  racer    races: takes the action and the move that gain the most;
+  blocker  values pushes and knock-outs, and arrows that send opponents down;
+  builder  values upward arrows ahead of its own surfers;
+  rider    races until the wave starts, then keeps a safe margin above it and slows down.
 """
 import numpy as np
 from numba import njit
@@ -34,7 +39,10 @@ from sim.games.surfers.enums import (
     NO_CELL, N_PIPS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
     R_PLUS_MINUS, S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
 )
-from sim.games.surfers.nb import landing_nb, ride_end_nb, second_may_leave_nb, walk_up_nb
+from sim.games.surfers.enums import (BOOST_NO_RIDE, N_WAVE_KINDS, R_TIDE_MOVE, TIDE_OUT,
+                                     UP_BLOCKED, W_NONE, W_PLAIN, W_REFLICK)
+from sim.games.surfers.nb import (boost_returns_nb, landing_nb, makes_loop_nb, ride_end_nb,
+                                  second_may_leave_nb, walk_up_nb)
 
 RANDOM, RACER, BLOCKER, BUILDER, RIDER = 0, 1, 2, 3, 4
 
@@ -44,12 +52,10 @@ P_PUSH = 2         # value of pushing an opponent's surfer
 P_KILL = 3         # value of putting an opponent's surfer out (push into tide / under the wave)
 P_OWN_CHAN = 4     # channel drawing: value per line an arrow may carry one's own surfers up
 P_HOSTILE = 5      # channel drawing: value per line an arrow carries opponents down
-P_AIM_PIPS = 6     # aiming: bonus for landing on a pips +/-1 cell
-P_AIM_CHANNEL = 7  # aiming: bonus for landing on a channel cell
-P_REAR = 8         # move choice: bonus per line for moving a surfer close to the wave
-P_PATIENCE = 9     # 0..1: how much less a line is worth to a surfer safe from the wave (rider)
-P_MARGIN = 10      # lines above the wave a surfer counts as safe (rider)
-N_PARAMS = 11
+P_REAR = 6         # move choice: bonus per line for moving a surfer close to the wave
+P_PATIENCE = 7     # 0..1: how much less a line is worth to a surfer safe from the wave (rider)
+P_MARGIN = 8       # lines above the wave a surfer counts as safe (rider)
+N_PARAMS = 9
 
 _PARAMS = [("progress", "value of a line gained by one's own surfer"),
            ("beach", "bonus for bringing a surfer to the beach"),
@@ -57,8 +63,6 @@ _PARAMS = [("progress", "value of a line gained by one's own surfer"),
            ("kill", "value of putting an opponent's surfer out of the game"),
            ("own_channel", "channel: value per line it may carry one's own surfers up"),
            ("hostile", "channel: value per line it carries opponents down"),
-           ("aim_pips", "aim bonus for landing on a pips +/-1 cell"),
-           ("aim_channel", "aim bonus for landing on a channel cell"),
            ("rear", "bonus for moving the surfer nearest the wave (per line of danger)"),
            ("patience", "0..1: how much less a line is worth to a surfer safe from the wave"),
            ("margin", "lines above the wave a surfer counts as safe")]
@@ -74,24 +78,25 @@ CATALOG = [
                     "every decision (action, surfer and column, boost).",
      "params": []},
     {"name": "racer", "id": RACER,
-     "description": "Aims where its hand keeps the whole move (no 1/2 cells, not off the "
-                    "sheet); takes the action and the move that gain the most lines, the "
-                    "beach first; pushes when it is on the way.",
-     "params": _params(1.0, 3.0, 0.5, 1.5, 0.3, 0.2, 0.4, 0.2, 0.3)},
+     "description": "Re-aims every flick where its own hand gives the turn the best expected "
+                    "worth (the move kept, pips +/-1, an arrow that pays); takes the action "
+                    "and the move that gain the most lines, the beach first; pushes when it "
+                    "is on the way.",
+     "params": _params(1.0, 3.0, 0.5, 1.5, 0.3, 0.2, 0.3)},
     {"name": "blocker", "id": BLOCKER,
-     "description": "Races, but values pushes and knock-outs highly, aims for channel cells "
-                    "and draws channels that carry opponents down.",
-     "params": _params(1.0, 3.0, 2.5, 6.0, 0.2, 2.0, 0.2, 1.0, 0.3)},
+     "description": "Races, but values pushes and knock-outs highly and arrows that carry "
+                    "opponents down (so it aims at channel cells when one pays).",
+     "params": _params(1.0, 3.0, 2.5, 6.0, 0.2, 2.0, 0.3)},
     {"name": "builder", "id": BUILDER,
-     "description": "Channel builder: aims for channel cells and draws upward channels ahead "
-                    "of its own surfers, then races on them.",
-     "params": _params(1.0, 3.0, 0.5, 1.5, 2.0, 0.2, 0.2, 1.2, 0.3)},
+     "description": "Channel builder: values upward arrows ahead of its own surfers (so it "
+                    "aims at channel cells when one pays), then races on them.",
+     "params": _params(1.0, 3.0, 0.5, 1.5, 2.0, 0.2, 0.3)},
     {"name": "rider", "id": RIDER,
      "description": "Rides the wave to the last, the game's own advice: races until the wave "
                     "starts, then keeps its surfers a safe margin above the wave and slows "
                     "down (aims for 1/2 cells, pips -1) so that it reaches the beach late and "
                     "takes Grand; hurries a surfer the wave is catching up with.",
-     "params": _params(1.0, 0.0, 0.5, 1.5, 0.3, 0.2, 0.4, 0.2, 0.3, 0.9, 3.0)},
+     "params": _params(1.0, 0.0, 0.5, 1.5, 0.3, 0.2, 0.3, 0.9, 3.0)},
 ]
 
 NEG = -1e18
@@ -133,6 +138,14 @@ def eval_dest_nb(tables, s, p, who, h0, dest, params):
     end = dest
     if s.chan[dest] >= 0:
         end, _ = ride_end_nb(s, dest)
+    return eval_end_nb(tables, s, p, who, h0, end, params)
+
+
+@njit(cache=True, error_model="numpy")
+def eval_end_nb(tables, s, p, who, h0, end, params):
+    """eval_dest_nb once the rides are done: the surfer stops on sea cell `end`."""
+    if tables.cell_kind[end] == K_TIDE and tables.rules[R_TIDE_MOVE] == TIDE_OUT:
+        return -params[P_KILL] - params[P_PROGRESS] * float(h0 + 1)   # the surfer is lost
     w = params[P_PROGRESS]
     if s.g[G_FASTEST] >= 0 and float(h0 - s.g[G_WAVE]) > params[P_MARGIN]:
         w *= 1.0 - params[P_PATIENCE]   # safe from the wave: no hurry
@@ -197,10 +210,10 @@ def steps_of(pips, half):
 
 
 @njit(cache=True, error_model="numpy")
-def channel_value_nb(tables, s, p, a, b, steps, params):
-    """Value of drawing a -> b now: the immediate ride of a surfer standing on a, the best move
-    with the arrow in place, and the arrow's future use by surfers below it in its column."""
-    s.chan[a] = b
+def arrow_base_nb(tables, s, p, a, params):
+    """The part of an arrow's value that does not depend on this turn's move (the arrow a ->
+    s.chan[a] is in place): the immediate ride of a surfer standing on a, the arrow's future
+    use by surfers below it in its column, a small bonus for any upward arrow."""
     end, _ = ride_end_nb(s, a)
     dy = float(end // MAX_COLS - a // MAX_COLS)
     v = 0.0
@@ -210,7 +223,6 @@ def channel_value_nb(tables, s, p, a, b, steps, params):
             v += params[P_PROGRESS] * dy
         else:
             v -= params[P_HOSTILE] * dy
-    v += best_move_nb(tables, s, p, steps, params)
     col = a % MAX_COLS
     la = a // MAX_COLS
     n_surf = s.status.shape[0]
@@ -226,8 +238,248 @@ def channel_value_nb(tables, s, p, a, b, steps, params):
                 v -= params[P_HOSTILE] * dy / 6.0
     if dy > 0:
         v += 0.05 * params[P_OWN_CHAN] * dy   # an upward arrow helps whoever comes later
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def channel_value_nb(tables, s, p, a, b, steps, params):
+    """Value of drawing a -> b now: arrow_base_nb plus the best move with the arrow in place."""
+    s.chan[a] = b
+    v = arrow_base_nb(tables, s, p, a, params) + best_move_nb(tables, s, p, steps, params)
     s.chan[a] = -1
     return v
+
+
+# ---------------------------------------------------------------------------------------
+# aiming: the expected worth of a flick, re-computed for every flick
+# ---------------------------------------------------------------------------------------
+MAX_MOVES = 2 * MAX_COLS      # move options of one seat at most (two surfers x every column)
+
+
+@njit(cache=True, error_model="numpy")
+def fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm):
+    """Every move seat p may make (as move_options_nb lists them) for every number of cells
+    q = 1..6 at once, each surfer walked up its column once: row q of mv_val / mv_end / mv_code
+    holds each move's value (move_value_nb's, operation for operation), where it stops after its
+    rides (-1: the beach) and its code; bm[q] = the best value (0 if none, like best_move_nb)."""
+    for q in range(N_PIPS + 1):
+        n_moves[q] = 0
+        bm[q] = NEG
+    wave = s.g[G_WAVE]
+    for k in range(2):
+        who = 2 * p + k
+        st = s.status[who]
+        if st == S_SEA:
+            c0 = s.cell[who] % MAX_COLS
+            c1 = c0 + 1
+        elif st == S_START and (k == 0 or second_may_leave_nb(tables, s, p)):
+            c0 = 0
+            c1 = tables.n_cols
+        else:
+            continue
+        h0 = height0_nb(s, who)
+        extra = 0.0
+        danger = 4 - (h0 - wave)        # as move_value_nb: the surfer nearest the wave
+        if danger > 0:
+            extra = params[P_REAR] * float(danger)
+        beach_v = eval_dest_nb(tables, s, p, who, h0, UP_BEACH, params) + extra
+        for col in range(c0, c1):
+            if st == S_START and tables.col_first[col] < 0:
+                continue
+            code = k * MAX_COLS + col
+            cur = s.cell[who]
+            started = st == S_SEA
+            beach = False
+            for q in range(1, N_PIPS + 1):
+                if not beach:
+                    if not started:
+                        cur = tables.col_first[col]
+                        started = True
+                    else:
+                        nxt = tables.up[cur]
+                        if nxt == UP_BEACH:
+                            beach = True
+                        elif nxt != UP_BLOCKED:
+                            cur = nxt
+                m = n_moves[q]
+                if beach:
+                    v = beach_v
+                    mv_end[q, m] = -1
+                else:
+                    end = cur
+                    if s.chan[cur] >= 0:
+                        end, _ = ride_end_nb(s, cur)
+                    v = eval_end_nb(tables, s, p, who, h0, end, params) + extra
+                    mv_end[q, m] = end
+                mv_val[q, m] = v
+                mv_code[q, m] = code
+                n_moves[q] = m + 1
+                if v > bm[q]:
+                    bm[q] = v
+    bm[0] = 0.0
+    for q in range(1, N_PIPS + 1):
+        if n_moves[q] == 0:
+            bm[q] = 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def arrow_coef_nb(tables, s, p, params, coef):
+    """arrow_base_nb is linear in the lines an arrow out of `a` carries a surfer (dy): coef[a]
+    = its factor from the surfer standing on a and the surfers below a in its column (the
+    upward bonus apart), for every cell at once."""
+    for c in range(tables.n_lines * MAX_COLS):
+        coef[c] = 0.0
+    n_surf = s.status.shape[0]
+    for who in range(n_surf):
+        if s.status[who] != S_SEA:
+            continue
+        c = s.cell[who]
+        own = who // 2 == p
+        if s.occ[c] == who and s.no_ride[who] == 0:
+            coef[c] += params[P_PROGRESS] if own else -params[P_HOSTILE]
+        for d in range(1, N_PIPS + 1):     # the cells 1..6 lines above it in its column
+            a = c + d * MAX_COLS
+            if a >= tables.n_lines * MAX_COLS:
+                break
+            coef[a] += params[P_OWN_CHAN] / 6.0 if own else -params[P_HOSTILE] / 6.0
+
+
+@njit(cache=True, error_model="numpy")
+def kind_values_nb(tables, s, p, params, vk):
+    """vk[k]: the expected worth of landing in a wave cell of kind k (W_*; vk[W_NONE] = off
+    the sheet), over the pips (the file's pip weights), with the best action there valued as
+    choose_action_nb values it: the move (halved on 'h' and off the sheet), the pips +/-1, a
+    re-flick, every legal arrow the cell allows (channel_value_nb, computed arrow by arrow
+    once for all pips: arrow_base_nb through arrow_coef_nb, and only the moves that stopped on
+    the arrow's start re-valued)."""
+    # two scratch buffers (rows are views), not a dozen small arrays: this runs every flick
+    fbuf = np.empty((2 * N_PIPS + 8, MAX_CELLS))
+    ibuf = np.empty((2 * N_PIPS + 8, MAX_CELLS), np.int64)
+    mv_val = fbuf[0:N_PIPS + 1]
+    mv_end = ibuf[0:N_PIPS + 1]
+    mv_code = ibuf[N_PIPS + 1:2 * N_PIPS + 2]
+    bm = fbuf[N_PIPS + 1]
+    wp = fbuf[N_PIPS + 2]
+    second = fbuf[N_PIPS + 3]
+    best_up = fbuf[N_PIPS + 4]
+    best_dn = fbuf[N_PIPS + 5]
+    extrak = fbuf[N_PIPS + 6]
+    coef = fbuf[N_PIPS + 7]
+    n_moves = ibuf[2 * N_PIPS + 2]
+    top_end = ibuf[2 * N_PIPS + 3]
+    h0k = ibuf[2 * N_PIPS + 4]
+    ends = ibuf[2 * N_PIPS + 5]
+    fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm)
+    # for an arrow out of a move's stop: the best of the other moves (those not stopping on
+    # it) is bm[q] unless the best move stops there; then the best move stopping elsewhere
+    for q in range(N_PIPS + 1):
+        top_end[q] = -2
+        second[q] = NEG
+        wp[q] = 0.0
+    for q in range(1, N_PIPS + 1):
+        for m in range(n_moves[q]):
+            if mv_val[q, m] == bm[q] and top_end[q] == -2:
+                top_end[q] = mv_end[q, m]
+        for m in range(n_moves[q]):
+            if mv_end[q, m] != top_end[q] and mv_val[q, m] > second[q]:
+                second[q] = mv_val[q, m]
+    # the surfers' own figures, as move_value_nb computes them
+    for k in range(2):
+        extrak[k] = 0.0
+        h0k[k] = height0_nb(s, 2 * p + k)
+        danger = 4 - (h0k[k] - s.g[G_WAVE])
+        if danger > 0:
+            extrak[k] = params[P_REAR] * float(danger)
+    for q in range(1, N_PIPS + 1):
+        wp[q] = tables.pip_cum[q - 1] - (tables.pip_cum[q - 2] if q >= 2 else 0.0)
+    d = tables.rules[R_PLUS_MINUS]
+    plain = 0.0
+    for q in range(1, N_PIPS + 1):
+        plain += wp[q] * bm[q]
+    again = 0.9 * plain          # a re-flick (choose_action_nb's estimate)
+    half = 0.0
+    pips = 0.0
+    reflick = 0.0
+    for q in range(1, N_PIPS + 1):
+        half += wp[q] * bm[q // 2]
+        x = bm[q]
+        if q + d <= N_PIPS and bm[q + d] > x:
+            x = bm[q + d]
+        if q - d >= 1 and bm[q - d] > x:
+            x = bm[q - d]
+        pips += wp[q] * x
+        reflick += wp[q] * (bm[q] if bm[q] > again else again)
+    # arrows: best_up[q] / best_dn[q] = the best of "no action" and every legal arrow for pips q
+    arrow_coef_nb(tables, s, p, params, coef)
+    for c in range(tables.n_lines * MAX_COLS):
+        ends[c] = 0                       # bit q + 8k: a move of q cells of surfer k stops there
+    for q in range(1, N_PIPS + 1):
+        for m in range(n_moves[q]):
+            if mv_end[q, m] >= 0:
+                ends[mv_end[q, m]] |= 1 << (q + 8 * (mv_code[q, m] // MAX_COLS))
+    up_bonus = 0.05 * params[P_OWN_CHAN]
+    for q in range(N_PIPS + 1):
+        best_up[q] = bm[q]
+        best_dn[q] = bm[q]
+    wave = s.g[G_WAVE]
+    chan = s.chan               # (local views: the loop below is the hot spot of a game)
+    labels = tables.line_label
+    arrows = tables.arrows
+    for i in range(tables.n_arrows):
+        a = arrows[i, 0]
+        b = arrows[i, 1]
+        la = a // MAX_COLS
+        lb = b // MAX_COLS
+        if la < wave or lb < wave or chan[a] >= 0:
+            continue
+        qa = labels[la]
+        qb = labels[lb]
+        dl = lb - la
+        end = b
+        if chan[b] >= 0:
+            if makes_loop_nb(s, a, b):
+                continue
+            end, _ = ride_end_nb(s, b)
+        dy = float(end // MAX_COLS - la)
+        base = dy * (coef[a] + (up_bonus if dy > 0 else 0.0))
+        for j in range(2):
+            q = qa if j == 0 else qb
+            if q < 1 or q > N_PIPS or (j == 1 and qb == qa):
+                continue
+            hit = (ends[a] >> q) & 0x101
+            if hit == 0:
+                v = base + bm[q]
+            else:
+                # with the arrow, the moves that stopped on a ride on to `end`:
+                # their value is the surfer's eval there (move_value_nb's sum)
+                x = bm[q] if top_end[q] != a else second[q]
+                for k in range(2):
+                    if (hit >> (8 * k)) & 1:
+                        y = eval_end_nb(tables, s, p, 2 * p + k, h0k[k], end,
+                                        params) + extrak[k]
+                        if y > x:
+                            x = y
+                v = base + x
+            if dl == 1:
+                if v > best_up[q]:
+                    best_up[q] = v
+            elif v > best_dn[q]:
+                best_dn[q] = v
+    up = 0.0
+    down = 0.0
+    either = 0.0
+    for q in range(1, N_PIPS + 1):
+        up += wp[q] * best_up[q]
+        down += wp[q] * best_dn[q]
+        either += wp[q] * (best_up[q] if best_up[q] > best_dn[q] else best_dn[q])
+    vk[W_NONE] = half
+    vk[W_PLAIN] = plain
+    vk[W_HALF] = half
+    vk[W_PIPS] = pips
+    vk[W_REFLICK] = reflick
+    vk[W_UP] = up
+    vk[W_DOWN] = down
+    vk[W_EITHER] = either
 
 
 # ---------------------------------------------------------------------------------------
@@ -277,36 +529,22 @@ def slow_aim_nb(tables, s, p, params, options, n_options, keep):
 
 @njit(cache=True, error_model="numpy")
 def choose_aim_nb(tables, s, p, params, options, n_options, keep):
-    """The aim with the best expected worth: sum over landing cells of P(land) x (the move
-    kept: 1, or about 0.43 when halved) plus the cell's action bonuses. Cached for the game."""
-    slot = MAX_OPTIONS + p
-    if keep[slot] > 0.0:
-        return int(keep[slot]) - 1
+    """Re-aimed at every flick: the aim with the best expected worth under the seat's own
+    hand, sum over the kinds of cell it may land in of P(land there | aim) (tables.aim_kind,
+    from the seat's own spread) x the worth of landing there in the present state
+    (kind_values_nb). Ties: the first aim listed."""
+    vk = np.zeros(N_WAVE_KINDS)
+    kind_values_nb(tables, s, p, params, vk)
     best_i = 0
     best_v = NEG
-    half_v = 1.5 / 3.5     # E[floor(pips / 2)] / E[pips]
     for i in range(n_options):
         aim = options[i]
-        v = tables.aim_prob[p, aim, AIM_OFF] * half_v
-        for r in range(tables.wave_rows):
-            for c in range(tables.wave_cols):
-                w = r * MAX_WAVE_COLS + c
-                pr = tables.aim_prob[p, aim, w]
-                if pr == 0.0:
-                    continue
-                kind = tables.wave_kind[w]
-                x = 1.0
-                if kind == W_HALF:
-                    x = half_v
-                elif kind == W_PIPS:
-                    x = 1.0 + params[P_AIM_PIPS]
-                elif kind == W_UP or kind == W_DOWN or kind == W_EITHER:
-                    x = 1.0 + params[P_AIM_CHANNEL]
-                v += pr * x
-        if v > best_v:
+        v = 0.0
+        for k in range(N_WAVE_KINDS):
+            v += tables.aim_kind[p, aim, k] * vk[k]
+        if v > best_v + 1e-12:
             best_v = v
             best_i = i
-    keep[slot] = float(best_i + 1)
     return best_i
 
 
@@ -328,8 +566,9 @@ def choose_action_nb(tables, s, p, params, options, n_options, ctx):
         elif code == OPT_REFLICK:
             total = 0.0
             for q in range(1, N_PIPS + 1):
-                total += best_move_nb(tables, s, p, q, params)
-            x = 0.9 * total / float(N_PIPS)
+                wq = tables.pip_cum[q - 1] - (tables.pip_cum[q - 2] if q >= 2 else 0.0)
+                total += wq * best_move_nb(tables, s, p, q, params)
+            x = 0.9 * total
         else:
             a = (code - OPT_CHANNEL) // MAX_CELLS
             b = (code - OPT_CHANNEL) % MAX_CELLS
@@ -355,14 +594,24 @@ def choose_move_nb(tables, s, p, params, options, n_options, ctx):
 
 @njit(cache=True, error_model="numpy")
 def choose_boost_nb(tables, s, p, params, options, n_options, ctx):
+    """The boost distance worth most; never one that rides back onto the cell the boost left
+    (a loop, possible under rules.boost_loop = guard_push) while another distance exists."""
     who = ctx[CTX_BOOSTED]
     c = s.cell[who]
     h0 = c // MAX_COLS
     best_i = 0
     best_v = NEG
     for i in range(n_options):
-        dest = walk_up_nb(tables, c, options[i])
-        x = eval_dest_nb(tables, s, p, who, h0, dest, params)
+        opt = options[i]
+        dest = walk_up_nb(tables, c, opt % BOOST_NO_RIDE)
+        if dest == UP_BEACH:
+            x = eval_dest_nb(tables, s, p, who, h0, dest, params)
+        elif opt >= BOOST_NO_RIDE:
+            x = eval_end_nb(tables, s, p, who, h0, dest, params)
+        elif boost_returns_nb(s, dest, c):
+            x = NEG / 2.0       # a loop: only if nothing else is left
+        else:
+            x = eval_dest_nb(tables, s, p, who, h0, dest, params)
         if x > best_v:
             best_v = x
             best_i = i

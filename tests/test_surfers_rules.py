@@ -142,18 +142,34 @@ def test_a_surfer_pushed_below_the_first_line_goes_back_to_the_start():
     ok(T, st)
 
 
-def test_stopping_on_ones_own_surfer_boosts_it_and_the_boost_can_push():
+def test_a_boost_moves_the_arriving_surfer_as_the_rulebook_says_and_it_can_push():
+    # "도착한 자신의 서퍼 말을 1~2칸 앞으로": the surfer that arrived moves on; its partner stays
     T = sheet_tables(COLUMN)
     st = fresh_state(T, 2)
     put(T, st, 1, "2a")
     put(T, st, 2, "4a")
     cand = move(T, st, 0, 0, 0, 2)                   # the first surfer lands on its partner
-    assert cand == 1
+    assert cand == 0                                 # ... and is the one boosted
+    assert st[0].occ[c("2a")] == 1                   # the partner keeps the circle
     tr, tn = no_trace()
-    assert apply_boost_nb(T[0], st[0], 1, 2, tr, tn) == -1
-    assert (where(st, 0), where(st, 1), where(st, 2)) == ("2a", "4a", "3a")
+    assert apply_boost_nb(T[0], st[0], 0, 2, tr, tn) == -1
+    assert (where(st, 0), where(st, 1), where(st, 2)) == ("4a", "2a", "3a")
     assert st[0].stats[0, E.ST_BOOSTS] == 1 and st[0].stats[0, E.ST_PUSHES] == 1
     ok(T, st)
+
+
+def test_boost_moves_standing_option_moves_the_partner_instead():
+    for rule, boosted, stays in (("arriving", 0, 1), ("standing", 1, 0)):
+        T = sheet_tables(COLUMN, boost_moves=f'"{rule}"')
+        st = fresh_state(T, 2)
+        put(T, st, 1, "3a")
+        put(T, st, 0, "1a")
+        assert move(T, st, 0, 0, 0, 2) == boosted
+        tr, tn = no_trace()
+        apply_boost_nb(T[0], st[0], boosted, 1, tr, tn)
+        assert (where(st, boosted), where(st, stays)) == ("4a", "3a"), rule
+        assert st[0].occ[c("3a")] == stays and st[0].occ[c("4a")] == boosted
+        ok(T, st)
 
 
 def test_a_boost_past_the_last_line_reaches_the_beach():
@@ -161,10 +177,11 @@ def test_a_boost_past_the_last_line_reaches_the_beach():
     st = fresh_state(T, 2)
     put(T, st, 1, "4a")
     put(T, st, 0, "3a")
-    assert move(T, st, 0, 0, 0, 1) == 1
+    assert move(T, st, 0, 0, 0, 1) == 0
     tr, tn = no_trace()
-    apply_boost_nb(T[0], st[0], 1, 1, tr, tn)
-    assert where(st, 1) == "beach:0" and where(st, 0) == "4a"
+    apply_boost_nb(T[0], st[0], 0, 1, tr, tn)
+    assert where(st, 0) == "beach:0" and where(st, 1) == "4a"
+    ok(T, st)
 
 
 # --- channels ------------------------------------------------------------------------------

@@ -73,5 +73,14 @@ class SurfersSpec(CompiledGameSpec):
             ],
         }
 
+    # `balance calibrate surfers` (scripts/cli_surfers.py): hit rate by spread and distance
+    def calibration_rows(self, components: Components) -> int:
+        """Rows of the wave sheet (the distances a measured accuracy may name)."""
+        return int(components.tables.wave_kind.shape[0])
+
+    def calibrate(self, components: Components, spreads=(), measured=(), check: int = 0) -> list:
+        from sim.games.surfers.calibrate import DEFAULT_SPREADS, report_lines
+        return report_lines(components, tuple(spreads) or DEFAULT_SPREADS, measured, check)
+
 
 SPEC = SurfersSpec()

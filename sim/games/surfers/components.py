@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 try:  # Python >= 3.11
     import tomllib
@@ -104,6 +104,25 @@ class RulesSection(_Model):
     max_short_flicks: int = Field(ge=1, le=1000)
     max_boost_chain: int = Field(ge=1, le=100)
     turn_limit: int = Field(ge=1, le=100000)
+    # rule options (named choices where the rulebook is silent or ambiguous; defaults documented
+    # in docs/games/grand-surfers.md; optional so that older component files still load)
+    boost_moves: str = "arriving"
+    boost_loop: str = "no_revisit"
+    second_surfer_reading: str = "above"
+    tide_on_move: str = "harmless"
+
+    @field_validator("boost_moves", "boost_loop", "second_surfer_reading", "tide_on_move")
+    @classmethod
+    def _named(cls, v: str, info) -> str:
+        codes = RULE_OPTIONS[info.field_name]
+        if v not in codes:
+            raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {v!r}")
+        return v
+
+
+# rule option name -> {value: code}
+RULE_OPTIONS = {"boost_moves": E.BOOST_MOVES, "boost_loop": E.BOOST_LOOPS,
+                "second_surfer_reading": E.SECOND_READINGS, "tide_on_move": E.TIDE_ON_MOVE}
 
 
 # --- sheets -------------------------------------------------------------------------------
@@ -383,6 +402,10 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     rule[E.R_TURN_LIMIT] = r.turn_limit
     rule[E.R_PLUS_MINUS] = r.pips_change
     rule[E.R_MAX_CHAIN] = r.max_boost_chain
+    rule[E.R_BOOST_WHO] = E.BOOST_MOVES[r.boost_moves]
+    rule[E.R_BOOST_LOOP] = E.BOOST_LOOPS[r.boost_loop]
+    rule[E.R_SECOND_READING] = E.SECOND_READINGS[r.second_surfer_reading]
+    rule[E.R_TIDE_MOVE] = E.TIDE_ON_MOVE[r.tide_on_move]
     spread = list(flick.spread) + [flick.spread[-1]] * (E.MAX_PLAYERS - len(flick.spread))
     nz = flick.noise
     tables = E.SurfersTables(

@@ -29,6 +29,7 @@ MAX_WAVE_ROWS = 8
 MAX_WAVE_COLS = 8
 MAX_WAVE = MAX_WAVE_ROWS * MAX_WAVE_COLS
 AIM_OFF = MAX_WAVE                 # column of aim_prob: the flick lands off the sheet (or in a hole)
+MAX_ARROWS = MAX_CELLS * 6         # arrows the sheet's geometry allows (up/down x 3 columns per circle)
 MAX_FINISH = 8                     # finish cells (Grand, Great, Good...)
 N_PIPS = 6
 
@@ -57,6 +58,7 @@ W_EITHER = 7                       # 'X': draw a channel up or down (the ruleboo
 WAVE_CHARS = {"#": W_NONE, ".": W_PLAIN, "h": W_HALF, "+": W_PIPS, "R": W_REFLICK,
               "U": W_UP, "D": W_DOWN, "X": W_EITHER}
 WAVE_KIND_NAMES = ("hole", "plain", "half", "pips", "reflick", "up", "down", "either")
+N_WAVE_KINDS = 8                   # aim_kind[..., W_NONE] = off the sheet (holes included)
 
 # --- surfer status --------------------------------------------------------------------------
 S_START = 0
@@ -78,8 +80,28 @@ R_MAX_REFLICKS = 7       # guard: re-flicks per turn (not in the rulebook) (5)
 R_MAX_RETRIES = 8        # guard: flicks that do not cross the start line before it counts as off (20)
 R_TURN_LIMIT = 9         # guard: turns before the game is stopped (600)
 R_PLUS_MINUS = 10        # pips change of the '+' cell (1)
-R_MAX_CHAIN = 11         # guard: boosts set off by one stop (8)
-N_RULES = 12
+R_MAX_CHAIN = 11         # guard of the legacy loop resolution: boosts set off by one stop (8)
+R_BOOST_WHO = 12         # which surfer a boost moves: BOOST_* (arriving)
+R_BOOST_LOOP = 13        # how a boost loop is resolved: LOOP_* (no_revisit)
+R_SECOND_READING = 14    # the reading of "above the third line": SECOND_* (above)
+R_TIDE_MOVE = 15         # a surfer ending a move / boost on a tide cell: TIDE_* (harmless)
+N_RULES = 16
+
+# rule options (component file `rules`, named values -> codes in rules[])
+BOOST_ARRIVING = 0       # "boost_moves = arriving": the surfer that arrived moves on (the rulebook)
+BOOST_STANDING = 1       # "standing": the surfer already on the circle moves on
+BOOST_MOVES = {"arriving": BOOST_ARRIVING, "standing": BOOST_STANDING}
+LOOP_NO_REVISIT = 0      # "boost_loop = no_revisit": a boost may not end on a cell its chain visited
+LOOP_GUARD_PUSH = 1      # "guard_push": earlier engine's invented rule: after max_boost_chain boosts
+                         #   the boosted surfer is pushed down
+BOOST_LOOPS = {"no_revisit": LOOP_NO_REVISIT, "guard_push": LOOP_GUARD_PUSH}
+SECOND_ABOVE = 0         # "second_surfer_reading = above": the first surfer beyond the line
+SECOND_ON_OR_ABOVE = 1   # "on_or_above": on the line counts
+SECOND_READINGS = {"above": SECOND_ABOVE, "on_or_above": SECOND_ON_OR_ABOVE}
+TIDE_HARMLESS = 0        # "tide_on_move = harmless": only a push into a tide cell removes
+TIDE_OUT = 1             # "out": a surfer ending a move, ride or boost on a tide cell is out too
+TIDE_ON_MOVE = {"harmless": TIDE_HARMLESS, "out": TIDE_OUT}
+BOOST_NO_RIDE = 8        # DEC_BOOST option flag: distance + 8 = move that far and do not ride
 
 END_WAVE = 0
 END_TURN_LIMIT = 1
@@ -123,6 +145,12 @@ def _tables_dtype():
         ("below", np.int64, (MAX_CELLS,)),          # nearest cell below, NO_CELL
         ("col_first", np.int64, (MAX_COLS,)),       # lowest cell of each column, -1 if none
         ("channels", np.int64, (MAX_CELLS, 2)),     # pre-drawn arrows (from cell, to cell)
+        # every arrow the geometry allows (circle -> circle on the next line up or down, at most
+        # one column sideways), by start line: (from cell, to cell). For the strategies, which
+        # value every arrow at every flick; legality in a state (start free, no loop, above the
+        # wave, the pips line) is checked there (nb.channel_options_nb is the rule).
+        ("n_arrows", np.int64),
+        ("arrows", np.int64, (MAX_ARROWS, 2)),
         ("wave_kind", np.int64, (MAX_WAVE,)),
         ("finish_score", np.int64, (MAX_FINISH,)),
         ("finish_holds", np.int64, (MAX_FINISH,)),
@@ -133,6 +161,9 @@ def _tables_dtype():
         # wave cell w (w = AIM_OFF: off the sheet), given it crosses the start line. For the
         # strategies (computed from skill and noise when the tables are packed).
         ("aim_prob", np.float64, (MAX_PLAYERS, MAX_WAVE, MAX_WAVE + 1)),
+        # aim_kind[seat, aim, k]: the same chances summed by the kind of cell landed in (W_*;
+        # k = W_NONE: off the sheet or in a hole): what a strategy needs to value an aim
+        ("aim_kind", np.float64, (MAX_PLAYERS, MAX_WAVE, N_WAVE_KINDS)),
         ("rules", np.int64, (N_RULES,)),
     ])
 
@@ -226,6 +257,21 @@ def pack_tables(t: SurfersTables) -> np.ndarray:
     r["n_channels"] = len(ch)
     for i, (l1, c1, l2, c2) in enumerate(ch):
         r["channels"][i] = (l1 * MAX_COLS + c1, l2 * MAX_COLS + c2)
+    n_arrows = 0
+    for la in range(nl):
+        for ca in range(nc):
+            if t.cell_kind[la, ca] != K_CIRCLE:
+                continue
+            for dl in (1, -1):
+                lb = la + dl
+                if not 0 <= lb < nl:
+                    continue
+                for dc in (-1, 0, 1):
+                    cb = ca + dc
+                    if 0 <= cb < nc and t.cell_kind[lb, cb] == K_CIRCLE:
+                        r["arrows"][n_arrows] = (la * MAX_COLS + ca, lb * MAX_COLS + cb)
+                        n_arrows += 1
+    r["n_arrows"] = n_arrows
     wk = np.zeros(MAX_WAVE, np.int64)
     for row in range(wr):
         for col in range(wc):
@@ -240,7 +286,12 @@ def pack_tables(t: SurfersTables) -> np.ndarray:
     cum[-1] = 1.0
     r["pip_cum"] = cum
     for seat in range(MAX_PLAYERS):
-        r["aim_prob"][seat] = aim_probabilities(t, seat)
+        ap = aim_probabilities(t, seat)
+        r["aim_prob"][seat] = ap
+        for k in range(N_WAVE_KINDS):
+            cols = [w for w in range(MAX_WAVE) if wk[w] == k and k != W_NONE]
+            r["aim_kind"][seat][:, k] = ap[:, cols].sum(axis=1) if cols else 0.0
+        r["aim_kind"][seat][:, W_NONE] = ap[:, AIM_OFF]
     r["rules"] = t.rules
     return rec.view(np.recarray)
 
@@ -287,7 +338,8 @@ ST_ILLEGAL = 18        # decisions a strategy returned that were not legal (must
 ST_AIM_HIT = 19        # flicks that landed in the aimed cell
 ST_CHAN_RIDE_OTHER = 20  # rides this seat's channels gave to opponents (immediate rides on drawing)
 ST_ACTION_CELLS = 21   # flicks landing on a cell with an action
-N_STATS = 22
+ST_BOOST_CHAIN = 22    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
+N_STATS = 23
 
 # The state of one game: one numpy record of fixed-size arrays, passed by reference. All
 # public: a dexterity race hides nothing.
@@ -311,7 +363,8 @@ DEC_AIM = 0      # options: wave cell ids (row * MAX_WAVE_COLS + col) to aim at
 DEC_ACTION = 1   # options: OPT_NO_ACTION, OPT_PLUS, OPT_MINUS, OPT_REFLICK,
                  #   OPT_CHANNEL + from_cell * MAX_CELLS + to_cell; ctx: pips, half, landed cell
 DEC_MOVE = 2     # options: surfer k (0/1) * MAX_COLS + column entered (from the start) or its column
-DEC_BOOST = 3    # options: distances (1, 2); ctx[CTX_BOOSTED] = the surfer boosted
+DEC_BOOST = 3    # options: distances (1, 2), or distance + BOOST_NO_RIDE when every distance
+                 #   would ride back (boost_loop = no_revisit); ctx[CTX_BOOSTED] = the surfer boosted
 DEC_NAMES = ("aim", "action", "move", "boost")
 OPT_NO_ACTION = 0
 OPT_PLUS = 1
@@ -334,7 +387,7 @@ EV_ACTION = 2      # a = seat, b = OPT_* code
 EV_MOVE = 3        # a = surfer, b = from cell (-1 start), c = to cell (-1 beach), d = cells
 EV_RIDE = 4        # a = surfer, b = from cell, c = to cell
 EV_PUSH = 5        # a = surfer pushed, b = from cell, c = to cell (-1: start / removed), d = status after
-EV_BOOST = 6       # a = surfer, b = distance
+EV_BOOST = 6       # a = surfer, b = distance, c = from cell, d = to cell (-1 beach), e = 1 no ride (loop rule)
 EV_FINISH = 7      # a = surfer, b = finish cell
 EV_FASTEST = 8     # a = seat
 EV_FOLD = 9        # a = lines covered now, b = surfers removed, c = channels removed

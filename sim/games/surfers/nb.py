@@ -27,7 +27,8 @@ from sim.games.surfers.enums import (
     S_SEA, S_START, S_TIDE, S_WAVE, ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_RIDE_OTHER, ST_CHAN_UP,
     ST_KILLS, ST_MINUS, ST_MOVES, ST_PLUS, ST_PROGRESS, ST_PUSHED, ST_PUSHES, ST_RIDES,
     ST_SHORT, STATE_DTYPE, UP_BEACH, UP_BLOCKED, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS,
-    W_REFLICK, W_UP, MAX_PLAYERS, N_PIPS,
+    W_REFLICK, W_UP, MAX_PLAYERS, N_PIPS, BOOST_ARRIVING, BOOST_NO_RIDE, LOOP_NO_REVISIT,
+    R_BOOST_LOOP, R_BOOST_WHO, R_SECOND_READING, R_TIDE_MOVE, SECOND_ON_OR_ABOVE, TIDE_OUT,
 )
 
 PTS_FASTEST, PTS_DUO, PTS_CELLS = range(3)
@@ -143,6 +144,17 @@ def flick_nb(tables, s, p, aim):
     if tables.wave_kind[cell] == W_NONE:
         return -1
     return cell
+
+
+@njit(cache=True, error_model="numpy")
+def flick_hits_nb(tables, s, p, aim, n):
+    """Flick n times at `aim` with seat p's hand (the chance stream of `s`): how many land in
+    the aimed cell. The engine's own draws, for `balance calibrate` and its tests."""
+    hits = 0
+    for _ in range(n):
+        if flick_nb(tables, s, p, aim) == aim:
+            hits += 1
+    return hits
 
 
 @njit(cache=True, error_model="numpy")
@@ -306,8 +318,10 @@ def walk_up_nb(tables, cell, steps):
 @njit(cache=True, error_model="numpy")
 def second_may_leave_nb(tables, s, p):
     """The second surfer leaves the start only while the first surfer is above the rulebook's
-    third line (line index >= R_SECOND_LINE), or on the beach; once it has left, it moves
-    freely. Assumption: a first surfer out of the game no longer holds the second back."""
+    third line, or on the beach; once it has left, it moves freely. Assumption: a first surfer
+    out of the game no longer holds the second back. The reading of "above" is a rule option
+    (R_SECOND_READING): SECOND_ABOVE (default) the first must be beyond the line (line index
+    >= R_SECOND_LINE, 0-based), SECOND_ON_OR_ABOVE the line itself counts (>= R_SECOND_LINE - 1)."""
     first = 2 * p
     if s.left_start[first + 1] == 1:
         return True
@@ -315,7 +329,10 @@ def second_may_leave_nb(tables, s, p):
     if st == S_BEACH or st == S_WAVE or st == S_TIDE:
         return True
     if st == S_SEA:
-        return line_of_nb(s.cell[first]) >= tables.rules[R_SECOND_LINE]
+        threshold = tables.rules[R_SECOND_LINE]
+        if tables.rules[R_SECOND_READING] == SECOND_ON_OR_ABOVE:
+            threshold -= 1
+        return line_of_nb(s.cell[first]) >= threshold
     return False
 
 
@@ -458,17 +475,27 @@ def push_nb(tables, s, o, pusher, trace, tn):
 @njit(cache=True, error_model="numpy")
 def stop_nb(tables, s, who, cell, trace, tn):
     """A surfer stops on `cell` (after its move and rides). On a circle held by an opponent it
-    pushes that surfer down; on a circle held by its own other surfer, that surfer is boosted:
-    returned (the caller asks the owner how far, then calls apply_boost_nb). Squares and tide
-    cells hold any number."""
+    pushes that surfer down; on a circle held by its own other surfer, a boost: the surfer to
+    boost is returned (the caller asks the owner how far, then calls apply_boost_nb). Which
+    surfer is R_BOOST_WHO: BOOST_ARRIVING (the rulebook: "도착한 자신의 서퍼 말을 1~2칸
+    앞으로", the arriving surfer moves on; the partner keeps the circle) or BOOST_STANDING (the
+    partner moves on, the arriving surfer takes the circle). Squares and tide cells hold any
+    number; with R_TIDE_MOVE = TIDE_OUT a surfer stopping on a tide cell is out."""
     s.status[who] = S_SEA
     s.cell[who] = cell
-    if tables.cell_kind[cell] == K_CIRCLE:
+    kind = tables.cell_kind[cell]
+    if kind == K_TIDE and tables.rules[R_TIDE_MOVE] == TIDE_OUT:
+        remove_nb(s, who, S_TIDE, trace, tn)
+        return -1
+    if kind == K_CIRCLE:
         o = s.occ[cell]
+        if o >= 0 and o != who and o // 2 == who // 2:
+            if tables.rules[R_BOOST_WHO] == BOOST_ARRIVING:
+                return who     # it shares the circle only until its boost
+            s.occ[cell] = who
+            return o
         s.occ[cell] = who
         if o >= 0 and o != who:
-            if o // 2 == who // 2:
-                return o
             push_nb(tables, s, o, who // 2, trace, tn)
     return -1
 
@@ -505,48 +532,82 @@ def apply_move_nb(tables, s, p, code, steps, trace, tn):
         s.stats[p, ST_PROGRESS] += tables.n_lines - h0
         return -1
     cand = settle_nb(tables, s, who, dest, trace, tn)
-    s.stats[p, ST_PROGRESS] += height_nb(tables, s, who) - h0
+    if s.status[who] == S_SEA:
+        s.stats[p, ST_PROGRESS] += height_nb(tables, s, who) - h0
     return cand
+
+
+@njit(cache=True, error_model="numpy")
+def boost_returns_nb(s, dest, start):
+    """Would a boost reaching `dest` ride the arrows back onto `start`, the cell it left? That
+    is the only way a boost chain can go on (the partner stays there), so it is the loop."""
+    if s.chan[dest] < 0:
+        return False
+    end, _ = ride_end_nb(s, dest)
+    return end == start
 
 
 @njit(cache=True, error_model="numpy")
 def boost_options_nb(tables, s, who, options):
     """Boost distances (R_BOOST_MIN..R_BOOST_MAX cells) that move the surfer (a closed column
-    top can stop it)."""
+    top can stop it). With R_BOOST_LOOP = LOOP_NO_REVISIT a boost may not end on a cell already
+    visited in its chain: a chain can only go on by riding back onto the cell the boost left
+    (the partner is there), so distances whose ride returns there are not offered; if every
+    distance would, each is offered as distance + BOOST_NO_RIDE: the surfer moves that far and
+    does not ride the arrow back."""
     n = 0
     c = s.cell[who]
+    no_revisit = tables.rules[R_BOOST_LOOP] == LOOP_NO_REVISIT
     for d in range(tables.rules[R_BOOST_MIN], tables.rules[R_BOOST_MAX] + 1):
-        if d > 0 and walk_up_nb(tables, c, d) != c:
-            options[n] = d
-            n += 1
+        dest = walk_up_nb(tables, c, d)
+        if d <= 0 or dest == c:
+            continue
+        if no_revisit and dest != UP_BEACH and boost_returns_nb(s, dest, c):
+            continue
+        options[n] = d
+        n += 1
+    if n == 0 and no_revisit:
+        for d in range(tables.rules[R_BOOST_MIN], tables.rules[R_BOOST_MAX] + 1):
+            if d > 0 and walk_up_nb(tables, c, d) != c:
+                options[n] = d + BOOST_NO_RIDE
+                n += 1
     return n
 
 
 @njit(cache=True, error_model="numpy")
-def apply_boost_nb(tables, s, who, dist, trace, tn):
-    """Boost: the surfer that was on the circle moves `dist` cells forward; it may then ride
-    and push (or boost again, through a channel back down). Returns the next surfer to boost."""
+def apply_boost_nb(tables, s, who, opt, trace, tn):
+    """Boost: surfer `who` (see stop_nb for which one) moves forward by the option's distance;
+    it then rides and pushes like any arriving surfer (or, with the option's BOOST_NO_RIDE
+    flag, stops where the boost lands without riding). Returns the next surfer to boost (only
+    possible under LOOP_GUARD_PUSH: a ride back onto the partner)."""
     p = who // 2
+    dist = opt % BOOST_NO_RIDE
+    ride = opt < BOOST_NO_RIDE
     c = s.cell[who]
     h0 = line_of_nb(c)
     dest = walk_up_nb(tables, c, dist)
-    s.cell[who] = -1      # the circle already belongs to the surfer that arrived
+    s.cell[who] = -1      # the circle belongs to the other surfer (the partner or the arrival)
     s.no_ride[who] = 0
     s.stats[p, ST_BOOSTS] += 1
-    trace_nb(trace, tn, EV_BOOST, who, dist, c, dest, 0)
+    trace_nb(trace, tn, EV_BOOST, who, dist, c, dest, 0 if ride else 1)
     if dest == UP_BEACH:
         arrive_nb(tables, s, who, trace, tn)
         s.stats[p, ST_PROGRESS] += tables.n_lines - h0
         return -1
-    cand = settle_nb(tables, s, who, dest, trace, tn)
-    s.stats[p, ST_PROGRESS] += height_nb(tables, s, who) - h0
+    if ride:
+        cand = settle_nb(tables, s, who, dest, trace, tn)
+    else:
+        cand = stop_nb(tables, s, who, dest, trace, tn)
+    if s.status[who] == S_SEA:
+        s.stats[p, ST_PROGRESS] += height_nb(tables, s, who) - h0
     return cand
 
 
 @njit(cache=True, error_model="numpy")
 def boost_blocked_nb(tables, s, who, trace, tn):
-    """A surfer that cannot be boosted (closed column top, or the boost guard reached) is
-    pushed down instead, so that a circle never holds two surfers (an assumption)."""
+    """A surfer that cannot be boosted (the top of a closed column, or the legacy loop guard
+    reached) is pushed down instead, so that a circle never holds two surfers (an assumption;
+    the default sheet has no closed column)."""
     push_nb(tables, s, who, -1, trace, tn)
 
 

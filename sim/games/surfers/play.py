@@ -24,7 +24,7 @@ from sim.games.surfers.enums import (
     DEC_MOVE, EV_ACTION, EV_FLICK, EV_PASS, EV_TURN, G_BROKEN, G_BROKEN_TURN, G_END_REASON,
     G_FASTEST, G_FASTEST_TURN, G_HALF, G_LANDED, G_OVER, G_PIPS, G_SEAT, G_TURNS, KEEP_LEN,
     MAX_OPTIONS, MAX_PLAYERS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
-    R_MAX_CHAIN, R_TURN_LIMIT, S_BEACH, S_TIDE, S_WAVE, ST_ACTION_CELLS, ST_AIM_HIT,
+    ST_BOOST_CHAIN, R_MAX_CHAIN, R_TURN_LIMIT, S_BEACH, S_TIDE, S_WAVE, ST_ACTION_CELLS, ST_AIM_HIT,
     ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_UP, ST_FLICKS, ST_HALF, ST_ILLEGAL, ST_KILLS, ST_MINUS,
     ST_MOVES, ST_OFF, ST_PASS, ST_PLUS, ST_PROGRESS, ST_PUSHED, ST_PUSHES, ST_REFLICK,
     ST_RIDES, ST_SHORT, ST_TURNS, W_HALF, W_PLAIN,
@@ -76,6 +76,7 @@ RECORD_COLUMNS = (
     ("kills", "opponent surfers the seat's pushes put out of the game"),
     ("boosts", "boosts"),
     ("rides", "channel rides by the seat's surfers"),
+    ("boost_loops", "boosts set off by a boost: a ride back onto the partner (0 under the default rules.boost_loop)"),
     ("illegal", "strategy decisions that were not legal (always 0 for built-ins)"),
     ("broken", "checked games only: first broken invariant code, 0 = none"),
     ("actions_mask", "bit a set = action a used at least once (pips +1, pips -1, re-flick, channel up, channel down)"),
@@ -99,18 +100,20 @@ C_OUT_TIDE = _NAMES.index("out_tide")
 C_FINISH_BEST = _NAMES.index("finish_best")
 C_FLICKS = _NAMES.index("flicks")
 C_ILLEGAL = _NAMES.index("illegal")
+C_BOOSTS = _NAMES.index("boosts")
+C_BOOST_LOOPS = _NAMES.index("boost_loops")
 C_BROKEN = _NAMES.index("broken")
 C_ACTIONS_MASK = _NAMES.index("actions_mask")
 C_FINISH_MASK = _NAMES.index("finish_mask")
 C_EDGE_MASK = _NAMES.index("edge_mask")
 C_FASTEST_MASK = _NAMES.index("fastest_mask")
 C_LOST_MASK = _NAMES.index("lost_mask")
-# stats copied one to one, in column order from "flicks" to "rides"
+# stats copied one to one, in column order from "flicks" to "boost_loops"
 _STAT_COLS = np.array([ST_FLICKS, ST_SHORT, ST_OFF, ST_AIM_HIT, ST_ACTION_CELLS, ST_HALF,
                        ST_PLUS, ST_MINUS, ST_REFLICK, ST_CHAN_UP, ST_CHAN_DOWN, ST_MOVES,
                        ST_PASS, ST_PROGRESS, ST_PUSHES, ST_PUSHED, ST_KILLS, ST_BOOSTS,
-                       ST_RIDES], np.int64)
-assert _NAMES[C_FLICKS + len(_STAT_COLS) - 1] == "rides" and _NAMES[C_FLICKS + len(_STAT_COLS)] == "illegal"
+                       ST_RIDES, ST_BOOST_CHAIN], np.int64)
+assert _NAMES[C_FLICKS + len(_STAT_COLS) - 1] == "boost_loops" and _NAMES[C_FLICKS + len(_STAT_COLS)] == "illegal"
 
 
 @njit(cache=True, error_model="numpy")
@@ -134,10 +137,16 @@ def checked_nb(tables, s, check):
 
 @njit(cache=True, error_model="numpy")
 def resolve_boosts_nb(tables, s, cand, sids, params, options, ctx, keep, trace, tn, check):
-    """Boost the surfer `cand` (its owner chooses 1 or 2 cells), and any boost that sets off,
-    up to the R_MAX_CHAIN guard."""
+    """Boost the surfer `cand` (its owner chooses how far), and any boost that sets off. Under
+    the default loop rule (LOOP_NO_REVISIT) boost_options_nb offers no distance that rides back
+    onto the partner, so a chain never goes on; under LOOP_GUARD_PUSH (the earlier engine's
+    invented rule, kept as an option) it may, up to R_MAX_CHAIN boosts, after which the boosted
+    surfer is pushed down. (The guard is checked under both rules so that no game can hang;
+    under LOOP_NO_REVISIT it is unreachable: ST_BOOST_CHAIN counts chains longer than one.)"""
     chain = 0
     while cand >= 0:
+        if chain >= 1:
+            s.stats[cand // 2, ST_BOOST_CHAIN] += 1
         if chain >= tables.rules[R_MAX_CHAIN]:
             boost_blocked_nb(tables, s, cand, trace, tn)
             break
