@@ -174,9 +174,14 @@ def _play_all(spec, configs, n, workers, chunk, progress) -> None:
                     chunk_size=chunk, progress=progress, overwrite=False)
 
 
-def precision_chunk(games: int, workers=None) -> int:
-    """Chunk size of a run that grows in batches (fixed for the whole run)."""
-    return int(max(1000, min(20000, games // max(1, (workers or os.cpu_count() or 1)))))
+PRECISION_FIRST_CHUNKS = 8   # the first batch of a --precision run is cut into about this many
+
+
+def precision_chunk(games: int) -> int:
+    """Chunk size of a run that grows in batches (fixed for the whole run). The batches are
+    whole chunks, so this decides how many games each batch plays: it must not depend on the
+    number of workers, or the same command would log different games with another --workers."""
+    return int(max(1000, min(20000, games // PRECISION_FIRST_CHUNKS)))
 
 
 def run_configs(spec, configs: list, games: int, seed: int, root: str, workers=None,
@@ -189,7 +194,7 @@ def run_configs(spec, configs: list, games: int, seed: int, root: str, workers=N
     n = int(games)
     if precision is not None:
         cap = int(max_games or 10_000_000)
-        chunk = int(chunk_size or precision_chunk(n, workers))
+        chunk = int(chunk_size or precision_chunk(n))
         n = int(math.ceil(n / chunk) * chunk)
     else:
         cap = n

@@ -169,7 +169,7 @@ def load_manifest_file(run_dir: str) -> tuple[dict | None, str | None]:
 def read_manifest(run_dir: str) -> dict:
     """The validated manifest of a run folder, or one error line."""
     if not os.path.isdir(run_dir):
-        raise ToolkitError(f"{run_dir}: no such run folder")
+        raise ToolkitError(f"{run_dir}: no run found here (no such folder)")
     manifest, why = load_manifest_file(run_dir)
     if manifest is None:
         if why is None:
@@ -360,8 +360,7 @@ def open_run(run_dir: str, allow_incomplete: bool = True, load_components: bool 
         try:
             rf.spec = get_game(manifest["game"])
         except ToolkitError:
-            rf.spec = None
-            rf.notes.append(f"game '{manifest['game']}' is not registered here")
+            rf.spec = None  # the caller says what it can do without the game
         comp = manifest["components"]
         copy = _check_copy(run_dir, comp["copy"], comp["copy_sha256"], "component file")
         if rf.spec is not None:
