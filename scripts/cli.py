@@ -223,8 +223,9 @@ def _cmd_run(args, out) -> int:
 
 
 def _cmd_summary(args, out) -> int:
-    from sim.run_folder import open_run
+    from sim.run_folder import open_run, read_manifest
 
+    read_manifest(args.dir)      # "no run found here" for a folder that holds none
     folder = open_run(args.dir)  # manifest, chunks and component copy checked: one line if not
     manifest = folder.manifest
     if not folder.complete:

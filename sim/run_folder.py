@@ -76,6 +76,15 @@ def chunk_ranges(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
     return [(first, min(chunk_size, n_games - first)) for first in range(0, n_games, chunk_size)]
 
 
+def record_of_file(path: str, first: int, games: int) -> dict:
+    """The manifest record of a chunk file already on disk (for tools and tests that write a
+    run folder themselves; the runner records the bytes it writes)."""
+    import pyarrow.parquet as pq
+    return {"file": os.path.basename(path), "first": int(first), "games": int(games),
+            "rows": int(pq.ParquetFile(path).metadata.num_rows),
+            "bytes": os.path.getsize(path), "sha256": sha256_file(path)}
+
+
 # --- the manifest's shape --------------------------------------------------------------------------
 class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -336,6 +345,8 @@ def open_run(run_dir: str, allow_incomplete: bool = True, load_components: bool 
     The toolkit never imports a file because a run folder names it.
     """
     run_dir = str(run_dir)
+    if not os.path.isdir(run_dir):
+        raise ToolkitError(f"{run_dir}: no such run folder")
     manifest = read_manifest(run_dir)
     check = check_chunks(run_dir, manifest)
     line = chunk_problem_line(run_dir, check, RERUN)
