@@ -128,6 +128,9 @@ def _claim_root(root: str, plan: dict, overwrite: bool) -> None:
             if kept:
                 print(f"note: {root}: --overwrite kept {len(kept)} file(s) the toolkit did not "
                       f"write: {rf.describe_kept(kept, root)}", file=sys.stderr)
+    from reports.output import check_report_dir
+    for name in designer.REPORT_DIRS:  # before any game is played
+        check_report_dir(os.path.join(root, name))
     designer.write_plan(root, plan)
 
 

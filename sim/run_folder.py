@@ -502,6 +502,12 @@ def remove_owned(paths: list, root: str) -> None:
             except OSError:
                 break
             d = os.path.dirname(d)
+    for p in paths:
+        # a report folder the user added files to stays a report folder of the toolkit (an
+        # empty record), so that the next report may go there beside the user's files
+        if os.path.basename(p) == REPORT_RECORD and os.path.isdir(os.path.dirname(p)):
+            with open(p, "w", encoding="utf-8") as fh:
+                json.dump({"tool": TOOL, "kind": "report", "format": 1, "files": {}}, fh)
 
 
 def describe_kept(paths: list, root: str, limit: int = 6) -> str:
