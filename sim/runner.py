@@ -32,7 +32,6 @@ import json
 import math
 import os
 import platform
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
