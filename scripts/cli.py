@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--variants", default=None, help="TOML file of named strategy variants")
     s.add_argument("--chunk-size", type=_int("chunk size"), default=None,
                    help="games per chunk (default: up to 20000)")
-    s.add_argument("--overwrite", action="store_true", help="replace a previous run in --out")
+    s.add_argument("--overwrite", action="store_true",
+                   help="replace a previous run of this toolkit in --out: only the files the "
+                        "toolkit wrote there are removed, the others are kept and named")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--scheduler", default=None,
                    help="dask.distributed scheduler address (tcp://host:port): run on a cluster")

@@ -32,7 +32,9 @@ def _common(s, _int, games_help: str):
                         "(e.g. 0.005), instead of a fixed count")
     s.add_argument("--max-games", type=_int("max games"), default=None,
                    help="cap for --precision (games per configuration; default 10,000,000)")
-    s.add_argument("--overwrite", action="store_true", help="replace a previous result in --out")
+    s.add_argument("--overwrite", action="store_true",
+                   help="replace a previous result of this toolkit in --out (only the files the "
+                        "toolkit wrote there are removed)")
     s.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 

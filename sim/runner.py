@@ -225,9 +225,12 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
         diff = []
         plan.extended_from = int(old.get("games", 0))
     if diff:
-        raise ToolkitError(
-            f"output folder {out_dir} holds a different run (differs in: {', '.join(diff)}); "
-            f"pass --overwrite to replace it or choose a new --out folder")
+        _, changed = rf.run_owned(out_dir, previous)
+        hint = ("pass --overwrite to replace it or choose a new --out folder" if not changed else
+                f"choose a new --out folder (--overwrite would not delete {changed[0]}, which "
+                f"was changed after the toolkit wrote it)")
+        raise ToolkitError(f"output folder {out_dir} holds a different run (differs in: "
+                           f"{', '.join(diff)}); {hint}")
     check = rf.check_chunks(out_dir, previous)
     if check.extra:
         raise ToolkitError(

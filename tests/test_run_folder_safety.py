@@ -115,6 +115,11 @@ def test_overwrite_never_deletes_a_copy_the_user_edited(toy_registry, in_tmp, ca
     code, _, err = run_toy(capsys, folder, "--seed", "9", "--overwrite")
     assert code == 2 and len(err.splitlines()) == 1 and "components.toml" in err
     assert snapshot(folder) == before
+    # without --overwrite, the message does not suggest a flag that would not help
+    code, _, err = run_toy(capsys, folder, "--seed", "9")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "pass --overwrite" not in err and "would not delete" in err
+    assert snapshot(folder) == before
 
 
 def test_resume_reports_a_stray_chunk_file_and_keeps_it(toy_registry, in_tmp, capsys):
