@@ -224,3 +224,24 @@ def test_verification_hashes_every_chunk_once_per_process(run_dir, monkeypatch):
     for _ in range(3):
         runner.read_logs(run_dir)
     assert len(calls) == 4
+
+
+def test_a_chunk_written_but_not_recorded_is_not_counted_and_is_replayed(toy_registry, in_tmp, capsys):
+    """A kill between a worker writing its chunk and the parent recording it leaves a file at
+    a planned name with no record: it is not counted (its bytes cannot be vouched for), the
+    summary says so, and the resume plays that chunk again over it."""
+    spec = toy_registry
+    prepared = spec.prepare(spec.load_components(), 3, ["planner", "greedy", "random"], 1)
+    out, ref = str(in_tmp / "run"), str(in_tmp / "ref")
+    runner.run(spec, prepared, GAMES, ref, workers=1, chunk_size=CHUNK, progress=False)
+    m = runner.run(spec, prepared, GAMES, out, workers=1, chunk_size=CHUNK, progress=False,
+                   _max_chunks=2)
+    assert [c["file"] for c in m["chunks"]] == [chunk(in_tmp / "run", k).name for k in (0, 1)]
+    shutil.copyfile(chunk(in_tmp / "ref", 2), chunk(in_tmp / "run", 2))  # written, not recorded
+    code, text, err = call(capsys, "summary", out)
+    assert code == 0, err
+    assert "1 chunk file(s) of an interrupted session are not counted" in text
+    assert f"{2 * CHUNK} games" in text
+    m = runner.run(spec, prepared, GAMES, out, workers=1, progress=False)
+    assert m["status"] == "complete" and m["timings"]["chunks_played_this_session"] == 2
+    pd.testing.assert_frame_equal(runner.read_logs(out), runner.read_logs(ref))
