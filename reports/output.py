@@ -47,8 +47,16 @@ class ReportFolder:
                     f"{path} was not written by this toolkit's report (or was changed since) and "
                     f"the report would replace it; move it away or choose another {self.flag} "
                     f"folder")
+        record_path = os.path.join(self.out_dir, rf.REPORT_RECORD)
+        new = {rel.replace(os.sep, "/"): rf.sha256_bytes(data)
+               for rel, data in sorted(self.files.items())}
+        old = {os.path.relpath(p, self.out_dir).replace(os.sep, "/"): rf.sha256_file(p)
+               for p in self.owned if p != record_path}
         try:
             os.makedirs(self.out_dir, exist_ok=True)
+            # first the record of what is there and what is about to be: an interrupted write
+            # leaves a folder the next report still recognises as its own
+            self._record(record_path, source, old, pending=new)
             for rel, data in self.files.items():
                 path = os.path.join(self.out_dir, rel)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -57,21 +65,25 @@ class ReportFolder:
                     fh.write(data)
                 os.replace(tmp, path)
             written = {os.path.join(self.out_dir, rel) for rel in self.files}
-            record_path = os.path.join(self.out_dir, rf.REPORT_RECORD)
             stale = [p for p in self.owned if p not in written and p != record_path]
             rf.remove_owned(stale, self.out_dir)
-            record = {"tool": rf.TOOL, "kind": "report", "format": RECORD_FORMAT,
-                      "source": source,
-                      "files": {rel.replace(os.sep, "/"): rf.sha256_bytes(data)
-                                for rel, data in sorted(self.files.items())}}
-            tmp = record_path + ".tmp"
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(record, fh, indent=2)
-                fh.write("\n")
-            os.replace(tmp, record_path)
+            self._record(record_path, source, new)
         except OSError as exc:
             raise ToolkitError(f"cannot write the report folder {self.out_dir}: "
                                f"{exc.strerror or exc}") from None
+
+
+    @staticmethod
+    def _record(path: str, source, files: dict, pending: dict | None = None) -> None:
+        record = {"tool": rf.TOOL, "kind": "report", "format": RECORD_FORMAT, "source": source,
+                  "files": files}
+        if pending:
+            record["pending"] = pending
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, indent=2)
+            fh.write("\n")
+        os.replace(tmp, path)
 
 
 def check_report_dir(out_dir: str, flag: str = "--out") -> tuple[list, list]:

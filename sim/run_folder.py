@@ -438,14 +438,18 @@ def report_owned(report_dir: str) -> tuple[list, list, str | None]:
     if not ok:
         return [], [], f"its {REPORT_RECORD} was not written by this toolkit"
     owned, changed = [], []
-    for rel, sha in rec["files"].items():
-        path = os.path.normpath(os.path.join(report_dir, rel))
-        if not path.startswith(os.path.abspath(report_dir) + os.sep) and \
-                not path.startswith(report_dir + os.sep):
+    # "pending": the files a report writer was about to write when it recorded them (a write
+    # cut short leaves either the old or the new bytes: both are the toolkit's)
+    pending = rec.get("pending") if isinstance(rec.get("pending"), dict) else {}
+    root = os.path.abspath(report_dir)
+    for rel in sorted(set(rec["files"]) | set(pending)):
+        path = os.path.normpath(os.path.join(root, rel))
+        if not path.startswith(root + os.sep):
             continue  # a record never reaches outside its folder
         if not os.path.isfile(path):
             continue
-        (owned if sha256_file(path) == sha else changed).append(path)
+        sha = sha256_file(path)
+        (owned if sha in (rec["files"].get(rel), pending.get(rel)) else changed).append(path)
     owned.append(rec_path)
     return owned, changed, None
 

@@ -196,3 +196,26 @@ def test_sweep_overwrite_keeps_user_files_and_refuses_a_foreign_folder(toy_regis
         code, _, err = sweep(capsys, foreign, "--vary", "dice.sides=6,8", *flags)
         assert code == 2 and len(err.splitlines()) == 1 and "--overwrite" not in err
     assert snapshot(foreign) == before
+
+
+def test_a_report_cut_short_is_still_the_toolkits_folder(toy_registry, in_tmp, capsys, monkeypatch):
+    """A report write interrupted after its files and before its final record must not turn
+    the folder into 'files the toolkit did not write' (the next report would be refused)."""
+    from sim import run_folder
+
+    run = in_tmp / "run"
+    assert run_toy(capsys, run)[0] == 0
+    rep = in_tmp / "rep"
+    assert call(capsys, "report", run, "--out", rep, "--no-progress", "--format", "md")[0] == 0
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(run_folder, "remove_owned", interrupted)
+        assert call(capsys, "report", run, "--out", rep, "--no-progress")[0] == 130
+    assert "pending" in json.loads((rep / "report.json").read_text())
+    code, _, err = call(capsys, "report", run, "--out", rep, "--no-progress")
+    assert code == 0, err
+    record = json.loads((rep / "report.json").read_text())
+    assert "pending" not in record and {"report.html", "report.md"} <= set(record["files"])
