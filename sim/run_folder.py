@@ -489,7 +489,11 @@ def run_owned(run_dir: str, manifest: dict) -> tuple[list, list]:
 
 
 def remove_owned(paths: list, root: str) -> None:
-    """Remove the toolkit's files, then the folders under `root` they leave empty."""
+    """Remove the toolkit's files, then the folders under `root` they leave empty. The files
+    that mark a folder as the toolkit's (manifests, plans, report records) go last, so that
+    an interruption leaves folders the toolkit still recognises."""
+    markers = (MANIFEST, REPORT_RECORD, "designer.json")
+    paths = sorted(paths, key=lambda p: os.path.basename(p) in markers)
     dirs = set()
     for p in paths:
         try:

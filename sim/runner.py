@@ -383,10 +383,11 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
 def _prepare_out_dir(plan: RunPlan, prepared: Prepared, manifest: dict) -> None:
     """Remove the toolkit's own old files (overwrite; stale temporary files), then write the
     manifest first (so that the folder is recognisably the toolkit's), then the copies."""
-    if plan.remove:
-        rf.remove_owned(plan.remove, plan.out_dir)
+    manifest_path = os.path.join(plan.out_dir, MANIFEST)
+    if plan.remove:  # the old manifest is not removed: the new one replaces it atomically
+        rf.remove_owned([p for p in plan.remove if p != manifest_path], plan.out_dir)
     os.makedirs(os.path.join(plan.out_dir, CHUNK_DIR), exist_ok=True)
-    _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
+    _write_json_atomic(manifest_path, manifest)
     for name, data, _ in _copies(prepared):
         path = os.path.join(plan.out_dir, name)
         if os.path.isfile(path) and rf.sha256_file(path) == rf.sha256_bytes(data):
