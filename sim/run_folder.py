@@ -211,7 +211,7 @@ class ChunkCheck:
 _VERIFIED: dict = {}   # (path, size, mtime_ns, sha256) already hashed in this process
 
 
-def _verify_file(path: str, rec: dict) -> str | None:
+def _verify_file(path: str, rec: dict, run_id: str | None = None) -> str | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -227,7 +227,7 @@ def _verify_file(path: str, rec: dict) -> str | None:
         _VERIFIED[key] = True
         return None
     other = _run_id_in(path)
-    if other is not None:
+    if other is not None and other != run_id:  # readable, and another run's games
         why = f"holds games of another run (run id {other}), not of this one"
     return why
 
@@ -270,7 +270,7 @@ def check_chunks(run_dir: str, manifest: dict) -> ChunkCheck:
         if plan is None or (rec["first"], rec["games"]) != plan or rec["rows"] != rec["games"] * players:
             res.bad[name] = "recorded for other games than the run's chunking gives"
             continue
-        why = _verify_file(os.path.join(chunk_dir, name), rec)
+        why = _verify_file(os.path.join(chunk_dir, name), rec, manifest.get("run_id"))
         if why == "missing":
             res.missing.append(name)
         elif why is not None:

@@ -245,3 +245,18 @@ def test_a_chunk_written_but_not_recorded_is_not_counted_and_is_replayed(toy_reg
     m = runner.run(spec, prepared, GAMES, out, workers=1, progress=False)
     assert m["status"] == "complete" and m["timings"]["chunks_played_this_session"] == 2
     pd.testing.assert_frame_equal(runner.read_logs(out), runner.read_logs(ref))
+
+
+def test_a_chunk_of_this_run_edited_is_damaged_not_foreign(run_dir, capsys):
+    """A chunk rewritten with changed figures but its own run id still decodes: it is named
+    as damaged (its checksum), not as another run's."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    path = chunk(run_dir, 1)
+    t = pq.read_table(path)
+    scores = t.column("score").to_pylist()
+    scores[0] += 1
+    pq.write_table(t.set_column(t.schema.get_field_index("score"), "score", pa.array(scores)),
+                   path)
+    line = one_error_line(capsys, "summary", run_dir)
+    assert path.name in line and "damaged or replaced" in line and "another run" not in line
