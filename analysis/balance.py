@@ -16,7 +16,6 @@ Seats are shown numbered from 1 (log column `seat` + 1).
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -156,43 +155,13 @@ def _hist_stats(values: np.ndarray, counts: np.ndarray) -> dict:
 
 
 # --- loading ------------------------------------------------------------------------------
-def check_run_folder(run_dir: str, allow_incomplete: bool = False) -> tuple[dict, list]:
-    """(manifest, chunk files) of a complete run folder; ToolkitError (one line) otherwise."""
-    from sim import runner
+def check_run_folder(run_dir: str, allow_incomplete: bool = False):
+    """The run folder opened and checked by the one loader of run folders (sim/run_folder.py):
+    manifest validated, every chunk verified against its record, the component copy checked
+    against the SHA-256 the run recorded and loaded. ToolkitError (one line) otherwise."""
+    from sim.run_folder import open_run
 
-    if not os.path.isdir(run_dir):
-        raise ToolkitError(f"{run_dir}: no such run folder")
-    manifest = runner.read_manifest(run_dir)
-    files = runner.chunk_files(run_dir)
-    expected = manifest.get("n_chunks")
-    if not files:
-        raise ToolkitError(f"{run_dir}: the run has no chunk files yet; run the same "
-                           f"`balance run` command again to play it")
-    if not allow_incomplete and (manifest.get("status") != "complete"
-                                 or (expected is not None and len(files) < int(expected))):
-        raise ToolkitError(f"{run_dir}: the run is incomplete ({len(files)} of {expected} chunks, "
-                           f"status {manifest.get('status')}); run the same `balance run` "
-                           f"command again to finish it")
-    return manifest, files
-
-
-def _spec_and_components(manifest: dict, run_dir: str):
-    from sim import runner
-    from sim.registry import get_game
-
-    try:
-        spec = get_game(manifest.get("game", ""))
-    except ToolkitError:
-        return None, None
-    comp = None
-    copy = os.path.join(run_dir, runner.COMPONENTS_COPY)
-    # the run's `--set` overrides too: the report must describe the cards as they were played
-    overrides = tuple(manifest.get("components", {}).get("overrides", []) or ())
-    try:
-        comp = spec.load_components(copy if os.path.isfile(copy) else None, overrides)
-    except ToolkitError:
-        comp = None
-    return spec, comp
+    return open_run(run_dir, allow_incomplete=allow_incomplete)
 
 
 def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = None,
@@ -200,10 +169,12 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games)."""
     from sim.runner import log_columns
 
-    manifest, files = check_run_folder(run_dir, allow_incomplete)
-    notes = []
+    folder = check_run_folder(run_dir, allow_incomplete)
+    manifest, files = folder.manifest, folder.files
+    notes = list(folder.notes)
     if metadata is None:
-        spec, comp = _spec_and_components(manifest, run_dir)
+        # the run's own component file (its checked copy), never the game's default
+        spec, comp = folder.spec, folder.components
         if spec is None:
             notes.append(f"game '{manifest.get('game')}' is not registered here: generic "
                          f"sections only")

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from analysis.balance import BalanceAnalysis, analyse_run
 from reports.document import build_document
 from reports.figures import make_figures
-from reports.html import render_html
-from reports.markdown import write_markdown
+from reports.output import ReportFolder, render_into
 from sim.game_api import ToolkitError
 
 FORMATS = ("html", "md")
@@ -31,23 +30,12 @@ def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = F
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise ToolkitError(f"unknown report format {', '.join(bad)} (use html, md)")
+    out = ReportFolder(out_dir)  # checked before any work: a user's folder is refused
     t0 = time.perf_counter()
     analysis = analyse_run(run_dir, progress=progress, metadata=metadata,
                            allow_incomplete=allow_incomplete)
     figures = make_figures(analysis)
     doc = build_document(analysis, figures, build_seconds=time.perf_counter() - t0)
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-    except OSError as exc:
-        raise ToolkitError(f"cannot create the report folder {out_dir}: {exc.strerror}") from None
-    html_path = md_path = None
-    if "html" in formats:
-        html_path = os.path.join(out_dir, "report.html")
-        tmp = html_path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(render_html(doc))
-        os.replace(tmp, html_path)
-    if "md" in formats:
-        md_path = write_markdown(doc, out_dir)
-    return ReportFiles(html=html_path, markdown=md_path, analysis=analysis,
+    files = render_into(out, doc, formats, source=os.path.abspath(run_dir))
+    return ReportFiles(html=files.get("html"), markdown=files.get("md"), analysis=analysis,
                        seconds=time.perf_counter() - t0)

@@ -3,15 +3,13 @@ to HTML and Markdown by reports/html.py and reports/markdown.py like the balance
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
 from analysis.designer import Comparison, SweepResult
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png
-from reports.html import render_html
-from reports.markdown import write_markdown
+from reports.output import ReportFolder, render_into
 
 PALETTE = ["#3b6fb6", "#c44e52", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
 
@@ -25,17 +23,8 @@ def _pci(p, lo, hi):
 
 
 def write_document(doc: Document, out_dir: str, formats=("html", "md")) -> dict:
-    os.makedirs(out_dir, exist_ok=True)
-    files = {}
-    if "html" in formats:
-        path = os.path.join(out_dir, "report.html")
-        with open(path + ".tmp", "w", encoding="utf-8") as fh:
-            fh.write(render_html(doc))
-        os.replace(path + ".tmp", path)
-        files["html"] = path
-    if "md" in formats:
-        files["md"] = write_markdown(doc, out_dir)
-    return files
+    """Write a designer report into `out_dir` (reports/output.py: never over a user's files)."""
+    return render_into(ReportFolder(out_dir), doc, formats)
 
 
 # ---------------------------------------------------------------------------------------

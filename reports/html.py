@@ -57,7 +57,7 @@ def render_html(doc: Document) -> str:
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{html.escape(doc.title)}</title>", f"<style>{CSS}</style></head><body>",
              f"<header><h1>{html.escape(doc.title)}</h1><p>{html.escape(doc.subtitle)}</p></header>",
-             "<nav>" + "".join(f'<a href="#{s.anchor}">{html.escape(s.title)}</a>'
+             "<nav>" + "".join(f'<a href="#{html.escape(s.anchor)}">{html.escape(s.title)}</a>'
                                for s in doc.sections) + "</nav>", "<main>"]
     for s in doc.sections:
         parts.append(f'<section id="{html.escape(s.anchor)}"><h2>{html.escape(s.title)}</h2>')

@@ -1,43 +1,64 @@
-"""The Markdown version of the report: report.md with its figures as PNG files beside it."""
+"""The Markdown version of the report: report.md with its figures as PNG files beside it.
+
+Every text of the document is plain text, and much of it comes from the user (variant names,
+strategy file names, card names from a component file, paths): `md_text` makes it inert, so
+that a published report.md shows it as written and never carries HTML, links or images a
+user string smuggled in. `&`, `<` and `>` become HTML entities (safe in every Markdown
+renderer, including those without backslash escapes for `<`); the other characters Markdown
+gives a meaning to are escaped with a backslash; line breaks become spaces.
+"""
 from __future__ import annotations
 
+import html
 import os
+import re
 
 from reports.document import Document, Table
 from reports.figures import Figure
 
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#!|~])")  # emphasis, code, links/images, tables, headings
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
-def _cell(x) -> str:
-    return str(x).replace("|", "\\|").replace("\n", " ")
+
+def md_text(x) -> str:
+    """A plain string as inert Markdown text (see the module's docstring)."""
+    text = " ".join(str(x).splitlines())
+    text = html.escape(text, quote=False)          # & < >  ->  &amp; &lt; &gt;
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _anchor(x) -> str:
+    return _SAFE_NAME.sub("-", str(x))
 
 
 def _table(t: Table) -> list[str]:
-    headers = [_cell(h) or " " for h in t.headers]
+    headers = [md_text(h) or " " for h in t.headers]
     out = ["| " + " | ".join(headers) + " |", "|" + "|".join(" --- " for _ in headers) + "|"]
-    out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in t.rows]
+    out += ["| " + " | ".join(md_text(c) for c in r) + " |" for r in t.rows]
     if t.caption:
-        out += ["", f"*{t.caption}*"]
+        out += ["", f"*{md_text(t.caption)}*"]
     return out
 
 
 def render_markdown(doc: Document, figure_dir: str = "figures") -> tuple[str, dict]:
     """(markdown text, {relative path: png bytes})."""
-    lines = [f"# {doc.title}", "", doc.subtitle, ""]
-    lines.append(" · ".join(f"[{s.title}](#{s.anchor})" for s in doc.sections))
+    lines = [f"# {md_text(doc.title)}", "", md_text(doc.subtitle), ""]
+    lines.append(" · ".join(f"[{md_text(s.title)}](#{_anchor(s.anchor)})" for s in doc.sections))
     files: dict = {}
     for s in doc.sections:
-        lines += ["", f'<a id="{s.anchor}"></a>', "", f"## {s.title}", ""]
+        lines += ["", f'<a id="{_anchor(s.anchor)}"></a>', "", f"## {md_text(s.title)}", ""]
         for b in s.blocks:
             if isinstance(b, str):
-                lines += [b, ""]
+                lines += [md_text(b), ""]
             elif isinstance(b, list):
-                lines += [f"- {x}" for x in b] + [""]
+                lines += [f"- {md_text(x)}" for x in b] + [""]
             elif isinstance(b, Table):
                 lines += _table(b) + [""]
             elif isinstance(b, Figure):
-                rel = f"{figure_dir}/{b.key}.png"
+                rel = f"{figure_dir}/{_anchor(b.key)}.png"
                 files[rel] = b.png
-                lines += [f"![{b.title}]({rel})", "", f"*{b.title}.* {b.caption}", ""]
+                lines += [f"![{md_text(b.title)}]({rel})", "",
+                          f"*{md_text(b.title)}.* {md_text(b.caption)}", ""]
     return "\n".join(lines).rstrip() + "\n", files
 
 

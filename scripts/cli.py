@@ -86,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--variants", default=None, help="TOML file of named strategy variants")
     s.add_argument("--chunk-size", type=_int("chunk size"), default=None,
                    help="games per chunk (default: up to 20000)")
-    s.add_argument("--overwrite", action="store_true", help="replace a previous run in --out")
+    s.add_argument("--overwrite", action="store_true",
+                   help="replace a previous run of this toolkit in --out: only the files the "
+                        "toolkit wrote there are removed, the others are kept and named")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--scheduler", default=None,
                    help="dask.distributed scheduler address (tcp://host:port): run on a cluster")
@@ -102,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("dir")
     s.add_argument("--game", type=_int("game index"), required=True, dest="game_index",
                    help="game index (0-based)")
+    s.add_argument("--strategy-file", action="append", default=[], dest="strategy_files",
+                   metavar="PATH",
+                   help="a user strategy file the run played (repeatable); its SHA-256 must be "
+                        "the one the run recorded. The toolkit never imports a file because a "
+                        "run folder names it")
 
     # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
     COMMANDS.update(cli_designer.add_commands(sub, _int))
@@ -231,7 +238,11 @@ def _cmd_run(args, out) -> int:
                                f"multiple of the {rot} seatings (the run grows by whole chunks), "
                                f"got {args.chunk_size}")
         # batches of whole rotations: every seating stays equally often at every step
-        args.chunk_size = args.chunk_size or -(-precision_chunk(args.games, args.workers) // rot) * rot
+        args.chunk_size = args.chunk_size or -(-precision_chunk(args.games) // rot) * rot
+    if getattr(args, "report", False):  # the report folder is checked before any game is played
+        from reports.output import check_report_dir
+        report_dir = args.report_out or os.path.join(out_dir, "report")
+        check_report_dir(report_dir, "--report-out")
     # validated up to here; runner.run checks the folder before writing anything
     manifest = runner.run(spec, prepared, args.games, out_dir, workers=args.workers,
                           chunk_size=args.chunk_size, progress=not args.no_progress,
@@ -260,66 +271,86 @@ def strategy_names(spec, text: str | None) -> list:
 
 
 def _cmd_summary(args, out) -> int:
-    from sim import runner
-    from sim.registry import get_game
+    from sim.run_folder import open_run, read_manifest
 
-    manifest = runner.read_manifest(args.dir)
-    try:
-        spec = get_game(manifest.get("game", ""))
-    except ToolkitError:
-        spec = None
-    if manifest.get("status") != "complete":
+    read_manifest(args.dir)      # "no run found here" for a folder that holds none
+    folder = open_run(args.dir)  # manifest, chunks and component copy checked: one line if not
+    manifest = folder.manifest
+    if not folder.complete:
         print(f"note: this run is not complete (status {manifest.get('status')}); "
               f"run the same command again to finish it", file=out)
-    print(_summary_text(spec, args.dir, manifest), file=out)
+    for note in folder.notes:
+        print(f"note: {note}", file=out)
+    print(_summary_text(folder.spec, args.dir, manifest), file=out)
     return 0
 
 
-def prepared_from_manifest(out_dir: str):
-    """(spec, prepared, manifest) rebuilt from a run folder, independent of the user's files."""
-    from sim import runner
-    from sim.registry import get_game
+def prepared_from_manifest(out_dir: str, strategy_files=()):
+    """(spec, prepared, folder) rebuilt from a checked run folder (sim/run_folder.py),
+    independent of the user's files: the run's own component and variants copies. A user
+    strategy is loaded only from a file the caller names (`strategy_files`, typed by the user)
+    whose SHA-256 is the one the run recorded."""
+    from sim.run_folder import open_run
 
-    manifest = runner.read_manifest(out_dir)
-    spec = get_game(manifest["game"])
-    copy = os.path.join(out_dir, runner.COMPONENTS_COPY)
-    comp_path = copy if os.path.isfile(copy) else manifest.get("components", {}).get("path")
-    overrides = tuple(manifest.get("components", {}).get("overrides", []))
-    components = spec.load_components(None if comp_path in (None, "<default>") else comp_path,
-                                      overrides)
-    want = manifest.get("components", {}).get("sha256")
-    if want and components.sha256 != want:
-        raise ToolkitError(f"{out_dir}: the component file no longer matches the run "
-                           f"(sha256 {components.sha256[:12]} != {want[:12]})")
-    variants_file = None
-    vf = manifest.get("variants_file")
-    if vf:
-        copy = os.path.join(out_dir, runner.VARIANTS_COPY)
-        variants_file = copy if os.path.isfile(copy) else vf.get("path")
+    folder = open_run(out_dir, strategy_files=list(strategy_files), need_strategies=True)
+    manifest = folder.manifest
+    if folder.spec is None:
+        raise ToolkitError(f"{out_dir}: game '{manifest['game']}' is not registered here")
     names = []
     for info in manifest["strategies"]:
         src = str(info.get("source", ""))
         if src.startswith("user:"):
-            names.append(f"{src[len('user:'):]}:{info['base']}")
+            names.append(f"{folder.strategy_files[src[len('user:'):]]}:{info['base']}")
         else:
             names.append(info["name"])
-    prepared = spec.prepare(components, int(manifest["players"]), names, int(manifest["seed"]),
-                            variants_file)
+    prepared = folder.spec.prepare(folder.components, int(manifest["players"]), names,
+                                   int(manifest["seed"]), folder.variants_file)
     rot = manifest.get("config", {}).get("rotation")
     if rot:  # replay the seatings the run logged, not ones recomputed by this version
         import dataclasses
         prepared = dataclasses.replace(prepared, rotation=[list(map(int, r)) for r in rot])
-    return spec, prepared, manifest
+    return folder.spec, prepared, folder
+
+
+def _logged_game(folder, game: int):
+    """The logged rows of one game (columns as played), or None if its chunk is not logged."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    for rec in folder.manifest["chunks"]:
+        if rec["first"] <= game < rec["first"] + rec["games"]:
+            path = os.path.join(folder.path, "chunks", rec["file"])
+            if path in folder.files:
+                t = pq.read_table(path)
+                return t.filter(pc.equal(t.column("game"), game)).to_pydict()
+    return None
 
 
 def _cmd_replay(args, out) -> int:
+    import numpy as np
+
     if not os.path.isdir(args.dir):
         raise ToolkitError(f"{args.dir}: no such run folder")
-    spec, prepared, manifest = prepared_from_manifest(args.dir)
-    n = int(manifest["games"])
+    spec, prepared, folder = prepared_from_manifest(args.dir, args.strategy_files)
+    n = int(folder.manifest["games"])
     if not 0 <= args.game_index < n:
         raise ToolkitError(f"--game {args.game_index} is out of range: this run has games 0 to {n - 1}")
+    logged = _logged_game(folder, args.game_index)
+    if logged is None:
+        raise ToolkitError(f"game {args.game_index} is not in the logs yet (the run is not "
+                           f"complete); run the same `balance run` command again to finish it")
+    # a replay is of the logged game: the same outcome, column by column, or one line
     from sim import rotation
+    from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
+    again = call_interruptibly(rotation.play_chunk, spec, prepared, args.game_index, 1)
+    for col, values in again.items():
+        mine = np.asarray(values)
+        if col == "strategy" or col not in logged:  # strategy: codes here, names in the log
+            continue
+        if not np.array_equal(mine, np.asarray(logged[col]).astype(mine.dtype)):
+            raise ToolkitError(f"{args.dir}: game {args.game_index} replays differently from its "
+                               f"log (column '{col}'); the run folder does not describe the "
+                               f"games it logged")
     for line in rotation.replay(spec, prepared, args.game_index):
         print(line, file=out)
     return 0

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import os
-import shutil
 
 from sim.game_api import ToolkitError
 
@@ -35,7 +34,9 @@ def _common(s, _int, games_help: str):
                         "(e.g. 0.005), instead of a fixed count")
     s.add_argument("--max-games", type=_int("max games"), default=None,
                    help="cap for --precision (games per configuration; default 10,000,000)")
-    s.add_argument("--overwrite", action="store_true", help="replace a previous result in --out")
+    s.add_argument("--overwrite", action="store_true",
+                   help="replace a previous result of this toolkit in --out (only the files the "
+                        "toolkit wrote there are removed)")
     s.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -100,23 +101,40 @@ def _root(args, spec, kind) -> str:
 
 
 def _claim_root(root: str, plan: dict, overwrite: bool) -> None:
-    """A result folder holds one plan: the same plan resumes, another needs --overwrite."""
+    """A result folder holds one plan: the same plan resumes, another needs --overwrite, which
+    removes only what the toolkit wrote there (sub-runs, reports, plan, suggested file) and
+    names what it keeps. A folder of other files is refused whatever the flags."""
+    import sys
+
     from sim import designer
+    from sim import run_folder as rf
     if os.path.exists(root) and not os.path.isdir(root):
         raise ToolkitError(f"{root} is a file; choose a folder with --out")
     if os.path.isdir(root) and os.listdir(root):
         try:
             old = designer.read_plan(root)
-        except ToolkitError:
-            old = None
-        if overwrite:
-            if old is None:
-                raise ToolkitError(f"{root} is not empty and is not a result of this tool; "
-                                   f"refusing to delete it; choose another --out")
-            shutil.rmtree(root)
-        elif old is None or {k: v for k, v in old.items() if k != "result"} != plan:
-            raise ToolkitError(f"{root} holds a different result; pass --overwrite or choose "
-                               f"a new --out folder")
+        except ToolkitError as exc:
+            raise rf.foreign_folder_error(root, str(exc.lines[0]).split(": ", 1)[-1]) from None
+        same = {k: v for k, v in old.items() if k != "result"} == plan
+        if not same and not overwrite:
+            raise ToolkitError(f"{root} holds a different result; pass --overwrite to replace "
+                               f"it or choose a new --out folder")
+        owned, changed = designer.owned_files(root, old)
+        if changed:
+            raise ToolkitError(
+                f"{changed[0]} was changed after the toolkit wrote it and would be replaced; "
+                f"move it out of {root} first or choose another --out folder")
+        if same:  # resumed: the earlier result stays recorded until the new one replaces it
+            plan = {**plan, "result": old.get("result")}
+        else:
+            rf.remove_owned(owned, root)
+            kept = rf.list_files(root)
+            if kept:
+                print(f"note: {root}: --overwrite kept {len(kept)} file(s) the toolkit did not "
+                      f"write: {rf.describe_kept(kept, root)}", file=sys.stderr)
+    from reports.output import check_report_dir
+    for name in designer.REPORT_DIRS:  # before any game is played
+        check_report_dir(os.path.join(root, name))
     designer.write_plan(root, plan)
 
 
@@ -324,7 +342,7 @@ def cmd_tune(args, out) -> int:
     # the value the file had before (after --set), if it is one of the candidates
     current = _current_value(base_comp, path)
     baseline = next((i for i, v in enumerate(values) if current is not None and v == current), None)
-    suggested = os.path.join(root, "suggested_components.toml")
+    suggested = os.path.join(root, designer.SUGGESTED)
     _write_suggested(spec, base_comp, args, path, values[best], suggested)
     manifest = read_manifest(configs[best]["dir"])
     before = None
@@ -356,12 +374,18 @@ def cmd_tune(args, out) -> int:
                         suggested, {"notes": []})
     doc.sections[0].blocks[0].extend(notes)
     files = write_document(doc, os.path.join(root, "report"))
-    designer.write_plan(root, {**plan, "result": {"best": points[best][0], "history": history}})
+    designer.write_plan(root, {**plan, "result": {"best": points[best][0], "history": history,
+                                                  "suggested_sha256": _sha(suggested)}})
     print("", file=out)
     for line in doc.sections[0].blocks[0]:
         print(line, file=out)
     print(f"\nreport: {files.get('html')}  (Markdown: {files.get('md')})", file=out)
     return 0
+
+
+def _sha(path):
+    from sim.run_folder import sha256_file
+    return sha256_file(path)
 
 
 def _card_subject(card_info):

@@ -121,20 +121,67 @@ def sub_dir(root: str, kind: str, i: int) -> str:
     return os.path.join(root, f"{kind}-{i:02d}")
 
 
+PLAN_MARKER = ("tool", "format")
+
+
 def write_plan(root: str, plan: dict) -> None:
+    """designer.json, with the toolkit's marker: it makes the folder recognisably a result of
+    this toolkit (sim/run_folder.py)."""
+    from sim.run_folder import FORMAT, TOOL
     os.makedirs(root, exist_ok=True)
     tmp = os.path.join(root, PLAN_FILE + ".tmp")
     with open(tmp, "w") as fh:
-        json.dump(plan, fh, indent=2, default=str)
+        json.dump({"tool": TOOL, "format": FORMAT, **plan}, fh, indent=2, default=str)
     os.replace(tmp, os.path.join(root, PLAN_FILE))
 
 
 def read_plan(root: str) -> dict:
+    """The plan of a compare / sweep / tune folder (without the marker); ToolkitError if the
+    folder holds none written by this toolkit."""
+    from sim.run_folder import FORMAT, TOOL
     path = os.path.join(root, PLAN_FILE)
     if not os.path.isfile(path):
         raise ToolkitError(f"{root}: not a compare / sweep / tune folder (no {PLAN_FILE})")
-    with open(path) as fh:
-        return json.load(fh)
+    try:
+        with open(path) as fh:
+            plan = json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ToolkitError(f"{path}: cannot be read ({exc})") from None
+    if not isinstance(plan, dict) or plan.get("tool") != TOOL or plan.get("format") != FORMAT:
+        raise ToolkitError(f"{path}: not written by this toolkit (format {FORMAT})")
+    return {k: v for k, v in plan.items() if k not in PLAN_MARKER}
+
+
+_SUB_RE = re.compile(r"^(seat|point)-\d{2,}$")
+REPORT_DIRS = ("report", "after", "before")   # report folders a designer command writes
+SUGGESTED = "suggested_components.toml"
+
+
+def owned_files(root: str, plan: dict) -> tuple[list, list]:
+    """(files of a compare / sweep / tune folder the toolkit wrote, files it wrote that a user
+    changed since): the plan, each sub-run's own files, its reports, the suggested file."""
+    from sim import run_folder as rf
+    owned, changed = [os.path.join(root, PLAN_FILE)], []
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name)
+        if not os.path.isdir(path):
+            continue
+        if _SUB_RE.match(name):
+            manifest, _ = rf.load_manifest_file(path)
+            if manifest is not None:
+                o, c = rf.run_owned(path, manifest)
+                owned += o
+                changed += c
+        elif name in REPORT_DIRS:
+            o, c, why = rf.report_owned(path)
+            if why is None:
+                owned += o
+                changed += c
+    sug = os.path.join(root, SUGGESTED)
+    want = (plan.get("result") or {}).get("suggested_sha256")
+    if os.path.isfile(sug):
+        (owned if want and rf.sha256_file(sug) == want else changed).append(sug)
+    return owned, changed
 
 
 def headline_halfwidth(run_dirs: list, by) -> float:
@@ -179,9 +226,14 @@ def _play_all(spec, configs, n, workers, chunk, progress) -> None:
                     chunk_size=chunk, progress=progress, overwrite=False)
 
 
-def precision_chunk(games: int, workers=None) -> int:
-    """Chunk size of a run that grows in batches (fixed for the whole run)."""
-    return int(max(1000, min(20000, games // max(1, (workers or os.cpu_count() or 1)))))
+PRECISION_FIRST_CHUNKS = 8   # the first batch of a --precision run is cut into about this many
+
+
+def precision_chunk(games: int) -> int:
+    """Chunk size of a run that grows in batches (fixed for the whole run). The batches are
+    whole chunks, so this decides how many games each batch plays: it must not depend on the
+    number of workers, or the same command would log different games with another --workers."""
+    return int(max(1000, min(20000, games // PRECISION_FIRST_CHUNKS)))
 
 
 def run_configs(spec, configs: list, games: int, seed: int, root: str, workers=None,
@@ -194,7 +246,7 @@ def run_configs(spec, configs: list, games: int, seed: int, root: str, workers=N
     n = int(games)
     if precision is not None:
         cap = int(max_games or 10_000_000)
-        chunk = int(chunk_size or precision_chunk(n, workers))
+        chunk = int(chunk_size or precision_chunk(n))
         n = int(math.ceil(n / chunk) * chunk)
     else:
         cap = n

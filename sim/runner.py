@@ -7,15 +7,22 @@ worker process (joblib, one thread per process). The parent writes each finished
     out_dir/chunks/chunk-<first game index, 12 digits>.parquet     (atomically: .tmp + rename)
 
 and keeps `out_dir/manifest.json` describing the run (status "running" while it plays,
-"complete" at the end, with timings). A copy of the component file (and of the variants
-file, if one was used) is kept next to it so that the run can be replayed later without the
-user's files.
+"complete" at the end, with timings) and recording every chunk written: its file name, games,
+rows, bytes and SHA-256 (computed by whoever writes the chunk from the bytes it writes). A copy
+of the component file (and of the variants file, if one was used) is kept next to it, with its
+SHA-256 in the manifest, so that the run can be replayed later without the user's files.
+
+Folders (sim/run_folder.py): a run goes only into a new or empty folder or one holding a run
+of this toolkit; `overwrite` removes only the files the toolkit wrote there (and names what it
+keeps).
 
 Reproducibility: a game's randomness depends only on (seed, game index), so the logs, sorted
 by (game, seat), are identical whatever the number of workers, the chunk size or the backend.
 
 Resume: running again into a folder whose manifest has the same configuration plays only the
-chunks that are missing; a different configuration is refused unless `overwrite=True`.
+chunks that are missing or fail their check (damaged, another run's); a different
+configuration is refused unless `overwrite=True`. A file in chunks/ that the run did not
+write is never deleted: the resume refuses with one line naming it.
 """
 from __future__ import annotations
 
@@ -25,7 +32,6 @@ import json
 import math
 import os
 import platform
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -34,14 +40,15 @@ from typing import Any
 import numpy as np
 
 from sim import limits, processes
+from sim import run_folder as rf
 from sim.game_api import GameSpec, Prepared, ToolkitError
+from sim.run_folder import (CHUNK_DIR, COMPONENTS_COPY, MANIFEST, VARIANTS_COPY, chunk_name,
+                            chunk_ranges)
 
-MANIFEST = "manifest.json"
-CHUNK_DIR = "chunks"
-COMPONENTS_COPY = "components.toml"
-VARIANTS_COPY = "variants.toml"
 DEFAULT_CHUNK_SIZE = 20_000
-CHUNKS_PER_WORKER = 4          # default chunking aims at this many chunks per worker
+DEFAULT_CHUNKS = 32            # default chunking aims at this many chunks (any worker count)
+MIN_DEFAULT_CHUNK = 500        # ... of at least this many games
+MANIFEST_SAVE_SECONDS = 1.0    # the manifest records finished chunks at most this often
 THREAD_ENV = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
               "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
@@ -58,27 +65,16 @@ def package_version() -> str:
         return "unknown"
 
 
-def chunk_name(first: int) -> str:
-    return f"chunk-{first:012d}.parquet"
+def default_chunk_size(n_games: int) -> int:
+    """About DEFAULT_CHUNKS chunks (enough to keep a few workers each busy), at least
+    MIN_DEFAULT_CHUNK and at most DEFAULT_CHUNK_SIZE games each. It does not depend on the
+    number of workers: the chunk size is part of the run id written in every log row, so the
+    same command gives the same files with any --workers."""
+    per = math.ceil(n_games / DEFAULT_CHUNKS)
+    return int(max(1, min(DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK, per))))
 
 
-def chunk_ranges(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """[(first game index, number of games)] covering 0..n_games-1."""
-    return [(first, min(chunk_size, n_games - first)) for first in range(0, n_games, chunk_size)]
-
-
-def default_chunk_size(n_games: int, workers: int) -> int:
-    """At most DEFAULT_CHUNK_SIZE, small enough that every worker gets several chunks."""
-    per = math.ceil(n_games / max(1, workers * CHUNKS_PER_WORKER))
-    return int(max(1, min(DEFAULT_CHUNK_SIZE, per)))
-
-
-def _sha256_file(path: str) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError:
-        return None
+_sha256_file = rf.sha256_file
 
 
 def _jsonable(obj: Any) -> Any:
@@ -134,15 +130,8 @@ def run_id_of(config: dict) -> str:
 
 
 def read_manifest(out_dir: str) -> dict:
-    path = os.path.join(out_dir, MANIFEST)
-    if not os.path.isfile(path):
-        raise ToolkitError(f"{out_dir}: no run found here ({MANIFEST} missing)")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ToolkitError(f"{path}: cannot be read ({exc}); pass --overwrite to replace "
-                           f"the run or choose a new --out folder") from None
+    """The validated manifest of a run folder (sim/run_folder.py), or one error line."""
+    return rf.read_manifest(str(out_dir))
 
 
 def _write_json_atomic(path: str, data: dict) -> None:
@@ -165,23 +154,23 @@ class RunPlan:
     chunks: list                      # all (first, n)
     todo: list                        # (first, n) still to play
     resume: bool = False              # an existing matching run is being continued
-    wipe: bool = False                # overwrite: old files to delete before starting
+    wipe: bool = False                # overwrite: the previous run's files are removed
     previous: dict | None = None      # the old manifest when resuming
-    stale: list = field(default_factory=list)  # leftover files to remove (.tmp, bad chunks)
+    remove: list = field(default_factory=list)  # the toolkit's own files to delete first
+    kept: list = field(default_factory=list)    # files the toolkit did not write (overwrite)
+    done: list = field(default_factory=list)    # chunk records kept from the previous session
+    repairs: list = field(default_factory=list)  # (chunk file, why) recorded but bad: replayed
     extended_from: int | None = None  # games of the previous run when more are asked for
-
-
-def _chunk_rows_ok(path: str, expected_rows: int) -> bool:
-    try:
-        import pyarrow.parquet as pq
-        return pq.ParquetFile(path).metadata.num_rows == expected_rows
-    except Exception:
-        return False
 
 
 def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None = None,
              chunk_size: int | None = None, overwrite: bool = False) -> RunPlan:
-    """Check everything and decide what to play; touches nothing on disk."""
+    """Check everything and decide what to play; touches nothing on disk.
+
+    The folder must be new, empty or hold a run of this toolkit (sim/run_folder.py). A
+    matching run resumes: the chunks it recorded are verified (size, SHA-256) and those that
+    fail are played again; a file in chunks/ it did not write is refused, never deleted.
+    `overwrite` replaces a run of this toolkit by removing only the files it wrote."""
     if not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise ToolkitError(f"number of games must be a positive integer, got {n_games}")
     n_games = int(n_games)
@@ -192,21 +181,15 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
         raise ToolkitError(f"chunk size must be at least 1, got {chunk_size}")
 
     out_dir = os.path.abspath(out_dir)
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+    state, previous, why = rf.folder_state(out_dir)
+    if state == "file":
         raise ToolkitError(f"output folder {out_dir} is a file; choose a folder with --out")
-    manifest_path = os.path.join(out_dir, MANIFEST)
-    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
-    has_manifest = os.path.isfile(manifest_path)
-    has_chunks = os.path.isdir(chunk_dir) and any(
-        f.endswith(".parquet") for f in os.listdir(chunk_dir))
-
-    previous = None
-    if has_manifest and not overwrite:
-        previous = read_manifest(out_dir)
-        if chunk_size is None:  # resume with the chunking the run started with
-            chunk_size = previous.get("config", {}).get("chunk_size")
+    if state == "foreign":
+        raise rf.foreign_folder_error(out_dir, why)
+    if previous is not None and not overwrite and chunk_size is None:
+        chunk_size = previous["config"].get("chunk_size")  # resume with the run's own chunking
     if chunk_size is None:
-        chunk_size = default_chunk_size(n_games, workers)
+        chunk_size = default_chunk_size(n_games)
     chunk_size = int(chunk_size)
 
     config = run_config(prepared, n_games, chunk_size)
@@ -214,47 +197,75 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
     chunks = chunk_ranges(n_games, chunk_size)
     plan = RunPlan(out_dir=out_dir, n_games=n_games, chunk_size=chunk_size, workers=workers,
                    config=config, run_id=run_id, chunks=chunks, todo=list(chunks))
+    if previous is None:
+        return plan
+    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
 
     if overwrite:
-        plan.wipe = has_manifest or has_chunks
-        return plan
-    if previous is not None:
-        old = previous.get("config", {})
-        diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
-        if diff == ["games"] and int(old.get("games", 0)) <= n_games:
-            # Same run with more games: earlier chunks stay, a short last chunk is replayed
-            # whole (its file has too few rows), new chunks are added. Nothing is counted
-            # twice because every chunk file covers a fixed range of game indices.
-            diff = []
-            plan.extended_from = int(old.get("games", 0))
-        if diff:
+        owned, changed = rf.run_owned(out_dir, previous)
+        if changed:
             raise ToolkitError(
-                f"output folder {out_dir} holds a different run (differs in: {', '.join(diff)}); "
-                f"pass --overwrite to replace it or choose a new --out folder")
-        expected = {chunk_name(f): (f, n) for f, n in chunks}
-        done = set()
-        if os.path.isdir(chunk_dir):
-            for fname in sorted(os.listdir(chunk_dir)):
-                path = os.path.join(chunk_dir, fname)
-                if fname.endswith(".tmp"):
-                    plan.stale.append(path)
-                elif fname in expected:
-                    f, n = expected[fname]
-                    if _chunk_rows_ok(path, n * prepared.n_players):
-                        done.add(f)
-                    else:
-                        plan.stale.append(path)
-                elif fname.endswith(".parquet"):
-                    raise ToolkitError(
-                        f"output folder {out_dir} has an unexpected chunk file {fname}; "
-                        f"pass --overwrite to replace the run or choose a new --out folder")
-        plan.todo = [(f, n) for f, n in chunks if f not in done]
-        plan.resume = True
-        plan.previous = previous
+                f"{changed[0]} was changed after the toolkit wrote it, so --overwrite does not "
+                f"delete it; move it out of {out_dir} first or choose another --out folder")
+        owned_set = set(owned)
+        in_way = [os.path.join(chunk_dir, chunk_name(f)) for f, _ in chunks]
+        in_way += [os.path.join(out_dir, n) for n in (COMPONENTS_COPY, VARIANTS_COPY)]
+        for path in in_way:
+            if os.path.exists(path) and path not in owned_set:
+                raise ToolkitError(
+                    f"{path} was not written by the toolkit and the new run would replace it; "
+                    f"move it out of {out_dir} first or choose another --out folder")
+        plan.wipe = True
+        plan.remove = owned
+        plan.kept = [p for p in rf.list_files(out_dir) if p not in owned_set]
         return plan
-    if has_chunks:
-        raise ToolkitError(f"output folder {out_dir} holds chunk files but no {MANIFEST}; "
-                           f"pass --overwrite to replace them or choose a new --out folder")
+
+    old = previous["config"]
+    diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
+    if diff == ["games"] and int(old.get("games", 0)) <= n_games:
+        # Same run with more games: earlier chunks stay, a short last chunk is replayed
+        # whole (its record has too few games), new chunks are added. Nothing is counted
+        # twice because every chunk file covers a fixed range of game indices.
+        diff = []
+        plan.extended_from = int(old.get("games", 0))
+    if diff:
+        _, changed = rf.run_owned(out_dir, previous)
+        hint = ("pass --overwrite to replace it or choose a new --out folder" if not changed else
+                f"choose a new --out folder (--overwrite would not delete {changed[0]}, which "
+                f"was changed after the toolkit wrote it)")
+        raise ToolkitError(f"output folder {out_dir} holds a different run (differs in: "
+                           f"{', '.join(diff)}); {hint}")
+    check = rf.check_chunks(out_dir, previous)
+    if check.extra:
+        raise ToolkitError(
+            f"{out_dir}: {CHUNK_DIR}/{check.extra[0]} is not a chunk this run wrote (an extra or "
+            f"duplicated file); the toolkit does not delete files it did not write: move it out "
+            f"of the folder, then run the same command again")
+    _, changed = rf.run_owned(out_dir, previous)
+    copies = [c for c in changed if os.path.dirname(c) == out_dir]
+    if copies:
+        raise ToolkitError(
+            f"{copies[0]} was changed after the run wrote it; restore it or move it away (the "
+            f"toolkit does not overwrite files it did not write), then run the same command again")
+    owned = set(check.good) | set(check.bad) | set(check.unrecorded)
+    done = []
+    for f, n in chunks:
+        name = chunk_name(f)
+        rec = check.good.get(name)
+        if rec is not None and rec["games"] == n:
+            done.append(rec)
+        elif os.path.exists(os.path.join(chunk_dir, name)) and name not in owned:
+            raise ToolkitError(
+                f"{out_dir}: {CHUNK_DIR}/{name} is not a chunk this run wrote; the toolkit does "
+                f"not overwrite files it did not write: move it out of the folder, then run the "
+                f"same command again")
+    done_first = {r["first"] for r in done}
+    plan.done = done
+    plan.todo = [(f, n) for f, n in chunks if f not in done_first]
+    plan.remove = [os.path.join(chunk_dir, n) for n in check.tmp]
+    plan.repairs = sorted(check.bad.items())
+    plan.resume = True
+    plan.previous = previous
     return plan
 
 
@@ -304,13 +315,33 @@ def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
     return pa.table(arrays)
 
 
-def _write_chunk(table, out_dir: str, first: int) -> None:
+def _write_chunk(table, out_dir: str, first: int, n_games: int) -> dict:
+    """Write one chunk atomically and return its manifest record; the SHA-256 is of the very
+    bytes written (hashed in memory, no second read)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    path = os.path.join(out_dir, CHUNK_DIR, chunk_name(first))
+    name = chunk_name(first)
+    path = os.path.join(out_dir, CHUNK_DIR, name)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    data = memoryview(sink.getvalue())
     tmp = path + ".tmp"
-    pq.write_table(table, tmp, compression="zstd")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
     os.replace(tmp, path)
+    return {"file": name, "first": int(first), "games": n_games, "rows": int(table.num_rows),
+            "bytes": int(data.nbytes), "sha256": rf.sha256_bytes(data)}
+
+
+def _copies(prepared: Prepared) -> list:
+    """[(file name in the run folder, bytes, source path)] of the copies a run keeps."""
+    out = [(COMPONENTS_COPY, prepared.components.text.encode("utf-8"), None)]
+    vf = _variants_file_of(prepared)
+    if vf:
+        with open(vf, "rb") as fh:
+            out.append((VARIANTS_COPY, fh.read(), vf))
+    return out
 
 
 def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: str,
@@ -318,8 +349,11 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
     import numba
 
     comp = prepared.components
-    variants_file = _variants_file_of(prepared)
+    copies = {name: (data, src) for name, data, src in _copies(prepared)}
+    variants = copies.get(VARIANTS_COPY)
     return {
+        "tool": rf.TOOL,
+        "format": rf.FORMAT,
         "status": "running",
         "run_id": plan.run_id,
         "game": prepared.game,
@@ -328,15 +362,17 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
         "players": int(prepared.n_players),
         "strategy_names": list(prepared.strategy_names),
         "strategies": prepared.strategy_info,
-        "user_strategies": [list(u) for u in prepared.user_strategies],
+        "user_strategies": list(plan.config.get("user_strategies", [])),
         "seed": int(prepared.seed),
         "games": plan.n_games,
         "chunk_size": plan.chunk_size,
         "n_chunks": len(plan.chunks),
+        "chunks": sorted(plan.done, key=lambda r: r["first"]),
         "components": {"path": comp.path, "sha256": comp.sha256, "copy": COMPONENTS_COPY,
+                       "copy_sha256": rf.sha256_bytes(copies[COMPONENTS_COPY][0]),
                        "overrides": list(getattr(comp, "overrides", []))},
-        "variants_file": ({"path": variants_file, "copy": VARIANTS_COPY}
-                          if variants_file else None),
+        "variants_file": ({"path": variants[1], "copy": VARIANTS_COPY,
+                           "copy_sha256": rf.sha256_bytes(variants[0])} if variants else None),
         "columns": [list(c) for c in spec.columns()],
         "package_version": package_version(),
         "python": platform.python_version(),
@@ -352,24 +388,22 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
     }
 
 
-def _prepare_out_dir(plan: RunPlan, prepared: Prepared) -> None:
-    chunk_dir = os.path.join(plan.out_dir, CHUNK_DIR)
-    if plan.wipe:
-        if os.path.isdir(chunk_dir):
-            shutil.rmtree(chunk_dir)
-        for name in (MANIFEST, COMPONENTS_COPY, VARIANTS_COPY):
-            p = os.path.join(plan.out_dir, name)
-            if os.path.isfile(p):
-                os.remove(p)
-    for p in plan.stale:
-        if os.path.exists(p):
-            os.remove(p)
-    os.makedirs(chunk_dir, exist_ok=True)
-    with open(os.path.join(plan.out_dir, COMPONENTS_COPY), "w", encoding="utf-8") as fh:
-        fh.write(prepared.components.text)
-    vf = _variants_file_of(prepared)
-    if vf and os.path.isfile(vf) and os.path.abspath(vf) != os.path.join(plan.out_dir, VARIANTS_COPY):
-        shutil.copyfile(vf, os.path.join(plan.out_dir, VARIANTS_COPY))
+def _prepare_out_dir(plan: RunPlan, prepared: Prepared, manifest: dict) -> None:
+    """Remove the toolkit's own old files (overwrite; stale temporary files), then write the
+    manifest first (so that the folder is recognisably the toolkit's), then the copies."""
+    manifest_path = os.path.join(plan.out_dir, MANIFEST)
+    if plan.remove:  # the old manifest is not removed: the new one replaces it atomically
+        rf.remove_owned([p for p in plan.remove if p != manifest_path], plan.out_dir)
+    os.makedirs(os.path.join(plan.out_dir, CHUNK_DIR), exist_ok=True)
+    _write_json_atomic(manifest_path, manifest)
+    for name, data, _ in _copies(prepared):
+        path = os.path.join(plan.out_dir, name)
+        if os.path.isfile(path) and rf.sha256_file(path) == rf.sha256_bytes(data):
+            continue  # the run's own copy, unchanged (plan_run refused a changed one)
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
 
 
 def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
@@ -439,17 +473,19 @@ def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: in
     if write_to is not None:
         processes.guard_worker(write_to[2])
     first, n, cols, secs = _play_chunk_task(spec, prepared, first, n)
-    if write_to is not None:
+    rec = None
+    if write_to is not None:  # the digest goes back to the parent with the chunk's record
         if processes.CANCELLED.is_set():
-            return job, first, n, None, secs
+            return job, first, n, None, secs, None
         try:
-            _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1], first)
+            rec = _write_chunk(_to_table(cols, prepared, write_to[0], first, n), write_to[1],
+                               first, n)
         except OSError as exc:  # e.g. a full disk: say which file (pyarrow does not)
             if exc.filename is None:
                 exc.filename = os.path.join(write_to[1], CHUNK_DIR, chunk_name(first))
             raise
         cols = None
-    return job, first, n, cols, secs
+    return job, first, n, cols, secs, rec
 
 
 def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
@@ -487,12 +523,17 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     # everything is validated: from here on we write
     manifests = []
     for (prepared, _, _), plan in zip(jobs, plans):
-        _prepare_out_dir(plan, prepared)
         manifest = _base_manifest(spec, prepared, plan, backend, command_line)
         if plan.resume and plan.previous:
             manifest["created"] = plan.previous.get("created", manifest["created"])
             manifest["sessions"] = list(plan.previous.get("sessions", []))
-        _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
+        _prepare_out_dir(plan, prepared, manifest)
+        if plan.kept:
+            print(f"note: {plan.out_dir}: --overwrite kept {len(plan.kept)} file(s) the toolkit "
+                  f"did not write: {rf.describe_kept(plan.kept, plan.out_dir)}", file=sys.stderr)
+        for name, why in plan.repairs:
+            print(f"note: {plan.out_dir}: {CHUNK_DIR}/{name}: {why}; playing it again",
+                  file=sys.stderr)
         manifests.append(manifest)
 
     for var in THREAD_ENV:  # inherited by worker processes started from here
@@ -521,6 +562,7 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     bar = _progress_bar(total, games_before, progress)
     t1 = time.perf_counter()
     n_done = [0] * len(plans)
+    saved = [time.perf_counter()] * len(plans)
     try:
         if tasks:
             pool_plan = plans[0] if len(plans) == 1 else RunPlan(
@@ -537,10 +579,16 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
                     spec, j, jobs[j][0], f, n,
                     (plans[j].run_id, plans[j].out_dir, parent) if local else None)
                     for j, f, n in tasks)
-                for j, first, n, cols, _secs in results:
+                for j, first, n, cols, _secs, rec in results:
                     if cols is not None:
-                        _write_chunk(_to_table(cols, jobs[j][0], plans[j].run_id, first, n),
-                                     plans[j].out_dir, first)
+                        rec = _write_chunk(_to_table(cols, jobs[j][0], plans[j].run_id, first, n),
+                                           plans[j].out_dir, first, n)
+                    if rec is None:  # a chunk of a run given up (Ctrl-C, SIGTERM): not written
+                        continue
+                    manifests[j]["chunks"].append(rec)
+                    if time.perf_counter() - saved[j] > MANIFEST_SAVE_SECONDS:
+                        _save_chunks(plans[j], manifests[j])
+                        saved[j] = time.perf_counter()
                     n_done[j] += 1
                     if bar is not None:
                         bar.update(n)
@@ -553,12 +601,14 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     finally:
         if bar is not None:
             bar.close()
+        for plan, manifest in zip(plans, manifests):  # interrupted: keep what was recorded
+            _save_chunks(plan, manifest)
     play_seconds = time.perf_counter() - t1
 
     for j, (plan, manifest) in enumerate(zip(plans, manifests)):
         games_this = sum(n for _, n in todos[j])
-        missing = [f for f, _ in plan.chunks
-                   if not os.path.isfile(os.path.join(plan.out_dir, CHUNK_DIR, chunk_name(f)))]
+        recorded = {r["first"] for r in manifest["chunks"]}
+        missing = [f for f, _ in plan.chunks if f not in recorded]
         # a run sharing the pool with others is credited its share of the play time
         share = games_this / max(1, sum(n for t in todos for _, n in t))
         secs = play_seconds * share
@@ -589,6 +639,12 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     return manifests
 
 
+def _save_chunks(plan: RunPlan, manifest: dict) -> None:
+    """Record the chunks finished so far (a resume then trusts them: it checks their SHA-256)."""
+    manifest["chunks"].sort(key=lambda r: r["first"])
+    _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
+
+
 def _progress_bar(total: int, initial: int, progress: bool):
     if not progress:
         return None
@@ -602,11 +658,10 @@ def _progress_bar(total: int, initial: int, progress: bool):
 
 # --- reading ---------------------------------------------------------------------------------
 def chunk_files(out_dir: str) -> list[str]:
-    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
-    if not os.path.isdir(chunk_dir):
-        return []
-    return [os.path.join(chunk_dir, f) for f in sorted(os.listdir(chunk_dir))
-            if f.startswith("chunk-") and f.endswith(".parquet")]
+    """The run's chunk files in game order, each checked against the manifest's record (one
+    error line for a missing, extra, duplicated, damaged or foreign file). Only recorded
+    chunks are returned: a file the run did not record is never counted."""
+    return rf.open_run(str(out_dir), load_components=False).files
 
 
 def log_columns(out_dir: str) -> list[str]:

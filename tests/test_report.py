@@ -4,6 +4,7 @@ edge cases (solo, ties everywhere, a card never taken), the files written, the c
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import pytest
 from analysis.balance import analyse_run
 from reports.build import write_report
 from scripts.cli import main as cli_main
+from sim.run_folder import record_of_file
 from sim.runner import read_logs
 
 CARD_NAMES = [f"Card {c}" for c in range(20)]
@@ -109,6 +111,7 @@ def write_run(run_dir, cols: dict, strategies: list, chunk_games: int, game: str
     codes = np.array([uniq.index(s) for s in strategies], dtype=np.int32)
     per_row = cols.get("strategy")   # the strategy of each row, when seats were rotated
     firsts = list(range(0, n_games, chunk_games))
+    records = []
     for k, first in enumerate(firsts):
         if k >= len(firsts) - drop_chunks:
             break
@@ -123,15 +126,22 @@ def write_run(run_dir, cols: dict, strategies: list, chunk_games: int, game: str
         for name, a in cols.items():
             if name not in arrays:
                 arrays[name] = pa.array(a[sl])
-        pq.write_table(pa.table(arrays), os.path.join(run_dir, "chunks", f"chunk-{first:012d}.parquet"))
+        path = os.path.join(run_dir, "chunks", f"chunk-{first:012d}.parquet")
+        pq.write_table(pa.table(arrays), path)
+        records.append(record_of_file(path, first, n // P))
+    copy = b"# the synthetic game has no components\n"
+    with open(os.path.join(run_dir, "components.toml"), "wb") as fh:
+        fh.write(copy)
     manifest = {
+        "tool": "balance-toolkit", "format": 2, "chunks": records, "config": {},
         "status": "complete" if complete else "running", "run_id": "synthetic0001", "game": game,
         "title": "Synthetic Game", "variant": "standard", "players": P,
         "strategy_names": strategies,
         "strategies": [{"name": s, "base": s, "params": {"skill": 1.0}, "source": "builtin"}
                        for s in strategies],
         "seed": 7, "games": n_games, "chunk_size": chunk_games, "n_chunks": len(firsts),
-        "components": {"path": "<default>", "sha256": "ab" * 32, "copy": "components.toml"},
+        "components": {"path": "<default>", "sha256": "ab" * 32, "copy": "components.toml",
+                       "copy_sha256": hashlib.sha256(copy).hexdigest(), "overrides": []},
         "package_version": "0.1.0", "python": "3.11", "numba": "0.6x", "numpy": np.__version__,
         "command_line": ["balance", "run", game], "created": "2026-11-29T00:00:00+00:00",
         "sessions": [{"play_seconds": 1.5, "compile_seconds": 0.1, "games_per_second": 1000.0,

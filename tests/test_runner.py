@@ -122,10 +122,11 @@ def test_mismatch_refused_then_overwrite(tmp_path):
     assert len(runner.read_logs(out)) == 15 * 4
 
 
-def test_default_chunk_size_gives_every_worker_work():
-    assert runner.default_chunk_size(10, 4) == 1
-    assert runner.default_chunk_size(1000, 2) == 125
-    assert runner.default_chunk_size(10_000_000, 8) == 20_000
+def test_default_chunk_size_gives_workers_work_without_depending_on_them():
+    # the chunk size is in the run id of every log row: it must not depend on --workers
+    assert runner.chunk_ranges(10, runner.default_chunk_size(10)) == [(0, 10)]
+    assert runner.default_chunk_size(100_000) == 3125           # 32 chunks
+    assert runner.default_chunk_size(10_000_000) == 20_000
     assert runner.chunk_ranges(10, 4) == [(0, 4), (4, 4), (8, 2)]
 
 

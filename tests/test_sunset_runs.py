@@ -88,8 +88,8 @@ def test_interrupted_run_resumes_to_the_same_logs(comp, reference, tmp_path):
     pd.testing.assert_frame_equal(logs(out), ref)
 
 
-def replay_scores(capsys, out, game):
-    code = main(["replay", str(out), "--game", str(game)])
+def replay_scores(capsys, out, game, *extra):
+    code = main(["replay", str(out), "--game", str(game), *map(str, extra)])
     text, err = capsys.readouterr()
     assert code == 0, err
     # the trace numbers seats from 1, the logs from 0
@@ -152,8 +152,9 @@ def test_user_strategy_plugs_in(tmp_path, in_tmp, capsys):
     assert (users["steps"] <= 4).all()
     assert (users.groupby("game")["steps"].sum() > 0).all()
     assert (df.loc[df.seat == 2, "steps"] > 4).all()
-    # and the trace replays it
-    text, scores = replay_scores(capsys, in_tmp / "u", 3)
+    # and the trace replays it, from the file the user names (never from the one the run
+    # folder names: that would run code because a data file says so)
+    text, scores = replay_scores(capsys, in_tmp / "u", 3, "--strategy-file", path)
     assert scores == df[df.game == 3].set_index("seat")["score"].astype(int).to_dict()
 
 
