@@ -78,7 +78,9 @@ def test_a_dask_worker_killed_mid_run_has_its_chunk_replayed(cluster, prepared, 
         deadline = time.time() + 60
         while killed is None:
             assert time.time() < deadline and thread.is_alive(), result
-            if runner.chunk_files(str(out)):  # under way: kill a worker that holds a chunk
+            # under way (a chunk file is on disk, recorded or not yet): kill a worker that
+            # holds a chunk
+            if list((out / "chunks").glob("chunk-*.parquet")):
                 busy = [addr for addr, keys in client.processing().items() if keys]
                 for nanny in cluster.workers.values():
                     if busy and nanny.worker_address == busy[0]:
