@@ -238,25 +238,13 @@ class RulesSection(_Model):
     # default is the rulebook's literal reading (docs: "Rule options").
     stay_on_shared_card: str = "must_leave"
 
-    @field_validator("wake_tie")
+    @field_validator("wake_tie", "empty_deck_refill", "stay_on_shared_card")
     @classmethod
-    def _wake_tie(cls, v: str) -> str:
-        if v not in WAKE_TIE_CODES:
-            raise ValueError(f"must be one of {', '.join(map(repr, WAKE_TIE_CODES))}, got {v!r}")
-        return v
-
-    @field_validator("empty_deck_refill")
-    @classmethod
-    def _refill(cls, v: str) -> str:
-        if v not in EMPTY_DECK_REFILL_CODES:
-            raise ValueError(f"must be one of {', '.join(map(repr, EMPTY_DECK_REFILL_CODES))}, got {v!r}")
-        return v
-
-    @field_validator("stay_on_shared_card")
-    @classmethod
-    def _shared_stay(cls, v: str) -> str:
-        if v not in SHARED_STAY_CODES:
-            raise ValueError(f"must be one of {', '.join(map(repr, SHARED_STAY_CODES))}, got {v!r}")
+    def _one_of_the_codes(cls, v: str, info) -> str:
+        codes = {"wake_tie": WAKE_TIE_CODES, "empty_deck_refill": EMPTY_DECK_REFILL_CODES,
+                 "stay_on_shared_card": SHARED_STAY_CODES}[info.field_name]
+        if v not in codes:
+            raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {v!r}")
         return v
 
 
