@@ -71,6 +71,17 @@ def proportion_test(successes, n, p0):
     return z, p
 
 
+def z_test_p(estimate, se):
+    """Two-sided p-value of a normal test of `estimate` = 0 given its standard error,
+    vectorised (nan where se is not positive and finite)."""
+    e = np.asarray(estimate, dtype=float)
+    s = np.asarray(se, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where((s > 0) & np.isfinite(s), e / s, np.nan)
+    p = np.where(np.isnan(z), np.nan, np.minimum(2.0 * _normal_sf(np.abs(z)), 1.0))
+    return float(p) if p.ndim == 0 else p
+
+
 def holm(pvalues):
     """Holm's step-down adjustment of a family of p-values (nan entries are left out).
 

@@ -240,55 +240,62 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
 # ---------------------------------------------------------------------------------------
 # tune
 # ---------------------------------------------------------------------------------------
-def tune_document(history: list, labels: list, best: int, baseline: int | None, objective: str,
-                  before: SweepResult | None, manifest: dict, suggested_file: str,
-                  header: dict) -> Document:
-    x, numeric = _numeric_axis(labels)
+def tune_document(trials: list, varies: list, current: list, base: dict, best: dict,
+                  confirmation: dict | None, decision: str, objective: str, method: str,
+                  manifest: dict, header: dict) -> Document:
+    """trials: every configuration played in the search (dicts: trial, label, value, se,
+    games, baseline); confirmation: the paired check on fresh games, or None."""
     fig = _new(7.5, 3.8)
     ax = fig.add_subplot(1, 1, 1)
-    for rnd, h in enumerate(history):
-        pts = [p for p in h["points"]]
-        xs = [x[p["point"]] for p in pts]
-        ax.errorbar(xs, [p["value"] for p in pts], yerr=[1.96 * p["se"] for p in pts], fmt="o",
-                    capsize=3, color=PALETTE[rnd % len(PALETTE)],
-                    label=f"round {rnd + 1}: {h['games']:,} games")
-    ax.axvline(x[best], color=RED, ls="--", lw=1, label=f"chosen: {labels[best]}")
-    ax.set_xlabel(labels[0].split("=")[0] if numeric else "point")
+    one = len(varies) == 1 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                   for v in list(varies[0][1]) + [current[0]])
+    if one:   # the objective against the value; the current value drawn where it lies
+        xs = [float(t["label"].split("=", 1)[1]) for t in trials]
+        ax.set_xlabel(varies[0][0])
+    else:     # several fields (or values that are not numbers): trial by trial
+        xs = [t["trial"] for t in trials]
+        ax.set_xlabel("trial (0 = the current values)")
+    ys = [t["value"] for t in trials]
+    err = [1.96 * t["se"] if math.isfinite(t["se"]) else 0.0 for t in trials]
+    ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color=BLUE, label="search (95% interval)")
+    bx = xs[[t["label"] for t in trials].index(base["label"])]
+    ax.plot([bx], [base["value"]], "s", color=GREY, ms=9, label=f"current: {base['label']}")
+    if best["label"] != base["label"]:
+        kx = xs[[t["label"] for t in trials].index(best["label"])]
+        ax.plot([kx], [best["value"]], "*", color=RED, ms=12, label=f"best: {best['label']}")
     ax.set_ylabel(f"{objective} (smaller is better)")
-    if not numeric:
-        ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=7)
-    ax.legend(fontsize=8)
-    figs = [Figure("tune", "Search", "Successive halving: every round keeps the better half of the "
-                   "values and plays more games on the same seeds.", _png(fig))]
-    last = history[-1]["points"]
-    best_row = next(p for p in last if p["point"] == best)
-    verdicts = [f"Suggested: {labels[best]} ({objective} {best_row['value']:.4f} +/- "
-                f"{1.96 * best_row['se']:.4f}), written to {suggested_file}."]
-    table_rows = []
-    if baseline is not None:
-        base_row = None
-        for h in history:
-            for p in h["points"]:
-                if p["point"] == baseline:
-                    base_row = p
-        if base_row:
-            verdicts.append(f"Before ({labels[baseline]}): {objective} {base_row['value']:.4f} +/- "
-                            f"{1.96 * base_row['se']:.4f}; after: {best_row['value']:.4f} +/- "
-                            f"{1.96 * best_row['se']:.4f}.")
-            table_rows.append([labels[baseline], "before", f"{base_row['value']:.4f}",
-                               f"{1.96 * base_row['se']:.4f}", base_row["games"]])
-    table_rows.append([labels[best], "after", f"{best_row['value']:.4f}",
-                       f"{1.96 * best_row['se']:.4f}", best_row["games"]])
-    blocks = list(figs) + [Table(["value", "", objective, "95% half-width", "games"], table_rows,
-                                 "Before and after, on the same seeds.")]
-    if before is not None:
-        blocks += sweep_figures(before, labels[0].split("=")[0], int(manifest.get("players", 1)))
+    ax.legend(fontsize=7)
+    figs = [Figure("tune", "Search", f"{method}; every configuration played the same "
+                   f"{trials[0]['games']:,} games (same seeds).", _png(fig))]
+    verdicts = [decision]
+    blocks = list(figs)
+    if confirmation is not None:
+        c = confirmation
+        blocks.append(Table(
+            ["", "values", objective, "games"],
+            [["before", c["current"], f"{c['old']:.4f}", f"{c['games']:,}"],
+             ["after", c["candidate"], f"{c['new']:.4f}", f"{c['games']:,}"],
+             ["after - before", "", f"{c['diff']:+.4f} ({c['lo']:+.4f} to {c['hi']:+.4f})", ""]],
+            f"The check: the current values and the best candidate on the same {c['games']:,} "
+            f"fresh games (seed {c['seed']}), not the search's; the interval of the paired "
+            f"difference is a 95% bootstrap over games."))
+    blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", "games"],
+                        [[t["trial"], t["label"] + ("  (current)" if t["baseline"] else ""),
+                          f"{t['value']:.4f} +/- {1.96 * t['se']:.4f}", f"{t['games']:,}"]
+                         for t in trials], "Every configuration of the search."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {manifest.get('players')} players, "
         f"strategies {', '.join(manifest.get('strategy_names', []))}",
-        f"objective: {objective}; values: {', '.join(labels)}",
+        f"objective: {objective}; search: {method}",
+        "varied: " + "; ".join(f"{p} in {', '.join(map(_value_text, v))}" for p, v in varies),
+        f"current values: {base['label']}",
         *header.get("notes", []),
     ]])
     return Document(f"Tune: {objective}", f"{manifest.get('title', manifest.get('game'))}",
                     [Section("Verdicts", "verdicts", [verdicts]),
                      Section("Evidence", "evidence", blocks), what])
+
+
+def _value_text(v):
+    from sim.designer import format_value
+    return format_value(v)

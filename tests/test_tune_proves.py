@@ -1,0 +1,114 @@
+"""`balance tune` proves its suggestion (issue 11, item 4), on the toy dice game.
+
+Toy facts used: `greedy` rerolls every die showing less than 4, `random` rerolls half of them at
+random. With 2 or 3 sides greedy rerolls every die, so both players end on uniform dice and are
+equally strong; with 6 sides (the file's value) greedy is far stronger. Seats are symmetric:
+with the same player in every seat the game is fair whatever its dice.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from scripts.cli import main
+
+
+def call(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def tune(capsys, out, *extra):
+    code, text, err = call(capsys, "tune", "toy", "--players", "2", "--workers", "1",
+                           "--no-progress", "--out", out, *extra)
+    assert code == 0, err
+    return text, json.loads((out / "designer.json").read_text())["result"]
+
+
+def chunk_state(root):
+    """{chunk file: (size, mtime)} of every run folder under root."""
+    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in root.rglob("*.parquet")}
+
+
+def test_planted_better_value_is_suggested_with_its_interval_and_current_value_outside_the_range_is_played(
+        toy_registry, in_tmp, capsys):
+    """The file has 6 sides (greedy far ahead of random); 2 and 3 sides make them equal. The
+    current value is outside the range, yet it is played (trial 0) and is the 'before'."""
+    root = in_tmp / "t"
+    text, res = tune(capsys, root, "--strategies", "greedy,random", "--objective", "strategy-parity",
+                     "--vary", "dice.sides=2,3", "-n", "400")
+    assert res["current"] == "dice.sides=6"
+    trials = {t["label"]: t for t in res["trials"]}
+    assert trials["dice.sides=6"]["baseline"] and trials["dice.sides=6"]["trial"] == 0
+    assert os.path.isdir(root / "base")            # played apart: it is not in the range
+    c = res["confirmation"]
+    assert res["best"] in ("dice.sides=2", "dice.sides=3") and c["candidate"] == res["best"]
+    assert c["hi"] < 0 and c["lo"] <= c["diff"] <= c["hi"]      # better beyond the interval
+    assert c["games"] == 800 and c["seed"] != 1                 # fresh games, twice --games
+    assert res["suggested"]
+    suggested = (root / "suggested_components.toml").read_text()
+    assert f"sides = {res['best'].split('=')[1]}" in suggested
+    assert "Suggested: dice.sides=" in text and "95% interval" in text
+    report = (root / "report" / "report.md").read_text()
+    assert "dice.sides=6  (current)" in report and "after - before" in report
+
+
+def test_no_file_when_nothing_beats_the_current_value(toy_registry, in_tmp, capsys):
+    """The same player in both seats: every die count is fair, so no count is better than the
+    current one beyond the interval, and no suggested file is written."""
+    root = in_tmp / "t"
+    text, res = tune(capsys, root, "--strategies", "greedy", "--objective", "seat-fairness",
+                     "--vary", "dice.n_dice=1..4", "-n", "400")
+    assert "No value in the range does better than the current one" in text
+    assert not res["suggested"] and res["suggested_sha256"] is None
+    assert not os.path.exists(root / "suggested_components.toml")
+    assert res["current"] == "dice.n_dice=3"
+    assert any(t["baseline"] for t in res["trials"])
+
+
+def test_identical_command_resumes_and_plays_nothing_new(toy_registry, in_tmp, capsys):
+    """It used to be refused ('differs in: games'): the search grew the folders of the best
+    values, so the first round's count no longer matched them."""
+    root = in_tmp / "t"
+    args = ("--strategies", "greedy,random", "--objective", "strategy-parity",
+            "--vary", "dice.sides=2..5", "-n", "300")
+    _, first = tune(capsys, root, *args)
+    before = chunk_state(root)
+    assert before
+    text, again = tune(capsys, root, *args)
+    assert chunk_state(root) == before      # not one chunk played or rewritten
+    assert again["trials"] == first["trials"] and again["best"] == first["best"]
+    assert again["confirmation"] == first["confirmation"]
+
+
+def test_two_fields_tuned_together_with_optuna_are_reproducible(toy_registry, in_tmp, capsys):
+    """Sides x dice: 16 combinations, 8 trials, so Optuna's seeded TPE sampler chooses them.
+    The same command in another folder gives the same trials and the same suggestion, and the
+    suggestion is an equal-strength one (2 or 3 sides)."""
+    args = ("--strategies", "greedy,random", "--objective", "strategy-parity",
+            "--vary", "dice.sides=2..9:2", "--vary", "dice.n_dice=1..4", "--trials", "8",
+            "-n", "300")
+    text, a = tune(capsys, in_tmp / "a", *args)
+    _, b = tune(capsys, in_tmp / "b", *args)
+    assert "Optuna" in (in_tmp / "a" / "report" / "report.md").read_text()
+    labels = [t["label"] for t in a["trials"]]
+    assert labels == [t["label"] for t in b["trials"]]
+    assert labels[0] == "dice.sides=6, dice.n_dice=3"            # the current values first
+    assert all(lab.count("=") == 2 for lab in labels)
+    assert a["best"] == b["best"] and a["confirmation"] == b["confirmation"]
+    assert a["best"].startswith("dice.sides=2,") and a["suggested"]
+    text = (in_tmp / "a" / "suggested_components.toml").read_text()
+    assert "sides = 2" in text and f"n_dice = {a['best'].split('n_dice=')[1]}" in text
+
+
+def test_tune_help_says_which_objective_answers_which_question(capsys):
+    try:
+        main(["tune", "--help"])
+    except SystemExit:
+        pass
+    out = capsys.readouterr().out
+    for kind in ("seat-fairness", "strategy-parity", "card-parity"):
+        assert f"  {kind}: " in out
+    assert "does a seat win more" in out and "equally strong" in out
