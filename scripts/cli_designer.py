@@ -287,7 +287,7 @@ def cmd_sweep(args, out) -> int:
     cols = None
     per_point = [_logs([c["dir"]], cols) for c in configs]
     labels = [", ".join(p) for p in points]
-    result = analyse_sweep(per_point, points, labels, meta, [v[0] for v in varies])
+    result = analyse_sweep(per_point, points, labels, meta, [v[0] for v in varies], varies)
     manifest = read_manifest(configs[0]["dir"])
     notes = _precision_notes(res)
     varied = " x ".join(v[0] for v in varies)
@@ -408,7 +408,10 @@ def cmd_tune(args, out) -> int:
 
     def evaluate(values, idx, trial):
         label = label_of(values)
-        if label in evaluated:
+        if label in evaluated:   # the sampler asked again: the same games, nothing to play
+            if trial != evaluated[label]["trial"]:
+                print(f"tune trial {trial}: {label}: already played (trial "
+                      f"{evaluated[label]['trial']})", file=out)
             return evaluated[label]
         d = dir_of(idx)
         prepared = _prepare(spec, args, players, names, overrides_of(values))
@@ -547,8 +550,9 @@ def _before_after(root, dirs, meta, card_infos, base_rec, best) -> list:
             flagged = [f.text for f in rep.analysis.flags
                        if f.kind == "card" and any(s in f.subject for s in subjects)]
             notes.append(f"{tag} ({rec['label']}): " + ("; ".join(flagged) if flagged else
-                         f"{', '.join(subjects)}: not flagged, no over- or under-performance "
-                         f"beyond the interval") + f" (full report: {rep.html})")
+                         f"{', '.join(subjects)} {'is' if len(subjects) == 1 else 'are'} not "
+                         f"flagged: no over- or under-performance beyond the interval")
+                         + f" (full report: {rep.html})")
         else:
             other = [f.text for f in rep.analysis.flags if f.kind != "card"]
             notes.append(f"{tag} ({rec['label']}): {len(other)} seat/strategy flags "
