@@ -19,8 +19,8 @@ def call(capsys, *argv):
     return code, out, err
 
 
-def tune(capsys, out, *extra):
-    code, text, err = call(capsys, "tune", "toy", "--players", "2", "--workers", "1",
+def tune(capsys, out, *extra, game="toy", players=2):
+    code, text, err = call(capsys, "tune", game, "--players", players, "--workers", "1",
                            "--no-progress", "--out", out, *extra)
     assert code == 0, err
     return text, json.loads((out / "designer.json").read_text())["result"]
@@ -112,3 +112,30 @@ def test_tune_help_says_which_objective_answers_which_question(capsys):
     for kind in ("seat-fairness", "strategy-parity", "card-parity"):
         assert f"  {kind}: " in out
     assert "does a seat win more" in out and "equally strong" in out
+
+
+def test_two_cards_tuned_together_on_sunset(in_tmp, capsys):
+    """Two cards of two kinds at once (card-parity over both): Cascade Diptych planted at 20
+    points (far over its worth) and the daily goal Gallery Day. The search plays the current
+    values first, Optuna chooses the rest (16 combinations, 6 trials), and the suggestion, if
+    any, must have been checked on fresh games and must take the planted card down."""
+    root = in_tmp / "t"
+    text, res = tune(capsys, root, "--strategies", "greedy",
+                     "--set", "commissions[12].points=20",
+                     "--vary", "commissions[12].points=2,5,8,20", "--vary", "goals[5].points=0..3",
+                     "--objective", "card-parity", "--trials", "6", "-n", "500",
+                     game="sunset", players=4)
+    assert res["trials"][0]["label"] == "commissions[12].points=20, goals[5].points=2"
+    assert res["trials"][0]["baseline"]
+    assert all("commissions[12].points=" in t["label"] and "goals[5].points=" in t["label"]
+               for t in res["trials"])
+    assert "Optuna" in (root / "report" / "report.md").read_text()
+    c = res["confirmation"]
+    assert res["suggested"] and c["hi"] < 0                # the planted card is a clear flaw
+    best = dict(part.split("=") for part in res["best"].split(", "))
+    assert int(best["commissions[12].points"]) <= 8
+    from sim.games.sunset.components import load_components
+    sug = load_components(str(root / "suggested_components.toml"))
+    assert sug.tables.commission_points[12] == int(best["commissions[12].points"])
+    assert sug.data["goals"][5]["points"] == int(best["goals[5].points"])
+    assert "before (commissions[12].points=20, goals[5].points=2): " in text
