@@ -139,3 +139,49 @@ def test_two_cards_tuned_together_on_sunset(in_tmp, capsys):
     assert sug.tables.commission_points[12] == int(best["commissions[12].points"])
     assert sug.data["goals"][5]["points"] == int(best["goals[5].points"])
     assert "before (commissions[12].points=20, goals[5].points=2): " in text
+
+
+def chunk_records(root):
+    out = {}
+    for manifest in sorted(root.rglob("manifest.json")):
+        m = json.loads(manifest.read_text())
+        for c in m["chunks"]:
+            out[f"{manifest.parent.relative_to(root)}/{c['file']}"] = c["sha256"]
+    return out
+
+
+def test_same_tune_logs_and_suggestion_whatever_the_workers(toy_registry, in_tmp, capsys):
+    args = ("--strategies", "greedy,random", "--objective", "strategy-parity",
+            "--vary", "dice.sides=2,4", "-n", "1200")
+    results = []
+    for workers in (1, 2):
+        root = in_tmp / f"w{workers}"
+        code, _, err = call(capsys, "tune", "toy", "--players", "2", "--workers", workers,
+                            "--no-progress", "--out", root, *args)
+        assert code == 0, err
+        res = json.loads((root / "designer.json").read_text())["result"]
+        results.append((chunk_records(root), res["trials"], res["confirmation"]))
+    assert results[0] == results[1]
+    assert len(results[0][0]) > 4          # several chunks per run: the split was exercised
+
+
+def test_tune_overwrite_removes_only_its_own_files(toy_registry, in_tmp, capsys):
+    """A different tune in the same folder needs --overwrite, which removes the earlier
+    search, check and reports (base/, confirm-*/ included) and keeps a user's file."""
+    root = in_tmp / "t"
+    tune(capsys, root, "--strategies", "greedy,random", "--objective", "strategy-parity",
+         "--vary", "dice.sides=2,3", "-n", "300")
+    assert (root / "base").is_dir() and (root / "confirm-best").is_dir()
+    (root / "my notes.txt").write_text("mine")
+    code, _, err = call(capsys, "tune", "toy", "--players", "2", "--strategies", "greedy",
+                        "--vary", "dice.n_dice=2,3", "-n", "300", "--workers", "1",
+                        "--no-progress", "--out", root)
+    assert code == 2 and "holds a different result" in err
+    # the same player in both seats: fair at every count, nothing to confirm or suggest
+    text, res = tune(capsys, root, "--strategies", "greedy", "--vary", "dice.n_dice=2,3",
+                     "-n", "300", "--overwrite")
+    assert res["confirmation"] is None and not res["suggested"]
+    assert (root / "my notes.txt").read_text() == "mine"
+    for gone in ("base", "confirm-base", "confirm-best", "before", "after",
+                 "suggested_components.toml"):
+        assert not (root / gone).exists(), gone
