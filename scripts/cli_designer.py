@@ -8,13 +8,14 @@ import argparse
 import datetime as _dt
 import math
 import os
+import textwrap
 
 from sim.game_api import ToolkitError
 
 OBJECTIVES = ("seat-fairness", "strategy-parity", "card-parity")
 
 
-def _common(s, _int, games_help: str):
+def _common(s, _int, games_help: str, precision: bool = True):
     s.add_argument("game")
     s.add_argument("--players", type=_int("players"), default=None,
                    help="player count (default: 4, within the game's range)")
@@ -30,11 +31,13 @@ def _common(s, _int, games_help: str):
     s.add_argument("--set", action="append", default=[], dest="overrides", metavar="PATH=VALUE",
                    help="override a component field for every configuration (repeatable)")
     s.add_argument("--variants", default=None, help="TOML file of named strategy variants")
+    # tune plays fixed counts (trials and check): the options are refused there, unlisted
     s.add_argument("--precision", type=float, default=None,
                    help="play in batches until every headline 95%% interval is at most +/- this "
-                        "(e.g. 0.005), instead of a fixed count")
+                        "(e.g. 0.005), instead of a fixed count" if precision else argparse.SUPPRESS)
     s.add_argument("--max-games", type=_int("max games"), default=None,
-                   help="cap for --precision (games per configuration; default 10,000,000)")
+                   help="cap for --precision (games per configuration; default 10,000,000)"
+                   if precision else argparse.SUPPRESS)
     s.add_argument("--overwrite", action="store_true",
                    help="replace a previous result of this toolkit in --out (only the files the "
                         "toolkit wrote there are removed)")
@@ -61,8 +64,9 @@ def add_commands(sub, _int) -> dict:
                     "suggested file is written only if the candidate is better beyond the 95%\n"
                     "interval of that paired difference.",
         epilog="objectives (which question each one answers):\n" + "\n".join(
-            f"  {k}: {v}" for k, v in OBJECTIVE_HELP.items()))
-    _common(s, _int, "games per trial (default 5000)")
+            textwrap.fill(f"{k}: {v}", 88, initial_indent="  ", subsequent_indent="      ")
+            for k, v in OBJECTIVE_HELP.items()))
+    _common(s, _int, "games per trial (default 5000)", precision=False)
     s.add_argument("--vary", action="append", default=[], metavar="PATH=VALUES", required=True,
                    help="field and candidate values, e.g. 'commissions[12].points=2..9' "
                         "(several --vary: the fields are searched together)")

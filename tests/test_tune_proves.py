@@ -185,3 +185,11 @@ def test_tune_overwrite_removes_only_its_own_files(toy_registry, in_tmp, capsys)
     for gone in ("base", "confirm-base", "confirm-best", "before", "after",
                  "suggested_components.toml"):
         assert not (root / gone).exists(), gone
+
+
+def test_precision_on_tune_is_one_error_line_and_nothing_written(toy_registry, in_tmp, capsys):
+    """tune plays fixed counts; --precision used to be accepted and silently ignored."""
+    code, out, err = call(capsys, "tune", "toy", "--vary", "dice.sides=2,3", "--precision", "0.01",
+                          "--out", in_tmp / "t")
+    assert code == 2 and err.startswith("balance: error: tune: --precision is not used")
+    assert len(err.strip().splitlines()) == 1 and not (in_tmp / "t").exists()
