@@ -443,10 +443,3 @@ def paired_difference(new: Objective, old: Objective, seed: int = 0,
     d = np.concatenate(diffs)
     lo, hi = np.quantile(d, [0.025, 0.975])
     return {"new": a, "old": b, "diff": a - b, "lo": float(lo), "hi": float(hi), "games": n}
-
-
-def objective(logs: pd.DataFrame, kind: str, meta: dict | None = None, card_info=None,
-              strategies=None, seed: int = 0):
-    """(value, standard error) of `kind` for one configuration's logs."""
-    obj = objective_rows(logs, kind, strategies, [card_info] if card_info else None)
-    return objective_value(obj, seed)
