@@ -356,8 +356,9 @@ def cmd_tune(args, out) -> int:
     if unused:
         raise ToolkitError(f"tune: {unused[0]} is not used by tune (every trial plays --games "
                            f"games; the check of the best value plays --confirm-games)")
-    if args.trials < 1:
-        raise ToolkitError(f"--trials must be at least 1, got {args.trials}")
+    from sim.limits import MAX_GRID_POINTS
+    if not 1 <= args.trials <= MAX_GRID_POINTS:   # each trial is a run folder, like a sweep point
+        raise ToolkitError(f"--trials must be between 1 and {MAX_GRID_POINTS:,}, got {args.trials:,}")
     confirm_games = args.confirm_games if args.confirm_games is not None else 2 * games
     if confirm_games < 2:
         raise ToolkitError(f"--confirm-games must be at least 2, got {confirm_games}")

@@ -4,7 +4,7 @@ that cannot take a run's files. The limits are documented in README.md ("Limits"
 * MAX_GAMES games per run (and per configuration of compare/sweep/tune): a billion games
   is days of play on one machine and tens of gigabytes of logs; a bigger study is several
   runs (different seeds), which also fit the chunk file names (12 digits of game index).
-* MAX_GRID_POINTS points in a sweep / tune grid: each point is a run folder of its own.
+* MAX_GRID_POINTS points in a sweep grid, and trials of a tune: each is a run folder of its own.
 * MAX_VARY_VALUES values in one --vary (a range or a comma list, whose values may be lists).
 * MAX_COMPONENT_VALUE: every number of a component file (after `--set` / `--vary`) is at most
   this in size. A score is a sum of such values over the cards and turns of a game, far fewer

@@ -193,3 +193,10 @@ def test_precision_on_tune_is_one_error_line_and_nothing_written(toy_registry, i
                           "--out", in_tmp / "t")
     assert code == 2 and err.startswith("balance: error: tune: --precision is not used")
     assert len(err.strip().splitlines()) == 1 and not (in_tmp / "t").exists()
+
+
+def test_too_many_trials_is_refused_before_anything_is_written(toy_registry, in_tmp, capsys):
+    code, _, err = call(capsys, "tune", "toy", "--vary", "dice.sides=2,3", "--trials", "5000",
+                        "--out", in_tmp / "t")
+    assert code == 2 and "--trials must be between 1 and 1,000" in err
+    assert not (in_tmp / "t").exists()
