@@ -8,12 +8,13 @@ come from per-game differences on the same game indices (common random numbers).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from analysis.stats import wilson_interval, z_value
+from analysis.stats import holm, wilson_interval, z_test_p, z_value
 
 Z = z_value(0.95)
 
@@ -169,6 +170,7 @@ class SweepResult:
     paired: pd.DataFrame           # from -> to: quantity, diff, lo, hi
     card_label: str = ""
     games: int = 0
+    axes: list = field(default_factory=list)   # [(path, values)]: the grid's shape
 
 
 def card_of_path(path: str, meta: dict | None):
@@ -193,8 +195,33 @@ def _card_taken(logs: pd.DataFrame, card: dict, cid: int) -> np.ndarray:
     return ((col >> np.int64(cid)) & 1).astype(bool)
 
 
+def grid_steps(axes: list, n_points: int) -> list:
+    """The steps between grid points that change ONE field to its next value, the others
+    fixed: [(from point, to point, 'path: a -> b', 'other=value, ...')]. Points are in
+    itertools.product order of the axes [(path, values)] (sim.designer.grid)."""
+    import itertools
+    from sim.designer import format_value
+    sizes = [len(v) for _, v in axes]
+    if math.prod(sizes) != n_points:   # not a full grid: consecutive points
+        return [(i, i + 1, "", "") for i in range(n_points - 1)]
+    index = {idx: k for k, idx in enumerate(itertools.product(*[range(n) for n in sizes]))}
+    out = []
+    for idx, k in index.items():
+        for a, (path, values) in enumerate(axes):
+            if idx[a] + 1 >= sizes[a]:
+                continue
+            nxt = idx[:a] + (idx[a] + 1,) + idx[a + 1:]
+            at = ", ".join(f"{p}={format_value(v[idx[b]])}" for b, (p, v) in enumerate(axes)
+                           if b != a)
+            out.append((k, index[nxt], f"{path}: {format_value(values[idx[a]])} -> "
+                                       f"{format_value(values[idx[a] + 1])}", at))
+    return out
+
+
 def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict | None,
-                  varied_paths: list) -> SweepResult:
+                  varied_paths: list, axes: list | None = None) -> SweepResult:
+    """axes: the sweep's [(path, values)] (the grid's shape); without it the points are
+    taken as one field's values in order."""
     seat_rows, strat_rows, comp_rows, card_rows, paired_rows = [], [], [], [], []
     comps = [c for c in (meta or {}).get("score_components", []) if c in per_point_logs[0].columns]
     card_info = card_of_path(varied_paths[0], meta) if len(varied_paths) == 1 else None
@@ -228,9 +255,10 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
                               "win_not": wn.mean() if wn.size else math.nan,
                               "win_not_lo": float(wn_lo), "win_not_hi": float(wn_hi),
                               "rows_taken": int(wt.size)})
-    # paired differences between neighbouring points, on the same game indices
-    for i in range(len(per_point_logs) - 1):
-        a, b = per_point_logs[i], per_point_logs[i + 1]
+    # paired differences between neighbouring points, on the same game indices: one field
+    # changes by one step, the others stay (a grid's diagonal is never a step)
+    for i, j, step, at in grid_steps(list(axes or []), len(per_point_logs)):
+        a, b = per_point_logs[i], per_point_logs[j]
         a = a.sort_values(["game", "seat"])
         b = b.sort_values(["game", "seat"])
         if not np.array_equal(a["game"].to_numpy(), b["game"].to_numpy()):
@@ -238,60 +266,180 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         players = int(a["seat"].max()) + 1
         wa = a["win"].to_numpy(float).reshape(-1, players)
         wb = b["win"].to_numpy(float).reshape(-1, players)
+        base = {"from": labels[i], "to": labels[j], "step": step or f"{labels[i]} -> {labels[j]}",
+                "at": at}
         for s in range(players):
             m, lo, hi = mean_ci(wb[:, s] - wa[:, s])
-            paired_rows.append({"from": labels[i], "to": labels[i + 1], "quantity": f"win share seat {s + 1}",
+            paired_rows.append({**base, "quantity": f"win share seat {s + 1}",
                                 "diff": m, "lo": lo, "hi": hi})
         if card_info:
             card, cid = card_info
             ta = _card_taken(a, card, cid).reshape(-1, players).any(axis=1).astype(float)
             tb = _card_taken(b, card, cid).reshape(-1, players).any(axis=1).astype(float)
             m, lo, hi = mean_ci(tb - ta)
-            paired_rows.append({"from": labels[i], "to": labels[i + 1], "quantity": "take rate",
-                                "diff": m, "lo": lo, "hi": hi})
+            paired_rows.append({**base, "quantity": "take rate", "diff": m, "lo": lo, "hi": hi})
+    paired = pd.DataFrame(paired_rows)
+    if not paired.empty:
+        # Holm across every step and quantity of the sweep: which moves survive the number
+        # of comparisons (a sweep of 15 steps x 4 seats is 60 chances of a false move)
+        se = (paired["hi"] - paired["lo"]) / (2 * Z)
+        paired["p"] = z_test_p(paired["diff"].to_numpy(float), se.to_numpy(float))
+        paired["p_holm"] = holm(paired["p"].to_numpy(float))
+        paired["moves"] = paired["p_holm"] < 0.05
     return SweepResult(points, labels, pd.concat(seat_rows, ignore_index=True),
                        pd.concat(strat_rows, ignore_index=True), pd.DataFrame(comp_rows),
-                       pd.DataFrame(card_rows) if card_rows else None, pd.DataFrame(paired_rows),
-                       card_label, int(per_point_logs[0]["game"].nunique()))
+                       pd.DataFrame(card_rows) if card_rows else None, paired,
+                       card_label, int(per_point_logs[0]["game"].nunique()), list(axes or []))
 
 
 # ---------------------------------------------------------------------------------------
-# tune objectives (smaller is better); each returns (value, standard error)
+# tune objectives (smaller is better)
+#
+# Every objective is a function of per-game sums averaged over games (a seat's wins, a
+# strategy's wins and seats, a card's takers' wins and takers), so one machinery serves all
+# three: the value is f(mean of the per-game rows); its uncertainty, and the paired
+# difference between two configurations played on the same games, come from a bootstrap over
+# games (Poisson weights, seeded: the same logs give the same interval).
 # ---------------------------------------------------------------------------------------
-def objective(logs: pd.DataFrame, kind: str, meta: dict | None = None, card_info=None):
+OBJECTIVE_HELP = {
+    "seat-fairness": "does a seat win more or less than its share? the largest gap between a "
+                     "seat's win share and 1/players (play the same strategy in every seat)",
+    "strategy-parity": "are the strategies equally strong? the gap between the best and the "
+                       "worst strategy's win share (give two or more strategies)",
+    "card-parity": "is this card worth what it costs? the largest gap, over the varied cards, "
+                   "between the win share of the seats that take the card and the mean win share "
+                   "of the takers of each other card of its kind (vary cards' values)",
+}
+BOOTSTRAP = 1000
+
+
+@dataclass
+class Objective:
+    kind: str
+    rows: np.ndarray          # per game (sorted by game index): the sums the value is made of
+    games: np.ndarray         # the game indices, in the order of `rows`
+    f: object                 # (k x columns) means -> k values
+
+
+def _per_game(logs: pd.DataFrame, values: np.ndarray, players: int) -> np.ndarray:
+    return np.asarray(values, dtype=float).reshape(-1, players).sum(axis=1)
+
+
+def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=None) -> Objective:
+    """The objective `kind` of one configuration's logs as per-game rows and a function of
+    their means (vectorised over bootstrap replicates)."""
+    logs = logs.sort_values(["game", "seat"])
     players = int(logs["seat"].max()) + 1
-    win = logs.sort_values(["game", "seat"])["win"].to_numpy(float)
+    win = logs["win"].to_numpy(float)
+    games = logs["game"].to_numpy()[::players]
     if kind == "seat-fairness":
-        w = win.reshape(-1, players)
-        dev = w.mean(axis=0) - 1.0 / players
-        se = w.std(axis=0, ddof=1) / math.sqrt(w.shape[0])
-        k = int(np.argmax(np.abs(dev)))
-        return float(abs(dev[k])), float(se[k])
+        rows = win.reshape(-1, players)
+
+        def f(m):
+            return np.abs(m - 1.0 / players).max(axis=1)
+        return Objective(kind, rows, games, f)
     if kind == "strategy-parity":
-        g = logs.groupby("strategy")["win"]
-        m, n = g.mean(), g.count()
-        if len(m) < 2:
-            return 0.0, 0.0
-        hi, lo = m.idxmax(), m.idxmin()
-        se = math.sqrt(m[hi] * (1 - m[hi]) / n[hi] + m[lo] * (1 - m[lo]) / n[lo])
-        return float(m[hi] - m[lo]), se
+        names = list(strategies or sorted(logs["strategy"].unique()))
+        strat = logs["strategy"].to_numpy()
+        cols = []
+        for s in names:
+            mine = (strat == s).astype(float)
+            cols += [_per_game(logs, win * mine, players), _per_game(logs, mine, players)]
+        rows = np.column_stack(cols)
+        k = len(names)
+
+        def f(m):
+            w, c = m[:, 0::2], m[:, 1::2]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                share = np.where(c > 0, w / np.where(c > 0, c, 1), np.nan)
+            if k < 2:
+                return np.zeros(m.shape[0])
+            return np.nanmax(share, axis=1) - np.nanmin(share, axis=1)
+        return Objective(kind, rows, games, f)
     if kind == "card-parity":
-        if card_info is None:
-            raise ValueError("card-parity needs --vary on one card (e.g. commissions[12].points)")
-        card, cid = card_info
-        col = logs[card["mask_column"]].to_numpy(np.int64)
-        n_cards = len(card.get("names", [])) or 63
-        w = logs["win"].to_numpy(float)
-        taken = ((col >> np.int64(cid)) & 1).astype(bool)
-        mine = w[taken].mean() if taken.any() else 0.0
-        others = []
-        for c in range(n_cards):
-            if c == cid:
-                continue
-            t = ((col >> np.int64(c)) & 1).astype(bool)
-            if t.any():
-                others.append(w[t].mean())
-        peer = float(np.mean(others)) if others else 0.0
-        se = math.sqrt(max(mine * (1 - mine), 1e-12) / max(int(taken.sum()), 1))
-        return float(abs(mine - peer)), se
+        if not card_infos:
+            raise ValueError("card-parity needs --vary on cards' fields (e.g. commissions[12].points)")
+        # one block of columns per card kind: (takers' wins, takers) per card of that kind
+        blocks, targets = {}, []
+        for card, cid in card_infos:
+            col = card["mask_column"]
+            if col not in blocks:
+                n_cards = len(card.get("names", [])) or 63
+                mask = logs[col].to_numpy(np.int64)
+                cols = []
+                for c in range(n_cards):
+                    t = ((mask >> np.int64(c)) & 1).astype(float)
+                    cols += [_per_game(logs, win * t, players), _per_game(logs, t, players)]
+                blocks[col] = (len(blocks), n_cards, cols)
+            targets.append((col, cid))
+        offsets, start, all_cols = {}, 0, []
+        for col, (_, n_cards, cols) in blocks.items():
+            offsets[col] = (start, n_cards)
+            all_cols += cols
+            start += 2 * n_cards
+        rows = np.column_stack(all_cols)
+
+        def f(m):
+            worst = np.zeros(m.shape[0])
+            for col, cid in targets:
+                o, n = offsets[col]
+                w, c = m[:, o:o + 2 * n:2], m[:, o + 1:o + 2 * n:2]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    share = np.where(c > 0, w / np.where(c > 0, c, 1), np.nan)
+                mine = np.nan_to_num(share[:, cid], nan=0.0)
+                others = np.delete(share, cid, axis=1)
+                with warnings.catch_warnings():  # a replicate where no other card is taken
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    peer = np.nan_to_num(np.nanmean(others, axis=1), nan=0.0)
+                worst = np.maximum(worst, np.abs(mine - peer))
+            return worst
+        return Objective(kind, rows, games, f)
     raise ValueError(f"unknown objective '{kind}' (seat-fairness, strategy-parity, card-parity)")
+
+
+def _poisson_weights(rng, n: int, reps: int):
+    """Bootstrap replicates as Poisson(1) weights per game, in batches (memory stays small)."""
+    batch = max(1, min(reps, 2_000_000 // max(n, 1)))
+    done = 0
+    while done < reps:
+        k = min(batch, reps - done)
+        w = rng.poisson(1.0, size=(k, n)).astype(float)
+        w[w.sum(axis=1) == 0, 0] = 1.0   # an empty replicate (tiny n) counts one game
+        done += k
+        yield w
+
+
+def _means(w, rows):
+    return (w @ rows) / w.sum(axis=1, keepdims=True)
+
+
+def objective_value(obj: Objective, seed: int = 0, reps: int = BOOTSTRAP) -> tuple:
+    """(value, standard error) of one configuration's objective."""
+    value = float(obj.f(obj.rows.mean(axis=0, keepdims=True))[0])
+    if obj.rows.shape[0] < 2:
+        return value, math.inf
+    rng = np.random.default_rng([int(seed), 1])
+    boot = np.concatenate([obj.f(_means(w, obj.rows)) for w in
+                           _poisson_weights(rng, obj.rows.shape[0], reps)])
+    return value, float(np.std(boot, ddof=1))
+
+
+def paired_difference(new: Objective, old: Objective, seed: int = 0,
+                      reps: int = BOOTSTRAP) -> dict:
+    """objective(new) - objective(old) on the same games (common random numbers), with its
+    95% percentile interval from a paired bootstrap: each replicate reweights the same games
+    in both configurations. Negative = `new` is better."""
+    if not np.array_equal(new.games, old.games):
+        raise ValueError("a paired comparison needs the same games in both configurations")
+    a = float(new.f(new.rows.mean(axis=0, keepdims=True))[0])
+    b = float(old.f(old.rows.mean(axis=0, keepdims=True))[0])
+    n = new.rows.shape[0]
+    if n < 2:
+        return {"new": a, "old": b, "diff": a - b, "lo": -math.inf, "hi": math.inf, "games": n}
+    rng = np.random.default_rng([int(seed), 2])
+    diffs = []
+    for w in _poisson_weights(rng, n, reps):
+        diffs.append(new.f(_means(w, new.rows)) - old.f(_means(w, old.rows)))
+    d = np.concatenate(diffs)
+    lo, hi = np.quantile(d, [0.025, 0.975])
+    return {"new": a, "old": b, "diff": a - b, "lo": float(lo), "hi": float(hi), "games": n}

@@ -71,6 +71,18 @@ def proportion_test(successes, n, p0):
     return z, p
 
 
+def z_test_p(estimate, se):
+    """Two-sided p-value of a normal test of `estimate` = 0 given its standard error,
+    vectorised (nan where se is not positive and finite)."""
+    e = np.atleast_1d(np.asarray(estimate, dtype=float))
+    s = np.atleast_1d(np.asarray(se, dtype=float))
+    e, s = np.broadcast_arrays(e, s)
+    p = np.full(e.shape, np.nan)
+    ok = (s > 0) & np.isfinite(s) & np.isfinite(e)
+    p[ok] = np.minimum(2.0 * _normal_sf(np.abs(e[ok] / s[ok])), 1.0)
+    return float(p[0]) if np.ndim(estimate) == 0 and np.ndim(se) == 0 else p
+
+
 def holm(pvalues):
     """Holm's step-down adjustment of a family of p-values (nan entries are left out).
 

@@ -123,13 +123,87 @@ def _numeric_axis(labels):
         return list(range(len(labels))), False
 
 
-def _band_plot(ax, x, rows, label, color):
-    ax.plot(x, rows["win_share"], "-o", color=color, label=label, ms=4)
-    ax.fill_between(x, rows["lo"], rows["hi"], color=color, alpha=.18)
+def _band_plot(ax, x, rows, label, color, joined=True):
+    """A quantity against the swept value with its 95% band; points that are not in an order
+    (grid cells of three or more fields) are drawn apart, never joined by a line."""
+    if joined:
+        ax.plot(x, rows["win_share"], "-o", color=color, label=label, ms=4)
+        ax.fill_between(x, rows["lo"], rows["hi"], color=color, alpha=.18)
+    else:
+        y = rows["win_share"].to_numpy(float)
+        ax.errorbar(x, y, yerr=[y - rows["lo"].to_numpy(float), rows["hi"].to_numpy(float) - y],
+                    fmt="o", color=color, label=label, ms=4, capsize=2)
+
+
+def _positions(values):
+    """x positions of one field's values: the numbers themselves, else their order."""
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return [float(v) for v in values], True
+    return list(range(len(values))), False
+
+
+def _grid_figures(r: SweepResult, players: int) -> list:
+    """A two-field sweep drawn as a grid: the first field along x, one line per value of the
+    second field, one panel per seat (per strategy, per score component)."""
+    from sim.designer import format_value
+    (p1, v1), (p2, v2) = r.axes
+    x, numeric = _positions(v1)
+    n2 = len(v2)
+
+    def panels(key, table, groups, title_of, value, lo, hi, ylabel, title, caption, fair=None,
+               fig_key=None):
+        cols = min(len(groups), 3)
+        nrows = int(math.ceil(len(groups) / cols))
+        fig = _new(4.0 * cols + 0.5, 3.0 * nrows + 0.4)
+        t = table.set_index("point")
+        for gi, g in enumerate(groups):
+            ax = fig.add_subplot(nrows, cols, gi + 1)
+            sub = t if g is None else t[t[key] == g]
+            for k in range(n2):
+                pts = [i * n2 + k for i in range(len(v1))]   # itertools.product order
+                rows = sub.loc[pts]
+                color = PALETTE[k % len(PALETTE)]
+                ax.plot(x, rows[value], "-o", color=color, ms=3,
+                        label=f"{p2}={format_value(v2[k])}")
+                ax.fill_between(x, rows[lo], rows[hi], color=color, alpha=.15)
+            if fair is not None:
+                ax.axhline(fair, color=GREY, ls="--", lw=1)
+            ax.set_title(title_of(g), fontsize=9)
+            ax.set_xlabel(p1, fontsize=8)
+            ax.set_ylabel(ylabel, fontsize=8)
+            if not numeric:
+                ax.set_xticks(x, [format_value(v) for v in v1], rotation=30, ha="right", fontsize=7)
+            if gi == 0:
+                ax.legend(fontsize=7)
+        return Figure(fig_key or f"sweep-{key}", title, caption, _png(fig))
+
+    figs = []
+    grid_note = (f"The grid: {p1} along x, one line per value of {p2}; every point plays the "
+                 f"same games (same seeds).")
+    seats = sorted(r.seat["seat"].unique())
+    figs.append(panels("seat", r.seat, seats, lambda g: f"seat {int(g) + 1}", "win_share", "lo",
+                       "hi", "win share (95% band)", "Win share by seat", grid_note,
+                       1.0 / players if players > 1 else None))
+    strategies = sorted(r.strategy["strategy"].unique(), key=str)
+    if len(strategies) > 1:
+        figs.append(panels("strategy", r.strategy, strategies, str, "win_share", "lo", "hi",
+                           "win share (95% band)", "Win share by strategy", grid_note,
+                           1.0 / players if players > 1 else None))
+    if not r.components.empty:
+        comps = [c for c in sorted(r.components["component"].unique())
+                 if float(r.components[r.components["component"] == c]["mean"].abs().max()) > 0]
+        if comps:
+            figs.append(panels("component", r.components, comps, str, "mean", "lo", "hi",
+                               "mean points per seat", "Score components", grid_note,
+                               fig_key="sweep-components"))
+    return figs
 
 
 def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
+    if len(r.axes) == 2 and len(r.labels) == len(r.axes[0][1]) * len(r.axes[1][1]):
+        return _grid_figures(r, players)
     x, numeric = _numeric_axis(r.labels)
+    joined = len(r.axes) <= 1   # one field: its values are in order; more: unordered cells
     figs = []
     for key, col, title in (("seat", "seat", "Win share by seat"),
                             ("strategy", "strategy", "Win share by strategy")):
@@ -142,7 +216,7 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         for i, g in enumerate(groups):
             rows = t[t[col] == g].sort_values("point")
             _band_plot(ax, x, rows, f"seat {int(g) + 1}" if key == "seat" else str(g),
-                       PALETTE[i % len(PALETTE)])
+                       PALETTE[i % len(PALETTE)], joined)
         if players > 1:
             ax.axhline(1.0 / players, color=GREY, ls="--", lw=1)
         ax.set_xlabel(varied)
@@ -173,14 +247,45 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
             rows = r.components[r.components["component"] == comp].sort_values("point")
             if float(rows["mean"].abs().max()) == 0.0:
                 continue
-            ax.plot(x, rows["mean"], "-o", color=PALETTE[i % len(PALETTE)], label=comp, ms=4)
-            ax.fill_between(x, rows["lo"], rows["hi"], color=PALETTE[i % len(PALETTE)], alpha=.18)
+            _band_plot(ax, x, rows.rename(columns={"mean": "win_share"}), comp,
+                       PALETTE[i % len(PALETTE)], joined)
         ax.set_xlabel(varied)
         ax.set_ylabel("mean points per seat")
         ax.legend(fontsize=8)
         figs.append(Figure("sweep-components", "Score components", "Mean points per seat.",
                            _png(fig)))
     return figs
+
+
+def _p(p):
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "n/a"
+    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+MAX_STEPS_NAMED = 12
+
+
+def step_verdicts(paired) -> list:
+    """The paired steps that move a quantity, named, after Holm's correction for every
+    comparison of the sweep."""
+    if paired is None or paired.empty:
+        return []
+    m = len(paired)
+    n_steps = len(paired[["from", "to"]].drop_duplicates())
+    moved = paired[paired["moves"]].sort_values("p_holm")
+    head = (f"{n_steps} paired steps (one field to its next value, the others fixed, on the same "
+            f"games), {m} comparisons with their quantities, Holm-corrected at 5%")
+    if moved.empty:
+        return [f"{head}: no step moves a quantity beyond chance."]
+    lines = [f"{head}: {len(moved)} move{'s' if len(moved) == 1 else ''}:"]
+    for t in moved.head(MAX_STEPS_NAMED).to_dict("records"):
+        lines.append(f"  {t['step']}" + (f" (at {t['at']})" if t["at"] else "") +
+                     f": {t['quantity']} {100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to "
+                     f"{100 * t['hi']:+.2f}), Holm p = {_p(t['p_holm'])}")
+    if len(moved) > MAX_STEPS_NAMED:
+        lines.append(f"  ... and {len(moved) - MAX_STEPS_NAMED} more (the table of paired steps)")
+    return lines
 
 
 def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) -> Document:
@@ -200,10 +305,7 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
         c = r.card
         verdicts.append(f"{r.card_label}: taken in {_pct(c['take_rate'].iloc[0])} of games at "
                         f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}.")
-    sig = r.paired[(r.paired["lo"] > 0) | (r.paired["hi"] < 0)] if not r.paired.empty else r.paired
-    if not r.paired.empty:
-        verdicts.append(f"{len(sig)} of {len(r.paired)} paired steps between neighbouring values move "
-                        f"a quantity beyond its 95% interval.")
+    verdicts += step_verdicts(r.paired)
     ev = Section("Evidence", "evidence", list(figs))
     ev.blocks.append(Table(["point", "seat", "win share (95%)", "mean score"],
                            [[r.labels[int(t.point)], f"seat {int(t.seat) + 1}",
@@ -221,11 +323,15 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
                                  _pci(t.win_not, t.win_not_lo, t.win_not_hi)]
                                 for t in r.card.itertuples()], f"The varied card: {r.card_label}."))
     if not r.paired.empty:
-        ev.blocks.append(Table(["from", "to", "quantity", "paired difference (95%)"],
-                               [[t["from"], t["to"], t["quantity"],
-                                 f"{100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to {100 * t['hi']:+.2f})"]
+        ev.blocks.append(Table(["step", "at", "quantity", "paired difference (95%)",
+                                "p (Holm)", "moves"],
+                               [[t["step"], t["at"] or "-", t["quantity"],
+                                 f"{100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to {100 * t['hi']:+.2f})",
+                                 _p(t["p_holm"]), "yes" if t["moves"] else ""]
                                 for t in r.paired.to_dict("records")],
-                               "Differences between neighbouring values on the same games."))
+                               f"Steps of one field to its next value, the other fields fixed, on "
+                               f"the same games; p-values corrected by Holm's method for the "
+                               f"{len(r.paired)} comparisons of the table."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {players} players, strategies "
         f"{', '.join(manifest.get('strategy_names', []))}",
@@ -240,55 +346,62 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
 # ---------------------------------------------------------------------------------------
 # tune
 # ---------------------------------------------------------------------------------------
-def tune_document(history: list, labels: list, best: int, baseline: int | None, objective: str,
-                  before: SweepResult | None, manifest: dict, suggested_file: str,
-                  header: dict) -> Document:
-    x, numeric = _numeric_axis(labels)
+def tune_document(trials: list, varies: list, current: list, base: dict, best: dict,
+                  confirmation: dict | None, decision: str, objective: str, method: str,
+                  manifest: dict, header: dict) -> Document:
+    """trials: every configuration played in the search (dicts: trial, label, value, se,
+    games, baseline); confirmation: the paired check on fresh games, or None."""
     fig = _new(7.5, 3.8)
     ax = fig.add_subplot(1, 1, 1)
-    for rnd, h in enumerate(history):
-        pts = [p for p in h["points"]]
-        xs = [x[p["point"]] for p in pts]
-        ax.errorbar(xs, [p["value"] for p in pts], yerr=[1.96 * p["se"] for p in pts], fmt="o",
-                    capsize=3, color=PALETTE[rnd % len(PALETTE)],
-                    label=f"round {rnd + 1}: {h['games']:,} games")
-    ax.axvline(x[best], color=RED, ls="--", lw=1, label=f"chosen: {labels[best]}")
-    ax.set_xlabel(labels[0].split("=")[0] if numeric else "point")
+    one = len(varies) == 1 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                   for v in list(varies[0][1]) + [current[0]])
+    if one:   # the objective against the value; the current value drawn where it lies
+        xs = [float(t["label"].split("=", 1)[1]) for t in trials]
+        ax.set_xlabel(varies[0][0])
+    else:     # several fields (or values that are not numbers): trial by trial
+        xs = [t["trial"] for t in trials]
+        ax.set_xlabel("trial (0 = the current values)")
+    ys = [t["value"] for t in trials]
+    err = [1.96 * t["se"] if math.isfinite(t["se"]) else 0.0 for t in trials]
+    ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color=BLUE, label="search (95% interval)")
+    bx = xs[[t["label"] for t in trials].index(base["label"])]
+    ax.plot([bx], [base["value"]], "s", color=GREY, ms=9, label=f"current: {base['label']}")
+    if best["label"] != base["label"]:
+        kx = xs[[t["label"] for t in trials].index(best["label"])]
+        ax.plot([kx], [best["value"]], "*", color=RED, ms=12, label=f"best: {best['label']}")
     ax.set_ylabel(f"{objective} (smaller is better)")
-    if not numeric:
-        ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=7)
-    ax.legend(fontsize=8)
-    figs = [Figure("tune", "Search", "Successive halving: every round keeps the better half of the "
-                   "values and plays more games on the same seeds.", _png(fig))]
-    last = history[-1]["points"]
-    best_row = next(p for p in last if p["point"] == best)
-    verdicts = [f"Suggested: {labels[best]} ({objective} {best_row['value']:.4f} +/- "
-                f"{1.96 * best_row['se']:.4f}), written to {suggested_file}."]
-    table_rows = []
-    if baseline is not None:
-        base_row = None
-        for h in history:
-            for p in h["points"]:
-                if p["point"] == baseline:
-                    base_row = p
-        if base_row:
-            verdicts.append(f"Before ({labels[baseline]}): {objective} {base_row['value']:.4f} +/- "
-                            f"{1.96 * base_row['se']:.4f}; after: {best_row['value']:.4f} +/- "
-                            f"{1.96 * best_row['se']:.4f}.")
-            table_rows.append([labels[baseline], "before", f"{base_row['value']:.4f}",
-                               f"{1.96 * base_row['se']:.4f}", base_row["games"]])
-    table_rows.append([labels[best], "after", f"{best_row['value']:.4f}",
-                       f"{1.96 * best_row['se']:.4f}", best_row["games"]])
-    blocks = list(figs) + [Table(["value", "", objective, "95% half-width", "games"], table_rows,
-                                 "Before and after, on the same seeds.")]
-    if before is not None:
-        blocks += sweep_figures(before, labels[0].split("=")[0], int(manifest.get("players", 1)))
+    ax.legend(fontsize=7)
+    figs = [Figure("tune", "Search", f"{method}; every configuration played the same "
+                   f"{trials[0]['games']:,} games (same seeds).", _png(fig))]
+    verdicts = [decision]
+    blocks = list(figs)
+    if confirmation is not None:
+        c = confirmation
+        blocks.append(Table(
+            ["", "values", objective, "games"],
+            [["before", c["current"], f"{c['old']:.4f}", f"{c['games']:,}"],
+             ["after", c["candidate"], f"{c['new']:.4f}", f"{c['games']:,}"],
+             ["after - before", "", f"{c['diff']:+.4f} ({c['lo']:+.4f} to {c['hi']:+.4f})", ""]],
+            f"The check: the current values and the best candidate on the same {c['games']:,} "
+            f"fresh games (seed {c['seed']}), not the search's; the interval of the paired "
+            f"difference is a 95% bootstrap over games."))
+    blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", "games"],
+                        [[t["trial"], t["label"] + ("  (current)" if t["baseline"] else ""),
+                          f"{t['value']:.4f} +/- {1.96 * t['se']:.4f}", f"{t['games']:,}"]
+                         for t in trials], "Every configuration of the search."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {manifest.get('players')} players, "
         f"strategies {', '.join(manifest.get('strategy_names', []))}",
-        f"objective: {objective}; values: {', '.join(labels)}",
+        f"objective: {objective}; search: {method}",
+        "varied: " + "; ".join(f"{p} in {', '.join(map(_value_text, v))}" for p, v in varies),
+        f"current values: {base['label']}",
         *header.get("notes", []),
     ]])
     return Document(f"Tune: {objective}", f"{manifest.get('title', manifest.get('game'))}",
                     [Section("Verdicts", "verdicts", [verdicts]),
                      Section("Evidence", "evidence", blocks), what])
+
+
+def _value_text(v):
+    from sim.designer import format_value
+    return format_value(v)

@@ -4,16 +4,18 @@ reports/designer.py reports). Registered into scripts/cli.py by `add_commands`.
 """
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 import math
 import os
+import textwrap
 
 from sim.game_api import ToolkitError
 
 OBJECTIVES = ("seat-fairness", "strategy-parity", "card-parity")
 
 
-def _common(s, _int, games_help: str):
+def _common(s, _int, games_help: str, precision: bool = True):
     s.add_argument("game")
     s.add_argument("--players", type=_int("players"), default=None,
                    help="player count (default: 4, within the game's range)")
@@ -29,11 +31,13 @@ def _common(s, _int, games_help: str):
     s.add_argument("--set", action="append", default=[], dest="overrides", metavar="PATH=VALUE",
                    help="override a component field for every configuration (repeatable)")
     s.add_argument("--variants", default=None, help="TOML file of named strategy variants")
+    # tune plays fixed counts (trials and check): the options are refused there, unlisted
     s.add_argument("--precision", type=float, default=None,
                    help="play in batches until every headline 95%% interval is at most +/- this "
-                        "(e.g. 0.005), instead of a fixed count")
+                        "(e.g. 0.005), instead of a fixed count" if precision else argparse.SUPPRESS)
     s.add_argument("--max-games", type=_int("max games"), default=None,
-                   help="cap for --precision (games per configuration; default 10,000,000)")
+                   help="cap for --precision (games per configuration; default 10,000,000)"
+                   if precision else argparse.SUPPRESS)
     s.add_argument("--overwrite", action="store_true",
                    help="replace a previous result of this toolkit in --out (only the files the "
                         "toolkit wrote there are removed)")
@@ -50,12 +54,31 @@ def add_commands(sub, _int) -> dict:
                    help="field and values, e.g. 'commissions[12].points=2..7' or "
                         "'rules.wake_tie=random,seat' (several --vary: a grid)")
 
-    s = sub.add_parser("tune", help="search the varied values for the most balanced game")
-    _common(s, _int, "games per value in the first round (default 5000)")
+    from analysis.designer import OBJECTIVE_HELP
+    s = sub.add_parser(
+        "tune", help="search the varied values for the most balanced game",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Search the --vary values (one field or several together) for the smallest "
+                    "objective, always playing\nthe current values too, then play the best "
+                    "candidate and the current values again on fresh,\nshared seeds: a "
+                    "suggested file is written only if the candidate is better beyond the 95%\n"
+                    "interval of that paired difference.",
+        epilog="objectives (which question each one answers):\n" + "\n".join(
+            textwrap.fill(f"{k}: {v}", 88, initial_indent="  ", subsequent_indent="      ")
+            for k, v in OBJECTIVE_HELP.items()))
+    _common(s, _int, "games per trial (default 5000)", precision=False)
     s.add_argument("--vary", action="append", default=[], metavar="PATH=VALUES", required=True,
-                   help="field and candidate values, e.g. 'commissions[12].points=2..9'")
+                   help="field and candidate values, e.g. 'commissions[12].points=2..9' "
+                        "(several --vary: the fields are searched together)")
     s.add_argument("--objective", choices=OBJECTIVES, default="seat-fairness",
-                   help="what to balance (default seat-fairness)")
+                   help="what to balance (default seat-fairness; see below)")
+    s.add_argument("--trials", type=_int("trials"), default=TUNE_TRIALS,
+                   help=f"values tried (default {TUNE_TRIALS}); when the varied values have at "
+                        f"most this many combinations every one is played, else Optuna's TPE "
+                        f"sampler chooses them")
+    s.add_argument("--confirm-games", type=_int("confirm games"), default=None,
+                   help="games of the check of the best candidate against the current values, "
+                        "on fresh shared seeds (default: twice --games)")
     return {"compare": cmd_compare, "sweep": cmd_sweep, "tune": cmd_tune}
 
 
@@ -147,9 +170,9 @@ def _names(spec, text, every_builtin: bool = False) -> list:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def _prepare(spec, args, players, names, overrides=()):
+def _prepare(spec, args, players, names, overrides=(), seed=None):
     comp = spec.load_components(args.components, tuple(args.overrides) + tuple(overrides))
-    return spec.prepare(comp, players, names, args.seed, args.variants)
+    return spec.prepare(comp, players, names, args.seed if seed is None else seed, args.variants)
 
 
 def _logs(dirs, columns=None):
@@ -268,7 +291,7 @@ def cmd_sweep(args, out) -> int:
     cols = None
     per_point = [_logs([c["dir"]], cols) for c in configs]
     labels = [", ".join(p) for p in points]
-    result = analyse_sweep(per_point, points, labels, meta, [v[0] for v in varies])
+    result = analyse_sweep(per_point, points, labels, meta, [v[0] for v in varies], varies)
     manifest = read_manifest(configs[0]["dir"])
     notes = _precision_notes(res)
     varied = " x ".join(v[0] for v in varies)
@@ -285,102 +308,261 @@ def cmd_sweep(args, out) -> int:
     return 0
 
 
-def cmd_tune(args, out) -> int:
-    from analysis.designer import analyse_sweep, card_of_path, objective
-    from reports.designer import tune_document, write_document
+TUNE_TRIALS = 30
+
+
+def _tune_axes(args, spec, base_comp):
+    """The --vary axes of a tune, each value checked alone (the other fields at their current
+    values) before anything is played; one line per bad value."""
     from sim import designer
+    varies = [designer.parse_vary(v) for v in args.vary]
+    paths = [p for p, _ in varies]
+    if len(set(paths)) != len(paths):
+        raise ToolkitError("tune: the same field is given in two --vary")
+    problems = []
+    for path, values in varies:
+        for v in values:
+            o = f"{path}={designer.format_value(v)}"
+            try:
+                spec.load_components(args.components, tuple(args.overrides) + (o,))
+            except ToolkitError as exc:
+                problems += [f"{o}: {line}" for line in exc.lines]
+    if problems:
+        raise ToolkitError(problems[:20])
+    return varies
+
+
+def _ordered(values) -> bool:
+    """Numbers (not booleans): the search may use their order."""
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def cmd_tune(args, out) -> int:
+    """Search the --vary values for the best objective (every value when there are at most
+    --trials combinations, else Optuna's seeded TPE sampler, trials one after the other on
+    the same seeds), always playing the current values too; then play the current values and
+    the best candidate again on fresh, shared seeds and suggest the candidate only if the
+    paired difference beats the current values beyond its 95% interval."""
+    from analysis.designer import card_of_path, objective_rows, objective_value, paired_difference
+    from reports.designer import tune_document, write_document
+    from sim import designer, runner
     from sim.registry import get_game
     from sim.runner import read_logs, read_manifest
 
     spec = get_game(args.game)
     players, games = _check(args, spec, 5_000)
-    varies, points = _grid(args, spec)
-    if len(varies) != 1:
-        raise ToolkitError("tune: give exactly one --vary (one field and its candidate values)")
-    path, values = varies[0]
+    unused = [flag for flag, v in (("--precision", args.precision), ("--max-games", args.max_games))
+              if v is not None]
+    if unused:
+        raise ToolkitError(f"tune: {unused[0]} is not used by tune (every trial plays --games "
+                           f"games; the check of the best value plays --confirm-games)")
+    from sim.limits import MAX_GRID_POINTS
+    if not 1 <= args.trials <= MAX_GRID_POINTS:   # each trial is a run folder, like a sweep point
+        raise ToolkitError(f"--trials must be between 1 and {MAX_GRID_POINTS:,}, got {args.trials:,}")
+    confirm_games = args.confirm_games if args.confirm_games is not None else 2 * games
+    if confirm_games < 2:
+        raise ToolkitError(f"--confirm-games must be at least 2, got {confirm_games}")
     names = _names(spec, args.strategies)
     base_comp = spec.load_components(args.components, tuple(args.overrides))
+    varies = _tune_axes(args, spec, base_comp)
+    paths = [p for p, _ in varies]
     meta = _meta(spec, base_comp)
-    card_info = card_of_path(path, meta)
-    if args.objective == "card-parity" and card_info is None:
-        raise ToolkitError(f"tune: card-parity needs --vary on one card's field, e.g. "
-                           f"commissions[12].points (got {path})")
+    card_infos = [card_of_path(p, meta) for p in paths]
+    if args.objective == "card-parity" and any(c is None for c in card_infos):
+        bad = paths[card_infos.index(None)]
+        raise ToolkitError(f"tune: card-parity needs every --vary on a card's field, e.g. "
+                           f"commissions[12].points (got {bad})")
     if args.objective == "strategy-parity" and len(set(names)) < 2:
         raise ToolkitError("tune: strategy-parity needs at least two different strategies")
-    configs = [{"prepared": _prepare(spec, args, players, names, p)} for p in points]
+    current = [_current_value(base_comp, p) for p in paths]
     root = _root(args, spec, "tune")
     plan = {"kind": "tune", "game": spec.name, "players": players, "strategies": names,
-            "vary": args.vary, "points": points, "games": games, "seed": args.seed,
-            "objective": args.objective, "components": args.components,
-            "overrides": args.overrides, "variants": args.variants, "max_games": args.max_games}
+            "vary": args.vary, "games": games, "confirm_games": confirm_games,
+            "trials": args.trials, "seed": args.seed, "objective": args.objective,
+            "components": args.components, "overrides": args.overrides,
+            "variants": args.variants}
     _claim_root(root, plan, args.overwrite)
-    for i, c in enumerate(configs):
-        c["dir"] = designer.sub_dir(root, "point", i)
-    cap = args.max_games or games * 2 ** max(1, math.ceil(math.log2(len(points))))
-    alive = list(range(len(points)))
-    n = games
-    history = []
-    from sim import runner
-    while True:
-        runner.run_many(spec, [(configs[i]["prepared"], n, configs[i]["dir"]) for i in alive],
-                        workers=args.workers, progress=not args.no_progress,
-                        chunk_size=max(500, min(20000, games // 2)))
-        scored = []
-        for i in alive:
-            logs = read_logs(configs[i]["dir"])
-            v, se = objective(logs, args.objective, meta, card_info)
-            scored.append({"point": i, "value": v, "se": se, "games": n})
-        history.append({"games": n, "points": scored})
-        scored.sort(key=lambda r: r["value"])
-        print(f"tune round {len(history)}: {n:,} games per value; best "
-              f"{points[scored[0]['point']][0]} ({args.objective} {scored[0]['value']:.4f})", file=out)
-        if len(alive) == 1 or n * 2 > cap:
-            break
-        alive = [r["point"] for r in scored[:max(1, math.ceil(len(scored) / 2))]]
-        n *= 2
-    best = scored[0]["point"]
-    # the value the file had before (after --set), if it is one of the candidates
-    current = _current_value(base_comp, path)
-    baseline = next((i for i, v in enumerate(values) if current is not None and v == current), None)
+
+    sizes = [len(v) for _, v in varies]
+    n_grid = math.prod(sizes)
+    chunk = max(500, min(20000, games // 2))   # a function of --games only (same logs
+    strategies = sorted(set(names))            # whatever --workers)
+
+    def overrides_of(values):
+        return [f"{p}={designer.format_value(v)}" for p, v in zip(paths, values)]
+
+    def label_of(values):
+        return ", ".join(overrides_of(values))
+
+    def dir_of(idx):
+        if idx is None:
+            return os.path.join(root, "base")
+        flat = 0
+        for i, n in zip(idx, sizes):
+            flat = flat * n + i
+        return designer.sub_dir(root, "point", flat)
+
+    base_idx = []
+    for (_, values), cur in zip(varies, current):
+        hit = [i for i, v in enumerate(values) if v == cur and type(v) is type(cur)]
+        base_idx.append(hit[0] if hit else None)
+    base_idx = tuple(base_idx) if None not in base_idx else None
+
+    evaluated = {}   # label -> record, in the order played
+    logs_of = {}
+
+    def evaluate(values, idx, trial):
+        label = label_of(values)
+        if label in evaluated:   # the sampler asked again: the same games, nothing to play
+            if trial != evaluated[label]["trial"]:
+                print(f"tune trial {trial}: {label}: already played (trial "
+                      f"{evaluated[label]['trial']})", file=out)
+            return evaluated[label]
+        d = dir_of(idx)
+        prepared = _prepare(spec, args, players, names, overrides_of(values))
+        runner.run_many(spec, [(prepared, games, d)], workers=args.workers,
+                        progress=not args.no_progress, chunk_size=chunk)
+        obj = objective_rows(read_logs(d), args.objective, strategies, card_infos)
+        v, se = objective_value(obj, seed=args.seed)
+        rec = {"trial": trial, "label": label, "values": [designer.format_value(x) for x in values],
+               "value": v, "se": se, "games": games, "dir": os.path.basename(d),
+               "baseline": list(values) == list(current)}
+        evaluated[label] = rec
+        print(f"tune trial {trial}: {label}: {args.objective} {v:.4f} +/- {1.96 * se:.4f}"
+              + ("  (current values)" if rec["baseline"] else ""), file=out)
+        return rec
+
+    # the current values first, whatever the range
+    base_rec = evaluate(current, base_idx, 0)
+    if n_grid <= args.trials:
+        method = f"every combination of the varied values ({n_grid})"
+        for t, idx in enumerate(itertools_product(sizes)):
+            evaluate([varies[a][1][i] for a, i in enumerate(idx)], idx, t + 1)
+    else:
+        method = (f"Optuna's TPE sampler (seed {args.seed}), {args.trials} trials one after the "
+                  f"other, every trial on the same seeds")
+        _optuna_search(varies, base_idx, base_rec, args, evaluate)
+    best = min(evaluated.values(), key=lambda r: (r["value"], r["trial"]))
+
     suggested = os.path.join(root, designer.SUGGESTED)
-    _write_suggested(spec, base_comp, args, path, values[best], suggested)
-    manifest = read_manifest(configs[best]["dir"])
-    before = None
-    if baseline is not None and baseline != best:
-        idx = sorted({baseline, best})
-        before = analyse_sweep([_logs([configs[i]["dir"]]) for i in idx],
-                               [points[i] for i in idx], [points[i][0] for i in idx], meta, [path])
-    labels = [p[0] for p in points]
-    # full balance reports of the chosen value and of the value the file had: their flags
-    # say whether the imbalance is still there, beyond its uncertainty
-    from reports.build import write_report
+    confirmation = None
     notes = []
-    for tag, idx in (("after", best), ("before", baseline)):
-        if idx is None or (tag == "before" and idx == best):
-            continue
-        rep = write_report(configs[idx]["dir"], os.path.join(root, tag), metadata=meta)
-        subject = _card_subject(card_info)
-        flagged = [f.text for f in rep.analysis.flags
-                   if f.kind == "card" and subject and subject in f.subject]
-        other = [f.text for f in rep.analysis.flags if f.kind != "card"]
-        if card_info:
-            notes.append(f"{tag} ({points[idx][0]}): " + ("; ".join(flagged) if flagged else
-                         f"{subject} is not flagged: no over- or under-performance beyond its "
-                         f"interval") + f" (full report: {rep.html})")
+    if best["baseline"] or best["value"] >= base_rec["value"]:
+        decision = (f"No value in the range does better than the current one "
+                    f"({base_rec['label']}): it was the best of the {len(evaluated)} played. "
+                    f"No file written.")
+        best = base_rec
+    else:
+        cseed = designer.confirm_seed(args.seed)
+        best_values = [_parse_label_value(x) for x in best["values"]]
+        dirs = {"base": os.path.join(root, "confirm-base"), "best": os.path.join(root, "confirm-best")}
+        jobs = [(_prepare(spec, args, players, names, overrides_of(current), seed=cseed),
+                 confirm_games, dirs["base"]),
+                (_prepare(spec, args, players, names, overrides_of(best_values), seed=cseed),
+                 confirm_games, dirs["best"])]
+        print(f"tune check: {best['label']} against the current values on {confirm_games:,} "
+              f"fresh games (seed {cseed}), the same games for both", file=out)
+        runner.run_many(spec, jobs, workers=args.workers, progress=not args.no_progress,
+                        chunk_size=max(500, min(20000, confirm_games // 2)))
+        objs = {k: objective_rows(read_logs(d), args.objective, strategies, card_infos)
+                for k, d in dirs.items()}
+        confirmation = paired_difference(objs["best"], objs["base"], seed=args.seed)
+        confirmation.update({"seed": cseed, "candidate": best["label"],
+                             "current": base_rec["label"]})
+        c = confirmation
+        diff = (f"{args.objective} {c['new']:.4f} against {c['old']:.4f}, paired difference "
+                f"{c['diff']:+.4f} (95% interval {c['lo']:+.4f} to {c['hi']:+.4f}) on "
+                f"{c['games']:,} fresh games")
+        if c["hi"] < 0:
+            _write_suggested(spec, base_comp, args, paths, best["values"], suggested)
+            decision = (f"Suggested: {best['label']} ({diff}), better than the current values "
+                        f"beyond the interval; written to {suggested}.")
         else:
-            notes.append(f"{tag} ({points[idx][0]}): {len(other)} seat/strategy flags "
-                         f"(full report: {rep.html})")
-    doc = tune_document(history, labels, best, baseline, args.objective, before, manifest,
-                        suggested, {"notes": []})
+            decision = (f"No value in the range does better than the current one: the best of "
+                        f"the search, {best['label']}, is not better than {base_rec['label']} "
+                        f"beyond the interval ({diff}). No file written.")
+        notes = _before_after(root, dirs, meta, card_infos, base_rec, best)
+    if not confirmation or confirmation["hi"] >= 0:
+        if os.path.isfile(suggested):   # an earlier result of this plan, never a user's file
+            os.remove(suggested)        # (_claim_root checked its hash)
+    manifest = read_manifest(os.path.join(root, base_rec["dir"]))
+    trials = sorted(evaluated.values(), key=lambda r: r["trial"])
+    doc = tune_document(trials, varies, current, base_rec, best, confirmation, decision,
+                        args.objective, method, manifest, {"notes": []})
     doc.sections[0].blocks[0].extend(notes)
     files = write_document(doc, os.path.join(root, "report"))
-    designer.write_plan(root, {**plan, "result": {"best": points[best][0], "history": history,
-                                                  "suggested_sha256": _sha(suggested)}})
+    made = os.path.isfile(suggested)
+    designer.write_plan(root, {**plan, "result": {
+        "best": best["label"], "current": base_rec["label"], "trials": trials,
+        "confirmation": confirmation, "suggested": made,
+        "suggested_sha256": _sha(suggested) if made else None}})
     print("", file=out)
     for line in doc.sections[0].blocks[0]:
         print(line, file=out)
     print(f"\nreport: {files.get('html')}  (Markdown: {files.get('md')})", file=out)
     return 0
+
+
+def itertools_product(sizes):
+    import itertools
+    return itertools.product(*[range(n) for n in sizes])
+
+
+def _parse_label_value(text):
+    from sim.overrides import parse_value
+    return parse_value(text)
+
+
+def _optuna_search(varies, base_idx, base_rec, args, evaluate) -> None:
+    """Optuna's TPE sampler, seeded, one trial after the other (the same command gives the
+    same trials). A value is searched by its position in the range, so the sampler may use the
+    order of numeric values; other values are categories. The current values, when they are
+    in the ranges, are told to the sampler as a finished trial."""
+    import warnings
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # multivariate TPE is marked experimental
+        sampler = optuna.samplers.TPESampler(seed=args.seed % 2**32,
+                                             multivariate=len(varies) > 1,
+                                             n_startup_trials=min(10, max(1, args.trials // 3)))
+        study = optuna.create_study(direction="minimize", sampler=sampler)
+        dists = {}
+        for path, values in varies:
+            dists[path] = (optuna.distributions.IntDistribution(0, len(values) - 1)
+                           if _ordered(values) else
+                           optuna.distributions.CategoricalDistribution(list(range(len(values)))))
+        if base_idx is not None:
+            study.add_trial(optuna.trial.create_trial(
+                params={p: i for (p, _), i in zip(varies, base_idx)}, distributions=dists,
+                value=base_rec["value"]))
+        for t in range(args.trials):
+            trial = study.ask(dists)
+            idx = tuple(int(trial.params[p]) for p, _ in varies)
+            rec = evaluate([values[i] for (_, values), i in zip(varies, idx)], idx, t + 1)
+            study.tell(trial, rec["value"])
+
+
+def _before_after(root, dirs, meta, card_infos, base_rec, best) -> list:
+    """Full balance reports of the current values ('before') and of the candidate ('after'),
+    both on the check's games: their flags say whether an imbalance is still there."""
+    from reports.build import write_report
+    notes = []
+    for tag, key, rec in (("before", "base", base_rec), ("after", "best", best)):
+        rep = write_report(dirs[key], os.path.join(root, tag), metadata=meta)
+        subjects = [s for s in (_card_subject(c) for c in card_infos) if s]
+        if subjects:
+            flagged = [f.text for f in rep.analysis.flags
+                       if f.kind == "card" and any(s in f.subject for s in subjects)]
+            notes.append(f"{tag} ({rec['label']}): " + ("; ".join(flagged) if flagged else
+                         f"{', '.join(subjects)} {'is' if len(subjects) == 1 else 'are'} not "
+                         f"flagged: no over- or under-performance beyond the interval")
+                         + f" (full report: {rep.html})")
+        else:
+            other = [f.text for f in rep.analysis.flags if f.kind != "card"]
+            notes.append(f"{tag} ({rec['label']}): {len(other)} seat/strategy flags "
+                         f"(full report: {rep.html})")
+    return notes
 
 
 def _sha(path):
@@ -407,20 +589,21 @@ def _current_value(comp, path):
     return node
 
 
-def _write_suggested(spec, base_comp, args, path, value, target) -> None:
-    """The component file with the chosen value (and the run's --set overrides) written in,
-    comments and layout kept (tomlkit)."""
+def _write_suggested(spec, base_comp, args, paths, values, target) -> None:
+    """The component file with the chosen values (and the run's --set overrides) written in,
+    comments and layout kept (tomlkit). `values` are TOML texts."""
     import tomlkit
     from sim.overrides import parse_override
     doc = tomlkit.parse(base_comp.text)
-    for spec_text in list(args.overrides) + [f"{path}={_toml(value)}"]:
+    chosen = [f"{p}={v}" for p, v in zip(paths, values)]
+    for spec_text in list(args.overrides) + chosen:
         steps, v = parse_override(spec_text)
         node = doc
         for step in steps[:-1]:
             node = node[step]
         node[steps[-1]] = v
     text = tomlkit.dumps(doc)
-    header = (f"# Suggested by `balance tune` ({args.objective}): {path} = {_toml(value)}\n")
+    header = f"# Suggested by `balance tune` ({args.objective}): {', '.join(chosen)}\n"
     with open(target, "w", encoding="utf-8") as fh:
         fh.write(header + text)
     spec.load_components(target)  # the suggestion must itself be a valid file

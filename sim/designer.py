@@ -22,6 +22,7 @@ import re
 import numpy as np
 
 from sim.game_api import ToolkitError
+from sim.limits import check_vary_values
 from sim.overrides import parse_path, parse_value
 
 PLAN_FILE = "designer.json"   # what a compare / sweep / tune folder holds
@@ -56,7 +57,8 @@ _RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*(?::\s*
 
 def parse_vary(spec: str) -> tuple[str, list]:
     """'commissions[12].points=2..7' -> ('commissions[12].points', [2, 3, 4, 5, 6, 7]).
-    Values: A..B (integers, step 1), A..B:STEP, or a comma list of TOML values."""
+    Values: A..B (integers, step 1), A..B:STEP, or a comma list of TOML values, where a
+    value may itself be a list: 'flick.spread=[0.5,1.4],[1.4,0.5]' varies a whole list."""
     if "=" not in spec:
         raise ToolkitError(f"--vary '{spec}': expected PATH=VALUES, e.g. commissions[12].points=2..7")
     path, values = spec.split("=", 1)
@@ -76,23 +78,45 @@ def parse_vary(spec: str) -> tuple[str, list]:
         if st <= 0 or b < a:
             raise ToolkitError(f"--vary '{spec}': the range must go up with a positive step")
         n = int(math.floor((b - a) / st + 1e-9)) + 1
-        if n > 200:  # said before the values are built (a..b may be astronomically long)
-            raise ToolkitError(f"--vary '{spec}': {n:,} values; at most 200")
+        # said before the values are built (a..b may be astronomically long)
+        check_vary_values(n, f"--vary '{spec}'")
         vals = [a + i * st for i in range(n)]
         if not is_int:
             vals = [round(v, 10) for v in vals]
     else:
         vals = []
-        for part in values.split(","):
+        parts = split_values(values)
+        check_vary_values(len(parts), f"--vary '{spec}'")
+        for part in parts:
             try:
                 vals.append(parse_value(part.strip()))
             except ValueError as exc:
                 raise ToolkitError(f"--vary '{spec}': {exc}") from None
     if len(vals) < 2:
         raise ToolkitError(f"--vary '{spec}': give at least two values")
-    if len(vals) > 200:
-        raise ToolkitError(f"--vary '{spec}': {len(vals)} values; at most 200")
+    check_vary_values(len(vals), f"--vary '{spec}'")
     return path.strip(), vals
+
+
+def split_values(text: str) -> list:
+    """The comma list of --vary values, split at the commas that are outside brackets and
+    quotes, so that a whole list is one value: '[0.5, 1.4],[1.4, 0.5]' -> two lists."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def format_value(v) -> str:
@@ -152,7 +176,7 @@ def read_plan(root: str) -> dict:
     return {k: v for k, v in plan.items() if k not in PLAN_MARKER}
 
 
-_SUB_RE = re.compile(r"^(seat|point)-\d{2,}$")
+_SUB_RE = re.compile(r"^(?:(?:seat|point)-\d{2,}|base|confirm-base|confirm-best)$")
 REPORT_DIRS = ("report", "after", "before")   # report folders a designer command writes
 SUGGESTED = "suggested_components.toml"
 
@@ -182,6 +206,17 @@ def owned_files(root: str, plan: dict) -> tuple[list, list]:
     if os.path.isfile(sug):
         (owned if want and rf.sha256_file(sug) == want else changed).append(sug)
     return owned, changed
+
+
+def confirm_seed(seed: int) -> int:
+    """The seed of tune's confirmation games: other games than the search's (a value chosen
+    as the best of many on some games looks better on them than it is), the same for the
+    current value and the candidate (a paired comparison). splitmix64 of the seed, so that it
+    is not the search seed of a neighbouring --seed either."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (z ^ (z >> 31)) & 0x7FFFFFFFFFFFFFFF
 
 
 def headline_halfwidth(run_dirs: list, by) -> float:

@@ -4,7 +4,8 @@ that cannot take a run's files. The limits are documented in README.md ("Limits"
 * MAX_GAMES games per run (and per configuration of compare/sweep/tune): a billion games
   is days of play on one machine and tens of gigabytes of logs; a bigger study is several
   runs (different seeds), which also fit the chunk file names (12 digits of game index).
-* MAX_GRID_POINTS points in a sweep / tune grid: each point is a run folder of its own.
+* MAX_GRID_POINTS points in a sweep grid, and trials of a tune: each is a run folder of its own.
+* MAX_VARY_VALUES values in one --vary (a range or a comma list, whose values may be lists).
 * MAX_COMPONENT_VALUE: every number of a component file (after `--set` / `--vary`) is at most
   this in size. A score is a sum of such values over the cards and turns of a game, far fewer
   than 10**12 terms, so it can never overflow the logs' 64-bit integer columns; the report's
@@ -20,6 +21,7 @@ from sim.game_api import ComponentError, ToolkitError
 
 MAX_GAMES = 1_000_000_000
 MAX_GRID_POINTS = 1_000
+MAX_VARY_VALUES = 200
 MAX_COMPONENT_VALUE = 1_000_000
 
 
@@ -37,6 +39,12 @@ def check_grid(sizes: list, what: str = "the --vary grid") -> None:
         shape = " x ".join(str(int(s)) for s in sizes)
         raise ToolkitError(f"{what} has {n:,} points ({shape}); at most {MAX_GRID_POINTS:,} "
                            f"points are run at once: vary fewer fields or fewer values")
+
+
+def check_vary_values(n: int, what: str) -> None:
+    """n: the number of values of one --vary; refused before the values are built."""
+    if int(n) > MAX_VARY_VALUES:
+        raise ToolkitError(f"{what}: {int(n):,} values; at most {MAX_VARY_VALUES}")
 
 
 def _numbers(x, path=""):

@@ -84,5 +84,11 @@ def test_compare_sweep_tune_with_defaults(game, in_tmp, capsys):
     code, out, err = call(capsys, "tune", game, "--vary", VARY[game], "-n", "4", "--workers", "1",
                           "--no-progress", "--out", "t")
     assert code == 0, err
-    assert json.load(open("t/designer.json"))["strategies"] == [spec.default_strategy]
-    assert os.path.isfile("t/suggested_components.toml")
+    plan = json.load(open("t/designer.json"))
+    assert plan["strategies"] == [spec.default_strategy]
+    # the current value was played, and a file is written only with evidence of a gain
+    assert plan["result"]["trials"][0]["baseline"]
+    assert os.path.isfile("t/report/report.html")
+    assert plan["result"]["suggested"] == os.path.isfile("t/suggested_components.toml")
+    if not plan["result"]["suggested"]:
+        assert "No value in the range does better than the current one" in out
