@@ -358,7 +358,8 @@ def cmd_tune(args, out) -> int:
     for tag, idx in (("after", best), ("before", baseline)):
         if idx is None or (tag == "before" and idx == best):
             continue
-        rep = write_report(configs[idx]["dir"], os.path.join(root, tag), metadata=meta)
+        # metadata from the sub-run's own (effective) component file: the values it played
+        rep = write_report(configs[idx]["dir"], os.path.join(root, tag))
         subject = _card_subject(card_info)
         flagged = [f.text for f in rep.analysis.flags
                    if f.kind == "card" and subject and subject in f.subject]
