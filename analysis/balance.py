@@ -198,11 +198,47 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     if agg.n_games == 0:
         raise ToolkitError(f"{run_dir}: the logs hold no games")
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
-    from analysis.breakdowns import compute, declared
+    from analysis.breakdowns import compute, declared, headline_tests
     by_value, per_strategy, bd_notes = declared(metadata, available, players)
     analysis.notes.extend(bd_notes)
     analysis.breakdowns = compute(files, by_value, per_strategy, confidence)
+    # nothing to test alone or when every game ended all tied (every share is 1/players)
+    testable = not analysis.solo and analysis.all_tied_rate != 1.0
+    _headline_verdicts(analysis, headline_tests(analysis.breakdowns, players if testable else 1,
+                                                ALPHA))
     return analysis
+
+
+def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
+    """Verdict lines (and flags) for the game's headline breakdowns, tested by
+    analysis.breakdowns.headline_tests. The fairness question (e.g. start position when the
+    start player is not seat 1) opens the verdicts; the seat verdicts then come second, after
+    the game's note on why; other headline questions follow the seat and strategy lines."""
+    fair = 1.0 / a.players
+    halve = games_to_halve(a.n_games)
+    lead, later = [], []
+    for b in heads:
+        lines = lead if b.fairness else later
+        unit = f" ({b.unit})" if b.unit else ""
+        for r in b.table.itertuples():
+            d = _digits_for(r.lo, r.hi)
+            ok = r.verdict != "fair"
+            subject = f"{b.label}{unit} {r.value}"
+            tail = (f" (Holm-adjusted {fmt_p(r.p_holm)})" if ok else
+                    " (no significant difference)")
+            lines.append(f"{subject} wins {pct_interval(r.win_share, r.lo, r.hi, d)} against a "
+                         f"fair {pct(fair, 1 if (100 * fair) % 1 else 0)}: {r.verdict}{tail}.")
+            if ok:
+                a.flags.append(Flag(b.column, subject,
+                                    f"{subject} is {r.verdict}: {100 * (r.win_share - fair):+.2f} "
+                                    f"points of win share (Holm-adjusted {fmt_p(r.p_holm)})",
+                                    effect=r.win_share - fair, low=r.lo - fair, high=r.hi - fair,
+                                    unit="pp", games_to_halve=halve))
+    if lead:
+        notes = [b.seat_note for b in heads if b.fairness and b.seat_note]
+        second = ("Seat numbers come second" + (f": {notes[0]}" if notes else "") + ".")
+        a.verdicts[:0] = lead + [second]
+    a.verdicts.extend(later)
 
 
 # --- derivation ---------------------------------------------------------------------------

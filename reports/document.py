@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from analysis.balance import BalanceAnalysis, num, pct, pct_interval
+from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
 
 
@@ -237,12 +237,18 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         if b.kind == "breakdown":
             if f"breakdown-{b.column}" in bfigs:
                 s.blocks.append(bfigs[f"breakdown-{b.column}"])
+            head = [b.label + (f" ({b.unit})" if b.unit else ""), "seats", "win share (95%)",
+                    "mean score (95%)"] + (["p (Holm)", "verdict"] if b.headline else [])
             s.blocks.append(Table(
-                [b.label, "seats", "win share (95%)", "mean score (95%)"],
+                head,
                 [[r.value, f"{int(r.rows):,}", pct_interval(r.win_share, r.lo, r.hi),
                   f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
+                 + ([fmt_p(r.p_holm), r.verdict] if b.headline else [])
                  for r in b.table.itertuples()],
-                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")))
+                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")
+                + (f" A headline question of the game: each value's win share is tested against "
+                   f"the fair share {pct(1 / a.players)} (Holm's correction across every headline "
+                   f"value of the run)." if b.headline else "")))
         else:
             s.blocks.append(Table(
                 ["strategy", "seats", f"mean {b.label.lower()} (95%)"],
