@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import RunAggregates, aggregate_files
-from analysis.metadata import game_metadata, normalise
+from analysis.metadata import game_metadata, normalise, value_text
 from analysis.ratings import expand_ties, fit_plackett_luce
 from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
                             proportion_test, wilson_interval, z_value)
@@ -56,6 +56,8 @@ class CardSection:
     days: np.ndarray | None          # cards x 16 (0 = not taken)
     never_taken: list
     notes: list = field(default_factory=list)
+    unit: str = "points"             # what a value is (analysis/metadata.py value_text)
+    kind: str = "card"               # "card" or "outcome" (not a card: its own section)
 
 
 @dataclass
@@ -583,6 +585,7 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
                   names, used, halve: int, flags: list) -> CardSection:
     label = card["label"]
     singular = label[:-1] if label.endswith("s") else label
+    never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
     nrows = agg.n_rows
     taken = sums.taken.astype(float)
     values = np.asarray(card["values"], dtype=float)
@@ -630,7 +633,10 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         "vs_peers": rel, "vs_peers_low": rel_lo, "vs_peers_high": rel_hi,
         "score_taken": sc_t, "score_not": sc_n,
         "score_vs_peers": sd, "score_vs_peers_low": sd_lo, "score_vs_peers_high": sd_hi,
-        "points_delivered": values * taken, "points_per_game": values * taken / G,
+        # points delivered only for values that are points (not tokens, tool numbers ...)
+        "points_delivered": values * taken if card.get("unit", "points") == "points" else np.nan,
+        "points_per_game": (values * taken / G if card.get("unit", "points") == "points"
+                            else np.nan),
         "mean_day": mean_day, "top_taker": top_taker,
     })
     table["flag"] = ""
@@ -640,11 +646,12 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
     score_sd = math.sqrt(max(total_sq / nrows - (total_score / nrows) ** 2, 0.0)) if nrows else 0.0
     for c in range(sums.n):
         nm = card["names"][c]
-        vtxt = f" ({num(values[c], 0)} points)" if not math.isnan(values[c]) else ""
+        vtxt = value_text(card.get("unit", "points"), values[c])
+        vtxt = f" ({vtxt})" if vtxt else ""
         if taken[c] == 0:
-            table.loc[c, "flag"] = "never taken"
+            table.loc[c, "flag"] = never_word
             flags.append(Flag("card", f"{singular} '{nm}'",
-                              f"{singular} '{nm}'{vtxt} was never taken in {G:,} games"))
+                              f"{singular} '{nm}'{vtxt} {never_word} in {G:,} games"))
             continue
         if solo:
             e, l, h = sd[c], sd_lo[c], sd_hi[c]
@@ -681,9 +688,10 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
                          f"(see the {label.lower()} table).")
     if never:
         shown = ", ".join(f"'{x}'" for x in never[:6]) + (" ..." if len(never) > 6 else "")
-        notes.append(f"{len(never)} of {sums.n} {label.lower()} never taken in {G:,} games: {shown}.")
+        notes.append(f"{len(never)} of {sums.n} {label.lower()} {never_word} in {G:,} games: {shown}.")
     if not notes:
         notes.append(f"No {singular.lower()} stands out among the {sums.n} {label.lower()} "
                      f"beyond its uncertainty.")
     return CardSection(type=card["type"], label=label, time_unit=card["time_unit"], table=table,
-                       days=sums.days, never_taken=never, notes=notes)
+                       days=sums.days, never_taken=never, notes=notes,
+                       unit=card.get("unit", "points"), kind=card.get("kind", "card"))

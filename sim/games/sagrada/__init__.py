@@ -36,14 +36,18 @@ class SagradaSpec(CompiledGameSpec):
         return {
             "cards": [
                 {"type": "window", "label": "Windows", "names": list(names["window"]),
-                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask"},
+                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask",
+                 "unit": "favor tokens"},   # a window's difficulty = the tokens it gives
                 {"type": "tool", "label": "Tool cards used", "names": list(names["tool"]),
-                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask"},
+                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask",
+                 "unit": "tool number"},
                 {"type": "public", "label": "Public objectives in play",
                  "names": list(names["public"]),
-                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask"},
+                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask",
+                 "unit": "points"},
                 {"type": "private", "label": "Private objectives", "names": list(names["private"]),
-                 "values": [1] * len(names["private"]), "mask_column": "private_mask"},
+                 "values": [1] * len(names["private"]), "mask_column": "private_mask",
+                 "unit": ""},   # a private objective scores the dice of its colour: no value
             ],
             "score_components": ["pts_public_1", "pts_public_2", "pts_public_3", "pts_private",
                                  "pts_favor", "pts_empty"],
