@@ -529,6 +529,13 @@ def _ratings(agg: RunAggregates, idx: list, used_names: list, confidence: float)
     if not orders:
         return None, "no finishing orders recorded (too many seats and strategies to encode)"
     fit = fit_plackett_luce(list(orders.items()), len(idx), prior=RATING_PRIOR)
+    if not fit.estimable:   # never shown as certain (s.e. 0.000, zero-width intervals)
+        why = fit.why
+        for k in sorted(range(len(idx)), reverse=True):   # "#12" before "#1"
+            why = why.replace(f"#{k}", used_names[k])
+        return None, (f"Plackett-Luce ratings not estimable: {why} in these "
+                      f"{sum(agg.orders.values()):,} games, so no finite strength fits the "
+                      f"games (the head-to-head table and win shares still hold)")
     z = z_value(confidence)
     k = len(idx)
     best = int(np.argmax(fit.theta))
