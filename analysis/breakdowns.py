@@ -217,7 +217,15 @@ def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> l
     from analysis.metadata import game_metadata
     from sim.runner import chunk_files, log_columns
 
-    meta = game_metadata(spec) if spec is not None else {}
+    comp = None
+    if spec is not None:   # the run's own effective component file, as the report reads it
+        from sim.game_api import ToolkitError
+        from sim.run_folder import open_run
+        try:
+            comp = open_run(out_dir).components
+        except ToolkitError:
+            comp = None    # the summary itself says what is wrong with the folder
+    meta = game_metadata(spec, comp) if spec is not None else {}
     by_value, per_strategy, _ = declared(meta, log_columns(out_dir), players)
     by_value = [b for b in by_value if b["summary"]]
     per_strategy = [p for p in per_strategy if p["summary"]]

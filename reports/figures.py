@@ -298,9 +298,18 @@ def card_forest_figure(a: BalanceAnalysis, k: int):
     ax.grid(axis="x", alpha=0.3)
     never = sec.never_taken
     title = sec.label
+    outcome = sec.kind == "outcome"
     if never:
-        title += f" ({len(never)} never taken: not shown)"
+        title += f" ({len(never)} {'never happened' if outcome else 'never taken'}: not shown)"
     ax.set_title(title, fontsize=10)
+    if outcome:
+        ax.set_xlabel("mean score when it happened minus the other outcomes" if solo else
+                      "win share when it happened minus the other outcomes (points of %)")
+        return Figure(f"cards-{sec.type}", f"{sec.label}: effect of each outcome",
+                      "Each outcome against the other outcomes of its kind (Newcombe interval "
+                      "for a difference of proportions" + (", Welch for scores" if solo else "")
+                      + "). Red: above, blue: below, grey: within the noise or below the "
+                      "practical threshold.", _png(fig))
     return Figure(f"cards-{sec.type}", f"{sec.label}: effect of taking each card",
                   "Each card against the other cards of its type (Newcombe interval for a "
                   "difference of proportions" + (", Welch for scores" if solo else "") +

@@ -82,3 +82,6 @@ def test_tool_verdicts_say_tool_number_and_outcomes_have_their_own_section(tmp_p
     outcome = next(s for s in doc.sections if s.title == "Outcomes: Surfers lost")
     table = next(b for b in outcome.blocks if hasattr(b, "headers"))
     assert table.headers[0] == "outcome" and not any("value" in h for h in table.headers)
+    from reports.figures import make_figures
+    figs = {f.key: f for f in make_figures(a)}
+    assert figs["cards-lost"].title == "Surfers lost: effect of each outcome"
