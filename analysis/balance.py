@@ -658,7 +658,7 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word
             flags.append(Flag("card", f"{singular} '{nm}'",
-                              f"{singular} '{nm}'{vtxt} {never_word} in {G:,} games"))
+                              f"{singular} '{nm}'{vtxt} was {never_word} in {G:,} games"))
             continue
         if solo:
             e, l, h = sd[c], sd_lo[c], sd_hi[c]
