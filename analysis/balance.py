@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import RunAggregates, aggregate_files
-from analysis.metadata import game_metadata, normalise
+from analysis.metadata import game_metadata, normalise, value_text
 from analysis.ratings import expand_ties, fit_plackett_luce
 from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
                             proportion_test, wilson_interval, z_value)
@@ -56,6 +56,8 @@ class CardSection:
     days: np.ndarray | None          # cards x 16 (0 = not taken)
     never_taken: list
     notes: list = field(default_factory=list)
+    unit: str = "points"             # what a value is (analysis/metadata.py value_text)
+    kind: str = "card"               # "card" or "outcome" (not a card: its own section)
 
 
 @dataclass
@@ -198,11 +200,47 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     if agg.n_games == 0:
         raise ToolkitError(f"{run_dir}: the logs hold no games")
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
-    from analysis.breakdowns import compute, declared
+    from analysis.breakdowns import compute, declared, headline_tests
     by_value, per_strategy, bd_notes = declared(metadata, available, players)
     analysis.notes.extend(bd_notes)
     analysis.breakdowns = compute(files, by_value, per_strategy, confidence)
+    # nothing to test alone or when every game ended all tied (every share is 1/players)
+    testable = not analysis.solo and analysis.all_tied_rate != 1.0
+    _headline_verdicts(analysis, headline_tests(analysis.breakdowns, players if testable else 1,
+                                                ALPHA))
     return analysis
+
+
+def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
+    """Verdict lines (and flags) for the game's headline breakdowns, tested by
+    analysis.breakdowns.headline_tests. The fairness question (e.g. start position when the
+    start player is not seat 1) opens the verdicts; the seat verdicts then come second, after
+    the game's note on why; other headline questions follow the seat and strategy lines."""
+    fair = 1.0 / a.players
+    halve = games_to_halve(a.n_games)
+    lead, later = [], []
+    for b in heads:
+        lines = lead if b.fairness else later
+        unit = f" ({b.unit})" if b.unit else ""
+        for r in b.table.itertuples():
+            d = _digits_for(r.lo, r.hi)
+            ok = r.verdict != "fair"
+            subject = f"{b.label}{unit} {r.value}"
+            tail = (f" (Holm-adjusted {fmt_p(r.p_holm)})" if ok else
+                    " (no significant difference)")
+            lines.append(f"{subject} wins {pct_interval(r.win_share, r.lo, r.hi, d)} against a "
+                         f"fair {pct(fair, 1 if (100 * fair) % 1 else 0)}: {r.verdict}{tail}.")
+            if ok:
+                a.flags.append(Flag(b.column, subject,
+                                    f"{subject} is {r.verdict}: {100 * (r.win_share - fair):+.2f} "
+                                    f"points of win share (Holm-adjusted {fmt_p(r.p_holm)})",
+                                    effect=r.win_share - fair, low=r.lo - fair, high=r.hi - fair,
+                                    unit="pp", games_to_halve=halve))
+    if lead:
+        notes = [b.seat_note for b in heads if b.fairness and b.seat_note]
+        second = ("Seat numbers come second" + (f": {notes[0]}" if notes else "") + ".")
+        a.verdicts[:0] = lead + [second]
+    a.verdicts.extend(later)
 
 
 # --- derivation ---------------------------------------------------------------------------
@@ -491,6 +529,13 @@ def _ratings(agg: RunAggregates, idx: list, used_names: list, confidence: float)
     if not orders:
         return None, "no finishing orders recorded (too many seats and strategies to encode)"
     fit = fit_plackett_luce(list(orders.items()), len(idx), prior=RATING_PRIOR)
+    if not fit.estimable:   # never shown as certain (s.e. 0.000, zero-width intervals)
+        why = fit.why
+        for k in sorted(range(len(idx)), reverse=True):   # "#12" before "#1"
+            why = why.replace(f"#{k}", used_names[k])
+        return None, (f"Plackett-Luce ratings not estimable: {why} in these "
+                      f"{sum(agg.orders.values()):,} games, so no finite strength fits the "
+                      f"games (the head-to-head table and win shares still hold)")
     z = z_value(confidence)
     k = len(idx)
     best = int(np.argmax(fit.theta))
@@ -547,6 +592,7 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
                   names, used, halve: int, flags: list) -> CardSection:
     label = card["label"]
     singular = label[:-1] if label.endswith("s") else label
+    never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
     nrows = agg.n_rows
     taken = sums.taken.astype(float)
     values = np.asarray(card["values"], dtype=float)
@@ -594,7 +640,10 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         "vs_peers": rel, "vs_peers_low": rel_lo, "vs_peers_high": rel_hi,
         "score_taken": sc_t, "score_not": sc_n,
         "score_vs_peers": sd, "score_vs_peers_low": sd_lo, "score_vs_peers_high": sd_hi,
-        "points_delivered": values * taken, "points_per_game": values * taken / G,
+        # points delivered only for values that are points (not tokens, tool numbers ...)
+        "points_delivered": values * taken if card.get("unit", "points") == "points" else np.nan,
+        "points_per_game": (values * taken / G if card.get("unit", "points") == "points"
+                            else np.nan),
         "mean_day": mean_day, "top_taker": top_taker,
     })
     table["flag"] = ""
@@ -604,11 +653,12 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
     score_sd = math.sqrt(max(total_sq / nrows - (total_score / nrows) ** 2, 0.0)) if nrows else 0.0
     for c in range(sums.n):
         nm = card["names"][c]
-        vtxt = f" ({num(values[c], 0)} points)" if not math.isnan(values[c]) else ""
+        vtxt = value_text(card.get("unit", "points"), values[c])
+        vtxt = f" ({vtxt})" if vtxt else ""
         if taken[c] == 0:
-            table.loc[c, "flag"] = "never taken"
+            table.loc[c, "flag"] = never_word
             flags.append(Flag("card", f"{singular} '{nm}'",
-                              f"{singular} '{nm}'{vtxt} was never taken in {G:,} games"))
+                              f"{singular} '{nm}'{vtxt} was {never_word} in {G:,} games"))
             continue
         if solo:
             e, l, h = sd[c], sd_lo[c], sd_hi[c]
@@ -645,9 +695,10 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
                          f"(see the {label.lower()} table).")
     if never:
         shown = ", ".join(f"'{x}'" for x in never[:6]) + (" ..." if len(never) > 6 else "")
-        notes.append(f"{len(never)} of {sums.n} {label.lower()} never taken in {G:,} games: {shown}.")
+        notes.append(f"{len(never)} of {sums.n} {label.lower()} {never_word} in {G:,} games: {shown}.")
     if not notes:
         notes.append(f"No {singular.lower()} stands out among the {sums.n} {label.lower()} "
                      f"beyond its uncertainty.")
     return CardSection(type=card["type"], label=label, time_unit=card["time_unit"], table=table,
-                       days=sums.days, never_taken=never, notes=notes)
+                       days=sums.days, never_taken=never, notes=notes,
+                       unit=card.get("unit", "points"), kind=card.get("kind", "card"))

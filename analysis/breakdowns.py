@@ -18,6 +18,18 @@ Optional keys of an entry (both kinds):
     "bin": 5           # breakdowns: group a numeric column into bins of this width (a
                        #   distribution: the rows per bin), labelled "40 to 44"
     "summary": True    # also printed by the terminal summary (`balance run` / `summary`)
+    "unit": "tokens"   # what a value of the column is (tokens, count, position ...): shown
+                       #   beside the label in the table heading; never "points" unless points
+
+Headline questions (breakdowns only, runs of 2+ players):
+    "headline": True   # a question the game asks of its balance: every value's win share is
+                       #   tested against the fair share 1/players (the seat test of
+                       #   analysis/stats.py), Holm's correction across the values of every
+                       #   headline breakdown of the run, and each value gets a verdict line
+    "fairness": True   # the game's fairness question itself (e.g. start position when the
+                       #   start player is not seat 1): its verdicts open the verdicts, the
+                       #   seat verdicts come second, after "seat_note" saying why
+    "seat_note": "..." # why seat numbers are not the fairness question
 """
 from __future__ import annotations
 
@@ -41,6 +53,10 @@ class Breakdown:
     kind: str                # "breakdown" or "per_strategy"
     note: str = ""
     summary: bool = False    # also printed by the terminal summary
+    unit: str = ""           # what a value is (tokens, count, ...)
+    headline: bool = False   # tested: columns p, p_holm, verdict in the table
+    fairness: bool = False   # the game's fairness question: its verdicts come first
+    seat_note: str = ""
 
 
 def declared(meta_raw: dict | None, available: list,
@@ -60,7 +76,11 @@ def declared(meta_raw: dict | None, available: list,
                 out[key].append({"column": col, "label": str(item.get("label") or col),
                                  "question": str(item.get("question") or ""),
                                  "bin": int(item.get("bin") or 0),
-                                 "summary": bool(item.get("summary", False))})
+                                 "summary": bool(item.get("summary", False)),
+                                 "unit": str(item.get("unit") or ""),
+                                 "headline": key == "breakdowns" and bool(item.get("headline")),
+                                 "fairness": key == "breakdowns" and bool(item.get("fairness")),
+                                 "seat_note": str(item.get("seat_note") or "")})
             else:
                 notes.append(f"{item.get('label') or col}: column '{col}' is not in the logs; left out")
     return out["breakdowns"], out["per_strategy"], notes
@@ -130,7 +150,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
                 order.append(math.inf if value == "other" else float(value))
             if width and value != "other":
                 value = f"{int(value)} to {int(value) + width - 1}" if width > 1 else int(value)
-            rows.append({"value": value, "rows": int(n), "win_share": w / n if n else math.nan,
+            rows.append({"value": value, "rows": int(n), "wins": float(w),
+                         "win_share": w / n if n else math.nan,
                          "lo": float(lo), "hi": float(hi), "mean_score": mean,
                          "score_lo": mean - half, "score_hi": mean + half})
         t = pd.DataFrame(rows)
@@ -142,7 +163,9 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             except (ValueError, TypeError):
                 pass
         out.append(Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
-                             "breakdown", note, bool(b.get("summary"))))
+                             "breakdown", note, bool(b.get("summary")), b.get("unit", ""),
+                             bool(b.get("headline")) or bool(b.get("fairness")),
+                             bool(b.get("fairness")), b.get("seat_note", "")))
     for p in per_strategy:
         rows = []
         for name, (n, x1, x2) in sorted(strat[p["column"]].items()):
@@ -152,8 +175,40 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             rows.append({"value": name, "rows": int(n), "mean": mean, "lo": mean - half,
                          "hi": mean + half})
         out.append(Breakdown(p["column"], p["label"], p["question"], pd.DataFrame(rows),
-                             "per_strategy", "", bool(p.get("summary"))))
+                             "per_strategy", "", bool(p.get("summary")), p.get("unit", "")))
     return out
+
+
+def headline_tests(breakdowns: list, players: int, alpha: float = 0.05) -> list:
+    """Test every value of every headline breakdown against the fair share 1/players (the
+    seat test: analysis.stats.proportion_test) with Holm's correction across all of them; adds
+    columns p, p_holm and verdict ("favoured" / "disadvantaged" / "fair") to each headline
+    table in place and returns the headline breakdowns. Nothing is tested with one player."""
+    from analysis.stats import holm, proportion_test
+    heads = [b for b in breakdowns if b.kind == "breakdown" and b.headline and not b.table.empty]
+    if players < 2 or not heads:
+        for b in heads:
+            b.headline = False
+        return []
+    fair = 1.0 / players
+    ps = []
+    for b in heads:
+        t = b.table
+        n = t["rows"].to_numpy(float)
+        _, p = proportion_test(t["wins"].to_numpy(float), n, fair)
+        p = np.where(n > 0, p, np.nan)
+        t["p"] = p
+        ps.append(p)
+    adjusted = holm(np.concatenate(ps))
+    k = 0
+    for b in heads:
+        t = b.table
+        t["p_holm"] = adjusted[k:k + len(t)]
+        k += len(t)
+        t["verdict"] = [("favoured" if s > fair else "disadvantaged")
+                        if not math.isnan(q) and q < alpha else "fair"
+                        for s, q in zip(t["win_share"], t["p_holm"])]
+    return heads
 
 
 def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> list:
@@ -162,7 +217,15 @@ def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> l
     from analysis.metadata import game_metadata
     from sim.runner import chunk_files, log_columns
 
-    meta = game_metadata(spec) if spec is not None else {}
+    comp = None
+    if spec is not None:   # the run's own effective component file, as the report reads it
+        from sim.game_api import ToolkitError
+        from sim.run_folder import open_run
+        try:
+            comp = open_run(out_dir).components
+        except ToolkitError:
+            comp = None    # the summary itself says what is wrong with the folder
+    meta = game_metadata(spec, comp) if spec is not None else {}
     by_value, per_strategy, _ = declared(meta, log_columns(out_dir), players)
     by_value = [b for b in by_value if b["summary"]]
     per_strategy = [p for p in per_strategy if p["summary"]]

@@ -109,8 +109,13 @@ def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
     for row, c in zip(keys, counts):
         orders += expand_ties(row[:players].tolist(), row[players:].tolist(), float(c))
     fit = fit_plackett_luce(orders, len(strategies))
-    return pd.DataFrame({"theta": fit.theta, "se": fit.se, "lo": fit.theta - Z * fit.se,
-                         "hi": fit.theta + Z * fit.se}, index=strategies)
+    out = pd.DataFrame({"theta": fit.theta, "se": fit.se, "lo": fit.theta - Z * fit.se,
+                        "hi": fit.theta + Z * fit.se}, index=strategies)
+    why = fit.why   # a degenerate fit (analysis/ratings.py): se nan, said in plain words
+    for k in sorted(range(len(strategies)), reverse=True):
+        why = why.replace(f"#{k}", str(strategies[k]))
+    out.attrs["not_estimable"] = why
+    return out
 
 
 def analyse_compare(logs: pd.DataFrame, strategies: list, games_per_seating: int,

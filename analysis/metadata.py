@@ -3,7 +3,9 @@
 A game may define `spec.report_metadata(components=None) -> dict` (see docs/report.md):
 
     {"cards": [{"type", "label", "names", "values", "mask_column",
-                "day_columns" (optional), "time_unit" (optional)}, ...],
+                "day_columns" (optional), "time_unit" (optional),
+                "unit" (optional: what a value is, default "points"),
+                "kind" (optional: "card", default, or "outcome")}, ...],
      "score_components": [column, ...], "length_column": str, "length_unit": str,
      "end_reason_names": [str, ...]}
 
@@ -15,6 +17,33 @@ from __future__ import annotations
 import inspect
 
 GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason", "illegal")
+
+# What a card's value is: "points" (the default: the card scores them), or any other word a
+# game declares ("favor tokens", "tool number", "count"); "" for a value that means nothing
+# to show. Units read before the number ("tool number 7") are listed here.
+DEFAULT_UNIT = "points"
+PREFIX_UNITS = ("tool number", "number", "position")
+# An "outcome" is a yes/no fact about a seat's game that is not a card (Grand Surfers: its skill
+# against the table, surfers lost): the report gives it its own section, without values.
+KINDS = ("card", "outcome")
+
+
+def value_text(unit: str, value) -> str:
+    """A card's value with its unit: "7 points", "1 point", "5 favor tokens", "tool number 7";
+    "" when the unit is empty or the value unknown."""
+    import math
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return ""
+    if not unit or math.isnan(v):
+        return ""
+    shown = f"{v:g}"
+    if unit in PREFIX_UNITS:
+        return f"{unit} {shown}"
+    if v == 1 and unit.endswith("s"):
+        unit = unit[:-1]
+    return f"{shown} {unit}"
 
 
 def game_metadata(spec, components=None) -> dict:
@@ -87,10 +116,16 @@ def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
                 notes.append(f"{label}: {len(days)} day columns hold 16 cards each, fewer than "
                              f"the {len(names)} cards; no timing")
                 days = []
+        kind = str(card.get("kind") or "card")
+        if kind not in KINDS:
+            notes.append(f"{label}: unknown kind '{kind}' (card, outcome); read as a card")
+            kind = "card"
+        unit = card.get("unit", DEFAULT_UNIT if kind == "card" else "")
         out["cards"].append({
             "type": str(card.get("type") or label), "label": str(label), "names": names,
             "values": values, "mask_column": mask, "day_columns": days,
             "time_unit": str(card.get("time_unit") or "round"),
+            "unit": str(unit or ""), "kind": kind,
         })
     return out, notes
 

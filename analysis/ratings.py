@@ -28,6 +28,14 @@ theta centred to mean zero, whose covariance is the Moore-Penrose pseudo-inverse
 Prior: `prior` virtual games per ordered pair of strategies (default 0.01 each way) keep
 the estimates finite when a strategy never loses or never wins; negligible against real
 games.
+
+Estimability: the maximum-likelihood strengths exist only when, for every split of the
+strategies into two groups, some strategy of each group finished ahead of some strategy of
+the other in the real games (Hunter 2004, Assumption 1; Zermelo / Ford for paired data): the
+"finished ahead of" graph is strongly connected. Otherwise (one strategy won every game, one
+never finished ahead of anyone ...) the estimate is set by the prior alone, and its standard
+errors (near-singular information) mean nothing: `PLFit.estimable` is False, `why` says what
+happened in plain words, and `se` is nan, never a reassuring 0.000.
 """
 from __future__ import annotations
 
@@ -46,6 +54,8 @@ class PLFit:
     iterations: int
     converged: bool
     n_orders: int              # distinct weighted orders used
+    estimable: bool = True     # the real orders identify the strengths (module docstring)
+    why: str = ""              # if not: what happened, items named "#i" (callers rename)
 
     def win_probability(self, i: int, j: int) -> float:
         """P(i finishes ahead of j) in a two-seat comparison under the model."""
@@ -70,6 +80,42 @@ def expand_ties(strategies, ranks, weight: float = 1.0):
     return list(out.items())
 
 
+def not_estimable(orders, n_items: int) -> str:
+    """Why the real orders cannot identify Plackett-Luce strengths ("" when they can): the
+    "finished ahead of" graph of the items is not strongly connected. Items are named "#i"."""
+    ahead = np.zeros((n_items, n_items), dtype=bool)
+    for o, w in orders:
+        if w <= 0:
+            continue
+        o = [int(x) for x in o]
+        for k in range(len(o) - 1):
+            for m in range(k + 1, len(o)):
+                if o[k] != o[m]:
+                    ahead[o[k], o[m]] = True
+    present = sorted({int(x) for o, w in orders if w > 0 for x in o})
+    if len(present) < n_items:
+        missing = [i for i in range(n_items) if i not in present]
+        return f"#{missing[0]} played no game against another strategy"
+    never_behind = [i for i in range(n_items) if not ahead[:, i].any()]
+    if never_behind:
+        return f"#{never_behind[0]} finished ahead of every other strategy in every game"
+    never_ahead = [i for i in range(n_items) if not ahead[i].any()]
+    if never_ahead:
+        return f"#{never_ahead[0]} never finished ahead of another strategy"
+    # reachability: every item must reach every other through "finished ahead of"
+    reach = ahead | np.eye(n_items, dtype=bool)
+    for _ in range(n_items):
+        nxt = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+        if (nxt == reach).all():
+            break
+        reach = nxt
+    if not reach.all():
+        i, j = map(int, np.argwhere(~reach)[0])
+        return (f"the strategies split into groups that never finished behind each other "
+                f"(#{j} never finished ahead of #{i}, even through others)")
+    return ""
+
+
 def fit_plackett_luce(orders, n_items: int, prior: float = 0.01, max_iter: int = 10000,
                       tol: float = 1e-10) -> PLFit:
     """Fit Plackett-Luce strengths to weighted orders [(tuple of item ids, weight)].
@@ -78,6 +124,7 @@ def fit_plackett_luce(orders, n_items: int, prior: float = 0.01, max_iter: int =
     standard errors (see the module docstring).
     """
     data = [(tuple(int(x) for x in o), float(w)) for o, w in orders if len(o) >= 2 and w > 0]
+    why = not_estimable(data, n_items) if n_items > 1 else ""
     if prior > 0 and n_items > 1:
         for i in range(n_items):
             for j in range(n_items):
@@ -118,5 +165,8 @@ def fit_plackett_luce(orders, n_items: int, prior: float = 0.01, max_iter: int =
     info = np.diag((W[:, None] * P).sum(axis=0)) - (P * W[:, None]).T @ P
     cov = np.linalg.pinv(info, hermitian=True)
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    if why:   # the prior alone sets the strengths: no uncertainty worth showing
+        se = np.full(n_items, np.nan)
+        cov = np.full_like(cov, np.nan)
     return PLFit(theta=theta, se=se, cov=cov, iterations=it, converged=converged,
-                 n_orders=len(data))
+                 n_orders=len(data), estimable=not why, why=why)

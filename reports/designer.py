@@ -8,7 +8,7 @@ import numpy as np
 
 from analysis.designer import Comparison, SweepResult
 from reports.document import Document, Section, Table
-from reports.figures import BLUE, GREY, RED, Figure, _new, _png
+from reports.figures import BLUE, GREY, RED, Figure, _new, _png, short_names
 from reports.output import ReportFolder, render_into
 
 PALETTE = ["#3b6fb6", "#c44e52", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
@@ -33,6 +33,9 @@ def write_document(doc: Document, out_dir: str, formats=("html", "md")) -> dict:
 def compare_figures(c: Comparison) -> list:
     figs = []
     k = len(c.strategies)
+    sn, legend = short_names(c.strategies)   # long names (file paths) shortened, legend below
+    short = lambda names: [sn.get(str(n), str(n)) for n in names]  # noqa: E731
+    legend = f" {legend}" if legend else ""
     if k > 1:
         fig = _new(1.6 + 1.1 * k, 1.2 + 0.9 * k)
         ax = fig.add_subplot(1, 1, 1)
@@ -44,15 +47,17 @@ def compare_figures(c: Comparison) -> list:
                     ax.text(j, i, f"{100 * m[i, j]:.1f}%\n({100 * c.h2h_lo.iat[i, j]:.1f}-"
                                   f"{100 * c.h2h_hi.iat[i, j]:.1f})", ha="center", va="center",
                             fontsize=8, color="white" if abs(m[i, j] - 0.5) > 0.22 else "black")
-        ax.set_xticks(range(k), c.strategies, rotation=30, ha="right")
-        ax.set_yticks(range(k), c.strategies)
+        ax.set_xticks(range(k), short(c.strategies), rotation=30, ha="right")
+        ax.set_yticks(range(k), short(c.strategies))
         ax.set_xlabel("opponent")
         ax.set_ylabel("strategy")
         fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
         figs.append(Figure("matchups", "Head-to-head",
                            "Share of meetings in which the row strategy finished ahead of the "
-                           "column strategy (ties count half), with 95% intervals.", _png(fig)))
+                           "column strategy (ties count half), with 95% intervals." + legend,
+                           _png(fig)))
         r = c.ratings
+    if k > 1 and not c.ratings.attrs.get("not_estimable"):
         fig = _new(7.0, 0.9 + 0.45 * k)
         ax = fig.add_subplot(1, 1, 1)
         order = list(r.sort_values("theta").index)
@@ -61,10 +66,11 @@ def compare_figures(c: Comparison) -> list:
                                                     r.loc[order, "hi"] - r.loc[order, "theta"]],
                     fmt="o", color=BLUE, capsize=4)
         ax.axvline(0, color=GREY, lw=1, ls="--")
-        ax.set_yticks(y, order)
+        ax.set_yticks(y, short(order))
         ax.set_xlabel("Plackett-Luce log-strength (centred), 95% interval")
         figs.append(Figure("ratings", "Ratings",
-                           "Plackett-Luce strengths from every game's finishing order.", _png(fig)))
+                           "Plackett-Luce strengths from every game's finishing order." + legend,
+                           _png(fig)))
     s = c.shares
     fig = _new(7.0, 0.9 + 0.45 * k)
     ax = fig.add_subplot(1, 1, 1)
@@ -73,11 +79,11 @@ def compare_figures(c: Comparison) -> list:
     ax.errorbar(s["win_share"], y, xerr=[s["win_share"] - s["lo"], s["hi"] - s["win_share"]],
                 fmt="none", color="black", capsize=4)
     ax.axvline(1.0 / c.players, color=RED, ls="--", lw=1, label=f"fair share 1/{c.players}")
-    ax.set_yticks(y, list(s.index))
+    ax.set_yticks(y, short(s.index))
     ax.set_xlabel("win share of the strategy's seats, 95% interval")
     ax.legend(loc="lower right", fontsize=8)
     figs.append(Figure("shares", "Win share by strategy",
-                       "Every strategy sat in every seat equally often.", _png(fig)))
+                       "Every strategy sat in every seat equally often." + legend, _png(fig)))
     return figs
 
 
@@ -92,7 +98,11 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
                            [[n, _pci(r.win_share, r.lo, r.hi), f"{r.mean_score:.2f}", int(r.rows),
                              c.status.get(n, "")] for n, r in c.shares.iterrows()],
                            "Win share of each strategy over all its seats."))
-    if not c.ratings.empty:
+    why = c.ratings.attrs.get("not_estimable", "") if not c.ratings.empty else ""
+    if why:   # never a table of s.e. 0.000 and zero-width intervals
+        ev.blocks.append(f"Plackett-Luce ratings not estimable: {why}, so no finite strength "
+                         f"fits these games.")
+    elif not c.ratings.empty:
         ev.blocks.append(Table(["strategy", "log-strength", "s.e.", "95% interval"],
                                [[n, f"{r.theta:+.3f}", f"{r.se:.3f}", f"{r.lo:+.3f} to {r.hi:+.3f}"]
                                 for n, r in c.ratings.iterrows()], "Plackett-Luce ratings."))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from analysis.balance import BalanceAnalysis, num, pct, pct_interval
+from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
 
 
@@ -197,34 +197,56 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         s.blocks.append("This game declares no length column.")
     sections.append(s)
 
-    # --- cards ---------------------------------------------------------------------------
+    # --- cards (and outcomes: yes/no facts that are not cards, in their own sections) -------
     for k, sec in enumerate(a.cards):
-        s = Section(sec.label, f"cards-{sec.type}", [list(sec.notes)])
+        outcome = sec.kind == "outcome"
+        title = f"Outcomes: {sec.label}" if outcome else sec.label
+        s = Section(title, f"{'outcomes' if outcome else 'cards'}-{sec.type}", [list(sec.notes)])
         if f"cards-{sec.type}" in figs:
             s.blocks.append(figs[f"cards-{sec.type}"])
         if f"timing-{sec.type}" in figs:
             s.blocks.append(figs[f"timing-{sec.type}"])
+        points = sec.unit == "points"
+        show_value = bool(sec.unit) and not outcome
         rows = []
         for r in sec.table.itertuples():
             never = r.taken == 0
-            rows.append([
-                r.name, num(r.value, 0), f"{int(r.taken):,}", pct(r.taken_share_games),
-                "never taken" if never else pct_interval(r.win_taken, r.win_taken_low, r.win_taken_high),
-                pct_interval(r.win_not, r.win_not_low, r.win_not_high),
-                "-" if never else f"{_signed(r.vs_peers)} ({_interval(r.vs_peers_low, r.vs_peers_high)})",
-                "-" if never else num(r.score_taken, 1),
-                num(r.points_per_game, 2),
-                "-" if never or math.isnan(r.mean_day) else num(r.mean_day, 2),
-                r.top_taker or "-", r.flag or ""])
-        headers = ["card", "value", "times taken", "games taken in", "win share when taken",
-                   "when not", "vs other cards (pp)", "mean score when taken", "points per game",
-                   f"mean {sec.time_unit}", "taken most by", "flag"]
+            row = [r.name]
+            if show_value:
+                row.append(num(r.value, 0))
+            row += [f"{int(r.taken):,}", pct(r.taken_share_games),
+                    ("never happened" if outcome else "never taken") if never else
+                    pct_interval(r.win_taken, r.win_taken_low, r.win_taken_high),
+                    pct_interval(r.win_not, r.win_not_low, r.win_not_high),
+                    "-" if never else f"{_signed(r.vs_peers)} ({_interval(r.vs_peers_low, r.vs_peers_high)})",
+                    "-" if never else num(r.score_taken, 1)]
+            if points:
+                row.append(num(r.points_per_game, 2))
+            if not outcome:
+                row.append("-" if never or math.isnan(r.mean_day) else num(r.mean_day, 2))
+            row += [r.top_taker or "-", r.flag or ""]
+            rows.append(row)
+        if outcome:
+            headers = ["outcome", "seat-games", "games it happened in", "win share when it happened",
+                       "when not", "vs the other outcomes (pp)", "mean score when it happened",
+                       "most often for", "flag"]
+        else:
+            headers = (["card"] + ([f"value ({sec.unit})"] if show_value else [])
+                       + ["times taken", "games taken in", "win share when taken", "when not",
+                          "vs other cards (pp)", "mean score when taken"]
+                       + (["points per game"] if points else [])
+                       + [f"mean {sec.time_unit}", "taken most by", "flag"])
         if a.solo:
-            headers[4] = "win share when taken (solo: always 1)"
-        s.blocks.append(Table(headers, rows,
-                              f"Intervals at {conf}%: Wilson for shares, Newcombe for the difference "
-                              f"with the takers of the other {sec.label.lower()}. Points per game: "
-                              f"the card's value times the times it was taken, per game."))
+            headers[headers.index("win share when it happened" if outcome else
+                                  "win share when taken")] += " (solo: always 1)"
+        what = "outcomes" if outcome else sec.label.lower()
+        caption = (f"Intervals at {conf}%: Wilson for shares, Newcombe for the difference "
+                   f"with the seats of the other {what}.")
+        if points:
+            caption += " Points per game: the card's value times the times it was taken, per game."
+        elif show_value:
+            caption += f" Value: the card's {sec.unit} (not points)."
+        s.blocks.append(Table(headers, rows, caption))
         sections.append(s)
 
     # --- game-specific breakdowns (declared by the game: analysis/breakdowns.py) ----------
@@ -237,12 +259,18 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         if b.kind == "breakdown":
             if f"breakdown-{b.column}" in bfigs:
                 s.blocks.append(bfigs[f"breakdown-{b.column}"])
+            head = [b.label + (f" ({b.unit})" if b.unit else ""), "seats", "win share (95%)",
+                    "mean score (95%)"] + (["p (Holm)", "verdict"] if b.headline else [])
             s.blocks.append(Table(
-                [b.label, "seats", "win share (95%)", "mean score (95%)"],
+                head,
                 [[r.value, f"{int(r.rows):,}", pct_interval(r.win_share, r.lo, r.hi),
                   f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
+                 + ([fmt_p(r.p_holm), r.verdict] if b.headline else [])
                  for r in b.table.itertuples()],
-                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")))
+                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")
+                + (f" A headline question of the game: each value's win share is tested against "
+                   f"the fair share {pct(1 / a.players)} (Holm's correction across every headline "
+                   f"value of the run)." if b.headline else "")))
         else:
             s.blocks.append(Table(
                 ["strategy", "seats", f"mean {b.label.lower()} (95%)"],

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +29,42 @@ class Figure:
     png: bytes
 
 
+SHORT_NAME = 22   # longer strategy names (a full file path) are shortened in figures
+
+
+def short_names(names) -> tuple[dict, str]:
+    """({name: its label in a figure}, legend): a name longer than SHORT_NAME characters (a
+    user strategy named by its file path, "/home/me/bots/my_player.py:careful") is shown as
+    its function or file name ("careful") when that is short and unique, else as "S1", "S2"
+    ...; the legend ("careful = /home/me/bots/my_player.py:careful; ...") goes into the
+    figure's caption. Short names are kept as they are."""
+    names = [str(n) for n in names]
+    out, taken = {}, set(n for n in names if len(n) <= SHORT_NAME)
+    k = 0
+    for n in names:
+        if n in out:
+            continue
+        if len(n) <= SHORT_NAME:
+            out[n] = n
+            continue
+        tail = n.rsplit(":", 1)[-1] if ":" in n else os.path.basename(n.rstrip("/\\"))
+        if not tail or len(tail) > SHORT_NAME or tail in taken:
+            k += 1
+            tail = f"S{k}"
+            while tail in taken:
+                k += 1
+                tail = f"S{k}"
+        out[n] = tail
+        taken.add(tail)
+    legend = "; ".join(f"{v} = {n}" for n, v in out.items() if v != n)
+    return out, (f"Names shortened in the figure: {legend}." if legend else "")
+
+
+def _short(a, names) -> list:
+    sn, _ = short_names(a.strategies)
+    return [sn.get(str(n), str(n)) for n in names]
+
+
 def _new(width=7.5, height=3.6):
     from matplotlib.figure import Figure as MplFigure
     fig = MplFigure(figsize=(width, height), dpi=DPI)
@@ -34,9 +72,15 @@ def _new(width=7.5, height=3.6):
 
 
 def _png(fig) -> bytes:
+    """The figure as PNG bytes. A library's warning while laying it out (matplotlib: "Tight
+    layout not applied" when labels are too long for the figure) never reaches the terminal:
+    the figure is drawn as it is and the report stays quiet (long names are shortened first,
+    short_names)."""
     buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png", dpi=DPI)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig.tight_layout()
+        fig.savefig(buf, format="png", dpi=DPI)
     return buf.getvalue()
 
 
@@ -67,7 +111,8 @@ def seat_figure(a: BalanceAnalysis):
         return None
     t = a.seats
     colors = [RED if v == "favoured" else (BLUE if v == "disadvantaged" else GREY) for v in t.verdict]
-    labels = [f"{r.label} ({'rotated' if a.seats_rotated else r.strategies})"
+    sn, _ = short_names(a.strategies)
+    labels = [f"{r.label} ({'rotated' if a.seats_rotated else ', '.join(sn.get(x, x) for x in r.strategies.split(', '))})"
               for r in t.itertuples()]
     fig = _share_bars(labels, t.win_share, t.win_low, t.win_high, 1.0 / a.players, colors,
                       f"win share, % ({int(round(a.confidence * 100))}% Wilson interval)")
@@ -84,7 +129,7 @@ def strategy_figure(a: BalanceAnalysis):
     if a.solo or a.single_strategy:
         return None
     t = a.strategy_table
-    fig = _share_bars(list(t.strategy), t.win_share, t.win_low, t.win_high, 1.0 / a.players,
+    fig = _share_bars(_short(a, t.strategy), t.win_share, t.win_low, t.win_high, 1.0 / a.players,
                       [BLUE] * len(t), "win share of the strategy's seats, %")
     return Figure("strategies", "Win share by strategy",
                   "A strategy's wins over all the seats it played; whiskers: Wilson interval.",
@@ -105,9 +150,9 @@ def matchup_figure(a: BalanceAnalysis):
             ax.text(j, i, txt, ha="center", va="center", fontsize=9,
                     color="white" if not np.isnan(m[i, j]) and abs(m[i, j] - 50) > 30 else "black")
     ax.set_xticks(range(k))
-    ax.set_xticklabels(a.h2h.columns, rotation=30, ha="right")
+    ax.set_xticklabels(_short(a, a.h2h.columns), rotation=30, ha="right")
     ax.set_yticks(range(k))
-    ax.set_yticklabels(a.h2h.index)
+    ax.set_yticklabels(_short(a, a.h2h.index))
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="% finishing ahead")
@@ -127,7 +172,7 @@ def ratings_figure(a: BalanceAnalysis):
     ax.errorbar(t.theta, y, xerr=np.maximum([t.theta - t.low, t.high - t.theta], 0.0), fmt="o", color=BLUE, capsize=4)
     ax.axvline(0, color=GREY, ls="--", lw=1)
     ax.set_yticks(y)
-    ax.set_yticklabels(t.strategy)
+    ax.set_yticklabels(_short(a, t.strategy))
     ax.set_xlabel("Plackett-Luce log strength (centred)")
     ax.grid(axis="x", alpha=0.3)
     return Figure("ratings", "Strategy ratings",
@@ -155,7 +200,7 @@ def scores_figure(a: BalanceAnalysis):
     svals, scounts = a.score_hist_seat
     fig = _new(9, 3.4)
     ax1 = fig.add_subplot(1, 2, 1)
-    _hist_lines(ax1, vals, counts, a.strategies)
+    _hist_lines(ax1, vals, counts, _short(a, a.strategies))
     ax1.set_xlabel("final score")
     ax1.set_title("by strategy", fontsize=10)
     ax2 = fig.add_subplot(1, 2, 2)
@@ -178,7 +223,7 @@ def components_figure(a: BalanceAnalysis):
         ax.barh(y, v, left=left, height=0.6, label=c)
         left = left + v
     ax.set_yticks(y)
-    ax.set_yticklabels(t.index)
+    ax.set_yticklabels(_short(a, t.index))
     ax.set_xlabel("mean points per game")
     ax.legend(fontsize=8, ncol=min(3, t.shape[1]), loc="lower right")
     ax.grid(axis="x", alpha=0.3)
@@ -243,7 +288,9 @@ def card_forest_figure(a: BalanceAnalysis, k: int):
     ax.hlines(y, lo, hi, colors=colors, lw=2)
     ax.scatter(eff, y, color=colors, zorder=3, s=18)
     ax.axvline(0, color=GREY, ls="--", lw=1)
-    labels = [f"{n} ({v:g})" if not math.isnan(v) else str(n) for n, v in zip(shown.name, shown.value)]
+    from analysis.metadata import value_text
+    vt = [value_text(sec.unit if sec.kind == "card" else "", v) for v in shown.value]
+    labels = [f"{n} ({t})" if t else str(n) for n, t in zip(shown.name, vt)]
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel(("mean score when taken minus the other cards' takers" if solo else
@@ -251,9 +298,18 @@ def card_forest_figure(a: BalanceAnalysis, k: int):
     ax.grid(axis="x", alpha=0.3)
     never = sec.never_taken
     title = sec.label
+    outcome = sec.kind == "outcome"
     if never:
-        title += f" ({len(never)} never taken: not shown)"
+        title += f" ({len(never)} {'never happened' if outcome else 'never taken'}: not shown)"
     ax.set_title(title, fontsize=10)
+    if outcome:
+        ax.set_xlabel("mean score when it happened minus the other outcomes" if solo else
+                      "win share when it happened minus the other outcomes (points of %)")
+        return Figure(f"cards-{sec.type}", f"{sec.label}: effect of each outcome",
+                      "Each outcome against the other outcomes of its kind (Newcombe interval "
+                      "for a difference of proportions" + (", Welch for scores" if solo else "")
+                      + "). Red: above, blue: below, grey: within the noise or below the "
+                      "practical threshold.", _png(fig))
     return Figure(f"cards-{sec.type}", f"{sec.label}: effect of taking each card",
                   "Each card against the other cards of its type (Newcombe interval for a "
                   "difference of proportions" + (", Welch for scores" if solo else "") +
@@ -286,12 +342,18 @@ def card_timing_figure(a: BalanceAnalysis, k: int):
                   f"For each card, the share of its takes in each {sec.time_unit}.", _png(fig))
 
 
+NAMED = ("seats", "strategies", "matchups", "ratings", "scores", "components")  # show strategies
+
+
 def make_figures(a: BalanceAnalysis) -> list[Figure]:
     out = []
+    _, legend = short_names(a.strategies)
     for fn in (seat_figure, strategy_figure, matchup_figure, ratings_figure, scores_figure,
                components_figure, margin_figure, length_figure):
         f = fn(a)
         if f is not None:
+            if legend and f.key in NAMED:
+                f.caption = f"{f.caption} {legend}"
             out.append(f)
     for k in range(len(a.cards)):
         for fn in (card_forest_figure, card_timing_figure):

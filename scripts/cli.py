@@ -448,8 +448,13 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     args._argv = [a for a in argv if a != "--debug"]
+    import warnings
     try:
-        with processes.sigterm_as_interrupt():
+        # a library's warning (matplotlib, pandas, numpy) is not the user's to read: the
+        # toolkit says what matters in its own words; --debug shows them
+        with processes.sigterm_as_interrupt(), warnings.catch_warnings():
+            if not debug:
+                warnings.simplefilter("ignore")
             _check_sizes(args, err)
             return COMMANDS[args.command](args, out)
     except ToolkitError as exc:

@@ -409,7 +409,6 @@ def cmd_tune(args, out) -> int:
     base_idx = tuple(base_idx) if None not in base_idx else None
 
     evaluated = {}   # label -> record, in the order played
-    logs_of = {}
 
     def evaluate(values, idx, trial):
         label = label_of(values)
@@ -481,7 +480,7 @@ def cmd_tune(args, out) -> int:
             decision = (f"No value in the range does better than the current one: the best of "
                         f"the search, {best['label']}, is not better than {base_rec['label']} "
                         f"beyond the interval ({diff}). No file written.")
-        notes = _before_after(root, dirs, meta, card_infos, base_rec, best)
+        notes = _before_after(root, dirs, card_infos, base_rec, best)
     if not confirmation or confirmation["hi"] >= 0:
         if os.path.isfile(suggested):   # an earlier result of this plan, never a user's file
             os.remove(suggested)        # (_claim_root checked its hash)
@@ -543,13 +542,14 @@ def _optuna_search(varies, base_idx, base_rec, args, evaluate) -> None:
             study.tell(trial, rec["value"])
 
 
-def _before_after(root, dirs, meta, card_infos, base_rec, best) -> list:
+def _before_after(root, dirs, card_infos, base_rec, best) -> list:
     """Full balance reports of the current values ('before') and of the candidate ('after'),
     both on the check's games: their flags say whether an imbalance is still there."""
     from reports.build import write_report
     notes = []
     for tag, key, rec in (("before", "base", base_rec), ("after", "best", best)):
-        rep = write_report(dirs[key], os.path.join(root, tag), metadata=meta)
+        # metadata from the sub-run's own (effective) component file: the values it played
+        rep = write_report(dirs[key], os.path.join(root, tag))
         subjects = [s for s in (_card_subject(c) for c in card_infos) if s]
         if subjects:
             flagged = [f.text for f in rep.analysis.flags

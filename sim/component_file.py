@@ -214,3 +214,24 @@ def read_text(path) -> tuple[str, str]:
         return data.decode("utf-8"), label
     except UnicodeDecodeError as exc:
         raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
+
+
+def effective_text(text: str, overrides, label: str) -> str:
+    """The component file as played: `text` with the `--set` overrides written into it
+    (tomlkit keeps the designer's comments and layout), headed by one comment line naming the
+    source file and the overrides. Without overrides, `text` itself.
+
+    The overrides are applied by sim/overrides.py on the tomlkit document, so a path is read
+    exactly as `--set` reads it; the result, loaded with no overrides, gives the same data as
+    `text` loaded with them (tests/test_effective_components.py)."""
+    overrides = list(overrides or ())
+    if not overrides:
+        return text
+    import tomlkit
+
+    from sim.overrides import apply_overrides
+    doc = apply_overrides(tomlkit.parse(text), overrides, label)
+    one_line = lambda s: " ".join(str(s).split())  # noqa: E731 - a comment is one line
+    header = (f"# balance: the component file as played: {one_line(label)} with "
+              f"--set {'; --set '.join(one_line(o) for o in overrides)}\n")
+    return header + tomlkit.dumps(doc)

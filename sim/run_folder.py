@@ -104,8 +104,9 @@ class ComponentsRecord(_Open):
     path: str
     sha256: str
     copy_file: str = Field(alias="copy")
-    copy_sha256: str = Field(pattern=_SHA)
+    copy_sha256: str = Field(pattern=_SHA)       # of the copy: the effective file as played
     overrides: list[str] = []
+    copy_overrides_applied: bool = False         # the copy has the overrides written in
 
 
 class VariantsRecord(_Open):
@@ -338,8 +339,9 @@ def open_run(run_dir: str, allow_incomplete: bool = True, load_components: bool 
     line) on the first problem.
 
     allow_incomplete: an incomplete run gives its verified chunks (summary, report --partial).
-    load_components: check the component copy's SHA-256 and load it with the run's `--set`
-    overrides (an unregistered game gives spec None and a note instead).
+    load_components: check the component copy's SHA-256 and load it: the effective file, the
+    run's `--set` overrides already written in (a folder of an older version: the user's file,
+    loaded with the recorded overrides). An unregistered game gives spec None and a note.
     need_strategies: the caller will run the run's strategies (replay): every user strategy
     file of the run must be among `strategy_files` (paths the user typed), matched by SHA-256.
     The toolkit never imports a file because a run folder names it.
@@ -375,8 +377,12 @@ def open_run(run_dir: str, allow_incomplete: bool = True, load_components: bool 
         comp = manifest["components"]
         copy = _check_copy(run_dir, comp["copy"], comp["copy_sha256"], "component file")
         if rf.spec is not None:
-            components = rf.spec.load_components(copy, tuple(comp.get("overrides") or ()))
-            if components.sha256 != comp["sha256"]:
+            # the copy is the effective file (overrides written in) since format 2's
+            # "copy_overrides_applied"; before, the user's file plus the recorded overrides
+            applied = bool(comp.get("copy_overrides_applied"))
+            components = rf.spec.load_components(
+                copy, () if applied else tuple(comp.get("overrides") or ()))
+            if not applied and components.sha256 != comp["sha256"]:
                 raise ToolkitError(f"{run_dir}: {comp['copy']} with the run's overrides does "
                                    f"not give the component file the run recorded (sha256 "
                                    f"{components.sha256[:12]} != {comp['sha256'][:12]})")

@@ -335,8 +335,13 @@ def _write_chunk(table, out_dir: str, first: int, n_games: int) -> dict:
 
 
 def _copies(prepared: Prepared) -> list:
-    """[(file name in the run folder, bytes, source path)] of the copies a run keeps."""
-    out = [(COMPONENTS_COPY, prepared.components.text.encode("utf-8"), None)]
+    """[(file name in the run folder, bytes, source path)] of the copies a run keeps. The
+    component copy is the effective file, the `--set` overrides written in: what was played,
+    so every report and replay reads the values the games used."""
+    from sim.component_file import effective_text
+    comp = prepared.components
+    text = effective_text(comp.text, getattr(comp, "overrides", []), comp.path)
+    out = [(COMPONENTS_COPY, text.encode("utf-8"), None)]
     vf = _variants_file_of(prepared)
     if vf:
         with open(vf, "rb") as fh:
@@ -370,7 +375,10 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
         "chunks": sorted(plan.done, key=lambda r: r["first"]),
         "components": {"path": comp.path, "sha256": comp.sha256, "copy": COMPONENTS_COPY,
                        "copy_sha256": rf.sha256_bytes(copies[COMPONENTS_COPY][0]),
-                       "overrides": list(getattr(comp, "overrides", []))},
+                       "overrides": list(getattr(comp, "overrides", [])),
+                       # the copy has the overrides written in (sim/run_folder.py open_run
+                       # loads it as it is); folders of older versions kept the user's file
+                       "copy_overrides_applied": True},
         "variants_file": ({"path": variants[1], "copy": VARIANTS_COPY,
                            "copy_sha256": rf.sha256_bytes(variants[0])} if variants else None),
         "columns": [list(c) for c in spec.columns()],

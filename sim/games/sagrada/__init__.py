@@ -36,14 +36,18 @@ class SagradaSpec(CompiledGameSpec):
         return {
             "cards": [
                 {"type": "window", "label": "Windows", "names": list(names["window"]),
-                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask"},
+                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask",
+                 "unit": "favor tokens"},   # a window's difficulty = the tokens it gives
                 {"type": "tool", "label": "Tool cards used", "names": list(names["tool"]),
-                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask"},
+                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask",
+                 "unit": "tool number"},
                 {"type": "public", "label": "Public objectives in play",
                  "names": list(names["public"]),
-                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask"},
+                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask",
+                 "unit": "points"},
                 {"type": "private", "label": "Private objectives", "names": list(names["private"]),
-                 "values": [1] * len(names["private"]), "mask_column": "private_mask"},
+                 "values": [1] * len(names["private"]), "mask_column": "private_mask",
+                 "unit": ""},   # a private objective scores the dice of its colour: no value
             ],
             "score_components": ["pts_public_1", "pts_public_2", "pts_public_3", "pts_private",
                                  "pts_favor", "pts_empty"],
@@ -51,14 +55,21 @@ class SagradaSpec(CompiledGameSpec):
             "end_reason_names": list(END_REASON_NAMES),
             # the issue's balance questions, answered by the generic report (analysis/breakdowns.py)
             "breakdowns": [
-                {"column": "difficulty", "label": "Window difficulty",
+                {"column": "difficulty", "label": "Window difficulty", "unit": "favor tokens",
+                 "headline": True,
                  "question": "Do the favor tokens of a hard window make up for its difficulty? "
                              "Win share and score of the seats that chose a window of each "
                              "difficulty (= favor tokens received)."},
+                # the start player is random (rulebook): the fairness question is the start
+                # position, not the seat number; its verdict opens the report
                 {"column": "start_position", "label": "Start position", "players": [2, 3, 4],
+                 "headline": True, "fairness": True,
+                 "seat_note": "the start player is chosen at random, so seat 1 is not the "
+                              "first to play; the seat shares only check that no seat number "
+                              "matters",
                  "question": "How much is the first seat worth? Seats by their place in round 1's "
                              "clockwise order (0 = the first start player)."},
-                {"column": "tool_uses", "label": "Tool uses per seat",
+                {"column": "tool_uses", "label": "Tool uses per seat", "unit": "count",
                  "question": "Do tools pay? Seats by how many tool cards they used."},
                 # solo balance: the player wins with a score above the target (round-track sum)
                 {"column": "solo_tools", "label": "Solo difficulty", "players": [1],

@@ -38,19 +38,23 @@ class SurfersSpec(CompiledGameSpec):
         return {
             "cards": [
                 {"type": "action", "label": "Actions used", "names": list(ACTION_NAMES),
-                 "values": [1] * len(ACTION_NAMES), "mask_column": "actions_mask"},
+                 "values": [1] * len(ACTION_NAMES), "mask_column": "actions_mask",
+                 "unit": ""},   # used or not: the value means nothing
                 {"type": "finish", "label": "Finish cells reached", "names": list(names["finish"]),
-                 "values": [int(v) for v in t.finish_score], "mask_column": "finish_mask"},
+                 "values": [int(v) for v in t.finish_score], "mask_column": "finish_mask",
+                 "unit": "points"},
                 {"type": "skill", "label": "Skill against the table",
                  "names": ["steadier than the others", "as steady as the others",
                            "shakier than the others"],
-                 "values": [1, 0, -1], "mask_column": "edge_mask"},
+                 "values": [1, 0, -1], "mask_column": "edge_mask",
+                 "kind": "outcome", "unit": ""},   # not a card: a fact about the seat's game
                 {"type": "fastest", "label": "Fastest marker", "names": ["fastest marker"],
-                 "values": [int(t.rules[1])], "mask_column": "fastest_mask"},
+                 "values": [int(t.rules[1])], "mask_column": "fastest_mask", "unit": "points"},
                 {"type": "lost", "label": "Surfers lost",
                  "names": ["lost a surfer to the wave", "lost a surfer to the tide",
                            "lost no surfer"],
-                 "values": [0, 0, 0], "mask_column": "lost_mask"},
+                 "values": [0, 0, 0], "mask_column": "lost_mask",
+                 "kind": "outcome", "unit": ""},
             ],
             "score_components": ["pts_fastest", "pts_duo", "pts_cells"],
             "length_column": "length", "length_unit": "turns",
@@ -60,7 +64,7 @@ class SurfersSpec(CompiledGameSpec):
                 {"column": "spread_milli", "label": "Flick spread x1000",
                  "question": "How much does skill decide the race? Seats by their own flick "
                              "spread (0 = perfect aim; set per seat with flick.spread)."},
-                {"column": "out_wave", "label": "Surfers lost to the wave",
+                {"column": "out_wave", "label": "Surfers lost to the wave", "unit": "count",
                  "question": "How often does the wave eliminate surfers, and what does it cost?"},
             ],
             "per_strategy": [

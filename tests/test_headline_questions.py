@@ -1,0 +1,77 @@
+"""Verdicts answer the question the game asks (issue 11, item 3): a game declares which of its
+breakdowns are headline questions; those are tested (the seat test, Holm across all of them)
+and get verdict lines; when the start player is not seat 1 (Sagrada), the fairness verdict is
+about start position and opens the report, seat numbers second."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.breakdowns import Breakdown, headline_tests
+from analysis.stats import holm, proportion_test
+
+
+def _bd(column, rows, wins, fairness=False):
+    rows, wins = np.asarray(rows, float), np.asarray(wins, float)
+    t = pd.DataFrame({"value": range(len(rows)), "rows": rows, "wins": wins,
+                      "win_share": wins / rows, "lo": np.nan, "hi": np.nan})
+    return Breakdown(column, column, "", t, "breakdown", headline=True, fairness=fairness)
+
+
+def test_headline_values_are_tested_against_the_fair_share_with_holm_across_all_of_them():
+    a = _bd("start_position", [10_000, 10_000], [5_600, 4_400], fairness=True)
+    # 52.2% of 2,000: p = 0.049 alone, not significant once corrected for four tests
+    b = _bd("difficulty", [2_000, 2_000], [1_044, 956])
+    heads = headline_tests([a, b], players=2)
+    assert heads == [a, b]
+    raw = np.concatenate([proportion_test(x.table["wins"], x.table["rows"], 0.5)[1] for x in (a, b)])
+    assert raw[2] < 0.05
+    got = np.concatenate([a.table["p_holm"], b.table["p_holm"]])
+    assert np.allclose(got, holm(raw))
+    assert list(a.table["verdict"]) == ["favoured", "disadvantaged"]
+    assert list(b.table["verdict"]) == ["fair", "fair"]
+
+
+def test_nothing_is_tested_in_a_solo_run():
+    a = _bd("start_position", [100], [70], fairness=True)
+    assert headline_tests([a], players=1) == []
+    assert "verdict" not in a.table
+
+
+@pytest.fixture(scope="module")
+def sagrada_report(tmp_path_factory):
+    from reports.build import write_report
+    from scripts.cli import main
+    root = tmp_path_factory.mktemp("sagrada3")
+    code = main(["run", "sagrada", "--players", "3", "--games", "300", "--strategies", "greedy",
+                 "--workers", "1", "--no-progress", "--out", str(root / "run")])
+    assert code == 0
+    return write_report(str(root / "run"), str(root / "report"), formats=("md",))
+
+
+def test_sagradas_three_player_report_opens_with_the_start_position_verdict(sagrada_report):
+    a = sagrada_report.analysis
+    assert a.verdicts[0].startswith("Start position 0 wins ")
+    assert "against a fair 33.3%" in a.verdicts[0]
+    assert [v.split(" wins")[0] for v in a.verdicts[:3]] == [f"Start position {i}" for i in range(3)]
+    assert a.verdicts[3].startswith("Seat numbers come second: the start player is chosen at random")
+    assert a.verdicts[4].startswith("Seat 1 wins ")
+    md = open(sagrada_report.markdown, encoding="utf-8").read()
+    verdicts = md[md.index("Verdicts"):]
+    first_bullet = next(line for line in verdicts.splitlines() if line.lstrip().startswith(("-", "*")))
+    assert "Start position 0 wins" in first_bullet
+    # the breakdown table carries the test: Holm-adjusted p and a verdict per value
+    start = next(b for b in a.breakdowns if b.column == "start_position")
+    assert start.headline and {"p_holm", "verdict"} <= set(start.table.columns)
+    assert "| p (Holm) | verdict |" in md
+
+
+def test_other_headline_questions_get_verdict_lines_after_the_seats(sagrada_report):
+    a = sagrada_report.analysis
+    diff = next(b for b in a.breakdowns if b.column == "difficulty")
+    assert diff.headline
+    lines = [v for v in a.verdicts if v.startswith("Window difficulty (favor tokens) ")]
+    assert len(lines) == len(diff.table)
+    assert a.verdicts.index(lines[0]) > a.verdicts.index(next(v for v in a.verdicts
+                                                              if v.startswith("Seat 1 wins")))
