@@ -397,12 +397,12 @@ def _card_subject(card_info):
 
 
 def _current_value(comp, path):
-    from sim.overrides import parse_path
+    from sim.overrides import parse_path, resolve_steps
     node = comp.data
     try:
-        for step in parse_path(path):
+        for step in resolve_steps(comp.data, parse_path(path)):  # a card may be named
             node = node[step]
-    except (KeyError, IndexError, TypeError):
+    except (KeyError, IndexError, TypeError, ValueError):
         return None
     return node
 
@@ -411,10 +411,11 @@ def _write_suggested(spec, base_comp, args, path, value, target) -> None:
     """The component file with the chosen value (and the run's --set overrides) written in,
     comments and layout kept (tomlkit)."""
     import tomlkit
-    from sim.overrides import parse_override
+    from sim.overrides import parse_override, tomllib
     doc = tomlkit.parse(base_comp.text)
+    as_written = tomllib.loads(base_comp.text)  # card names are resolved against the file
     for spec_text in list(args.overrides) + [f"{path}={_toml(value)}"]:
-        steps, v = parse_override(spec_text)
+        steps, v = parse_override(spec_text, as_written)
         node = doc
         for step in steps[:-1]:
             node = node[step]

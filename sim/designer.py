@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from sim.game_api import ToolkitError
-from sim.overrides import parse_path, parse_value
+from sim.overrides import parse_path, parse_value, split_assignment
 
 PLAN_FILE = "designer.json"   # what a compare / sweep / tune folder holds
 
@@ -57,9 +57,10 @@ _RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*(?::\s*
 def parse_vary(spec: str) -> tuple[str, list]:
     """'commissions[12].points=2..7' -> ('commissions[12].points', [2, 3, 4, 5, 6, 7]).
     Values: A..B (integers, step 1), A..B:STEP, or a comma list of TOML values."""
-    if "=" not in spec:
-        raise ToolkitError(f"--vary '{spec}': expected PATH=VALUES, e.g. commissions[12].points=2..7")
-    path, values = spec.split("=", 1)
+    try:  # the first '=' outside brackets: a card name may hold one (goals["A=B"])
+        path, values = split_assignment(spec)
+    except ValueError:
+        raise ToolkitError(f"--vary '{spec}': expected PATH=VALUES, e.g. commissions[12].points=2..7") from None
     try:
         parse_path(path)
     except ValueError as exc:

@@ -44,6 +44,7 @@ class Components:
     tables: Any             # the game's NamedTuple of numpy arrays for the compiled rules
     card_names: dict = field(default_factory=dict)  # card type -> list of names, by id
     overrides: list = field(default_factory=list)   # `--set PATH=VALUE` applied (in the hash too)
+    overrides_resolved: list = field(default_factory=list)  # the same, card names -> indices
 
 
 @dataclass

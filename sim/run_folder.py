@@ -106,6 +106,7 @@ class ComponentsRecord(_Open):
     copy_file: str = Field(alias="copy")
     copy_sha256: str = Field(pattern=_SHA)
     overrides: list[str] = []
+    overrides_resolved: list[str] = []   # the same with card names turned into indices
 
 
 class VariantsRecord(_Open):
