@@ -88,3 +88,57 @@ def test_the_readme_user_strategy_command_resolves_from_any_folder(tmp_path, mon
     _, _, info, users = resolve_strategies(get_game("sunset").strategy_catalog(), spec, 4)
     assert users and all(os.path.isfile(p) for p, _ in users)
     assert all(":" not in i["name"] for i in info)  # short names in every table
+
+
+ZERO_GREEDY = textwrap.dedent("""
+    from numba import njit
+    from strategies.sunset import GREEDY, choose_builtin_nb
+
+    @njit
+    def greedy_own_params(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
+        # the mistake of the report: the user's own (all-zero) row handed to greedy
+        return choose_builtin_nb(GREEDY, params, tables, s, seat, decision, options,
+                                 n_options, ctx, keep)
+    """)
+
+
+def test_a_user_strategy_that_never_wins_despite_many_choices_is_flagged(tmp_path, capsys):
+    bot = tmp_path / "zero.py"
+    bot.write_text(ZERO_GREEDY)
+    out = tmp_path / "run"
+    code = main(["run", "sunset", "--players", "4", "--games", "120", "--seed", "5",
+                 "--workers", "1", "--no-progress", "--out", str(out), "--strategies",
+                 f"{bot}:greedy_own_params,@examples/builds_on_greedy.py:like_greedy,greedy,greedy"])
+    text, err = capsys.readouterr()
+    assert code == 0, err
+    logs = read_logs(out)
+    per = logs.groupby(logs["strategy"].astype(str))
+    assert per["win"].sum()["greedy_own_params"] == 0 and per["win"].sum()["like_greedy"] > 0
+    assert (per["choices"].mean() >= 5).all()  # every seat chose among several options often
+    warn = [ln for ln in text.splitlines() if ln.startswith("warning: user strategy")]
+    assert len(warn) == 1 and "greedy_own_params won none of its 120 seat-games" in warn[0]
+    assert "check its parameters" in warn[0]
+    assert main(["summary", str(out)]) == 0  # and again when the summary is read back
+    assert "greedy_own_params won none" in capsys.readouterr().out
+
+
+def test_no_warning_without_real_choices_or_enough_games():
+    import pandas as pd
+    from analysis.summary import Summary
+    from reports.terminal import never_winning_user_strategies
+    t = pd.DataFrame({"rows": [200, 200], "wins": [0.0, 100.0]}, index=["bot", "greedy"])
+    m = {"strategies": [{"name": "bot", "source": "user:/x/bot.py"},
+                        {"name": "greedy", "source": "builtin"}]}
+
+    def warns(rows=200, choices=12.0, solo=False, source="user:/x/bot.py"):
+        tt = t.assign(rows=[rows, rows])
+        mm = {"strategies": [dict(m["strategies"][0], source=source), m["strategies"][1]]}
+        s = Summary(n_games=rows, n_players=1 if solo else 2, solo=solo, confidence=0.95,
+                    seats=tt, strategies=tt, extra={"choices": {"bot": choices, "greedy": 12.0}})
+        return never_winning_user_strategies(s, mm)
+
+    assert len(warns()) == 1
+    assert warns(choices=1.0) == []      # a game that left it (almost) nothing to choose
+    assert warns(rows=40) == []          # too few games for a zero to mean anything
+    assert warns(solo=True) == []        # a solo target may be out of reach
+    assert warns(source="builtin") == []  # built-ins are the toolkit's own
