@@ -147,6 +147,20 @@ def _names(spec, text, every_builtin: bool = False) -> list:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
+def _shown_names(names, seats, configs) -> list:
+    """The names the logs use for the typed `names` (a user strategy `dir/f.py:bot` is shown
+    as `bot`, or as NAME for `NAME=dir/f.py:bot`); one line if two would be shown alike."""
+    shown = {}
+    for seating, c in zip(seats, configs):
+        shown.update(zip(seating, c["prepared"].strategy_names))
+    out = [str(shown[n]) for n in names]
+    dup = sorted({n for n in out if out.count(n) > 1})
+    if dup:
+        raise ToolkitError(f"compare: two strategies would be shown as '{dup[0]}'; give the user "
+                           f"strategy its own name: NAME=path/to/file.py:function")
+    return out
+
+
 def _prepare(spec, args, players, names, overrides=()):
     comp = spec.load_components(args.components, tuple(args.overrides) + tuple(overrides))
     return spec.prepare(comp, players, names, args.seed, args.variants)
@@ -182,6 +196,7 @@ def cmd_compare(args, out) -> int:
     seats = designer.seatings(names, players)
     per = int(math.ceil(games / len(seats)))
     configs = [{"dir": None, "prepared": _prepare(spec, args, players, list(s))} for s in seats]
+    names = _shown_names(names, seats, configs)
     root = _root(args, spec, "compare")
     plan = {"kind": "compare", "game": spec.name, "players": players, "strategies": names,
             "seatings": [list(s) for s in seats], "games_per_seating": per, "seed": args.seed,

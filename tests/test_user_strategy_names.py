@@ -142,3 +142,14 @@ def test_no_warning_without_real_choices_or_enough_games():
     assert warns(rows=40) == []          # too few games for a zero to mean anything
     assert warns(solo=True) == []        # a solo target may be out of reach
     assert warns(source="builtin") == []  # built-ins are the toolkit's own
+
+
+def test_compare_reads_a_user_strategy_by_its_display_name(tmp_path, capsys):
+    code = main(["compare", "sunset", "--players", "2", "--strategies",
+                 "twin=@examples/builds_on_greedy.py:like_greedy,greedy", "-n", "200",
+                 "--workers", "1", "--no-progress", "--out", str(tmp_path / "c")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    plan = json.loads((tmp_path / "c" / "designer.json").read_text())
+    # greedy against itself under another name: never told apart
+    assert plan["result"]["status"] == {"twin": "not separated", "greedy": "not separated"}
