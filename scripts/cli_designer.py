@@ -235,9 +235,26 @@ def _precision_notes(res) -> list:
             f"({len(res['rounds'])} batches)"]
 
 
+def _resolve_names(args, spec, varies):
+    """Card names in --vary paths turned into indices (`goals[Gallery Day].points` ->
+    `goals[5].points`) against the component file as written, so that every later step (card
+    statistics, current value, suggested file) sees the index; the plan keeps the typed
+    `vary` too. An unknown name is one line with the near matches."""
+    from sim.overrides import resolve_path, tomllib
+    raw = tomllib.loads(spec.load_components(args.components, ()).text)
+    out = []
+    for path, values in varies:
+        try:
+            out.append((resolve_path(raw, path), values))
+        except ValueError as exc:
+            raise ToolkitError(f"--vary '{path}': {exc}") from None
+    return out
+
+
 def _grid(args, spec):
     from sim import designer
     varies = [designer.parse_vary(v) for v in args.vary]
+    varies = _resolve_names(args, spec, varies)
     points = designer.grid(varies)
     # validate every point before playing anything: one line per bad value
     failed = []

@@ -141,6 +141,14 @@ def resolve_steps(data: Any, steps: list) -> list:
     return out
 
 
+def resolve_path(data: Any, path: str) -> str:
+    """'goals[Gallery Day].points' -> 'goals[5].points' against the parsed file `data`."""
+    steps = parse_path(path)
+    if not any(isinstance(s, Name) for s in steps):
+        return path.strip()
+    return _show_path(resolve_steps(data, steps))
+
+
 def resolve_override(data: Any, spec: str) -> str:
     """'goals[Gallery Day].points=1' -> 'goals[5].points=1' against the parsed file `data`
     (an override without names comes back unchanged). ValueError as resolve_steps."""

@@ -91,7 +91,20 @@ def test_vary_accepts_a_card_name_and_sweeps_that_card(tmp_path, capsys):
     code = main(["sweep", "sunset", "--players", "2", "--strategies", "greedy",
                  "--vary", "goals[Gallery Day].points=0,3", "-n", "20", "--workers", "1",
                  "--no-progress", "--out", str(out)])
-    assert code == 0, capsys.readouterr().err
+    text, err = capsys.readouterr()
+    assert code == 0, err
     resolved = [json.loads((out / f"point-{i:02d}" / "manifest.json").read_text())
                 ["components"]["overrides_resolved"] for i in range(2)]
     assert resolved == [["goals[5].points=0"], ["goals[5].points=3"]]
+    plan = json.loads((out / "designer.json").read_text())
+    assert plan["vary"] == ["goals[Gallery Day].points=0,3"]  # what was asked
+    assert "Gallery Day" in text  # the sweep knows which card it varied
+
+
+def test_vary_with_an_unknown_name_is_one_line_with_the_near_matches(tmp_path, capsys):
+    code = main(["sweep", "sunset", "--players", "2", "--strategies", "greedy",
+                 "--vary", "goals[Galery Day].points=0,3", "-n", "20", "--workers", "1",
+                 "--no-progress", "--out", str(tmp_path / "s")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "'Gallery Day' ([5])" in err, err
+    assert not (tmp_path / "s").exists()
