@@ -74,6 +74,23 @@ def _illegal_parts(df: pd.DataFrame, acc: dict) -> None:
         cur[2] += int(n)
 
 
+def _choice_parts(df: pd.DataFrame, acc: dict) -> None:
+    """{strategy: [decisions with 2+ legal options, seat-games]} from the `choices` column."""
+    if "choices" not in df.columns or "strategy" not in df.columns:
+        return
+    g = pd.DataFrame({"k": df["strategy"].astype(str),
+                      "c": df["choices"].astype(np.int64)}).groupby("k")
+    for k, c, n in zip(g.size().index, g["c"].sum(), g.size()):
+        cur = acc.setdefault(k, [0, 0])
+        cur[0] += int(c)
+        cur[1] += int(n)
+
+
+def _choices(parts: dict) -> dict | None:
+    """{strategy: mean decisions with 2+ legal options per seat-game} (None: not logged)."""
+    return {k: v[0] / v[1] for k, v in parts.items() if v[1]} or None
+
+
 def summarize(logs: pd.DataFrame, confidence: float = 0.95,
               end_reason_names: list | tuple | None = None) -> Summary:
     """Per-seat and per-strategy tables of a run's logs."""
@@ -102,10 +119,13 @@ def summarize(logs: pd.DataFrame, confidence: float = 0.95,
         tie_rate = float((max_share < 1.0 - 1e-9).mean())
     ill: dict = {}
     _illegal_parts(logs, ill)
+    ch: dict = {}
+    _choice_parts(logs, ch)
     return Summary(n_games=n_games, n_players=n_players, solo=n_players == 1,
                    confidence=confidence, seats=seats, strategies=strategies,
                    end_reasons=end, tie_rate=tie_rate,
-                   extra={"z": z_value(confidence), "illegal": _illegal(ill)})
+                   extra={"z": z_value(confidence), "illegal": _illegal(ill),
+                          "choices": _choices(ch)})
 
 
 def summarize_run(out_dir: str, confidence: float = 0.95,
@@ -118,9 +138,10 @@ def summarize_run(out_dir: str, confidence: float = 0.95,
     from sim.runner import chunk_files, log_columns
 
     available = set(log_columns(out_dir))
-    cols = [c for c in ("game", "seat", "strategy", "score", "win", "rank", "end_reason", "illegal")
-            if c in available]
+    cols = [c for c in ("game", "seat", "strategy", "score", "win", "rank", "end_reason", "illegal",
+                                "choices") if c in available]
     illegal: dict = {}
+    choices: dict = {}
     acc: dict = {"seat": {}, "strategy": {}}
     n_games = 0
     n_players = 0
@@ -138,6 +159,7 @@ def summarize_run(out_dir: str, confidence: float = 0.95,
         if "win" in df.columns:
             tied_games += int((df.groupby("game")["win"].max() < 1.0 - 1e-9).sum())
         _illegal_parts(df, illegal)
+        _choice_parts(df, choices)
         for key in ("seat", "strategy"):
             if key not in df.columns:
                 continue
@@ -202,4 +224,5 @@ def summarize_run(out_dir: str, confidence: float = 0.95,
     return Summary(n_games=n_games, n_players=n_players, solo=n_players == 1,
                    confidence=confidence, seats=table("seat"), strategies=table("strategy"),
                    end_reasons=end, tie_rate=(tied_games / n_games) if n_players > 1 else None,
-                   extra={"z": z_value(confidence), "illegal": _illegal(illegal)})
+                   extra={"z": z_value(confidence), "illegal": _illegal(illegal),
+                          "choices": _choices(choices)})

@@ -60,6 +60,37 @@ def _breakdown_lines(b, pct: int) -> list[str]:
     return lines
 
 
+# A user strategy that never wins is suspect only when it had real choices and enough games:
+# a strategy whose true win share is 3% wins none of 100 seat-games 5% of the time.
+SUSPECT_MIN_SEAT_GAMES = 100
+SUSPECT_MIN_CHOICES = 5.0   # decisions with 2+ legal options per seat-game (log column `choices`)
+
+
+def never_winning_user_strategies(summary: Summary, manifest: dict) -> list[str]:
+    """A warning line per user strategy that won nothing in at least SUSPECT_MIN_SEAT_GAMES
+    seat-games although it chose among 2+ legal options at least SUSPECT_MIN_CHOICES times per
+    game on average: most often a built-in called with the user strategy's own all-zero
+    parameter row (docs/formats.md). Multi-player runs only (a solo target may be out of reach)."""
+    choices = summary.extra.get("choices") or {}
+    users = {str(i.get("name")) for i in (manifest.get("strategies") or [])
+             if str(i.get("source", "")).startswith("user:")}
+    t = summary.strategies
+    if summary.solo or t is None or "wins" not in t or not users or not choices:
+        return []
+    out = []
+    for name, row in t.iterrows():
+        name = str(name)
+        per_game = choices.get(name)
+        if (name in users and float(row["wins"]) == 0 and int(row["rows"]) >= SUSPECT_MIN_SEAT_GAMES
+                and per_game is not None and per_game >= SUSPECT_MIN_CHOICES):
+            out.append(f"warning: user strategy {name} won none of its {int(row['rows']):,} "
+                       f"seat-games although it chose among 2 or more legal options "
+                       f"{per_game:.1f} times per game: check its parameters (a built-in "
+                       f"played with the strategy's own all-zero params row values nothing; "
+                       f"see docs/formats.md)")
+    return out
+
+
 def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     m = manifest or {}
     lines: list[str] = []
@@ -102,6 +133,10 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         if summary.tie_rate is not None:
             lines.append("")
             lines.append(f"games with a shared win: {summary.tie_rate * 100:.2f}%")
+        warnings = never_winning_user_strategies(summary, m)
+        if warnings:
+            lines.append("")
+            lines.extend(warnings)
     illegal = summary.extra.get("illegal")
     if illegal is not None and len(illegal):  # shown only when some decision was not legal
         lines.append("")

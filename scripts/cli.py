@@ -300,7 +300,9 @@ def prepared_from_manifest(out_dir: str, strategy_files=()):
     for info in manifest["strategies"]:
         src = str(info.get("source", ""))
         if src.startswith("user:"):
-            names.append(f"{folder.strategy_files[src[len('user:'):]]}:{info['base']}")
+            shown = str(info["name"])  # its display name (older runs: the typed path:function)
+            prefix = f"{shown}=" if ":" not in shown and "=" not in shown else ""
+            names.append(f"{prefix}{folder.strategy_files[src[len('user:'):]]}:{info['base']}")
         else:
             names.append(info["name"])
     prepared = folder.spec.prepare(folder.components, int(manifest["players"]), names,

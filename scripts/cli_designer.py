@@ -170,6 +170,20 @@ def _names(spec, text, every_builtin: bool = False) -> list:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
+def _shown_names(names, seats, configs) -> list:
+    """The names the logs use for the typed `names` (a user strategy `dir/f.py:bot` is shown
+    as `bot`, or as NAME for `NAME=dir/f.py:bot`); one line if two would be shown alike."""
+    shown = {}
+    for seating, c in zip(seats, configs):
+        shown.update(zip(seating, c["prepared"].strategy_names))
+    out = [str(shown[n]) for n in names]
+    dup = sorted({n for n in out if out.count(n) > 1})
+    if dup:
+        raise ToolkitError(f"compare: two strategies would be shown as '{dup[0]}'; give the user "
+                           f"strategy its own name: NAME=path/to/file.py:function")
+    return out
+
+
 def _prepare(spec, args, players, names, overrides=(), seed=None):
     comp = spec.load_components(args.components, tuple(args.overrides) + tuple(overrides))
     return spec.prepare(comp, players, names, args.seed if seed is None else seed, args.variants)
@@ -205,6 +219,7 @@ def cmd_compare(args, out) -> int:
     seats = designer.seatings(names, players)
     per = int(math.ceil(games / len(seats)))
     configs = [{"dir": None, "prepared": _prepare(spec, args, players, list(s))} for s in seats]
+    names = _shown_names(names, seats, configs)
     root = _root(args, spec, "compare")
     plan = {"kind": "compare", "game": spec.name, "players": players, "strategies": names,
             "seatings": [list(s) for s in seats], "games_per_seating": per, "seed": args.seed,
@@ -243,9 +258,26 @@ def _precision_notes(res) -> list:
             f"({len(res['rounds'])} batches)"]
 
 
+def _resolve_names(args, spec, varies):
+    """Card names in --vary paths turned into indices (`goals[Gallery Day].points` ->
+    `goals[5].points`) against the component file as written, so that every later step (card
+    statistics, current value, suggested file) sees the index; the plan keeps the typed
+    `vary` too. An unknown name is one line with the near matches."""
+    from sim.overrides import resolve_path, tomllib
+    raw = tomllib.loads(spec.load_components(args.components, ()).text)
+    out = []
+    for path, values in varies:
+        try:
+            out.append((resolve_path(raw, path), values))
+        except ValueError as exc:
+            raise ToolkitError(f"--vary '{path}': {exc}") from None
+    return out
+
+
 def _grid(args, spec):
     from sim import designer
     varies = [designer.parse_vary(v) for v in args.vary]
+    varies = _resolve_names(args, spec, varies)
     points = designer.grid(varies)
     # validate every point before playing anything: one line per bad value
     failed = []
@@ -315,7 +347,7 @@ def _tune_axes(args, spec, base_comp):
     """The --vary axes of a tune, each value checked alone (the other fields at their current
     values) before anything is played; one line per bad value."""
     from sim import designer
-    varies = [designer.parse_vary(v) for v in args.vary]
+    varies = _resolve_names(args, spec, [designer.parse_vary(v) for v in args.vary])
     paths = [p for p, _ in varies]
     if len(set(paths)) != len(paths):
         raise ToolkitError("tune: the same field is given in two --vary")
@@ -579,12 +611,12 @@ def _card_subject(card_info):
 
 
 def _current_value(comp, path):
-    from sim.overrides import parse_path
+    from sim.overrides import parse_path, resolve_steps
     node = comp.data
     try:
-        for step in parse_path(path):
+        for step in resolve_steps(comp.data, parse_path(path)):  # a card may be named
             node = node[step]
-    except (KeyError, IndexError, TypeError):
+    except (KeyError, IndexError, TypeError, ValueError):
         return None
     return node
 
@@ -593,11 +625,12 @@ def _write_suggested(spec, base_comp, args, paths, values, target) -> None:
     """The component file with the chosen values (and the run's --set overrides) written in,
     comments and layout kept (tomlkit). `values` are TOML texts."""
     import tomlkit
-    from sim.overrides import parse_override
+    from sim.overrides import parse_override, tomllib
     doc = tomlkit.parse(base_comp.text)
+    as_written = tomllib.loads(base_comp.text)  # card names are resolved against the file
     chosen = [f"{p}={v}" for p, v in zip(paths, values)]
     for spec_text in list(args.overrides) + chosen:
-        steps, v = parse_override(spec_text)
+        steps, v = parse_override(spec_text, as_written)
         node = doc
         for step in steps[:-1]:
             node = node[step]

@@ -23,7 +23,7 @@ import numpy as np
 
 from sim.game_api import ToolkitError
 from sim.limits import check_vary_values
-from sim.overrides import parse_path, parse_value
+from sim.overrides import parse_path, parse_value, split_assignment
 
 PLAN_FILE = "designer.json"   # what a compare / sweep / tune folder holds
 
@@ -59,9 +59,10 @@ def parse_vary(spec: str) -> tuple[str, list]:
     """'commissions[12].points=2..7' -> ('commissions[12].points', [2, 3, 4, 5, 6, 7]).
     Values: A..B (integers, step 1), A..B:STEP, or a comma list of TOML values, where a
     value may itself be a list: 'flick.spread=[0.5,1.4],[1.4,0.5]' varies a whole list."""
-    if "=" not in spec:
-        raise ToolkitError(f"--vary '{spec}': expected PATH=VALUES, e.g. commissions[12].points=2..7")
-    path, values = spec.split("=", 1)
+    try:  # the first '=' outside brackets: a card name may hold one (goals["A=B"])
+        path, values = split_assignment(spec)
+    except ValueError:
+        raise ToolkitError(f"--vary '{spec}': expected PATH=VALUES, e.g. commissions[12].points=2..7") from None
     try:
         parse_path(path)
     except ValueError as exc:

@@ -44,6 +44,7 @@ class Components:
     tables: Any             # the game's NamedTuple of numpy arrays for the compiled rules
     card_names: dict = field(default_factory=dict)  # card type -> list of names, by id
     overrides: list = field(default_factory=list)   # `--set PATH=VALUE` applied (in the hash too)
+    overrides_resolved: list = field(default_factory=list)  # the same, card names -> indices
 
 
 @dataclass
@@ -53,7 +54,7 @@ class Prepared:
     n_players: int
     seed: int
     components: Components
-    strategy_names: list          # per seat, as resolved (e.g. "greedy", "cautious", "my.py:bot")
+    strategy_names: list          # per seat, as shown (e.g. "greedy", "cautious", "bot" for my.py:bot)
     strategy_ids: Any             # int64[n_players]; built-ins >= 0, user strategies < 0
     strategy_params: Any          # float64[n_players, n_params]
     strategy_info: list           # per seat: {"name", "base", "params": {name: value}, "source"}

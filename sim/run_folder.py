@@ -107,6 +107,7 @@ class ComponentsRecord(_Open):
     copy_sha256: str = Field(pattern=_SHA)       # of the copy: the effective file as played
     overrides: list[str] = []
     copy_overrides_applied: bool = False         # the copy has the overrides written in
+    overrides_resolved: list[str] = []   # the same with card names turned into indices
 
 
 class VariantsRecord(_Open):

@@ -378,7 +378,9 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
                        "overrides": list(getattr(comp, "overrides", [])),
                        # the copy has the overrides written in (sim/run_folder.py open_run
                        # loads it as it is); folders of older versions kept the user's file
-                       "copy_overrides_applied": True},
+                       "copy_overrides_applied": True,
+
+                       "overrides_resolved": list(getattr(comp, "overrides_resolved", []))},
         "variants_file": ({"path": variants[1], "copy": VARIANTS_COPY,
                            "copy_sha256": rf.sha256_bytes(variants[0])} if variants else None),
         "columns": [list(c) for c in spec.columns()],

@@ -13,9 +13,17 @@ A strategy name is one of:
         params = { risk = 0.2 }
         description = "optional text"
 
-  * `path/to/file.py:function`, a user's own @njit strategy. It gets a negative id (-1, -2,
-    ... one per distinct file and function) and the engine loads it in each worker with
-    `load_user_function`.
+  * `path/to/file.py:function`, a user's own @njit strategy, or `NAME=path/to/file.py:function`
+    to give it a short display name. It gets a negative id (-1, -2, ... one per distinct file
+    and function) and the engine loads it in each worker with `load_user_function`. Its
+    display name (NAME, else the function's name) is what logs, summaries, reports and figures
+    show; the file's absolute path stays in the manifest (`source`, `user_strategies`). A path
+    starting with `@examples/` is a file of the toolkit's own docs/examples folder, so that
+    the documented examples run from any folder.
+
+A user strategy may play a built-in with that built-in's default parameters: `builtin(catalog,
+name)` gives the built-in's id and default parameter row as module-level constants that the
+user's @njit function passes to the game's `choose_builtin_nb` (docs/examples/greedy_seller.py).
 
 Built-ins of one game share one parameter vector length (the longest `params` list of the
 catalog); shorter ones are padded with 0.0.
@@ -26,6 +34,7 @@ import hashlib
 import importlib.util
 import math
 import os
+import re
 import sys
 from typing import Any
 
@@ -55,12 +64,48 @@ def n_params_of(catalog: list) -> int:
     return max([len(_param_list(e)) for e in catalog] or [0])
 
 
-def is_user_strategy(name: str) -> bool:
-    """True for `path/to/file.py:function`."""
+_DISPLAY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-+ ]*")
+EXAMPLES_PREFIX = "@examples/"
+EXAMPLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "docs", "examples")
+
+
+def split_user_strategy(name: str):
+    """`[NAME=]path/to/file.py:function` -> (display name or None, path, function), or None
+    when `name` is not a user strategy."""
+    display = None
+    head, sep, rest = name.partition("=")
+    if sep and _DISPLAY.fullmatch(head.strip()) and "/" not in head and not head.strip().endswith(".py"):
+        display, name = head.strip(), rest.strip()
     if ":" not in name:
-        return False
+        return None
     path, func = name.rsplit(":", 1)
-    return path.endswith(".py") and bool(func)
+    if not (path.endswith(".py") and func):
+        return None
+    if path.startswith(EXAMPLES_PREFIX):
+        path = os.path.join(EXAMPLES_DIR, path[len(EXAMPLES_PREFIX):])
+    return display, path, func
+
+
+def is_user_strategy(name: str) -> bool:
+    """True for `[NAME=]path/to/file.py:function`."""
+    return split_user_strategy(name) is not None
+
+
+def builtin(catalog: list, name: str):
+    """(id, default parameter row) of the built-in `name` of a game's catalog, for a user
+    strategy that plays it: bind both at module level, then inside the @njit function call
+    `choose_builtin_nb(ID, PARAMS, tables, s, seat, decision, options, n_options, ctx, keep)`
+    (numba freezes a module-level array as a constant). The row is the one a seat playing
+    that built-in gets, padded like every row of the game."""
+    entries = {e["name"]: e for e in catalog}
+    if name not in entries:
+        raise ToolkitError(f"no built-in strategy '{name}'; built-in strategies: "
+                           f"{', '.join(entries)}")
+    row = np.zeros(n_params_of(catalog), dtype=np.float64)
+    for k, (_, default, _) in enumerate(_param_list(entries[name])):
+        row[k] = default
+    return int(entries[name]["id"]), row
 
 
 # --- variants files -------------------------------------------------------------------------
@@ -234,7 +279,8 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
             info.append({"name": name, "base": v["base"], "params": dict(v["params"]),
                          "source": f"variant:{variants_file}"})
         elif is_user_strategy(name):
-            path, func = name.rsplit(":", 1)
+            display, path, func = split_user_strategy(name)
+            display = display or func
             abspath = os.path.abspath(path)
             try:
                 load_user_function(abspath, func)
@@ -246,7 +292,7 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
             if key not in user_strategies:
                 user_strategies.append(key)
             ids[seat] = -(user_strategies.index(key) + 1)
-            info.append({"name": name, "base": func, "params": {}, "source": f"user:{abspath}"})
+            info.append({"name": display, "base": func, "params": {}, "source": f"user:{abspath}"})
         else:
             msg = f"unknown strategy '{name}' for seat {seat}; built-in strategies: {', '.join(builtins)}"
             if variants:
@@ -255,6 +301,7 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
                 msg += "; a user strategy is written path/to/file.py:function"
             problems.append(msg)
             info.append({})
+    problems.extend(_display_clashes(info, builtins, variants))
     if problems:
         # one line per distinct problem (the same bad name on several seats is said once)
         seen, lines = set(), []
@@ -265,6 +312,28 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
                 lines.append(p)
         raise ToolkitError(lines)
     return ids, params, info, user_strategies
+
+
+def _display_clashes(info: list, builtins: dict, variants: dict) -> list:
+    """A display name must name one strategy: two user functions, or a user function and a
+    built-in / variant, shown under one name would be merged in every table."""
+    shown: dict = {}
+    out = []
+    for i in info:
+        if not i:
+            continue
+        who = i["source"] + ":" + i["base"] if i["source"].startswith("user:") else i["name"]
+        shown.setdefault(i["name"], set()).add(who)
+    for name, who in shown.items():
+        users = sorted(w[len("user:"):] for w in who if w.startswith("user:"))
+        if not users:
+            continue
+        if len(who) > 1 or name in builtins or name in variants:
+            out.append(f"two strategies would be shown as '{name}' ({', '.join(sorted(who))}"
+                       f"{', a built-in' if name in builtins else ''}"
+                       f"{', a variant' if name in variants else ''}); give the user strategy "
+                       f"its own name: NAME=path/to/file.py:function")
+    return out
 
 
 def describe_catalog(catalog: list) -> list[str]:

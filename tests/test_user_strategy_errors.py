@@ -253,7 +253,8 @@ def test_summary_and_report_say_which_strategy_answered_illegally(pick, bots, tm
     # pick: 4 decisions per seat-game, all illegal for `wild`, none for the others
     assert "Illegal answers (each replaced by the first legal option)" in o
     section = o.split("Illegal answers")[1].split("\n\n")[0].splitlines()[3:]
-    assert [ln.split() for ln in section] == [[f"{bots}:wild", "120", "30", "of", "30"]]
+    # shown by its display name, the function's name (issue 11 item 5; it was the full path)
+    assert [ln.split() for ln in section] == [["wild", "120", "30", "of", "30"]]
     md = (out / "report" / "report.md").read_text()
     assert "made 120 illegal decisions in 30 of its 30 seat-games" in md
     assert "illegal decisions (replaced)" in md

@@ -1,8 +1,8 @@
 """A worked example of a user strategy for Sunset Over Water.
 
-Run it with:
+Run it with (from any folder: `@examples/` is this folder of the toolkit):
     balance run sunset --players 4 --games 20000 \
-        --strategies docs/examples/waterfall_lover.py:waterfall_lover,greedy,greedy,greedy
+        --strategies @examples/waterfall_lover.py:waterfall_lover,greedy,greedy,greedy
 
 The function must be a numba @njit function with exactly this signature (see
 strategies/sunset.py for what each argument holds). It returns the INDEX of the option it

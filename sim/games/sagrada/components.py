@@ -25,7 +25,7 @@ except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib
 
 from sim.game_api import ComponentError, Components
-from sim.overrides import apply_overrides
+from sim.overrides import apply_overrides, resolve_overrides
 from sim.games.sagrada import enums as E
 from sim.component_file import read_text
 from sim.component_file import Collector as _Collector, Counts as _Counts
@@ -195,7 +195,8 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(_toml_error(label, text, exc))
-    raw = apply_overrides(raw, list(overrides), label)
+    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
+    raw = apply_overrides(raw, resolved, label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -269,9 +270,10 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     if model is None:  # pragma: no cover - a check above is missing
         raise ComponentError(col.lines)
     return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256("\n".join([text, *overrides]).encode("utf-8")).hexdigest(),
+                      sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
                       data=model.model_dump(), tables=build_tables(model),
-                      card_names=_card_names(model), overrides=list(overrides))
+                      card_names=_card_names(model), overrides=list(overrides),
+                      overrides_resolved=resolved)
 
 
 def build_tables(m: SagradaComponentFile) -> E.SagradaTables:

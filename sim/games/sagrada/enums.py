@@ -226,7 +226,8 @@ ST_TOKENS_SPENT = 3    # favor tokens spent
 ST_MOVES = 4           # window dice moved by tools
 ST_RETURNED = 5        # dice a tool returned to the pool
 ST_ILLEGAL = 6         # decisions a strategy returned that were not legal (must stay 0)
-N_STATS = 7
+ST_CHOICES = 7         # decisions with 2 or more legal options
+N_STATS = 8
 
 # Placement modes (bits): what a tool lets a die ignore.
 M_IGNORE_COLOUR = 1    # Eglomise Brush

@@ -22,7 +22,7 @@ from sim.games.sagrada.enums import (
     G_BROKEN_TURN, G_DRAFTED, G_HELD_COLOUR, G_HELD_VALUE, G_N_PUBLIC,
     G_N_TOOLS, G_OVER, G_SEAT, G_SOLO, G_TURNS, G_END_REASON, G_FIRST_START,
     M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_OPTIONS, MAX_PLAYERS, N_CELLS, OPT_END,
-    OPT_TOOL, OPT_TOOL_STRIDE, ST_ILLEGAL, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED,
+    OPT_TOOL, OPT_TOOL_STRIDE, ST_CHOICES, ST_ILLEGAL, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED,
     ST_TOKENS_SPENT, T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH,
     T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN,
     T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL, N_PUB_SLOTS,
@@ -78,6 +78,7 @@ RECORD_COLUMNS = (
     ("private_mask", "bit k set = private objective k held (solo: both)"),
     ("solo_tools", "solo: tool cards face up = the difficulty (1 hardest .. 5 easiest), else 0"),
     ("margin", "solo: score minus the target score (win = margin > 0), else 0"),
+    ("choices", "decisions the seat took among 2 or more legal options (a strategy that never won despite many is suspect)"),
 )
 N_COLUMNS = len(RECORD_COLUMNS)
 C_GAME, C_SEAT, C_SCORE, C_RANK, C_WIN, C_LENGTH, C_END_REASON = range(7)
@@ -106,7 +107,8 @@ C_PUBLIC_MASK = 35
 C_PRIVATE_MASK = 36
 C_SOLO_TOOLS = 37
 C_MARGIN = 38
-assert [n for n, _ in RECORD_COLUMNS][C_BROKEN] == "broken" and N_COLUMNS == C_MARGIN + 1
+C_CHOICES = 39
+assert [n for n, _ in RECORD_COLUMNS][C_BROKEN] == "broken" and N_COLUMNS == C_CHOICES + 1
 assert [n for n, _ in RECORD_COLUMNS][C_WINDOW] == "window"
 assert [n for n, _ in RECORD_COLUMNS][C_TOOLS_MASK] == "tools_mask"
 
@@ -114,6 +116,8 @@ assert [n for n, _ in RECORD_COLUMNS][C_TOOLS_MASK] == "tools_mask"
 @njit(cache=True, error_model="numpy")
 def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
     """Ask the seat's strategy; an out-of-range answer is logged and replaced by option 0."""
+    if n_options > 1:  # a real choice: the summary warns about a user strategy that never wins
+        s.stats[seat, ST_CHOICES] += 1
     i = choose_nb(sids[seat], params[seat], tables, s, seat, decision, options, n_options, ctx, keep)
     if i < 0 or i >= n_options:
         s.stats[seat, ST_ILLEGAL] += 1
@@ -333,6 +337,7 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_SOLO_TOOLS] = s.g[G_N_TOOLS] if solo else 0
         out[r, C_MARGIN] = scores[p] - target if solo else 0
         out[r, C_ILLEGAL] = s.stats[p, ST_ILLEGAL]
+        out[r, C_CHOICES] = s.stats[p, ST_CHOICES]
         out[r, C_BROKEN] = s.g[G_BROKEN]
         out[r, C_WINDOW_MASK] = 1 << s.pattern[p]
         pmask = 0

@@ -32,7 +32,7 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from sim.overrides import apply_overrides
+from sim.overrides import apply_overrides, resolve_overrides
 from sim.component_file import read_text
 from sim.component_file import (  # the error lines and checks every game's loader shares
     Collector as _Collector, Counts as _Counts, check_count as _check_count,
@@ -390,7 +390,8 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(_toml_error(label, text, exc))
-    raw = apply_overrides(raw, list(overrides), label)
+    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
+    raw = apply_overrides(raw, resolved, label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -482,11 +483,11 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         game=GAME,
         path=path,
         text=text,
-        sha256=hashlib.sha256("\n".join([text, *overrides]).encode("utf-8")).hexdigest(),
+        sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
         data=model.model_dump(by_alias=True),
         tables=build_tables(model),
         card_names=_card_names(model),
-        overrides=list(overrides),
+        overrides=list(overrides), overrides_resolved=resolved,
     )
 
 

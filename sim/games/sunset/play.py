@@ -19,7 +19,7 @@ from sim.user_strategies import compile_with_users, rebind
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE, G_DAY,
     G_END_REASON, G_OVER, G_SELLING_SEAT, G_SOLO, G_TURNS, MAX_HAND, MAX_MOVE,
-    MAX_OPTIONS, MAX_PATH, MAX_PLAYERS, N_FEATURES, ST_GOALS_CLAIMED, ST_ILLEGAL,
+    MAX_OPTIONS, MAX_PATH, MAX_PLAYERS, N_FEATURES, ST_CHOICES, ST_GOALS_CLAIMED, ST_ILLEGAL,
     ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS,
 )
 from sim.games.sunset.nb import (
@@ -59,6 +59,7 @@ RECORD_COLUMNS = (
     ("comm_day_1", "the same for commissions 16-31"),
     ("comm_day_2", "the same for commissions 32-47"),
     ("comm_day_3", "the same for commissions 48-62"),
+    ("choices", "decisions the seat took among 2 or more legal options (a strategy that never won despite many is suspect)"),
 )
 N_COLUMNS = len(RECORD_COLUMNS)
 # column indices (jitted code cannot read a dict)
@@ -86,13 +87,16 @@ C_STEPS = 20
 C_GOAL_CLAIMS = 21
 C_ILLEGAL = 22
 C_COMM_DAY_0 = 23
+C_CHOICES = 27
 assert [n for n, _ in RECORD_COLUMNS] == [
-    "game", "seat", "score", "rank", "win", "length", "days", "end_reason", "pts_commissions", "pts_goals", "pts_landscapes", "pts_inspiration", "pts_home", "n_commissions", "n_goals", "commissions_mask", "goals_mask", "landscapes_left", "painted", "sold_landscapes", "steps", "goal_claims", "illegal", "comm_day_0", "comm_day_1", "comm_day_2", "comm_day_3"]
+    "game", "seat", "score", "rank", "win", "length", "days", "end_reason", "pts_commissions", "pts_goals", "pts_landscapes", "pts_inspiration", "pts_home", "n_commissions", "n_goals", "commissions_mask", "goals_mask", "landscapes_left", "painted", "sold_landscapes", "steps", "goal_claims", "illegal", "comm_day_0", "comm_day_1", "comm_day_2", "comm_day_3", "choices"]
 
 
 @njit(cache=True, error_model="numpy")
 def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
     """Ask the seat's strategy; an out-of-range answer is logged and replaced by option 0."""
+    if n_options > 1:  # a real choice: the summary warns about a user strategy that never wins
+        s.stats[seat, ST_CHOICES] += 1
     i = choose_nb(sids[seat], params[seat], tables, s, seat, decision, options, n_options, ctx, keep)
     if i < 0 or i >= n_options:
         s.stats[seat, ST_ILLEGAL] += 1
@@ -226,6 +230,7 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         out[r, C_STEPS] = s.stats[p, ST_STEPS]
         out[r, C_GOAL_CLAIMS] = s.stats[p, ST_GOALS_CLAIMED]
         out[r, C_ILLEGAL] = s.stats[p, ST_ILLEGAL]
+        out[r, C_CHOICES] = s.stats[p, ST_CHOICES]
 
 
 @njit(cache=True, error_model="numpy")

@@ -38,7 +38,7 @@ except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib
 
 from sim.game_api import ComponentError, Components
-from sim.overrides import apply_overrides
+from sim.overrides import apply_overrides, resolve_overrides
 from sim.games.surfers import enums as E
 from sim.component_file import read_text
 from sim.component_file import Collector as _Collector, check_keys as _check_keys
@@ -350,7 +350,8 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(_toml_error(label, text, exc))
-    raw = apply_overrides(raw, list(overrides), label)
+    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
+    raw = apply_overrides(raw, resolved, label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -422,8 +423,8 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     if extra:
         text = _inline_sheet_files(text, base)
     return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256("\n".join([text, *overrides]).encode("utf-8")).hexdigest(),
+                      sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
                       data=data, tables=tables,
                       card_names={"finish": [f.name for _, f in finish],
                                   "action": list(E.ACTION_NAMES)},
-                      overrides=list(overrides))
+                      overrides=list(overrides), overrides_resolved=resolved)

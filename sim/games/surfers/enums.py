@@ -339,7 +339,8 @@ ST_AIM_HIT = 19        # flicks that landed in the aimed cell
 ST_CHAN_RIDE_OTHER = 20  # rides this seat's channels gave to opponents (immediate rides on drawing)
 ST_ACTION_CELLS = 21   # flicks landing on a cell with an action
 ST_BOOST_CHAIN = 22    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
-N_STATS = 23
+ST_CHOICES = 23        # decisions with 2 or more legal options
+N_STATS = 24
 
 # The state of one game: one numpy record of fixed-size arrays, passed by reference. All
 # public: a dexterity race hides nothing.

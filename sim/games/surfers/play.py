@@ -25,7 +25,7 @@ from sim.games.surfers.enums import (
     G_FASTEST, G_FASTEST_TURN, G_HALF, G_LANDED, G_OVER, G_PIPS, G_SEAT, G_TURNS, KEEP_LEN,
     MAX_OPTIONS, MAX_PLAYERS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
     ST_BOOST_CHAIN, R_MAX_CHAIN, R_TURN_LIMIT, S_BEACH, S_TIDE, S_WAVE, ST_ACTION_CELLS, ST_AIM_HIT,
-    ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_UP, ST_FLICKS, ST_HALF, ST_ILLEGAL, ST_KILLS, ST_MINUS,
+    ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_UP, ST_FLICKS, ST_CHOICES, ST_HALF, ST_ILLEGAL, ST_KILLS, ST_MINUS,
     ST_MOVES, ST_OFF, ST_PASS, ST_PLUS, ST_PROGRESS, ST_PUSHED, ST_PUSHES, ST_REFLICK,
     ST_RIDES, ST_SHORT, ST_TURNS, W_HALF, W_PLAIN,
 )
@@ -84,6 +84,7 @@ RECORD_COLUMNS = (
     ("edge_mask", "one bit: 0 steadier than the table mean, 1 as steady, 2 less steady"),
     ("fastest_mask", "bit 0 set = the seat holds the fastest marker"),
     ("lost_mask", "bit 0: lost a surfer to the wave, bit 1: to the tide, bit 2: lost none"),
+    ("choices", "decisions the seat took among 2 or more legal options (a strategy that never won despite many is suspect)"),
 )
 N_COLUMNS = len(RECORD_COLUMNS)
 _NAMES = [n for n, _ in RECORD_COLUMNS]
@@ -108,6 +109,7 @@ C_FINISH_MASK = _NAMES.index("finish_mask")
 C_EDGE_MASK = _NAMES.index("edge_mask")
 C_FASTEST_MASK = _NAMES.index("fastest_mask")
 C_LOST_MASK = _NAMES.index("lost_mask")
+C_CHOICES = _NAMES.index("choices")
 # stats copied one to one, in column order from "flicks" to "boost_loops"
 _STAT_COLS = np.array([ST_FLICKS, ST_SHORT, ST_OFF, ST_AIM_HIT, ST_ACTION_CELLS, ST_HALF,
                        ST_PLUS, ST_MINUS, ST_REFLICK, ST_CHAN_UP, ST_CHAN_DOWN, ST_MOVES,
@@ -119,6 +121,8 @@ assert _NAMES[C_FLICKS + len(_STAT_COLS) - 1] == "boost_loops" and _NAMES[C_FLIC
 @njit(cache=True, error_model="numpy")
 def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
     """Ask the seat's strategy; an out-of-range answer is logged and replaced by option 0."""
+    if n_options > 1:  # a real choice: the summary warns about a user strategy that never wins
+        s.stats[seat, ST_CHOICES] += 1
     i = choose_nb(sids[seat], params[seat], tables, s, seat, decision, options, n_options, ctx, keep)
     if i < 0 or i >= n_options:
         s.stats[seat, ST_ILLEGAL] += 1
@@ -305,6 +309,7 @@ def record_game_nb(tables, s, n_players, game_index, out, fout, row0):
         for j in range(_STAT_COLS.shape[0]):
             out[r, C_FLICKS + j] = s.stats[p, _STAT_COLS[j]]
         out[r, C_ILLEGAL] = s.stats[p, ST_ILLEGAL]
+        out[r, C_CHOICES] = s.stats[p, ST_CHOICES]
         out[r, C_BROKEN] = s.g[G_BROKEN]
         amask = 0
         if s.stats[p, ST_PLUS] > 0:
