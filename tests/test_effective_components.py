@@ -72,22 +72,23 @@ def test_a_run_folder_keeps_the_values_played_and_its_report_shows_them(tmp_path
 
 
 def test_tune_before_and_after_reports_show_the_value_each_played(tmp_path, capsys):
-    # the file (after --set) says 12; the candidates are 0 and 4: whichever wins, the "after"
-    # report must show it, not the 12 of the file the command started from
-    call(capsys, "tune", "sunset", "--players", "2", "--strategies", "greedy,greedy",
-         "--set", f"commissions[{SKETCHBOOK}].points=12",
-         "--vary", f"commissions[{SKETCHBOOK}].points=0,4", "--objective", "seat-fairness",
-         "-n", "200", "--workers", "1", "--no-progress", "--out", tmp_path / "t")
+    # the file (after --set) says 20, far over the card's worth, so tune finds and checks a
+    # better value (card-parity); the "after" report must show the value it played, not the 20
+    # of the file the command started from, and the "before" report the 20
+    call(capsys, "tune", "sunset", "--players", "4", "--strategies", "greedy",
+         "--set", f"commissions[{SKETCHBOOK}].points=20",
+         "--vary", f"commissions[{SKETCHBOOK}].points=2,5", "--objective", "card-parity",
+         "-n", "500", "--workers", "1", "--no-progress", "--out", tmp_path / "t")
     plan = json.loads((tmp_path / "t" / "designer.json").read_text())
+    assert plan["result"]["suggested"], plan["result"]   # the planted card is a clear flaw
     best = int(plan["result"]["best"].split("=")[1])
-    assert best in (0, 4)
+    assert best in (2, 5)
     after = tmp_path / "t" / "after" / "report.md"
     assert _card_row(after.read_text(encoding="utf-8"), "Sketchbook")[1] == str(best)
     before = tmp_path / "t" / "before" / "report.md"
-    if before.exists():   # a report of the starting value, if tune plays it, shows 12
-        assert _card_row(before.read_text(encoding="utf-8"), "Sketchbook")[1] == "12"
+    assert _card_row(before.read_text(encoding="utf-8"), "Sketchbook")[1] == "20"
     # and each sub-run's copy is the file it played
-    for i, v in enumerate((0, 4)):
+    for i, v in enumerate((2, 5)):
         sub = designer.sub_dir(str(tmp_path / "t"), "point", i)
         played = components_from_text(open(os.path.join(sub, "components.toml"),
                                            encoding="utf-8").read())
