@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from analysis.cards import baseline_name, card_sums, taker_gap
 from analysis.stats import wilson_interval, z_value
 
 Z = z_value(0.95)
@@ -165,10 +166,12 @@ class SweepResult:
     seat: pd.DataFrame             # point, seat, win_share, lo, hi, mean_score
     strategy: pd.DataFrame         # point, strategy, win_share, lo, hi, mean_score
     components: pd.DataFrame       # point, component, mean, lo, hi
-    card: pd.DataFrame | None      # point, take_rate, lo, hi, win_taken, win_taken_lo/hi, win_not, ...
+    card: pd.DataFrame | None      # point, take_rate, lo, hi, win_taken(_lo/_hi), win_base(_lo/_hi)
+    #                                (the takers of the other cards of its type), gap(_lo/_hi)
     paired: pd.DataFrame           # from -> to: quantity, diff, lo, hi
     card_label: str = ""
     games: int = 0
+    card_baseline: str = ""        # the card verdicts' baseline, in words (analysis/cards.py)
 
 
 def card_of_path(path: str, meta: dict | None):
@@ -198,11 +201,12 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
     seat_rows, strat_rows, comp_rows, card_rows, paired_rows = [], [], [], [], []
     comps = [c for c in (meta or {}).get("score_components", []) if c in per_point_logs[0].columns]
     card_info = card_of_path(varied_paths[0], meta) if len(varied_paths) == 1 else None
-    card_label = ""
+    card_label = card_baseline = ""
     if card_info:
         card, cid = card_info
         names = card.get("names", [])
         card_label = f"{card.get('label', card['type'])}: {names[cid] if cid < len(names) else cid}"
+        card_baseline = baseline_name(card.get("label", card["type"]))
     for i, logs in enumerate(per_point_logs):
         for key, rows in (("seat", seat_rows), ("strategy", strat_rows)):
             t = _share_rows(logs, key).reset_index()
@@ -217,17 +221,20 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             players = int(logs["seat"].max()) + 1
             per_game = taken.reshape(-1, players).any(axis=1)
             rate_lo, rate_hi = wilson_interval(per_game.sum(), per_game.size)
-            win = logs["win"].to_numpy(float)
-            wt, wn = win[taken], win[~taken]
-            wt_lo, wt_hi = wilson_interval(wt.sum(), wt.size) if wt.size else (math.nan, math.nan)
-            wn_lo, wn_hi = wilson_interval(wn.sum(), wn.size) if wn.size else (math.nan, math.nan)
+            # the verdicts' baseline: the takers of the other cards of its type (one
+            # definition, analysis/cards.py, shared with the run report and tune)
+            gap = taker_gap(*card_sums(logs, card))
             card_rows.append({"point": i, "take_rate": per_game.mean(), "lo": float(rate_lo),
                               "hi": float(rate_hi),
-                              "win_taken": wt.mean() if wt.size else math.nan,
-                              "win_taken_lo": float(wt_lo), "win_taken_hi": float(wt_hi),
-                              "win_not": wn.mean() if wn.size else math.nan,
-                              "win_not_lo": float(wn_lo), "win_not_hi": float(wn_hi),
-                              "rows_taken": int(wt.size)})
+                              "win_taken": float(gap["share"][cid]),
+                              "win_taken_lo": float(gap["share_low"][cid]),
+                              "win_taken_hi": float(gap["share_high"][cid]),
+                              "win_base": float(gap["base"][cid]),
+                              "win_base_lo": float(gap["base_low"][cid]),
+                              "win_base_hi": float(gap["base_high"][cid]),
+                              "gap": float(gap["gap"][cid]), "gap_lo": float(gap["gap_low"][cid]),
+                              "gap_hi": float(gap["gap_high"][cid]),
+                              "rows_taken": int(taken.sum())})
     # paired differences between neighbouring points, on the same game indices
     for i in range(len(per_point_logs) - 1):
         a, b = per_point_logs[i], per_point_logs[i + 1]
@@ -252,7 +259,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
     return SweepResult(points, labels, pd.concat(seat_rows, ignore_index=True),
                        pd.concat(strat_rows, ignore_index=True), pd.DataFrame(comp_rows),
                        pd.DataFrame(card_rows) if card_rows else None, pd.DataFrame(paired_rows),
-                       card_label, int(per_point_logs[0]["game"].nunique()))
+                       card_label, int(per_point_logs[0]["game"].nunique()), card_baseline)
 
 
 # ---------------------------------------------------------------------------------------
@@ -278,20 +285,12 @@ def objective(logs: pd.DataFrame, kind: str, meta: dict | None = None, card_info
     if kind == "card-parity":
         if card_info is None:
             raise ValueError("card-parity needs --vary on one card (e.g. commissions[12].points)")
+        # the gap between the card's takers and the takers of the other cards of its type:
+        # the same definition as the run report's and the sweep's (analysis/cards.py)
         card, cid = card_info
-        col = logs[card["mask_column"]].to_numpy(np.int64)
-        n_cards = len(card.get("names", [])) or 63
-        w = logs["win"].to_numpy(float)
-        taken = ((col >> np.int64(cid)) & 1).astype(bool)
-        mine = w[taken].mean() if taken.any() else 0.0
-        others = []
-        for c in range(n_cards):
-            if c == cid:
-                continue
-            t = ((col >> np.int64(c)) & 1).astype(bool)
-            if t.any():
-                others.append(w[t].mean())
-        peer = float(np.mean(others)) if others else 0.0
-        se = math.sqrt(max(mine * (1 - mine), 1e-12) / max(int(taken.sum()), 1))
-        return float(abs(mine - peer)), se
+        gap = taker_gap(*card_sums(logs, card))
+        g, lo, hi = gap["gap"][cid], gap["gap_low"][cid], gap["gap_high"][cid]
+        if not math.isfinite(g):
+            return 1.0, 0.0   # never taken: as far from parity as can be said
+        return float(abs(g)), float((hi - lo) / (2 * Z))
     raise ValueError(f"unknown objective '{kind}' (seat-fairness, strategy-parity, card-parity)")
