@@ -116,7 +116,7 @@ def cards_document(steps: list, manifest: dict, header: dict) -> Document:
         "one point down and one up (one-sided where the component file refuses the lower "
         "value) and plays the same games; the change per point and its 95% interval come from "
         "the game-by-game differences (delta method for the win shares). 'do not respond': "
-        "the take rate's change per point lies within +/-1 pp, interval included. The value "
+        "the take rate's change per point lies within +/-0.5 pp, interval included. The value "
         "change to parity extrapolates the gap linearly; it is given only when the gap and "
         "its slope are both beyond their intervals."])
     return Document(f"Cards: {manifest.get('title', manifest.get('game'))}",

@@ -146,7 +146,7 @@ def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     from sim.run_folder import open_run
 
     want = list(cards) if cards is not None else flagged_cards(analysis)
-    if not want or games <= 0:
+    if not want or games <= 0 or analysis.solo:  # solo flags compare scores, not take rates
         return {}, []
     notes = []
     folder = open_run(run_dir)

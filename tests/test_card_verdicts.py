@@ -45,6 +45,12 @@ def test_a_card_whose_value_changes_behaviour_is_reported_as_players_respond():
     assert ac.response_word(step["take"][1], step["take"][2]) == "players respond"
 
 
+def test_a_measurable_but_negligible_change_in_take_rate_is_not_called_a_response():
+    # +0.1 pp per point, interval excluding 0: still "do not respond" (below 0.5 pp per point)
+    assert ac.response_word(0.0005, 0.0015) == "players do not respond"
+    assert ac.response_word(0.004, 0.007) == "players respond"
+
+
 def test_a_noisy_take_rate_is_unclear_rather_than_a_verdict():
     lo, hi = _logs(0.5, n_games=60, seed=1), _logs(0.5, n_games=60, seed=2)
     step = ac.paired_step(ac.per_game(lo, CARD), ac.per_game(hi, CARD), 0, 2.0)
