@@ -172,6 +172,7 @@ class SweepResult:
     card_label: str = ""
     games: int = 0
     card_baseline: str = ""        # the card verdicts' baseline, in words (analysis/cards.py)
+    card_response: str = ""        # do the players respond to the varied card's value?
 
 
 def card_of_path(path: str, meta: dict | None):
@@ -256,10 +257,41 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             m, lo, hi = mean_ci(tb - ta)
             paired_rows.append({"from": labels[i], "to": labels[i + 1], "quantity": "take rate",
                                 "diff": m, "lo": lo, "hi": hi})
+    card_response = ""
+    if card_info and len(per_point_logs) > 1:
+        card_response = _sweep_response(per_point_logs, points, card_info)
     return SweepResult(points, labels, pd.concat(seat_rows, ignore_index=True),
                        pd.concat(strat_rows, ignore_index=True), pd.DataFrame(comp_rows),
                        pd.DataFrame(card_rows) if card_rows else None, pd.DataFrame(paired_rows),
-                       card_label, int(per_point_logs[0]["game"].nunique()), card_baseline)
+                       card_label, int(per_point_logs[0]["game"].nunique()), card_baseline,
+                       card_response)
+
+
+def _sweep_response(per_point_logs: list, points: list, card_info) -> str:
+    """Whether the players respond to the varied card's value: the paired change in its take
+    rate per point from the first to the last value (the same games: common random numbers),
+    in the words of the run report and `balance cards` (analysis/cards.py)."""
+    from analysis.cards import paired_step, per_game, response_word
+    card, cid = card_info
+    try:
+        v0, v1 = (float(p[0].split("=", 1)[1]) for p in (points[0], points[-1]))
+    except (ValueError, IndexError):
+        return ""
+    if v1 == v0:
+        return ""
+    try:
+        step = paired_step(per_game(per_point_logs[0], card), per_game(per_point_logs[-1], card),
+                           cid, v1 - v0)
+    except ValueError:
+        return ""
+    m, lo, hi = step["take"]
+    word = response_word(lo, hi)
+    rate = f"take rate {100 * m:+.2f} pp per point ({100 * lo:+.2f} to {100 * hi:+.2f})"
+    if word == "players do not respond":
+        return f"the players do not respond to its value ({rate})"
+    if word == "players respond":
+        return f"the players respond to its value ({rate})"
+    return f"whether the players respond to its value is unclear ({rate})"
 
 
 # ---------------------------------------------------------------------------------------

@@ -203,7 +203,8 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
         verdicts.append(f"{r.card_label}: taken in {_pct(c['take_rate'].iloc[0])} of games at "
                         f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}; its "
                         f"takers win {c['gap'].iloc[0] * 100:+.1f} pp against {r.card_baseline} at "
-                        f"{r.labels[0]}, {c['gap'].iloc[-1] * 100:+.1f} pp at {r.labels[-1]}.")
+                        f"{r.labels[0]}, {c['gap'].iloc[-1] * 100:+.1f} pp at {r.labels[-1]}"
+                        + (f"; {r.card_response}." if r.card_response else "."))
     sig = r.paired[(r.paired["lo"] > 0) | (r.paired["hi"] < 0)] if not r.paired.empty else r.paired
     if not r.paired.empty:
         verdicts.append(f"{len(sig)} of {len(r.paired)} paired steps between neighbouring values move "

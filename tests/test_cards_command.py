@@ -130,3 +130,11 @@ def test_cards_works_for_another_game_with_declared_card_values(tmp_path, capsys
     assert {c["type"] for c in cards} == {"public"} and len(cards) == 10
     assert all(c["response"] in ("players respond", "players do not respond", "unclear")
                for c in cards)
+
+
+def test_a_sweep_says_whether_the_players_respond_to_the_varied_cards_value(tmp_path, capsys):
+    out, _ = run_cli(capsys, "sweep", "sunset", "--vary", "goals[5].points=1..3", "-n", "200",
+                     "--workers", "1", "--no-progress", "--out", tmp_path / "s")
+    line = next(v for v in out.splitlines() if "Gallery Day" in v)
+    assert "against the takers of the other daily goals" in line
+    assert "the players do not respond to its value" in line
