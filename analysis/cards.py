@@ -54,7 +54,8 @@ def taker_gap(win_taken, taken, confidence: float = 0.95) -> dict:
     s_lo, s_hi = wilson_interval(w, n, confidence)
     p_lo, p_hi = wilson_interval(peer_w, peer_n, confidence)
     gap, g_lo, g_hi = newcombe_difference(w, n, peer_w, peer_n, confidence)
-    return {"share": share, "share_low": np.asarray(s_lo, float), "share_high": np.asarray(s_hi, float),
+    return {"share": share, "share_low": np.asarray(s_lo, float),
+            "share_high": np.asarray(s_hi, float),
             "base": peer, "base_low": np.asarray(p_lo, float), "base_high": np.asarray(p_hi, float),
             "base_wins": peer_w, "base_n": peer_n,
             "gap": np.asarray(gap, float), "gap_low": np.asarray(g_lo, float),

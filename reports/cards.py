@@ -63,8 +63,8 @@ def verdicts(steps: list) -> list:
                    f"{_pp(s['gap_slope'][0], 2)} pp, so about {s['to_parity']:+.1f} points "
                    f"(to {s['value'] + s['to_parity']:.1f}) would bring it to parity.")
     for s in ignored:
-        out.append(f"{_one(s['label'])} '{s['name']}' ({s['value']}): the players do not respond to "
-                   f"its value (take rate {_pp_ci(s['take'])} per point).")
+        out.append(f"{_one(s['label'])} '{s['name']}' ({s['value']}): the players do not "
+                   f"respond to its value (take rate {_pp_ci(s['take'])} per point).")
     if not move:
         out.append(f"No card's value would have to change to reach parity with {BASELINE} "
                    f"beyond the intervals (at parity, or its value does not move its gap).")
