@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import baseline_name, card_sums, taker_gap
+from analysis.cards import per_game as per_game_taken
 from analysis.stats import wilson_interval, z_value
 
 Z = z_value(0.95)
@@ -219,8 +220,9 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         if card_info:
             card, cid = card_info
             taken = _card_taken(logs, card, cid)
-            players = int(logs["seat"].max()) + 1
-            per_game = taken.reshape(-1, players).any(axis=1)
+            # take rate: share of games where some seat took it (analysis/cards.py, the
+            # definition of the run report and `balance cards`)
+            per_game = per_game_taken(logs, card)["any"][:, cid]
             rate_lo, rate_hi = wilson_interval(per_game.sum(), per_game.size)
             # the verdicts' baseline: the takers of the other cards of its type (one
             # definition, analysis/cards.py, shared with the run report and tune)

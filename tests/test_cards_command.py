@@ -69,6 +69,9 @@ def test_run_sweep_and_tune_use_one_baseline_and_agree_on_the_same_games(sunset_
     sweep = analyse_sweep([logs], [[f"{path}=8"]], ["8"], meta, [path])
     run_gap = a.cards[0].table.loc[12, "vs_peers"]
     assert sweep.card["gap"].iloc[0] == pytest.approx(run_gap)
+    # the take rate too: share of games in which some seat took it
+    assert sweep.card["take_rate"].iloc[0] == pytest.approx(
+        a.cards[0].table.loc[12, "taken_share_games"])
     tune_value, _ = objective(logs, "card-parity", meta, card_info)
     assert tune_value == pytest.approx(abs(run_gap))
     # and they name it the same way
