@@ -40,6 +40,20 @@ def baseline_name(label: str) -> str:
     return f"the takers of the other {label.lower()}"
 
 
+def gap_from_sums(win_taken, taken, c: int) -> np.ndarray:
+    """The gap of card c (its takers' win share minus the pooled win share of the takers of
+    the other cards of its type) from per-card sums on the last axis; vectorised over any
+    leading axes (e.g. bootstrap replicates x cards, as tune's objective needs). nan where
+    card c or every other card was never taken."""
+    w = np.asarray(win_taken, dtype=float)
+    n = np.asarray(taken, dtype=float)
+    wc, nc = w[..., c], n[..., c]
+    wp, npr = w.sum(axis=-1) - wc, n.sum(axis=-1) - nc
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (np.where(nc > 0, wc / np.where(nc > 0, nc, 1), np.nan)
+                - np.where(npr > 0, wp / np.where(npr > 0, npr, 1), np.nan))
+
+
 def taker_gap(win_taken, taken, confidence: float = 0.95) -> dict:
     """Win share of each card's takers against its baseline (the takers of the other cards of
     its type, pooled), from per-card sums over seat-games: wins among the seat-games that took

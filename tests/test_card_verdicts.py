@@ -81,6 +81,10 @@ def test_the_gap_is_measured_against_the_takers_of_the_other_cards_not_the_non_t
     assert g["gap"][0] == pytest.approx(win[t[:, 0]].mean() - peers)
     assert g["gap_low"][0] > 0   # the planted advantage of A's takers is found
     assert ac.baseline_name("Daily goals") == "the takers of the other daily goals"
+    # the vectorised form (tune's bootstrap replicates) is the same number
+    assert ac.gap_from_sums(w, n, 0) == pytest.approx(g["gap"][0])
+    reps = np.stack([w, w * 0.5])
+    assert ac.gap_from_sums(reps, np.stack([n, n]), 0)[0] == pytest.approx(g["gap"][0])
 
 
 def test_value_change_to_parity_only_when_gap_and_slope_are_both_beyond_their_intervals():
