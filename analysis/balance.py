@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import RunAggregates, aggregate_files
+from analysis.cards import baseline_name, response_word, taker_gap
 from analysis.metadata import game_metadata, normalise, value_text
 from analysis.ratings import expand_ties, fit_plackett_luce
 from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
@@ -167,13 +168,18 @@ def check_run_folder(run_dir: str, allow_incomplete: bool = False):
 
 
 def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = None,
-                confidence: float = 0.95, allow_incomplete: bool = False) -> BalanceAnalysis:
-    """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games)."""
+                confidence: float = 0.95, allow_incomplete: bool = False,
+                card_check: int = 0) -> BalanceAnalysis:
+    """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games).
+    `card_check` > 0: the flagged cards are played again at value -1 and +1 on the run's first
+    `card_check` seeds (sim/cards.py, needs the game's engine) and their verdicts say whether
+    the players respond to the card's value; 0: the verdicts say it was not measured."""
     from sim.runner import log_columns
 
     folder = check_run_folder(run_dir, allow_incomplete)
     manifest, files = folder.manifest, folder.files
     notes = list(folder.notes)
+    metadata_from_game = metadata is None
     if metadata is None:
         # the run's own component file (its checked copy), never the game's default
         spec, comp = folder.spec, folder.components
@@ -199,7 +205,16 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         raise ToolkitError(f"{run_dir}: the logs cannot be read ({exc})") from None
     if agg.n_games == 0:
         raise ToolkitError(f"{run_dir}: the logs hold no games")
+    first_notes = list(notes)
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
+    if card_check > 0 and metadata_from_game:
+        from sim.cards import response_check
+        response, check_notes = response_check(run_dir, analysis, games=card_check)
+        if response:
+            analysis = derive(agg, manifest, meta, first_notes + check_notes, confidence,
+                              run_dir, response)
+        else:
+            analysis.notes.extend(check_notes)
     from analysis.breakdowns import compute, declared, headline_tests
     by_value, per_strategy, bd_notes = declared(metadata, available, players)
     analysis.notes.extend(bd_notes)
@@ -245,7 +260,10 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
 
 # --- derivation ---------------------------------------------------------------------------
 def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
-           confidence: float = 0.95, run_dir: str = "") -> BalanceAnalysis:
+           confidence: float = 0.95, run_dir: str = "",
+           card_response: dict | None = None) -> BalanceAnalysis:
+    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
+    with 'games' and 'values')}} for the cards whose response to their value was measured."""
     P = agg.players
     G = agg.n_games
     solo = P == 1
@@ -444,7 +462,9 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
     # --- cards ---------------------------------------------------------------------------
     cards = []
     for card, sums in zip(meta["cards"], agg.cards):
-        sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags)
+        sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags,
+                            response=(card_response or {}).get(card["type"]),
+                            game=str(manifest.get("game") or ""))
         cards.append(sec)
         verdicts.extend(sec.notes)
 
@@ -588,8 +608,28 @@ def _dominant(h2h: pd.DataFrame, agg, idx, used_names, confidence):
     return None
 
 
+def response_text(game: str, step: dict | None) -> str:
+    """Whether the players respond to card c's value: from a paired +/-1 step on shared
+    seeds (analysis/cards.py) when one was played, otherwise where to measure it."""
+    if step is None:
+        return (f"this is an association: whether the players respond to its value is not "
+                f"measured by one run (`balance cards {game or '<game>'}` measures it)")
+    lo, hi = step["take"][1], step["take"][2]
+    word = response_word(lo, hi)
+    rate = (f"take rate {100 * step['take'][0]:+.1f} pp per point "
+            f"({100 * lo:+.1f} to {100 * hi:+.1f}) over {step['games']:,} paired games at "
+            f"{step['values']}")
+    if word == "players do not respond":
+        return (f"the players do not respond to its value ({rate}): its takers' lead is "
+                f"association, not the value's effect")
+    if word == "players respond":
+        return f"the players respond to its value ({rate})"
+    return f"whether the players respond to its value is unclear ({rate})"
+
+
 def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence: float,
-                  names, used, halve: int, flags: list) -> CardSection:
+                  names, used, halve: int, flags: list, response: dict | None = None,
+                  game: str = "") -> CardSection:
     label = card["label"]
     singular = label[:-1] if label.endswith("s") else label
     never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
@@ -606,10 +646,11 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
     wn, wn_lo, wn_hi = (win_n / np.where(not_n > 0, not_n, np.nan),
                         *wilson_interval(win_n, not_n, confidence))
     eff, eff_lo, eff_hi = newcombe_difference(win_t, taken, win_n, not_n, confidence)
-    # against the other cards of the same type (pooled rows that took one of them)
-    peers_n = taken.sum() - taken
-    peers_w = win_t.sum() - win_t
-    rel, rel_lo, rel_hi = newcombe_difference(win_t, taken, peers_w, peers_n, confidence)
+    # the verdicts' baseline: the takers of the other cards of the same type (analysis/cards.py,
+    # the one definition the sweep, tune and `balance cards` use too)
+    gap = taker_gap(win_t, taken, confidence)
+    peers_n, peers_w = gap["base_n"], gap["base_wins"]
+    rel, rel_lo, rel_hi = gap["gap"], gap["gap_low"], gap["gap_high"]
     sc_t = sums.score_taken / np.where(taken > 0, taken, np.nan)
     sc_n = (total_score - sums.score_taken) / np.where(not_n > 0, not_n, np.nan)
     sd, sd_lo, sd_hi = mean_difference(sums.score_taken, sums.score_sq_taken, taken,
@@ -670,10 +711,10 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
             e, l, h = rel[c], rel_lo[c], rel_hi[c]
             big = abs(e) >= CARD_MIN_WIN_EFFECT
             unit = "pp"
-            pw = peers_w[c] / peers_n[c] if peers_n[c] else float("nan")
-            plo, phi = wilson_interval(peers_w[c], peers_n[c], confidence)
             what = (f"its takers win {pct_interval(wt[c], wt_lo[c], wt_hi[c])} against "
-                    f"{pct_interval(pw, plo, phi)} for the takers of the other {label.lower()}")
+                    f"{pct_interval(gap['base'][c], gap['base_low'][c], gap['base_high'][c])} "
+                    f"for {baseline_name(label)}")
+            what += "; " + response_text(game, (response or {}).get(c))
         if math.isnan(l) or not big:
             continue
         if l > 0:

@@ -8,12 +8,13 @@ come from per-game differences on the same game indices (common random numbers).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from analysis.cards import baseline_name, card_sums, gap_from_sums, taker_gap
+from analysis.cards import per_game as per_game_taken
 from analysis.stats import holm, wilson_interval, z_test_p, z_value
 
 Z = z_value(0.95)
@@ -171,11 +172,14 @@ class SweepResult:
     seat: pd.DataFrame             # point, seat, win_share, lo, hi, mean_score
     strategy: pd.DataFrame         # point, strategy, win_share, lo, hi, mean_score
     components: pd.DataFrame       # point, component, mean, lo, hi
-    card: pd.DataFrame | None      # point, take_rate, lo, hi, win_taken, win_taken_lo/hi, win_not, ...
+    card: pd.DataFrame | None      # point, take_rate, lo, hi, win_taken(_lo/_hi), win_base(_lo/_hi)
+    #                                (the takers of the other cards of its type), gap(_lo/_hi)
     paired: pd.DataFrame           # from -> to: quantity, diff, lo, hi
     card_label: str = ""
     games: int = 0
     axes: list = field(default_factory=list)   # [(path, values)]: the grid's shape
+    card_baseline: str = ""        # the card verdicts' baseline, in words (analysis/cards.py)
+    card_response: str = ""        # do the players respond to the varied card's value?
 
 
 def card_of_path(path: str, meta: dict | None):
@@ -230,11 +234,12 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
     seat_rows, strat_rows, comp_rows, card_rows, paired_rows = [], [], [], [], []
     comps = [c for c in (meta or {}).get("score_components", []) if c in per_point_logs[0].columns]
     card_info = card_of_path(varied_paths[0], meta) if len(varied_paths) == 1 else None
-    card_label = ""
+    card_label = card_baseline = ""
     if card_info:
         card, cid = card_info
         names = card.get("names", [])
         card_label = f"{card.get('label', card['type'])}: {names[cid] if cid < len(names) else cid}"
+        card_baseline = baseline_name(card.get("label", card["type"]))
     for i, logs in enumerate(per_point_logs):
         for key, rows in (("seat", seat_rows), ("strategy", strat_rows)):
             t = _share_rows(logs, key).reset_index()
@@ -246,20 +251,24 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         if card_info:
             card, cid = card_info
             taken = _card_taken(logs, card, cid)
-            players = int(logs["seat"].max()) + 1
-            per_game = taken.reshape(-1, players).any(axis=1)
+            # take rate: share of games where some seat took it (analysis/cards.py, the
+            # definition of the run report and `balance cards`)
+            per_game = per_game_taken(logs, card)["any"][:, cid]
             rate_lo, rate_hi = wilson_interval(per_game.sum(), per_game.size)
-            win = logs["win"].to_numpy(float)
-            wt, wn = win[taken], win[~taken]
-            wt_lo, wt_hi = wilson_interval(wt.sum(), wt.size) if wt.size else (math.nan, math.nan)
-            wn_lo, wn_hi = wilson_interval(wn.sum(), wn.size) if wn.size else (math.nan, math.nan)
+            # the verdicts' baseline: the takers of the other cards of its type (one
+            # definition, analysis/cards.py, shared with the run report and tune)
+            gap = taker_gap(*card_sums(logs, card))
             card_rows.append({"point": i, "take_rate": per_game.mean(), "lo": float(rate_lo),
                               "hi": float(rate_hi),
-                              "win_taken": wt.mean() if wt.size else math.nan,
-                              "win_taken_lo": float(wt_lo), "win_taken_hi": float(wt_hi),
-                              "win_not": wn.mean() if wn.size else math.nan,
-                              "win_not_lo": float(wn_lo), "win_not_hi": float(wn_hi),
-                              "rows_taken": int(wt.size)})
+                              "win_taken": float(gap["share"][cid]),
+                              "win_taken_lo": float(gap["share_low"][cid]),
+                              "win_taken_hi": float(gap["share_high"][cid]),
+                              "win_base": float(gap["base"][cid]),
+                              "win_base_lo": float(gap["base_low"][cid]),
+                              "win_base_hi": float(gap["base_high"][cid]),
+                              "gap": float(gap["gap"][cid]), "gap_lo": float(gap["gap_low"][cid]),
+                              "gap_hi": float(gap["gap_high"][cid]),
+                              "rows_taken": int(taken.sum())})
     # paired differences between neighbouring points, on the same game indices: one field
     # changes by one step, the others stay (a grid's diagonal is never a step)
     for i, j, step, at in grid_steps(list(axes or []), len(per_point_logs)):
@@ -291,10 +300,41 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         paired["p"] = z_test_p(paired["diff"].to_numpy(float), se.to_numpy(float))
         paired["p_holm"] = holm(paired["p"].to_numpy(float))
         paired["moves"] = paired["p_holm"] < 0.05
+    card_response = ""
+    if card_info and len(per_point_logs) > 1:
+        card_response = _sweep_response(per_point_logs, points, card_info)
     return SweepResult(points, labels, pd.concat(seat_rows, ignore_index=True),
                        pd.concat(strat_rows, ignore_index=True), pd.DataFrame(comp_rows),
                        pd.DataFrame(card_rows) if card_rows else None, paired,
-                       card_label, int(per_point_logs[0]["game"].nunique()), list(axes or []))
+                       card_label, int(per_point_logs[0]["game"].nunique()), axes=list(axes or []),
+                       card_baseline=card_baseline, card_response=card_response)
+
+
+def _sweep_response(per_point_logs: list, points: list, card_info) -> str:
+    """Whether the players respond to the varied card's value: the paired change in its take
+    rate per point from the first to the last value (the same games: common random numbers),
+    in the words of the run report and `balance cards` (analysis/cards.py)."""
+    from analysis.cards import paired_step, per_game, response_word
+    card, cid = card_info
+    try:
+        v0, v1 = (float(p[0].split("=", 1)[1]) for p in (points[0], points[-1]))
+    except (ValueError, IndexError):
+        return ""
+    if v1 == v0:
+        return ""
+    try:
+        step = paired_step(per_game(per_point_logs[0], card), per_game(per_point_logs[-1], card),
+                           cid, v1 - v0)
+    except ValueError:
+        return ""
+    m, lo, hi = step["take"]
+    word = response_word(lo, hi)
+    rate = f"take rate {100 * m:+.2f} pp per point ({100 * lo:+.2f} to {100 * hi:+.2f})"
+    if word == "players do not respond":
+        return f"the players do not respond to its value ({rate})"
+    if word == "players respond":
+        return f"the players respond to its value ({rate})"
+    return f"whether the players respond to its value is unclear ({rate})"
 
 
 # ---------------------------------------------------------------------------------------
@@ -312,8 +352,9 @@ OBJECTIVE_HELP = {
     "strategy-parity": "are the strategies equally strong? the gap between the best and the "
                        "worst strategy's win share (give two or more strategies)",
     "card-parity": "is this card worth what it costs? the largest gap, over the varied cards, "
-                   "between the win share of the seats that take the card and the mean win share "
-                   "of the takers of each other card of its kind (vary cards' values)",
+                   "between the win share of the seats that take the card and that of the takers "
+                   "of the other cards of its kind, pooled: the baseline of every card verdict "
+                   "(vary cards' values)",
 }
 BOOTSTRAP = 1000
 
@@ -388,15 +429,11 @@ def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=No
             worst = np.zeros(m.shape[0])
             for col, cid in targets:
                 o, n = offsets[col]
-                w, c = m[:, o:o + 2 * n:2], m[:, o + 1:o + 2 * n:2]
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    share = np.where(c > 0, w / np.where(c > 0, c, 1), np.nan)
-                mine = np.nan_to_num(share[:, cid], nan=0.0)
-                others = np.delete(share, cid, axis=1)
-                with warnings.catch_warnings():  # a replicate where no other card is taken
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    peer = np.nan_to_num(np.nanmean(others, axis=1), nan=0.0)
-                worst = np.maximum(worst, np.abs(mine - peer))
+                # the card's takers against the takers of the other cards of its type: the
+                # definition of the run report and the sweep (analysis/cards.py)
+                gap = gap_from_sums(m[:, o:o + 2 * n:2], m[:, o + 1:o + 2 * n:2], cid)
+                # never taken (or no other card taken): as far from parity as can be said
+                worst = np.maximum(worst, np.where(np.isfinite(gap), np.abs(gap), 1.0))
             return worst
         return Objective(kind, rows, games, f)
     raise ValueError(f"unknown objective '{kind}' (seat-fairness, strategy-parity, card-parity)")

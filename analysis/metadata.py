@@ -5,7 +5,8 @@ A game may define `spec.report_metadata(components=None) -> dict` (see docs/repo
     {"cards": [{"type", "label", "names", "values", "mask_column",
                 "day_columns" (optional), "time_unit" (optional),
                 "unit" (optional: what a value is, default "points"),
-                "kind" (optional: "card", default, or "outcome")}, ...],
+                "kind" (optional: "card", default, or "outcome"),
+                "value_path" (optional: the --set path of card {i}'s value)}, ...],
      "score_components": [column, ...], "length_column": str, "length_unit": str,
      "end_reason_names": [str, ...]}
 
@@ -126,6 +127,9 @@ def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
             "values": values, "mask_column": mask, "day_columns": days,
             "time_unit": str(card.get("time_unit") or "round"),
             "unit": str(unit or ""), "kind": kind,
+            # the component field that holds card i's value, as a --set path with {i}
+            # ('commissions[{i}].points'): `balance cards` varies it (None: not tunable)
+            "value_path": card.get("value_path"),
         })
     return out, notes
 

@@ -26,14 +26,15 @@ class ReportFiles:
 
 
 def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = False,
-                 metadata: dict | None = None, allow_incomplete: bool = False) -> ReportFiles:
+                 metadata: dict | None = None, allow_incomplete: bool = False,
+                 card_check: int = 0) -> ReportFiles:
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise ToolkitError(f"unknown report format {', '.join(bad)} (use html, md)")
     out = ReportFolder(out_dir)  # checked before any work: a user's folder is refused
     t0 = time.perf_counter()
     analysis = analyse_run(run_dir, progress=progress, metadata=metadata,
-                           allow_incomplete=allow_incomplete)
+                           allow_incomplete=allow_incomplete, card_check=card_check)
     figures = make_figures(analysis)
     doc = build_document(analysis, figures, build_seconds=time.perf_counter() - t0)
     files = render_into(out, doc, formats, source=os.path.abspath(run_dir))

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from analysis.cards import BASELINE as CARD_BASELINE
 from analysis.designer import Comparison, SweepResult
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png, short_names
@@ -244,7 +245,8 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         ax.fill_between(x, c["lo"], c["hi"], color=BLUE, alpha=.18)
         ax.plot(x, c["win_taken"], "-s", color=RED, label="win share of seats taking it", ms=4)
         ax.fill_between(x, c["win_taken_lo"], c["win_taken_hi"], color=RED, alpha=.18)
-        ax.plot(x, c["win_not"], "-^", color=GREY, label="win share of seats not taking it", ms=4)
+        ax.plot(x, c["win_base"], "-^", color=GREY, ms=4,
+                label="win share of " + (r.card_baseline or CARD_BASELINE))
         ax.set_xlabel(varied)
         ax.set_ylabel("share (95% band)")
         ax.legend(fontsize=8)
@@ -314,7 +316,10 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
     if r.card is not None:
         c = r.card
         verdicts.append(f"{r.card_label}: taken in {_pct(c['take_rate'].iloc[0])} of games at "
-                        f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}.")
+                        f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}; its "
+                        f"takers win {c['gap'].iloc[0] * 100:+.1f} pp against {r.card_baseline} at "
+                        f"{r.labels[0]}, {c['gap'].iloc[-1] * 100:+.1f} pp at {r.labels[-1]}"
+                        + (f"; {r.card_response}." if r.card_response else "."))
     verdicts += step_verdicts(r.paired)
     ev = Section("Evidence", "evidence", list(figs))
     ev.blocks.append(Table(["point", "seat", "win share (95%)", "mean score"],
@@ -327,10 +332,13 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
                                  f"{t.mean_score:.2f}"] for t in r.strategy.itertuples()],
                                "Win share by strategy at every point."))
     if r.card is not None:
-        ev.blocks.append(Table(["point", "taken in (games)", "win share when taken", "when not"],
+        ev.blocks.append(Table(["point", "taken in (games)", "win share when taken",
+                                "win share of " + (r.card_baseline or CARD_BASELINE), "gap (95%)"],
                                [[r.labels[int(t.point)], _pci(t.take_rate, t.lo, t.hi),
                                  _pci(t.win_taken, t.win_taken_lo, t.win_taken_hi),
-                                 _pci(t.win_not, t.win_not_lo, t.win_not_hi)]
+                                 _pci(t.win_base, t.win_base_lo, t.win_base_hi),
+                                 f"{100 * t.gap:+.1f} pp ({100 * t.gap_lo:+.1f} to "
+                                 f"{100 * t.gap_hi:+.1f})"]
                                 for t in r.card.itertuples()], f"The varied card: {r.card_label}."))
     if not r.paired.empty:
         ev.blocks.append(Table(["step", "at", "quantity", "paired difference (95%)",

@@ -337,8 +337,13 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         "the card; the comparison with the other cards of the type uses Newcombe's hybrid score "
         "interval for a difference of proportions. A card is flagged only when that interval "
         "excludes zero and the difference is at least 5 percentage points (solo: a score "
-        "difference of at least 0.1 standard deviation, Welch interval). These are associations "
-        "in play by the simulated strategies, not causal effects.",
+        "difference of at least 0.1 standard deviation, Welch interval). The baseline of every "
+        "card verdict (run report, sweep, tune, `balance cards`) is the takers of the other "
+        "cards of its type. A flag is an association; whether the players respond to the card's "
+        "value is measured by replaying the flagged cards one point down and one point up on "
+        "the run's own seeds (common random numbers, `balance report --card-check`): 'do not "
+        "respond' when the take rate's change per point lies within +/-0.5 pp, interval "
+        "included.",
         "More games to halve an interval: intervals shrink as 1/sqrt(games), so halving one "
         "takes four times the games.",
     ]

@@ -21,7 +21,7 @@ import datetime as _dt
 import os
 import sys
 
-from scripts import cli_designer, cli_surfers
+from scripts import cli_cards, cli_designer, cli_surfers
 from sim.game_api import ToolkitError
 
 
@@ -113,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
     COMMANDS.update(cli_designer.add_commands(sub, _int))
     COMMANDS.update(cli_surfers.add_commands(sub, _int))   # calibrate (scripts/cli_surfers.py)
+    COMMANDS.update(cli_cards.add_commands(sub, _int))     # cards (scripts/cli_cards.py)
     return p
 
 
@@ -368,6 +369,11 @@ def _add_report_parser(sub) -> None:
     s.add_argument("--partial", action="store_true",
                    help="report an incomplete run from the chunks it has so far")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--card-check", type=int, default=None, metavar="GAMES",
+                   help="games per value with which each flagged card (at most 40) is played "
+                        "again one point lower and one point higher on the run's own seeds, to "
+                        "say whether the players respond to its value (default 500; needs the "
+                        "game's engine; 0: not checked, the verdicts say so)")
 
 
 def _add_run_report_options(s) -> None:
@@ -378,11 +384,15 @@ def _add_run_report_options(s) -> None:
 
 
 def _write_report(run_dir: str, out_dir: str, formats: list, progress: bool, partial: bool,
-                  out) -> int:
+                  out, card_check: int | None = None) -> int:
     from reports.build import write_report
+    from sim.cards import REPORT_CHECK_GAMES
 
+    card_check = REPORT_CHECK_GAMES if card_check is None else card_check
+    if card_check < 0:
+        raise ToolkitError(f"--card-check must be 0 or more games, got {card_check}")
     files = write_report(run_dir, out_dir, formats=formats, progress=progress,
-                         allow_incomplete=partial)
+                         allow_incomplete=partial, card_check=card_check)
     a = files.analysis
     print(f"balance report of {a.n_games:,} games ({files.seconds:.1f} s)", file=out)
     for v in a.verdicts[:8]:
@@ -407,7 +417,8 @@ def _report_formats(text: str) -> list:
 def _cmd_report(args, out) -> int:
     formats = _report_formats(args.formats)
     out_dir = args.out or os.path.join(args.dir, "report")
-    return _write_report(args.dir, out_dir, formats, not args.no_progress, args.partial, out)
+    return _write_report(args.dir, out_dir, formats, not args.no_progress, args.partial, out,
+                         args.card_check)
 
 
 def _report_after_run(args, run_dir: str, out) -> int:

@@ -44,7 +44,7 @@ class SagradaSpec(CompiledGameSpec):
                 {"type": "public", "label": "Public objectives in play",
                  "names": list(names["public"]),
                  "values": [int(v) for v in t.public_points], "mask_column": "public_mask",
-                 "unit": "points"},
+                 "unit": "points", "value_path": "public[{i}].points"},
                 {"type": "private", "label": "Private objectives", "names": list(names["private"]),
                  "values": [1] * len(names["private"]), "mask_column": "private_mask",
                  "unit": ""},   # a private objective scores the dice of its colour: no value

@@ -42,7 +42,7 @@ class SurfersSpec(CompiledGameSpec):
                  "unit": ""},   # used or not: the value means nothing
                 {"type": "finish", "label": "Finish cells reached", "names": list(names["finish"]),
                  "values": [int(v) for v in t.finish_score], "mask_column": "finish_mask",
-                 "unit": "points"},
+                 "unit": "points", "value_path": "finish[{i}].score"},
                 {"type": "skill", "label": "Skill against the table",
                  "names": ["steadier than the others", "as steady as the others",
                            "shakier than the others"],
