@@ -649,7 +649,7 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
     # the verdicts' baseline: the takers of the other cards of the same type (analysis/cards.py,
     # the one definition the sweep, tune and `balance cards` use too)
     gap = taker_gap(win_t, taken, confidence)
-    peers_n, peers_w = gap["base_n"], gap["base_wins"]
+    peers_n = gap["base_n"]
     rel, rel_lo, rel_hi = gap["gap"], gap["gap_low"], gap["gap_high"]
     sc_t = sums.score_taken / np.where(taken > 0, taken, np.nan)
     sc_n = (total_score - sums.score_taken) / np.where(not_n > 0, not_n, np.nan)
