@@ -19,6 +19,7 @@ from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 
 MAX_TRACE_EVENTS = 20000
 _MODELS: dict = {}   # package -> its model module (None: not on the template yet)
+_SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
 def kernel_needs_compile(dispatcher) -> bool:
@@ -146,12 +147,14 @@ class CompiledGameSpec(GameSpec):
     def search_choose(self):
         """The search players' dispatcher for this game (ids >= SEARCH_BASE), built by
         strategies/search.py (`search_choose_for(spec)`), or None when there is none."""
-        try:
-            import strategies.search as search
-        except ModuleNotFoundError:
-            return None
-        make = getattr(search, "search_choose_for", None)
-        return make(self) if make is not None else None
+        if self.name not in _SEARCH:   # once per process: the kernels are keyed on it
+            try:
+                import strategies.search as search
+            except ModuleNotFoundError:
+                search = None
+            make = getattr(search, "search_choose_for", None)
+            _SEARCH[self.name] = make(self) if make is not None else None
+        return _SEARCH[self.name]
 
     def kernels(self, user_functions=(), search: bool = False):
         """The harness kernels of this (template) game (sim.harness.Kernels)."""
