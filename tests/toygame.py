@@ -19,8 +19,8 @@ reaches SOLO_TARGET(tables). Components: `[dice] sides, n_dice`.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
-import sys
 
 import numpy as np
 from numba import njit
@@ -372,11 +372,12 @@ class ToySpec(CompiledGameSpec):
     max_players = 4
     description = "a stand-in dice game for tests"
 
+    # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
     def model(self):
-        return sys.modules[__name__]
+        return importlib.import_module("tests.toygame")
 
     def _strategies(self):
-        return sys.modules[__name__]
+        return importlib.import_module("tests.toygame")
 
     def default_components_text(self) -> str:
         return DEFAULT_TEXT

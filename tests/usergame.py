@@ -1,6 +1,6 @@
-"""A tiny game that takes user strategies the way the real games do (sim/user_strategies.py),
-so that the checks on a user's strategy file can be tested without compiling a real game's
-loop (30-60 s each).
+"""A tiny game that takes user strategies the way the real games do (through the harness,
+sim/harness.py: it is a template game), so that the checks on a user's strategy file can be
+tested without compiling a real game's loop (30-60 s each).
 
 Pick: each seat makes ROUNDS decisions; a decision offers N_OPTIONS options with values drawn
 from the chance stream; the seat scores the value of the option its strategy picks. A strategy
@@ -13,19 +13,168 @@ tests that need a separate process: signals).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import sys
 
 import numpy as np
 from numba import njit
 
-from sim.game_api import Components, GameSpec, Prepared, ToolkitError
-from sim.rng import game_seed_nb, init_streams_nb, randint_nb
-from sim.user_strategies import compile_with_users, rebind
-from strategies.registry import load_user_function, resolve_strategies
+from sim.compiled_game import CompiledGameSpec
+from sim.game_api import Components
+from sim.records import declare
+from sim.rng import init_streams_nb, next_u64_nb, randint_nb
 
 ROUNDS = 4
 N_OPTIONS = 3
 SLOW_STEPS = 1_000_000   # `slow`: busy steps per decision (about a millisecond), deterministic
+MAX_PLAYERS = 4
+
+# --- the model (docs/adding-a-game.md); a game of public information only ------------------
+STATE_DTYPE = np.dtype([("streams", np.uint64, (MAX_PLAYERS + 1,)), ("n_players", np.int64),
+                        ("seat", np.int64), ("round", np.int64), ("over", np.int64),
+                        ("values", np.int64, (N_OPTIONS,)), ("score", np.int64, (MAX_PLAYERS,))])
+TABLES_DTYPE = np.dtype([("unused", np.int64)])
+MAX_OPTIONS = N_OPTIONS
+CTX_LEN = 2
+KEEP_LEN = 2
+OBS_LEN = 4 + N_OPTIONS + MAX_PLAYERS
+PERFECT_INFORMATION = True
+RECORD = declare(
+    ("game", "i8", "game index"),
+    ("seat", "i8", "seat"),
+    ("score", "i8", "sum of the values picked"),
+    ("rank", "i8", "1 = best"),
+    ("win", "f8", "win share"),
+    ("illegal", "i8", "decisions that were not legal"),
+    ("choices", "i8", "decisions among 2 or more options"),
+)
+
+
+@njit(cache=True)
+def draw_nb(s):
+    for k in range(N_OPTIONS):
+        s.values[k] = randint_nb(s.streams, 0, 10)
+
+
+@njit(cache=True)
+def setup_nb(tables, s, n_players, game_seed, trace, tn):
+    init_streams_nb(s.streams, game_seed)
+    s.n_players = n_players
+    s.seat = 0
+    s.round = 0
+    s.over = 0
+    s.score[:] = 0
+    draw_nb(s)
+
+
+@njit(cache=True)
+def is_over_nb(s):
+    return s.over == 1
+
+
+@njit(cache=True)
+def to_move_nb(s):
+    return -1 if s.over == 1 else s.seat
+
+
+@njit(cache=True)
+def decision_nb(s):
+    return s.round
+
+
+@njit(cache=True)
+def legal_nb(tables, s, options):
+    for k in range(N_OPTIONS):
+        options[k] = s.values[k]
+    return N_OPTIONS
+
+
+@njit(cache=True)
+def context_nb(tables, s, ctx, keep):
+    pass
+
+
+@njit(cache=True)
+def default_keep_nb(tables, s, keep):
+    pass
+
+
+@njit(cache=True)
+def apply_nb(tables, s, option, keep, trace, tn):
+    s.score[s.seat] += option
+    s.round += 1
+    if s.round == ROUNDS:
+        s.round = 0
+        s.seat += 1
+        if s.seat == s.n_players:
+            s.over = 1
+            s.seat = -1
+            return
+    draw_nb(s)
+
+
+@njit(cache=True)
+def returns_nb(tables, s, n_players, out):
+    best = s.score[:n_players].max()
+    n_best = 0
+    for p in range(n_players):
+        n_best += s.score[p] == best
+    for p in range(n_players):
+        out[p] = 1.0 / n_best if s.score[p] == best else 0.0
+
+
+@njit(cache=True)
+def evaluate_nb(tables, s, seat):
+    return 0.5
+
+
+@njit(cache=True)
+def determinize_nb(tables, s, seat, seed):
+    rng = np.zeros(1, np.uint64)
+    init_streams_nb(rng, seed)
+    s.streams[0] = next_u64_nb(rng, 0)
+
+
+@njit(cache=True)
+def observe_nb(tables, s, seat, out):
+    out[0] = s.seat
+    out[1] = s.round
+    out[2] = s.over
+    out[3] = s.n_players
+    for k in range(N_OPTIONS):
+        out[4 + k] = s.values[k]
+    for p in range(MAX_PLAYERS):
+        out[4 + N_OPTIONS + p] = s.score[p]
+    return OBS_LEN
+
+
+@njit(cache=True)
+def check_state_nb(tables, s):
+    return 0 if s.over == 1 or 0 <= s.seat < s.n_players else 1
+
+
+@njit(cache=True)
+def record_nb(tables, s, n_players, game_index, rec, row0):
+    win = np.zeros(MAX_PLAYERS, np.float64)
+    returns_nb(tables, s, n_players, win)
+    for p in range(n_players):
+        r = row0 + p
+        rank = 1
+        for q in range(n_players):
+            rank += s.score[q] > s.score[p]
+        rec[r].game = game_index
+        rec[r].seat = p
+        rec[r].score = s.score[p]
+        rec[r].rank = rank
+        rec[r].win = win[p]
+
+
+# --- strategies ---------------------------------------------------------------------------
+CATALOG = [{"name": "first", "id": 0, "description": "option 0", "params": []},
+           {"name": "greedy", "id": 1, "description": "the best option", "params": []},
+           {"name": "slow", "id": 2, "description": "a busy millisecond per decision",
+            "params": []}]
+N_PARAMS = 1
 
 
 @njit(cache=True)
@@ -46,55 +195,20 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     return 0      # first
 
 
-@njit(cache=True)
-def choose_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
-    return choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep)
-
-
-@njit(cache=True)
-def play_chunk_nb(seed, first, n, n_players, sids, params):
-    out = np.zeros((n * n_players, 4), np.int64)   # game, seat, score, illegal
-    streams = np.zeros(1 + n_players, np.uint64)
-    options = np.zeros(N_OPTIONS, np.int64)
-    ctx = np.zeros(2, np.int64)
-    keep = np.zeros(2, np.float64)
-    tables = np.zeros(1, np.int64)
-    s = np.zeros(1, np.int64)
-    for gi in range(n):
-        init_streams_nb(streams, game_seed_nb(seed, first + gi))
-        for p in range(n_players):
-            r = gi * n_players + p
-            out[r, 0] = first + gi
-            out[r, 1] = p
-            for d in range(ROUNDS):
-                for k in range(N_OPTIONS):
-                    options[k] = randint_nb(streams, 0, 10)
-                i = choose_nb(sids[p], params[p], tables, s, p, d, options, N_OPTIONS, ctx, keep)
-                if i < 0 or i >= N_OPTIONS:
-                    out[r, 3] += 1
-                    i = 0
-                out[r, 2] += options[i]
-    return out
-
-
-_PLAYERS: dict = {}
-
-
-def build_player(users):
-    if not users:
-        return play_chunk_nb, None
-
-    def chain(choose_user):
-        return rebind(play_chunk_nb, choose_nb=choose_user), None
-
-    return compile_with_users(_PLAYERS, users, choose_builtin_nb, chain)
-
-
-class PickSpec(GameSpec):
+class PickSpec(CompiledGameSpec):
+    package = "tests.usergame"
+    strategies_module = "tests.usergame"
     name = "pick"
     title = "Pick (test game)"
     min_players = 1
     max_players = 4
+
+    # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
+    def model(self):
+        return importlib.import_module("tests.usergame")
+
+    def _strategies(self):
+        return importlib.import_module("tests.usergame")
 
     def default_components_text(self) -> str:
         return "# no components\n"
@@ -104,46 +218,14 @@ class PickSpec(GameSpec):
         return Components(game=self.name, path="<default>", text=text,
                           sha256=hashlib.sha256(text.encode()).hexdigest(), data={}, tables=None)
 
-    def strategy_catalog(self) -> list:
-        return [{"name": "first", "id": 0, "description": "option 0", "params": []},
-                {"name": "greedy", "id": 1, "description": "the best option", "params": []},
-                {"name": "slow", "id": 2, "description": "a busy millisecond per decision",
-                 "params": []}]
+    def pack_tables(self, components):
+        return np.zeros(1, TABLES_DTYPE)
 
-    def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
-        if not self.min_players <= n_players <= self.max_players:
-            raise ToolkitError("pick: 1 to 4 players")
-        ids, params, info, users = resolve_strategies(self.strategy_catalog(), strategy_names,
-                                                      n_players, variants_file)
-        params = np.zeros((n_players, 1))
-        return Prepared(game=self.name, n_players=n_players, seed=int(seed),
-                        components=components, strategy_names=[i["name"] for i in info],
-                        strategy_ids=ids, strategy_params=params, strategy_info=info,
-                        user_strategies=users)
+    def new_state(self):
+        return np.zeros(1, STATE_DTYPE)
 
-    def _kernels(self, prepared):
-        users = tuple(load_user_function(p, f) for p, f in prepared.user_strategies)
-        return build_player(users)
-
-    def columns(self) -> list:
-        return [("game", ""), ("seat", ""), ("score", "sum of the values picked"),
-                ("win", "win share"), ("illegal", "decisions that were not legal")]
-
-    def play_chunk(self, prepared, first_game, n_games) -> dict:
-        play, _ = self._kernels(prepared)
-        out = play(np.uint64(prepared.seed), first_game, n_games, prepared.n_players,
-                   np.asarray(prepared.strategy_ids, np.int64),
-                   np.asarray(prepared.strategy_params, np.float64))
-        P = prepared.n_players
-        score = out[:, 2].reshape(-1, P)
-        top = score == score.max(axis=1, keepdims=True)
-        win = (top / top.sum(axis=1, keepdims=True)).ravel()
-        return {"game": out[:, 0], "seat": out[:, 1], "score": out[:, 2], "win": win,
-                "illegal": out[:, 3]}
-
-    def replay(self, prepared, game_index) -> list:
-        cols = self.play_chunk(prepared, game_index, 1)
-        return [f"game {game_index}: scores {list(cols['score'])}"]
+    def format_trace(self, prepared, game_index, events, rec, state) -> list:
+        return [f"game {game_index}: scores {list(rec['score'])}"]
 
 
 SPEC = PickSpec()
@@ -157,6 +239,7 @@ def register() -> None:
 
 
 if __name__ == "__main__":
-    register()
+    from tests import usergame   # the module's own copy (this one is __main__)
+    usergame.register()
     from scripts.cli import main
     sys.exit(main(sys.argv[1:]))
