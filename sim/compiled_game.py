@@ -156,12 +156,13 @@ class CompiledGameSpec(GameSpec):
             _SEARCH[self.name] = make(self) if make is not None else None
         return _SEARCH[self.name]
 
-    def kernels(self, user_functions=(), search: bool = False):
+    def kernels(self, user_functions=(), search: bool = False, cache_users: bool = False):
         """The harness kernels of this (template) game (sim.harness.Kernels)."""
         from sim.harness import build_kernels
         return build_kernels(self.name, self.model(), self.choose_builtin(), self.n_builtin(),
                              user_functions=tuple(user_functions),
-                             search_choose=self.search_choose() if search else None)
+                             search_choose=self.search_choose() if search else None,
+                             cache_users=cache_users)
 
     def columns(self) -> list:
         model = self.model()

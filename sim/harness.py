@@ -314,16 +314,19 @@ _BUILT: dict = {}
 
 
 def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_functions=(),
-                  search_choose=None) -> Kernels:
+                  search_choose=None, cache_users: bool = False) -> Kernels:
     """The kernels of game `game_key` from its `model` module and built-in dispatcher
     `choose_builtin` (ids 0..n_builtin-1), once per process and argument set.
 
     Without user functions the kernels are cached on disk (one entry per game and variant:
     with or without `search_choose`). With user functions they are compiled in this process
-    without the cache and release the GIL. The rollout kernel never includes user or search
+    without the cache and release the GIL: a user's file may import anything, and numba's
+    cache would not see an edit there. `cache_users=True` caches them anyway, keyed on the
+    user files' sources: only for functions whose file imports nothing but the toolkit (the
+    conformance test's own strategies). The rollout kernel never includes user or search
     players (a search player calls it)."""
     key = (game_key, id(model), id(choose_builtin), int(n_builtin),
-           tuple(id(f) for f in user_functions), id(search_choose))
+           tuple(id(f) for f in user_functions), id(search_choose), bool(cache_users))
     if key in _BUILT:
         return _BUILT[key]
     missing = [n for n in MODEL_FUNCTIONS + MODEL_CONSTANTS if not hasattr(model, n)]
@@ -332,7 +335,9 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     base_token = source_token(game_key, model, choose_builtin)
     users = bool(user_functions)
     variant = ("user" if users else "builtin") + ("+search" if search_choose is not None else "")
-    cache = not users
+    cache = not users or cache_users
+    if users and cache_users:
+        variant += "-" + source_token("u", *user_functions)
     seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
     glb = {"np": np, "game_seed_nb": game_seed_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
            "N_BUILTIN": int(n_builtin), "choose_builtin": choose_builtin}

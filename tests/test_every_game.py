@@ -189,8 +189,9 @@ def test_builtins_are_never_illegal(game):
 # --- user strategies and the dispatcher -------------------------------------------------------
 @pytest.fixture
 def user_kernels(game):
-    """One compile per game: uniform is id -1, out_of_range -2, first -3."""
-    return game.spec.kernels(user_functions=(uniform, out_of_range, first))
+    """One compile per game: uniform is id -1, out_of_range -2, first -3 (cached on disk:
+    tests/user_uniform.py imports nothing but the toolkit)."""
+    return game.spec.kernels(user_functions=(uniform, out_of_range, first), cache_users=True)
 
 
 def test_user_uniform_random_plays_the_games_of_builtin_random(game, user_kernels):
