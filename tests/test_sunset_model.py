@@ -170,32 +170,10 @@ class Stepper:
         return bool(M.is_over_nb(self.st[0]))
 
 
-def observation(s, seat):
-    """What `seat` has seen: the table (wilderness, row, revealed top card, today's goal,
-    discards, hands, positions, sold commissions, kept goals, played planning cards), deck
-    sizes, its own planning cards except the order of those never drawn, where the game
-    stands, and its own random stream."""
-    g = s["g"]
-    n = int(g[E.G_N_PLAYERS])
-    own_unseen = int(s["pdeck_unseen"][seat])
-    obs = {
-        "g": g.tolist(), "grid": s["grid"].tolist(), "crow": s["crow"].tolist(),
-        "ldisc": s["ldisc"][:g[E.G_N_LDISC]].tolist(), "pos": s["pos"][:n].tolist(),
-        "hands": [s["hand"][p, :s["hand_n"][p]].tolist() for p in range(n)],
-        "comm_owned": s["comm_owned"][:n].tolist(), "goal_owned": s["goal_owned"][:n].tolist(),
-        "plan_used": s["plan_used"][:n].tolist(), "plan_choice": s["plan_choice"][:n].tolist(),
-        "pdeck_n": s["pdeck_n"][:n].tolist(), "order": s["order"][:n].tolist(),
-        "stats": s["stats"][:n].tolist(), "path": s["path"].tolist(), "sell_opts": s["sell_opts"].tolist(),
-        "own_popen": s["popen"][seat].tolist(), "own_code": int(s["plan_code"][seat]),
-        "own_unseen_cards": sorted(s["pdeck"][seat, :own_unseen].tolist()),
-        "own_seen_deck": s["pdeck"][seat, own_unseen:s["pdeck_n"][seat]].tolist(),
-        "own_stream": int(s["streams"][1 + seat]),
-        "others_have_chosen": [int(s["plan_code"][p] >= 0) for p in range(n)],
-        "others_hold": [int((s["popen"][p] >= 0).sum()) for p in range(n)],
-    }
-    if n == 1:  # solo: the open planning cards lie face up
-        obs["popen"] = s["popen"][0].tolist()
-    return obs
+def observation(trec, s, seat):
+    out = np.zeros(M.OBS_LEN, np.int64)
+    assert M.observe_nb(trec[0], s, seat, out) == M.OBS_LEN
+    return out
 
 
 def hidden(s, seat):
@@ -217,7 +195,8 @@ DET_CASES = [(1, ("planner",)), (2, ("random",)), (3, ("greedy", "planner", "ran
                          ids=[f"{n}p-{'-'.join(x)}" for n, x in DET_CASES])
 def test_determinize_keeps_what_the_seat_saw_and_redraws_the_rest(comp, trec, n_players, names):
     """At every decision of a few games, for every seat: the redrawn state shows that seat
-    exactly what it saw, is a valid state, and differs in what the seat could not see."""
+    exactly what it saw (observe_nb), is a valid state, and differs in what the seat could
+    not see (deck orders, the others' planning cards and pending choices, chance)."""
     changed = 0
     pending_redrawn = 0
     states = 0
@@ -228,7 +207,8 @@ def test_determinize_keeps_what_the_seat_saw_and_redraws_the_rest(comp, trec, n_
                 work = run.st.copy()
                 M.determinize_nb(run.t, work[0], seat, np.uint64(1000 + states))
                 states += 1
-                assert observation(work[0], seat) == observation(run.st[0], seat)
+                assert np.array_equal(observation(trec, work[0], seat), observation(trec, run.st[0], seat))
+                assert np.array_equal(work[0]["streams"][1:], run.st[0]["streams"][1:])  # the players' own
                 assert M.check_state_nb(run.t, work[0]) == 0
                 before, after = hidden(run.st[0], seat), hidden(work[0], seat)
                 changed += before != after
@@ -288,6 +268,26 @@ def test_a_copied_state_has_the_same_future(comp, trec):
             a, b = copy[0][name], run.st[0][name]  # where the strategies chose
             assert np.array_equal(a[:1], b[:1]) if name == "streams" else np.array_equal(a, b), name
         assert np.array_equal(trace[:tn[0]], run.trace[start_tn:run.tn[0]])
+
+
+def test_observation_shows_the_table_and_hides_the_rest(comp, trec):
+    """observe_nb changes with what the seat can see (a painted card, its own planning hand)
+    and not with what it cannot (the deck orders, another seat's planning cards)."""
+    run = Stepper(comp, trec, 3, ("greedy",), 2)
+    run.step()                                   # seat 0 has chosen its planning card
+    s = run.st[0]
+    base = [observation(trec, s, seat) for seat in range(3)]
+    probe = run.st.copy()
+    probe[0]["ldeck"][:5] = probe[0]["ldeck"][4::-1]
+    probe[0]["popen"][0] = probe[0]["popen"][0][::-1]   # seat 0's hand (and pending choice)
+    probe[0]["plan_code"][0] = (probe[0]["plan_code"][0] + 2) % 6
+    for seat in (1, 2):
+        assert np.array_equal(observation(trec, probe[0], seat), base[seat])
+    assert not np.array_equal(observation(trec, probe[0], 0), base[0])
+    probe = run.st.copy()
+    probe[0]["hand"][2, 0] = probe[0]["hand"][2, 0] + 1
+    probe[0]["hand_n"][2] = max(1, probe[0]["hand_n"][2])
+    assert all(not np.array_equal(observation(trec, probe[0], seat), base[seat]) for seat in range(3))
 
 
 def test_returns_and_evaluate(comp, trec):

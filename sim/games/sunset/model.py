@@ -40,7 +40,7 @@ from sim.games.sunset.enums import (
     G_N_DAYS, G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PAINTED, G_N_PATH, G_N_PLAYERS,
     G_N_SELL_OPTS, G_N_SOLD, G_OVER, G_PAINTED_FEATURES, G_PHASE, G_ROW_LEN, G_SELLING_SEAT,
     G_SOLO, G_TO_MOVE, G_TREK, G_TURNS, MAX_COMM, MAX_GOAL, MAX_HAND, MAX_LAND, MAX_MOVE,
-    MAX_OPTIONS, MAX_PATH, MAX_PLAYERS, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PHASE_OVER,
+    MAX_OPTIONS, MAX_PATH, MAX_PLAYERS, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, N_G, N_STATS, PHASE_OVER,
     PLAN_DRAW, RANGER, ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS,
 )
 from sim.games.sunset.nb import (
@@ -54,7 +54,6 @@ from sim.games.sunset.nb import setup_nb as deal_nb
 # What the platform's loop allocates for every decision (docs/adding-a-game.md).
 CTX_LEN = 2 + MAX_PATH   # ctx[0] = today's planning card, ctx[1] = path length, ctx[2:] = path
 KEEP_LEN = MAX_HAND      # keep[j] = value of keeping hand card j (DEC_SELL)
-__all__ = ["MAX_OPTIONS", "MAX_PLAYERS", "CTX_LEN", "KEEP_LEN", "RECORD_FIELDS", "RECORD"]
 
 # ---------------------------------------------------------------------------------------
 # the typed log record: one row per (game, seat); today's column names and meanings
@@ -466,15 +465,15 @@ def determinize_nb(tables, s, seat, seed):
         seat knows only the cards the other played (face up: plan_used, plan_choice);
       * the order of its own planning cards never drawn (pdeck[seat, :pdeck_unseen]): it
         knows its own returned cards and their order, not the shuffled rest;
-      * the future: the chance stream and the other seats' strategy streams are reseeded
-        from `seed` (its own stream, its own future randomness, is kept).
+      * the future: the chance stream is reseeded from `seed` (the strategies' own streams
+        are the platform's: kept).
     Each redraw is uniform over the arrangements of the hidden cards (not the exact
     posterior given what the other players' choices revealed)."""
     g = s.g
     n = g[G_N_PLAYERS]
-    fresh = np.zeros(2 + MAX_PLAYERS, np.uint64)
+    fresh = np.zeros(2, np.uint64)
     init_streams_nb(fresh, seed)
-    rs = 1 + MAX_PLAYERS          # the stream of fresh used for the redraws below
+    rs = 1                        # fresh[0] becomes the chance stream, fresh[1] draws here
     shuffle_nb(fresh, rs, s.ldeck, g[G_N_LDECK])
     shuffle_nb(fresh, rs, s.cdeck, g[G_N_CDECK])
     shuffle_nb(fresh, rs, s.gdeck, g[G_N_GDECK])
@@ -507,9 +506,91 @@ def determinize_nb(tables, s, seat, seed):
             m = plan_options_nb(s, q, options)
             s.plan_code[q] = options[randint_nb(fresh, rs, m)]
     s.streams[0] = fresh[0]
-    for q in range(n):
-        if q != seat:
-            s.streams[1 + q] = fresh[1 + q]
+
+
+# What a seat has seen (observe_nb), in fixed positions: the whole table and where the game
+# stands, then the seat's own planning cards. Everything else is hidden from it.
+OBS_LEN = (N_G + N_CELLS + MAX_ROW + MAX_PATH + (MAX_ROW + 2) + MAX_LAND
+           + MAX_PLAYERS * (6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_STATS)
+           + PLAN_DRAW + 1 + 2 * N_PLAN)
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """Write what `seat` has seen into out[:OBS_LEN] and return OBS_LEN:
+      public: the game scalars (day, phase, seat to move, deck sizes, the revealed top
+        commission, today's goal and its holder, the turn's hike, paintings and sales), the
+        wilderness, the row, the turn's path and legal sales, the landscape discards, and per
+        seat its position, hand (painted landscapes lie face up), commissions sold, goals
+        kept, planning cards played (face up) and today's revealed card, deck size, the
+        number of planning cards it holds, whether it has chosen this round, its counters;
+      own: its planning cards in hand, its pending choice, the order of the cards it
+        returned under its deck, and which cards lie unseen on top (not their order).
+    Not in it: deck orders, other seats' planning cards and pending choices, the streams."""
+    g = s.g
+    n = g[G_N_PLAYERS]
+    k = 0
+    for i in range(out.shape[0]):
+        out[i] = -2  # unused positions (seats beyond n, empty slots) read -2
+    for i in range(N_G):
+        out[k + i] = g[i]
+    k += N_G
+    for c in range(N_CELLS):
+        out[k + c] = s.grid[c]
+    k += N_CELLS
+    for i in range(MAX_ROW):
+        out[k + i] = s.crow[i]
+    k += MAX_ROW
+    for i in range(g[G_N_PATH]):
+        out[k + i] = s.path[i]
+    k += MAX_PATH
+    for i in range(g[G_N_SELL_OPTS]):
+        out[k + i] = s.sell_opts[i]
+    k += MAX_ROW + 2
+    for i in range(g[G_N_LDISC]):
+        out[k + i] = s.ldisc[i]
+    k += MAX_LAND
+    for p in range(MAX_PLAYERS):
+        if p < n:
+            out[k] = s.pos[p]
+            out[k + 1] = s.hand_n[p]
+            out[k + 2] = s.pdeck_n[p]
+            out[k + 3] = s.plan_choice[p]
+            out[k + 4] = 1 if s.plan_code[p] >= 0 else 0
+            held = 0
+            for i in range(PLAN_DRAW):
+                if s.popen[p, i] >= 0:
+                    held += 1
+            out[k + 5] = held
+            for j in range(s.hand_n[p]):
+                out[k + 6 + j] = s.hand[p, j]
+            base = k + 6 + MAX_HAND
+            for c in range(MAX_COMM):
+                out[base + c] = s.comm_owned[p, c]
+            base += MAX_COMM
+            for gl in range(MAX_GOAL):
+                out[base + gl] = s.goal_owned[p, gl]
+            base += MAX_GOAL
+            for c in range(N_PLAN):
+                out[base + c] = s.plan_used[p, c]
+            base += N_PLAN
+            for i in range(N_STATS):
+                out[base + i] = s.stats[p, i]
+        k += 6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_STATS
+    if 0 <= seat < n:
+        for i in range(PLAN_DRAW):
+            out[k + i] = s.popen[seat, i]
+        out[k + PLAN_DRAW] = s.plan_code[seat]
+        base = k + PLAN_DRAW + 1
+        unseen = s.pdeck_unseen[seat]
+        for i in range(unseen, s.pdeck_n[seat]):  # returned cards, in their order
+            out[base + i - unseen] = s.pdeck[seat, i]
+        base += N_PLAN
+        for c in range(N_PLAN):
+            out[base + c] = 0
+        for i in range(unseen):                   # never drawn: which cards, not the order
+            out[base + s.pdeck[seat, i]] = 1
+    return OBS_LEN
 
 
 # ---------------------------------------------------------------------------------------
