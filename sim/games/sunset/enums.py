@@ -230,9 +230,7 @@ ST_PAINTED = 0         # landscapes painted
 ST_SOLD_LANDSCAPES = 1 # landscapes sold
 ST_STEPS = 2           # total hiking steps
 ST_GOALS_CLAIMED = 3   # times the daily goal was taken (including later lost)
-ST_ILLEGAL = 4         # decisions a strategy returned that were not legal (must stay 0)
-ST_CHOICES = 5         # decisions with 2 or more legal options
-N_STATS = 6
+N_STATS = 4            # (illegal answers and real choices are counted by the platform's loop)
 
 # The state of one game is one numpy record (a structured scalar) of fixed-size arrays:
 # kernels receive it by reference, so calls between rules cost no copying or reference

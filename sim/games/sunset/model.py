@@ -26,13 +26,14 @@ One day, as a sequence of decisions (the patterns other games copy are named in 
     clean-up  automatic (cleanup_nb); the next day's planning opens, or the game is over.
 
 Every chance event happens inside apply_nb (or setup_nb) from s.streams[0], in exactly the
-order of the old play loop (play.py before issue 12), so logs are unchanged and a copied
+order of the old play loop (play.py, removed in issue 12), so logs are unchanged and a copied
 state has the same future unless determinize_nb reseeds it.
 """
 import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.records import declare
 from sim.rng import init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EMPTY, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
@@ -92,18 +93,8 @@ RECORD_FIELDS = (
 )
 
 
-def _declare():
-    try:
-        from sim.records import declare
-    except ImportError:  # before the harness of issue 12 is merged: the same dtype, by hand
-        return None
-    return declare(*RECORD_FIELDS)
-
-
-RECORD = _declare()
-RECORD_DTYPE = np.dtype([(name, typ) for name, typ, _ in RECORD_FIELDS])
-if RECORD is not None:
-    assert RECORD.dtype == RECORD_DTYPE
+# Column indices, `columns()` and the docs all derive from this one declaration.
+RECORD = declare(*RECORD_FIELDS)
 
 
 # ---------------------------------------------------------------------------------------
