@@ -11,8 +11,9 @@ sid       built-in id (dispatch below) or a negative id for a user strategy
 params    float64 vector of the seat's parameters (names in CATALOG)
 tables    the packed tables record (enums.TABLES_DTYPE, from the component file); s: the state record (enums.STATE_DTYPE)
 decision  DEC_PLAN / DEC_HIKE / DEC_PAINT / DEC_SELL (codes of the options: see enums.py)
-ctx       int64 context: ctx[0] = today's planning card (hike, paint), ctx[1] = path length
-          and ctx[2:2+ctx[1]] = path cells (paint)
+ctx       int64 context (sim/games/sunset/model.py, context_nb): ctx[0] = today's planning
+          card (hike, paint, sell; -1 while planning), ctx[1] = path length and
+          ctx[2:2+ctx[1]] = the hike's path cells (paint, sell; 0 at the hike)
 keep      float64[MAX_HAND]: for DEC_SELL the engine fills it with each hand card's feature
           count; a strategy may overwrite it: the engine sells the legal set of landscapes
           with the lowest total keep value.
@@ -21,7 +22,7 @@ Randomness: the seat's own stream, `randint_nb(s.streams, 1 + seat, n)`.
 import numpy as np
 from numba import njit
 
-from sim.rng import randint_nb, uniform_nb
+from sim.rng import randint_nb
 from sim.games.sunset.enums import (
     ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EMPTY, G_DAY, G_GOAL, G_INSPIRATION,
     G_N_DAYS, G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
@@ -47,7 +48,8 @@ N_PARAMS = 7
 CATALOG = [
     {"name": "random", "id": RANDOM,
      "description": "Uniformly random legal choice at every decision (planning card, hike, "
-                    "paintings, sales and which paintings pay for them).",
+                    "paintings, sales); the paintings that pay for a sale are the engine's "
+                    "default (those with the fewest features).",
      "params": []},
     {"name": "greedy", "id": GREEDY,
      "description": "Best immediate gain: each decision maximises the points it can bank today "
@@ -466,9 +468,11 @@ def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
 
 @njit(cache=True, error_model="numpy")
 def choose_random_nb(s, seat, decision, n_options, keep):
-    if decision == DEC_SELL:
-        for j in range(s.hand_n[seat]):
-            keep[j] = uniform_nb(s.streams, 1 + seat)  # any legal set of paintings
+    """One draw from the seat's stream per decision, nothing else: exactly what a user file
+    doing `return randint_nb(s.streams, 1 + seat, n_options)` plays (the platform's
+    conformance test compares the two). So the paintings that pay for a sale are the
+    engine's default (`keep` left alone: the fewest features). Before issue 12 it also drew a
+    random keep value per hand card at each sale (docs/games/sunset-over-water.md)."""
     return randint_nb(s.streams, 1 + seat, n_options)
 
 

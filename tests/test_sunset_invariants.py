@@ -1,7 +1,8 @@
 """Sunset Over Water: invariants of whole games, checked game by game against tests/naive.py.
 
 Two drivers:
-  * the compiled loop with its event trace on (trace_game_nb), thousands of games: a shadow of
+  * the platform's loop (sim/harness.py) on the forward model (model.py) with its event trace
+    on, thousands of games: a shadow of
     the public state is rebuilt from the set-up and the trace, and every hike, painting, sale,
     daily goal and solo discard in the trace is checked against the naive rules on the shadow
     state *before* the move; the shadow must end equal to the engine's final state; cards are
@@ -10,7 +11,8 @@ Two drivers:
     built-in strategies choosing: every option list the engine offers is compared with the
     naive one (nothing missing, nothing extra), every applied move is checked on the state
     before it, and cards are conserved after every turn. With the same strategies it must
-    reproduce the compiled loop's results exactly, so it checks what the compiled loop plays.
+    reproduce the compiled loop's results exactly, so it checks what the compiled loop plays
+    (a second, independent sequencing of the same rules: model.py must agree with it).
 """
 from __future__ import annotations
 
@@ -27,11 +29,7 @@ from sim.games.sunset.nb import (
     default_keep_nb, draw_plans_nb, hike_options_nb, new_state, paint_options_nb, path_nb,
     plan_options_nb, sell_options_nb, setup_nb, turn_order_nb, wake_effect_nb,
 )
-from sim.games.sunset.play import (
-    C_DAYS, C_END_REASON, C_ILLEGAL, C_LENGTH, C_N_COMMISSIONS, C_N_GOALS, C_PTS_COMMISSIONS,
-    C_PTS_GOALS, C_PTS_HOME, C_PTS_INSPIRATION, C_PTS_LANDSCAPES, C_RANK, C_SCORE, C_LANDSCAPES_LEFT,
-    play_chunk_nb, trace_game_nb,
-)
+from tests.sunset_helpers import play_games, trace_game
 from sim.rng import game_seed_nb
 from strategies.sunset import choose_builtin_nb
 from tests import naive
@@ -157,7 +155,7 @@ def check_conservation(R, s, where=""):
     assert all(0 <= s["pos"][p] < 25 for p in range(n)), where
 
 
-def check_final(R, s, out, win, n_players, where=""):
+def check_final(R, s, rec, n_players, where=""):
     """Scores and ranks recompute with the naive rules; the game ended in time."""
     g = s["g"]
     solo = n_players == 1
@@ -174,22 +172,22 @@ def check_final(R, s, out, win, n_players, where=""):
     for p in range(n_players):
         pts = naive.score(R.T, owned_comms(s, p), owned_goals(s, p), hand_of(s, p), solo=solo,
                           inspiration=int(g[E.G_INSPIRATION]), pos=int(s["pos"][p]))
-        row = out[p]
-        assert row[C_SCORE] == pts["total"], f"score of seat {p} {where}"
-        assert [row[C_PTS_COMMISSIONS], row[C_PTS_GOALS], row[C_PTS_LANDSCAPES], row[C_PTS_INSPIRATION],
-                row[C_PTS_HOME]] == [pts["commissions"], pts["goals"], pts["landscapes"],
+        row = rec[p]
+        assert row["score"] == pts["total"], f"score of seat {p} {where}"
+        assert [row["pts_commissions"], row["pts_goals"], row["pts_landscapes"], row["pts_inspiration"],
+                row["pts_home"]] == [pts["commissions"], pts["goals"], pts["landscapes"],
                                      pts["inspiration"], pts["home"]], where
-        assert row[C_N_COMMISSIONS] == len(owned_comms(s, p))
-        assert row[C_N_GOALS] == len(owned_goals(s, p))
-        assert row[C_LANDSCAPES_LEFT] == s["hand_n"][p]
-        assert row[C_DAYS] == g[E.G_DAY] + 1 and row[C_END_REASON] == g[E.G_END_REASON]
-        assert row[C_LENGTH] == n_players * (g[E.G_DAY] + 1), where
-        assert row[C_ILLEGAL] == 0, f"illegal decision by a built-in {where}"
+        assert row["n_commissions"] == len(owned_comms(s, p))
+        assert row["n_goals"] == len(owned_goals(s, p))
+        assert row["landscapes_left"] == s["hand_n"][p]
+        assert row["days"] == g[E.G_DAY] + 1 and row["end_reason"] == g[E.G_END_REASON]
+        assert row["length"] == n_players * (g[E.G_DAY] + 1), where
+        assert row["illegal"] == 0, f"illegal decision by a built-in {where}"
         scores.append(pts["total"])
         goals.append(len(owned_goals(s, p)))
     rank, share = naive.ranking(scores, goals)
-    assert list(out[:n_players, C_RANK]) == rank, where
-    assert np.allclose(win[:n_players], share), where
+    assert list(rec["rank"][:n_players]) == rank, where
+    assert np.allclose(rec["win"][:n_players], share), where
 
 
 # ------------------------------------------------------------------------------------------
@@ -435,17 +433,15 @@ def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
     prep = prepare(comp, names, n_players)
     ids, params = prep.strategy_ids, prep.strategy_params
     st = new_state()
-    ref_out, ref_win = play_chunk_nb(trec, st, n_players, np.uint64(RUN_SEED), 0, n_games, ids, params)
+    ref = play_games(trec, n_players, ids, params, RUN_SEED, n_games)
     totals = Counter()
     ends = Counter()
     for game in range(n_games):
         where = f"({n_players}p {names} game {game})"
-        trace, n_ev, out, win = trace_game_nb(trec, st, n_players, np.uint64(RUN_SEED), game, ids, params,
-                                              MAX_EVENTS)
+        trace, n_ev, rec = trace_game(trec, st, n_players, RUN_SEED, game, ids, params, MAX_EVENTS)
         assert n_ev < MAX_EVENTS
         # the trace does not change the game
-        assert (out == ref_out[game * n_players:(game + 1) * n_players]).all(), where
-        assert np.array_equal(win, ref_win[game * n_players:(game + 1) * n_players])
+        assert (rec == ref[game * n_players:(game + 1) * n_players]).all(), where
         s = st[0]
         shadow = Shadow(R, trec, n_players, np.uint64(game_seed_nb(np.uint64(RUN_SEED), game)))
         try:
@@ -453,13 +449,13 @@ def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
                 shadow.event(ev)
             shadow.compare_final(s)
             check_conservation(R, s, where)
-            check_final(R, s, out, win, n_players, where)
+            check_final(R, s, rec, n_players, where)
         except AssertionError as exc:
             raise AssertionError(f"{where}: {exc}") from exc
         totals.update(shadow.counts)
         ends[int(s["g"][E.G_END_REASON])] += 1
     # the checks above saw real play, not empty games
-    assert totals["hike"] == ref_out[:, C_LENGTH].sum() // n_players
+    assert totals["hike"] == ref["length"].sum() // n_players
     assert totals["paint"] > n_games and totals["sell"] > n_games // 2
     if n_players > 1:
         assert totals["goal"] > n_games
@@ -481,8 +477,8 @@ def shared_card_counts(comp, n_players, names, n_games, seed=RUN_SEED):
     st = new_state()
     totals = Counter()
     for game in range(n_games):
-        trace, n_ev, out, win = trace_game_nb(trec, st, n_players, np.uint64(seed), game,
-                                              prep.strategy_ids, prep.strategy_params, MAX_EVENTS)
+        trace, n_ev, _ = trace_game(trec, st, n_players, seed, game, prep.strategy_ids,
+                                    prep.strategy_params, MAX_EVENTS)
         shadow = Shadow(R, trec, n_players, np.uint64(game_seed_nb(np.uint64(seed), game)))
         for ev in trace[:n_ev]:
             shadow.event(ev)
@@ -521,7 +517,7 @@ def test_may_stay_option_lets_artists_share_a_card(comp):
 # 2. the loop re-written in Python, one kernel call at a time
 # ------------------------------------------------------------------------------------------
 def step_game(R, trec, st, n_players, game, ids, params):
-    """Play one game like play_game_nb, checking each option list and each applied move with
+    """Play one game in the day's order (model.py), checking each option list and each applied move with
     the naive rules. Returns the number of decisions checked."""
     t = trec[0]
     s = st[0]
@@ -731,7 +727,7 @@ def test_step_by_step_games(comp, T, trec, n_players, names, n_games):
     prep = prepare(comp, names, n_players)
     ids, params = prep.strategy_ids, prep.strategy_params
     st = new_state()
-    ref_out, ref_win = play_chunk_nb(trec, st, n_players, np.uint64(RUN_SEED), 0, n_games, ids, params)
+    ref = play_games(trec, n_players, ids, params, RUN_SEED, n_games)
     checked = Counter()
     for game in range(n_games):
         where = f"({n_players}p {names} game {game})"
@@ -740,9 +736,7 @@ def test_step_by_step_games(comp, T, trec, n_players, names, n_games):
         except AssertionError as exc:
             raise AssertionError(f"{where}: {exc}") from exc
         s = st[0]
-        out = ref_out[game * n_players:(game + 1) * n_players]
-        win = ref_win[game * n_players:(game + 1) * n_players]
         # the Python loop plays exactly the compiled loop's game
-        check_final(R, s, out, win, n_players, where)
-    assert checked["hike"] == ref_out[:, C_LENGTH].sum() // n_players
+        check_final(R, s, ref[game * n_players:(game + 1) * n_players], n_players, where)
+    assert checked["hike"] == ref["length"].sum() // n_players
     assert checked["sell"] > 0 and checked["paint"] > 0

@@ -15,10 +15,8 @@ import pytest
 from sim.games.sunset import SPEC
 from sim.games.sunset import enums as E
 from sim.games.sunset.components import components_from_text
-from sim.games.sunset.nb import new_state
-from sim.games.sunset.play import C_PTS_HOME, C_PTS_INSPIRATION, C_STEPS, play_chunk_nb
 from strategies.sunset import choose_builtin_nb
-from tests.sunset_helpers import Kit, edited_text, fresh_state, set_hand, set_row
+from tests.sunset_helpers import Kit, edited_text, fresh_state, play_games, set_hand, set_row
 
 K = Kit()
 SEED = 11
@@ -34,9 +32,8 @@ def solo_components(inspiration_points=1, return_home_bonus=2):
 def solo_games(name, comp, n=N_GAMES, seed=SEED):
     """n solo games of strategy `name` on the shared seeds of run seed `seed`."""
     prep = SPEC.prepare(comp, 1, [name], seed)
-    out, _ = play_chunk_nb(E.pack_tables(comp.tables), new_state(), 1, np.uint64(seed), 0, n,
-                           prep.strategy_ids, prep.strategy_params)
-    return out
+    return play_games(E.pack_tables(comp.tables), 1, prep.strategy_ids, prep.strategy_params,
+                      seed, n)
 
 
 def paired_z(diff):
@@ -52,12 +49,12 @@ def test_solo_players_take_more_inspiring_commissions_when_inspiration_pays_more
     played differently (not only re-scored)."""
     low = solo_games(name, solo_components(inspiration_points=1))
     high = solo_games(name, solo_components(inspiration_points=10))
-    inspiring_low = low[:, C_PTS_INSPIRATION] / 1
-    inspiring_high = high[:, C_PTS_INSPIRATION] / 10
+    inspiring_low = low["pts_inspiration"] / 1
+    inspiring_high = high["pts_inspiration"] / 10
     z = paired_z(inspiring_high - inspiring_low)
     assert z > 3, (f"{name}: inspiring commissions per game {inspiring_low.mean():.3f} -> "
                    f"{inspiring_high.mean():.3f} (paired z {z:.1f})")
-    assert (low[:, C_STEPS] != high[:, C_STEPS]).sum() >= 10  # whole games are played differently
+    assert (low["steps"] != high["steps"]).sum() >= 10  # whole games are played differently
 
 
 @pytest.mark.parametrize("name", ["greedy", "planner"])
@@ -66,8 +63,8 @@ def test_solo_players_return_home_more_when_the_bonus_pays_more(name):
     centre more often on the same seeds."""
     low = solo_games(name, solo_components(return_home_bonus=1))
     high = solo_games(name, solo_components(return_home_bonus=10))
-    home_low = (low[:, C_PTS_HOME] > 0).astype(np.float64)
-    home_high = (high[:, C_PTS_HOME] > 0).astype(np.float64)
+    home_low = (low["pts_home"] > 0).astype(np.float64)
+    home_high = (high["pts_home"] > 0).astype(np.float64)
     z = paired_z(home_high - home_low)
     assert z > 3, f"{name}: home {home_low.mean():.3f} -> {home_high.mean():.3f} (paired z {z:.1f})"
 
@@ -77,7 +74,7 @@ def test_random_player_ignores_the_bonuses():
     scores move), so the differences above come from the players' valuations."""
     a = solo_games("random", solo_components(1, 1), n=100)
     b = solo_games("random", solo_components(10, 10), n=100)
-    assert (a[:, C_STEPS] == b[:, C_STEPS]).all()
+    assert (a["steps"] == b["steps"]).all()
 
 
 @pytest.mark.parametrize("name", ["greedy", "planner"])

@@ -18,7 +18,7 @@ from sim import runner
 from sim.games.sunset import SPEC
 from sim.games.sunset import enums as E
 from sim.games.sunset.nb import new_state, setup_nb
-from sim.games.sunset.play import trace_game_nb
+from tests.sunset_helpers import trace_game
 from sim.rng import game_seed_nb
 
 SEED = 23
@@ -101,8 +101,8 @@ def test_replay_names_the_row_slot_of_each_sale(comp, tmp_path, capsys, names):
     seen = 0
     for game in range(5):
         text = replay_text(capsys, out, game)
-        trace, n, _, _ = trace_game_nb(trec, new_state(), n_players, np.uint64(SEED), game,
-                                       prep.strategy_ids, prep.strategy_params, 20000)
+        trace, n, _ = trace_game(trec, new_state(), n_players, SEED, game, prep.strategy_ids,
+                                 prep.strategy_params)
         sales = [tuple(int(x) for x in ev) for ev in trace[:n] if ev[0] == E.EV_SELL]
         shown = re.findall(r"-> takes commission (.*?) \(.* from (row slot (\d)|the top of the commission deck)$",
                            text, re.M)

@@ -841,19 +841,19 @@ def test_no_daily_goals_in_solo():
 
 
 # =========================================================================================
-# The play loop (play.py) follows the same rules in whole games
+# The platform's loop on the forward model (model.py) follows the same rules in whole games
 # =========================================================================================
 @pytest.mark.parametrize("n_players", [1, 2, 3, 4])
 def test_play_loop_keeps_turn_order_hike_paint_and_planning_rules(n_players):
-    from sim.games.sunset.play import trace_game_nb
     from strategies.sunset import GREEDY, N_PARAMS, RANDOM
+    from tests.sunset_helpers import trace_game
     from sim.games.sunset.nb import new_state
     t = T[0]
     for game in range(6):
         sids = np.array([RANDOM if (game + p) % 2 else GREEDY for p in range(n_players)], np.int64)
         params = np.ones((n_players, N_PARAMS), np.float64)
         st = new_state()
-        trace, n, _, _ = trace_game_nb(T, st, n_players, np.uint64(77), game, sids, params, 20000)
+        trace, n, _ = trace_game(T, st, n_players, 77, game, sids, params)
         evs = [tuple(int(x) for x in trace[i]) for i in range(n)]
         assert evs[-1][0] == E.EV_END
         pos = [CENTER] * n_players

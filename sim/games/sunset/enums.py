@@ -209,7 +209,20 @@ G_TURNS = 15          # player turns played so far (game length)
 G_SELLING_SEAT = 16   # seat of the turn being played, -1 outside the trek
 G_N_CDISC = 17        # commissions discarded (solo wake-up effects)
 G_N_GDISC = 18        # daily goals discarded unclaimed
-N_G = 19
+# Where the game stands (the forward model, model.py): the decision pending and whose it is,
+# and what the turn being played has done so far. The whole game is in the record, so a
+# copy of it can be played on (search players) with no loop on a call stack.
+G_PHASE = 19          # the pending decision: a DEC_* code; PHASE_OVER once the game has ended
+G_TO_MOVE = 20        # seat whose decision it is, -1 once the game has ended
+G_TREK = 21           # trek: index in `order` of the turn being played
+G_HIKE = 22           # trek: the hike code taken this turn (for the paint decision and the goal)
+G_N_PATH = 23         # trek: cells in `path` (the hike's path, start card included)
+G_N_PAINTED = 24      # trek: landscapes painted this turn (daily goal)
+G_PAINTED_FEATURES = 25  # trek: bit f = a landscape painted this turn shows feature f (goal)
+G_N_SOLD = 26         # trek: commissions sold this turn (daily goal)
+G_N_SELL_OPTS = 27    # sale loop: options in `sell_opts` (the last one is -1 = stop)
+N_G = 28
+PHASE_OVER = -1
 
 
 # --- per-seat statistics: state.stats[p, ...] ----------------------------------------------
@@ -217,15 +230,16 @@ ST_PAINTED = 0         # landscapes painted
 ST_SOLD_LANDSCAPES = 1 # landscapes sold
 ST_STEPS = 2           # total hiking steps
 ST_GOALS_CLAIMED = 3   # times the daily goal was taken (including later lost)
-ST_ILLEGAL = 4         # decisions a strategy returned that were not legal (must stay 0)
-ST_CHOICES = 5         # decisions with 2 or more legal options
-N_STATS = 6
+N_STATS = 4            # (illegal answers and real choices are counted by the platform's loop)
 
 # The state of one game is one numpy record (a structured scalar) of fixed-size arrays:
 # kernels receive it by reference, so calls between rules cost no copying or reference
-# counting (a NamedTuple of 20 arrays cost ~1 us per call). Public information: everything
-# except the order of the decks (ldeck, cdeck, gdeck, pdeck) and other seats' plan_choice
-# before the reveal; strategies must read only public fields and their own planning deck.
+# counting (a NamedTuple of 20 arrays cost ~1 us per call). Copying a game is copying the
+# record. Public information: everything except the order of the decks (ldeck, cdeck,
+# gdeck), other seats' planning cards (pdeck, popen) and their pending choice (plan_code)
+# before the reveal, and the order of one's own planning cards never drawn yet
+# (pdeck[p, :pdeck_unseen[p]]); strategies must read only public fields and their own
+# planning cards. model.determinize_nb redraws exactly the hidden part.
 STATE_DTYPE = np.dtype([
     ("g", np.int64, (N_G,)),                       # game scalars, indexed by G_*
     ("grid", np.int64, (N_CELLS,)),                # landscape id, EMPTY or RANGER
@@ -242,11 +256,15 @@ STATE_DTYPE = np.dtype([
     ("pdeck", np.int64, (MAX_PLAYERS, N_PLAN)),    # planning deck, top = pdeck[p, 0]
     ("pdeck_n", np.int64, (MAX_PLAYERS,)),         # cards in the planning deck
     ("popen", np.int64, (MAX_PLAYERS, PLAN_DRAW)), # planning cards in hand (solo: the open ones), -1 empty
-    ("plan_choice", np.int64, (MAX_PLAYERS,)),     # card chosen today, -1 outside the day
+    ("pdeck_unseen", np.int64, (MAX_PLAYERS,)),    # top cards of pdeck never drawn yet (order unknown to all)
+    ("plan_code", np.int64, (MAX_PLAYERS,)),       # planning option chosen, hidden until all have chosen; -1 none
+    ("plan_choice", np.int64, (MAX_PLAYERS,)),     # card chosen today (revealed), -1 outside the day
     ("plan_used", np.int64, (MAX_PLAYERS, N_PLAN)),  # 1 + day the card was played, 0 if unused
     ("order", np.int64, (MAX_PLAYERS,)),           # today's turn order (seats), by wake-up time
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),    # RNG counters: chance, then one per seat
     ("stats", np.int64, (MAX_PLAYERS, N_STATS)),   # per-seat counters for the logs (ST_*)
+    ("path", np.int64, (MAX_PATH,)),               # trek: cells of this turn's hike, path[:g[G_N_PATH]]
+    ("sell_opts", np.int64, (MAX_ROW + 2,)),       # sale loop: legal sales now, sell_opts[:g[G_N_SELL_OPTS]]
 ])
 
 

@@ -2,8 +2,8 @@
 
 Each function here is one rule (or one piece of bookkeeping) of the rulebook; the docs page
 `docs/games/sunset-over-water.md` maps every rule to its function. No function here calls a
-strategy: decisions are taken in `play.py`, which asks a strategy to pick one of the legal
-options these functions enumerate, and applies it with these functions.
+strategy: `model.py` sequences these rules into the forward model (the current decision, its
+legal options, applying the chosen one), and the platform's loop asks the strategies.
 
 All tunable numbers come from `tables` (built from the component file); see enums.py.
 """
@@ -126,10 +126,13 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
         for k in range(N_STATS):
             s.stats[p, k] = 0
         s.pdeck_n[p] = 0
+        s.pdeck_unseen[p] = 0
+        s.plan_code[p] = -1
     for p in range(n_players):
         for k in range(N_PLAN):
             s.pdeck[p, k] = k
         s.pdeck_n[p] = N_PLAN
+        s.pdeck_unseen[p] = N_PLAN  # shuffled face down: no one knows this order
         shuffle_nb(s.streams, CHANCE, s.pdeck[p], N_PLAN)
     if solo:
         # Wanderlust: the three drawn planning cards stay open between days
@@ -142,10 +145,13 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def pop_plan_nb(s, p):
-    """Take the top card of p's planning deck (-1 if empty)."""
+    """Take the top card of p's planning deck (-1 if empty). Cards never drawn lie on top
+    (returned cards go to the bottom), so drawing one shortens that unknown segment."""
     n = s.pdeck_n[p]
     if n == 0:
         return -1
+    if s.pdeck_unseen[p] > 0:
+        s.pdeck_unseen[p] -= 1
     top = s.pdeck[p, 0]
     for k in range(1, n):
         s.pdeck[p, k - 1] = s.pdeck[p, k]

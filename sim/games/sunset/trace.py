@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from sim.games.sunset import enums as E
 from sim.games.sunset.components import format_time
-from sim.games.sunset.play import C_RANK, C_SCORE, RECORD_COLUMNS
+from sim.games.sunset.model import RECORD_FIELDS
 
 
 def _cell(c: int) -> str:
     return f"r{c // E.GRID + 1}c{c % E.GRID + 1}"
 
 
-def format_trace(prepared, game_index, events, out, win, state) -> list:
+def format_trace(prepared, game_index, events, rec, state) -> list:
+    """The replay lines of one traced game: its events, then each seat's result from `rec`
+    (the game's RECORD rows, one per seat)."""
     comp = prepared.components
     names = comp.card_names
     tables = comp.tables
@@ -103,9 +105,9 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
             lines.append(f"  revealed on the commission deck: {comm(a) if a >= 0 else 'none'}")
         elif kind == E.EV_END:
             lines.append(f"-- game over: {E.END_REASON_NAMES[a]} --")
-    cols = [name for name, _ in RECORD_COLUMNS]
+    pts = [name for name, _, _ in RECORD_FIELDS if name.startswith("pts_")]
     for p in range(prepared.n_players):
-        parts = ", ".join(f"{cols[k]} {out[p, k]}" for k in range(C_SCORE + 1, len(cols))
-                          if cols[k].startswith("pts_"))
-        lines.append(f"{seat(p)}: score {out[p, C_SCORE]} (rank {out[p, C_RANK]}, win {win[p]:.2f}; {parts})")
+        parts = ", ".join(f"{name} {rec[name][p]}" for name in pts)
+        lines.append(f"{seat(p)}: score {rec['score'][p]} (rank {rec['rank'][p]}, "
+                     f"win {rec['win'][p]:.2f}; {parts})")
     return lines

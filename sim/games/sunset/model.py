@@ -1,0 +1,746 @@
+"""Sunset Over Water as a forward model: the template every game copies (docs/adding-a-game.md).
+
+The rules are in nb.py; this module only sequences them. The state record (enums.STATE_DTYPE)
+carries where the game stands, so the platform's loop (sim/harness.py) advances it one
+decision at a time and a search player can copy it and play on:
+
+    g[G_PHASE]    the pending decision (DEC_PLAN, DEC_HIKE, DEC_PAINT, DEC_SELL), PHASE_OVER
+    g[G_TO_MOVE]  whose decision it is
+    plan_code     planning choices already made this round, hidden until all are made
+    g[G_TREK], g[G_HIKE], path, g[G_N_PAINTED], g[G_PAINTED_FEATURES], g[G_N_SOLD]
+                  what the turn being played has done (the paint decision needs the path,
+                  the daily goal needs the hike, the paintings and the sales)
+    sell_opts     the legal sales of the sale loop, computed once when it is (re)entered
+
+One day, as a sequence of decisions (the patterns other games copy are named in capitals):
+
+    planning  DEC_PLAN for seat 0, 1, ..., n-1. SIMULTANEOUS HIDDEN CHOICES as sequential
+              decisions: each seat draws its 3 cards when its turn to plan comes (as the old
+              loop did) and its choice is only stored (plan_code, a PENDING EFFECT); when
+              the last seat has chosen, reveal_plans_nb applies them all at once, then the
+              solo wake-up effect and the wake-up order (CHANCE: ties drawn from s.streams).
+    trek      for each seat in wake-up order: DEC_HIKE, then DEC_PAINT on that hike's path,
+              then the sale loop: DEC_SELL while a sale is legal, each applied with the
+              strategy's KEEP SIDE-OUTPUT (which paintings pay); "stop" or nothing left to
+              sell ends the turn (the daily goal is checked).
+    clean-up  automatic (cleanup_nb); the next day's planning opens, or the game is over.
+
+Every chance event happens inside apply_nb (or setup_nb) from s.streams[0], in exactly the
+order of the old play loop (play.py, removed in issue 12), so logs are unchanged and a copied
+state has the same future unless determinize_nb reseeds it.
+"""
+import numpy as np
+from numba import njit
+
+from sim.events import trace_nb
+from sim.records import declare
+from sim.rng import init_streams_nb, randint_nb, shuffle_nb
+from sim.games.sunset.enums import (
+    DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EMPTY, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
+    G_COMM_TOP, G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_HIKE, G_N_CDECK, G_N_CDISC,
+    G_N_DAYS, G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PAINTED, G_N_PATH, G_N_PLAYERS,
+    G_N_SELL_OPTS, G_N_SOLD, G_OVER, G_PAINTED_FEATURES, G_PHASE, G_ROW_LEN, G_SELLING_SEAT,
+    G_SOLO, G_TO_MOVE, G_TREK, G_TURNS, MAX_COMM, MAX_GOAL, MAX_HAND, MAX_LAND, MAX_MOVE,
+    MAX_OPTIONS, MAX_PATH, MAX_PLAYERS, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, N_G, N_STATS, PHASE_OVER,
+    PLAN_DRAW, RANGER, ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS,
+)
+from sim.games.sunset.nb import (
+    N_PTS, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb,
+    cleanup_nb, draw_plans_nb, goals_held_nb, hike_options_nb, paint_options_nb, path_nb,
+    plan_options_nb, rank_nb, score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
+)
+from sim.games.sunset.nb import default_keep_nb as hand_keep_nb
+from sim.games.sunset.nb import setup_nb as deal_nb
+
+# What the platform's loop allocates for every decision (docs/adding-a-game.md).
+CTX_LEN = 2 + MAX_PATH   # ctx[0] = today's planning card, ctx[1] = path length, ctx[2:] = path
+KEEP_LEN = MAX_HAND      # keep[j] = value of keeping hand card j (DEC_SELL)
+
+# ---------------------------------------------------------------------------------------
+# the typed log record: one row per (game, seat); today's column names and meanings
+# ---------------------------------------------------------------------------------------
+RECORD_FIELDS = (
+    ("game", "i8", "game index in the run"),
+    ("seat", "i8", "seat, 0-based (seat 0 is listed first; all seats start on the centre card)"),
+    ("score", "i8", "final score"),
+    ("rank", "i8", "1 = winner; tied seats share a rank"),
+    ("win", "f8", "win share: 1 for a sole winner, 1/k for k tied winners, else 0"),
+    ("length", "i8", "player turns played in the game"),
+    ("days", "i8", "days played"),
+    ("end_reason", "i8", "0 = all days played, 1 = commission row could not be refilled"),
+    ("pts_commissions", "i8", "points from commissions"),
+    ("pts_goals", "i8", "points from daily goals"),
+    ("pts_landscapes", "i8", "points from unsold landscapes"),
+    ("pts_inspiration", "i8", "solo: inspiration bonus"),
+    ("pts_home", "i8", "solo: return-home bonus"),
+    ("n_commissions", "i8", "commissions sold"),
+    ("n_goals", "i8", "daily goals kept"),
+    ("commissions_mask", "i8", "bit c set = commission card c (file order) taken"),
+    ("goals_mask", "i8", "bit g set = daily goal card g kept"),
+    ("landscapes_left", "i8", "unsold landscapes at the end"),
+    ("painted", "i8", "landscapes painted"),
+    ("sold_landscapes", "i8", "landscapes sold"),
+    ("steps", "i8", "hiking steps"),
+    ("goal_claims", "i8", "times the seat took the daily goal card"),
+    ("illegal", "i8", "strategy decisions that were not legal (always 0 for built-ins)"),
+    ("comm_day_0", "i8", "day each commission 0-15 was taken: 4 bits per card (bits 4c..4c+3), "
+                         "1-based, 0 = not taken"),
+    ("comm_day_1", "i8", "the same for commissions 16-31"),
+    ("comm_day_2", "i8", "the same for commissions 32-47"),
+    ("comm_day_3", "i8", "the same for commissions 48-62"),
+    ("choices", "i8", "decisions the seat took among 2 or more legal options (a strategy that "
+                      "never won despite many is suspect)"),
+)
+
+
+# Column indices, `columns()` and the docs all derive from this one declaration.
+RECORD = declare(*RECORD_FIELDS)
+
+
+# ---------------------------------------------------------------------------------------
+# the flow of a day (automatic steps between decisions)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def open_plan_nb(s, p):
+    """Seat p's planning decision is next: multiplayer, it draws its 3 cards now (solo: its
+    open cards stay). Drawing here, not for every seat at once, keeps the state each seat
+    decides on exactly what the old loop showed it."""
+    s.g[G_PHASE] = DEC_PLAN
+    s.g[G_TO_MOVE] = p
+    if s.g[G_SOLO] == 0:
+        draw_plans_nb(s, p)
+
+
+@njit(cache=True, error_model="numpy")
+def start_day_nb(s, trace, tn):
+    trace_nb(trace, tn, EV_DAY, s.g[G_DAY], 0, 0, 0, 0)
+    for p in range(s.g[G_N_PLAYERS]):
+        s.plan_code[p] = -1
+    open_plan_nb(s, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def start_turn_nb(s, t):
+    """The t-th turn of the trek (wake-up order) begins with its hike decision."""
+    g = s.g
+    p = s.order[t]
+    g[G_TREK] = t
+    g[G_SELLING_SEAT] = p
+    g[G_TO_MOVE] = p
+    g[G_PHASE] = DEC_HIKE
+    g[G_HIKE] = 0
+    g[G_N_PATH] = 0
+    g[G_N_PAINTED] = 0
+    g[G_PAINTED_FEATURES] = 0
+    g[G_N_SOLD] = 0
+    g[G_N_SELL_OPTS] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def reveal_plans_nb(tables, s, trace, tn):
+    """Every seat has chosen: the pending choices take effect together (cards face up, the
+    others back under the deck), then the solo wake-up effect and the wake-up order."""
+    n = s.g[G_N_PLAYERS]
+    for p in range(n):
+        apply_plan_nb(s, p, s.plan_code[p])
+        s.plan_code[p] = -1
+        card = s.plan_choice[p]
+        trace_nb(trace, tn, EV_PLAN, p, card, tables.plan_wake[card], 0, 0)
+    if s.g[G_SOLO] == 1:
+        band = wake_effect_nb(tables, s, s.plan_choice[0], trace, tn)
+        trace_nb(trace, tn, EV_WAKE, 0, band, 0, 0, 0)
+    turn_order_nb(tables, s)  # chance: equal wake-up times are ordered at random
+    start_turn_nb(s, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def end_turn_nb(tables, s, trace, tn):
+    """The turn's daily goal; then the next turn, or clean-up and the next day (or the end)."""
+    g = s.g
+    p = g[G_TO_MOVE]
+    check_goal_nb(tables, s, p, g[G_HIKE], g[G_N_PAINTED], g[G_PAINTED_FEATURES], g[G_N_SOLD],
+                  trace, tn)
+    s.plan_used[p, s.plan_choice[p]] = g[G_DAY] + 1
+    g[G_TURNS] += 1
+    t = g[G_TREK] + 1
+    if t < g[G_N_PLAYERS]:
+        start_turn_nb(s, t)
+        return
+    g[G_SELLING_SEAT] = -1
+    g[G_N_PATH] = 0
+    g[G_N_SELL_OPTS] = 0
+    cleanup_nb(tables, s, trace, tn)
+    if g[G_OVER] == 1:
+        g[G_PHASE] = PHASE_OVER
+        g[G_TO_MOVE] = -1
+    else:
+        start_day_nb(s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def open_sales_nb(tables, s, trace, tn):
+    """(Re-)enter the sale loop: a DEC_SELL decision when a sale is legal, else the turn ends
+    (only "stop" would be left: the old loop asked nothing then, and neither do we)."""
+    g = s.g
+    n = sell_options_nb(tables, s, g[G_TO_MOVE], s.sell_opts)
+    g[G_N_SELL_OPTS] = n
+    if n == 1:
+        end_turn_nb(tables, s, trace, tn)
+    else:
+        g[G_PHASE] = DEC_SELL
+
+
+# ---------------------------------------------------------------------------------------
+# the forward model (the contract, docs/adding-a-game.md)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def setup_nb(tables, s, n_players, game_seed, trace, tn):
+    """Deal (nb.setup_nb: every set-up shuffle from the chance stream) and open day 1."""
+    deal_nb(tables, s, n_players, game_seed, trace, tn)
+    start_day_nb(s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def is_over_nb(s):
+    return s.g[G_OVER] == 1
+
+
+@njit(cache=True, error_model="numpy")
+def to_move_nb(s):
+    return s.g[G_TO_MOVE]
+
+
+@njit(cache=True, error_model="numpy")
+def decision_nb(s):
+    return s.g[G_PHASE]
+
+
+@njit(cache=True, error_model="numpy")
+def legal_nb(tables, s, options):
+    """The legal options of the pending decision (codes: enums.DEC_*); 0 once over."""
+    g = s.g
+    p = g[G_TO_MOVE]
+    phase = g[G_PHASE]
+    if phase == DEC_PLAN:
+        return plan_options_nb(s, p, options)
+    if phase == DEC_HIKE:
+        return hike_options_nb(tables, s, p, s.plan_choice[p], options)
+    if phase == DEC_PAINT:
+        return paint_options_nb(s, p, s.path, g[G_N_PATH], tables.plan_paint[s.plan_choice[p]],
+                                options)
+    if phase == DEC_SELL:
+        n = g[G_N_SELL_OPTS]
+        for i in range(n):
+            options[i] = s.sell_opts[i]
+        return n
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def context_nb(tables, s, ctx, keep):
+    """ctx = [today's planning card, path length, path cells...] (-1: none; the planning
+    decision has no card yet), keep[j] = the default value of keeping hand card j (its
+    features) for a sale. All read from the state: a copied state gives the same context."""
+    g = s.g
+    p = g[G_TO_MOVE]
+    for i in range(ctx.shape[0]):
+        ctx[i] = -1
+    ctx[1] = 0
+    if p < 0:
+        return
+    if g[G_PHASE] != DEC_PLAN:
+        ctx[0] = s.plan_choice[p]
+        n_path = g[G_N_PATH]
+        ctx[1] = n_path
+        for i in range(n_path):
+            ctx[2 + i] = s.path[i]
+    if g[G_PHASE] == DEC_SELL:
+        default_keep_nb(tables, s, keep)
+
+
+@njit(cache=True, error_model="numpy")
+def default_keep_nb(tables, s, keep):
+    """Default keep values of the seat to move: each hand card's features (what it scores
+    unsold); the rest of the buffer 0."""
+    p = s.g[G_TO_MOVE]
+    for j in range(keep.shape[0]):
+        keep[j] = 0.0
+    if p >= 0:
+        hand_keep_nb(tables, s, p, keep)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_nb(tables, s, option, keep, trace, tn):
+    """Apply the chosen option of the pending decision, then everything automatic up to the
+    next decision or the end."""
+    g = s.g
+    p = g[G_TO_MOVE]
+    phase = g[G_PHASE]
+    if phase == DEC_PLAN:
+        s.plan_code[p] = option  # hidden: applied when every seat has chosen
+        if p + 1 < g[G_N_PLAYERS]:
+            open_plan_nb(s, p + 1)
+        else:
+            reveal_plans_nb(tables, s, trace, tn)
+    elif phase == DEC_HIKE:
+        start = s.pos[p]
+        g[G_HIKE] = option
+        g[G_N_PATH] = path_nb(start, option, s.path)  # the path, before the solo refills
+        apply_hike_nb(tables, s, p, option, trace, tn)
+        trace_nb(trace, tn, EV_HIKE, p, option // (MAX_MOVE + 1), option % (MAX_MOVE + 1), start,
+                 s.pos[p])
+        g[G_PHASE] = DEC_PAINT
+    elif phase == DEC_PAINT:
+        features = 0
+        n_painted = 0
+        for i in range(g[G_N_PATH]):
+            if (option >> i) & 1:
+                n_painted += 1
+                land = s.grid[s.path[i]]
+                for f in range(N_FEATURES):
+                    if tables.landscape_features[land, f] > 0:
+                        features |= 1 << f
+        g[G_N_PAINTED] = n_painted
+        g[G_PAINTED_FEATURES] = features
+        apply_paint_nb(s, p, s.path, option, trace, tn)
+        open_sales_nb(tables, s, trace, tn)
+    elif phase == DEC_SELL:
+        if option < 0:  # stop selling
+            end_turn_nb(tables, s, trace, tn)
+        else:
+            # the strategy's keep values choose which paintings pay (cheapest legal set)
+            comm = apply_sell_nb(tables, s, p, option, keep, trace, tn)
+            trace_nb(trace, tn, EV_SELL, p, comm, option, 0, 0)
+            g[G_N_SOLD] += 1
+            open_sales_nb(tables, s, trace, tn)
+
+
+# ---------------------------------------------------------------------------------------
+# outcomes: returns (finished games), a heuristic value (unfinished ones), the log record
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def score_scale_nb(tables, s):
+    """A score difference worth "one average commission" (the mean printed points of the
+    commission cards): the unit of the logistic values below, read from the tables so that
+    a prototype with bigger or smaller commissions keeps the same meaning."""
+    total = 0.0
+    for c in range(tables.n_comm):
+        total += tables.commission_points[c]
+    return max(1.0, total / max(1, tables.n_comm))
+
+
+@njit(cache=True, error_model="numpy")
+def solo_value_nb(tables, s, score):
+    """Solo has no opponent (its logged win is always 1), so a search player needs another
+    signal: score / (score + a half-game of average commissions), in [0, 1), rising with the
+    score."""
+    half = 0.5 * s.g[G_N_DAYS] * score_scale_nb(tables, s)
+    return score / (score + half) if score > 0 else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def returns_nb(tables, s, n_players, out):
+    """Win shares of a finished game (rank_nb: ties split). Solo: solo_value_nb of the score
+    (the logged win share is 1 in every solo game; see docs)."""
+    pts = np.zeros(N_PTS, np.int64)
+    scores = np.zeros(MAX_PLAYERS, np.int64)
+    goals = np.zeros(MAX_PLAYERS, np.int64)
+    rank = np.zeros(MAX_PLAYERS, np.int64)
+    win = np.zeros(MAX_PLAYERS, np.float64)
+    for p in range(out.shape[0]):
+        out[p] = 0.0
+    for p in range(n_players):
+        scores[p] = score_nb(tables, s, p, pts)
+        goals[p] = goals_held_nb(s, p)
+    if n_players == 1:
+        out[0] = solo_value_nb(tables, s, float(scores[0]))
+        return
+    rank_nb(scores, goals, n_players, rank, win)
+    for p in range(n_players):
+        out[p] = win[p]
+
+
+@njit(cache=True, error_model="numpy")
+def evaluate_nb(tables, s, seat):
+    """Heuristic chance that `seat` wins from an unfinished state: a logistic of its lead over
+    the best other seat in points banked so far (today's daily goal counted for its holder),
+    one average commission of lead = 1 unit, widened by the square root of the days left
+    (more can change). Solo: solo_value_nb of its score so far."""
+    n = s.g[G_N_PLAYERS]
+    pts = np.zeros(N_PTS, np.int64)
+    own = 0.0
+    best_other = -1e18
+    for p in range(n):
+        v = float(score_nb(tables, s, p, pts))
+        if s.g[G_GOAL] >= 0 and s.g[G_GOAL_OWNER] == p:
+            v += tables.goal_points[s.g[G_GOAL]]
+        if p == seat:
+            own = v
+        elif v > best_other:
+            best_other = v
+    if n == 1:
+        return solo_value_nb(tables, s, own)
+    days_left = max(0, s.g[G_N_DAYS] - 1 - s.g[G_DAY])
+    scale = score_scale_nb(tables, s) * np.sqrt(1.0 + days_left)
+    return 1.0 / (1.0 + np.exp(-(own - best_other) / scale))
+
+
+@njit(cache=True, error_model="numpy")
+def record_nb(tables, s, n_players, game_index, rec, row0):
+    """The finished game's rows rec[row0 + seat]: every RECORD column but illegal and
+    choices (the harness counts those)."""
+    pts = np.zeros(N_PTS, np.int64)
+    scores = np.zeros(MAX_PLAYERS, np.int64)
+    goals = np.zeros(MAX_PLAYERS, np.int64)
+    rank = np.zeros(MAX_PLAYERS, np.int64)
+    win = np.zeros(MAX_PLAYERS, np.float64)
+    for p in range(n_players):
+        scores[p] = score_nb(tables, s, p, pts)
+        goals[p] = goals_held_nb(s, p)
+        r = rec[row0 + p]
+        r.pts_commissions = pts[0]   # the PTS_* order of score_nb
+        r.pts_goals = pts[1]
+        r.pts_landscapes = pts[2]
+        r.pts_inspiration = pts[3]
+        r.pts_home = pts[4]
+    rank_nb(scores, goals, n_players, rank, win)
+    for p in range(n_players):
+        r = rec[row0 + p]
+        r.game = game_index
+        r.seat = p
+        r.score = scores[p]
+        r.rank = rank[p]
+        r.win = win[p]
+        r.length = s.g[G_TURNS]
+        r.days = s.g[G_DAY] + 1
+        r.end_reason = s.g[G_END_REASON]
+        n_c = 0
+        cmask = 0
+        days = np.zeros(4, np.int64)  # comm_day_0..3: 4 bits per commission, 16 per column
+        for c in range(tables.n_comm):
+            day = s.comm_owned[p, c]
+            if day > 0:
+                n_c += 1
+                cmask |= 1 << c
+                days[c // 16] |= day << (4 * (c % 16))
+        r.comm_day_0 = days[0]
+        r.comm_day_1 = days[1]
+        r.comm_day_2 = days[2]
+        r.comm_day_3 = days[3]
+        gmask = 0
+        for gl in range(tables.n_goal):
+            if s.goal_owned[p, gl] > 0 and gl < 63:
+                gmask |= 1 << gl
+        r.n_commissions = n_c
+        r.n_goals = goals[p]
+        r.commissions_mask = cmask
+        r.goals_mask = gmask
+        r.landscapes_left = s.hand_n[p]
+        r.painted = s.stats[p, ST_PAINTED]
+        r.sold_landscapes = s.stats[p, ST_SOLD_LANDSCAPES]
+        r.steps = s.stats[p, ST_STEPS]
+        r.goal_claims = s.stats[p, ST_GOALS_CLAIMED]
+
+
+# ---------------------------------------------------------------------------------------
+# information sets: what a seat cannot see, redrawn
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def determinize_nb(tables, s, seat, seed):
+    """Redraw everything `seat` cannot see, keeping what it has seen:
+      * the order of the landscape, commission and daily goal decks (face down; their
+        counts, the revealed top commission, the discards and the row stay);
+      * each other seat's planning cards not played: which of them it holds this round
+        (the same slots stay filled) and its deck order; a choice it already made this
+        round (plan_code) is redrawn among its legal options on the redrawn cards. The
+        seat knows only the cards the other played (face up: plan_used, plan_choice);
+      * the order of its own planning cards never drawn (pdeck[seat, :pdeck_unseen]): it
+        knows its own returned cards and their order, not the shuffled rest;
+      * the future: the chance stream is reseeded from `seed` (the strategies' own streams
+        are the platform's: kept).
+    Each redraw is uniform over the arrangements of the hidden cards (not the exact
+    posterior given what the other players' choices revealed)."""
+    g = s.g
+    n = g[G_N_PLAYERS]
+    fresh = np.zeros(2, np.uint64)
+    init_streams_nb(fresh, seed)
+    rs = 1                        # fresh[0] becomes the chance stream, fresh[1] draws here
+    shuffle_nb(fresh, rs, s.ldeck, g[G_N_LDECK])
+    shuffle_nb(fresh, rs, s.cdeck, g[G_N_CDECK])
+    shuffle_nb(fresh, rs, s.gdeck, g[G_N_GDECK])
+    pool = np.zeros(N_PLAN, np.int64)
+    options = np.zeros(MAX_OPTIONS, np.int64)
+    for q in range(n):
+        if q == seat:
+            shuffle_nb(fresh, rs, s.pdeck[q], s.pdeck_unseen[q])
+            continue
+        if g[G_SOLO] == 1:
+            continue
+        k = 0
+        for i in range(PLAN_DRAW):
+            if s.popen[q, i] >= 0:
+                pool[k] = s.popen[q, i]
+                k += 1
+        for i in range(s.pdeck_n[q]):
+            pool[k] = s.pdeck[q, i]
+            k += 1
+        shuffle_nb(fresh, rs, pool, k)
+        k = 0
+        for i in range(PLAN_DRAW):
+            if s.popen[q, i] >= 0:
+                s.popen[q, i] = pool[k]
+                k += 1
+        for i in range(s.pdeck_n[q]):
+            s.pdeck[q, i] = pool[k]
+            k += 1
+        if s.plan_code[q] >= 0:
+            m = plan_options_nb(s, q, options)
+            s.plan_code[q] = options[randint_nb(fresh, rs, m)]
+    s.streams[0] = fresh[0]
+
+
+# What a seat has seen (observe_nb), in fixed positions: the whole table and where the game
+# stands, then the seat's own planning cards. Everything else is hidden from it.
+OBS_LEN = (N_G + N_CELLS + MAX_ROW + MAX_PATH + (MAX_ROW + 2) + MAX_LAND
+           + MAX_PLAYERS * (6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_STATS)
+           + PLAN_DRAW + 1 + 2 * N_PLAN)
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """Write what `seat` has seen into out[:OBS_LEN] and return OBS_LEN:
+      public: the game scalars (day, phase, seat to move, deck sizes, the revealed top
+        commission, today's goal and its holder, the turn's hike, paintings and sales), the
+        wilderness, the row, the turn's path and legal sales, the landscape discards, and per
+        seat its position, hand (painted landscapes lie face up), commissions sold, goals
+        kept, planning cards played (face up) and today's revealed card, deck size, the
+        number of planning cards it holds, whether it has chosen this round, its counters;
+      own: its planning cards in hand, its pending choice, the order of the cards it
+        returned under its deck, and which cards lie unseen on top (not their order).
+    Not in it: deck orders, other seats' planning cards and pending choices, the streams."""
+    g = s.g
+    n = g[G_N_PLAYERS]
+    k = 0
+    for i in range(out.shape[0]):
+        out[i] = -2  # unused positions (seats beyond n, empty slots) read -2
+    for i in range(N_G):
+        out[k + i] = g[i]
+    k += N_G
+    for c in range(N_CELLS):
+        out[k + c] = s.grid[c]
+    k += N_CELLS
+    for i in range(MAX_ROW):
+        out[k + i] = s.crow[i]
+    k += MAX_ROW
+    for i in range(g[G_N_PATH]):
+        out[k + i] = s.path[i]
+    k += MAX_PATH
+    for i in range(g[G_N_SELL_OPTS]):
+        out[k + i] = s.sell_opts[i]
+    k += MAX_ROW + 2
+    for i in range(g[G_N_LDISC]):
+        out[k + i] = s.ldisc[i]
+    k += MAX_LAND
+    for p in range(MAX_PLAYERS):
+        if p < n:
+            out[k] = s.pos[p]
+            out[k + 1] = s.hand_n[p]
+            out[k + 2] = s.pdeck_n[p]
+            out[k + 3] = s.plan_choice[p]
+            out[k + 4] = 1 if s.plan_code[p] >= 0 else 0
+            held = 0
+            for i in range(PLAN_DRAW):
+                if s.popen[p, i] >= 0:
+                    held += 1
+            out[k + 5] = held
+            for j in range(s.hand_n[p]):
+                out[k + 6 + j] = s.hand[p, j]
+            base = k + 6 + MAX_HAND
+            for c in range(MAX_COMM):
+                out[base + c] = s.comm_owned[p, c]
+            base += MAX_COMM
+            for gl in range(MAX_GOAL):
+                out[base + gl] = s.goal_owned[p, gl]
+            base += MAX_GOAL
+            for c in range(N_PLAN):
+                out[base + c] = s.plan_used[p, c]
+            base += N_PLAN
+            for i in range(N_STATS):
+                out[base + i] = s.stats[p, i]
+        k += 6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_STATS
+    if 0 <= seat < n:
+        for i in range(PLAN_DRAW):
+            out[k + i] = s.popen[seat, i]
+        out[k + PLAN_DRAW] = s.plan_code[seat]
+        base = k + PLAN_DRAW + 1
+        unseen = s.pdeck_unseen[seat]
+        for i in range(unseen, s.pdeck_n[seat]):  # returned cards, in their order
+            out[base + i - unseen] = s.pdeck[seat, i]
+        base += N_PLAN
+        for c in range(N_PLAN):
+            out[base + c] = 0
+        for i in range(unseen):                   # never drawn: which cards, not the order
+            out[base + s.pdeck[seat, i]] = 1
+    return OBS_LEN
+
+
+# ---------------------------------------------------------------------------------------
+# the state checker (check_state_nb): 0 = consistent, else the first broken invariant
+# ---------------------------------------------------------------------------------------
+CHECK_LANDSCAPES = 1      # a landscape is missing or in two places (grid, deck, discards, hands)
+CHECK_COMMISSIONS = 2     # a commission is missing or in two places (deck, top, row, owned, discarded)
+CHECK_GOALS = 3           # a daily goal is missing or in two places (deck, today's, kept, discarded)
+CHECK_PLANNING = 4        # a seat's 8 planning cards are not each in exactly one place
+CHECK_BOARD = 5           # an artist off the grid; a ranger station outside solo or misplaced
+CHECK_COUNTS = 6          # a count out of its range (decks, hands, row, day)
+CHECK_PHASE = 7           # the pending decision does not fit the state (seat, phase, pending plans)
+CHECK_PATH = 8            # the trek path is not the hike taken from where the artist started
+CHECK_SALES = 9           # the stored sale options differ from the rules' (or leave no choice)
+CHECK_OVER = 10           # a finished game still names a seat or a decision
+
+
+@njit(cache=True, error_model="numpy")
+def check_state_nb(tables, s):
+    """0 when the state is consistent, else the CHECK_* code of the first broken invariant
+    (the conservation and phase checks of tests/test_sunset_invariants.py, compiled)."""
+    g = s.g
+    n = g[G_N_PLAYERS]
+    solo = g[G_SOLO] == 1
+    # counts first: the checks below index with them
+    if not (1 <= n <= MAX_PLAYERS and 0 <= g[G_N_LDECK] <= MAX_LAND and 0 <= g[G_N_LDISC] <= MAX_LAND
+            and 0 <= g[G_N_CDECK] <= MAX_COMM and 0 <= g[G_N_GDECK] <= MAX_GOAL
+            and 0 <= g[G_ROW_LEN] <= MAX_ROW and 0 <= g[G_DAY] < g[G_N_DAYS]):
+        return CHECK_COUNTS
+    for p in range(n):
+        if not (0 <= s.hand_n[p] <= MAX_HAND and 0 <= s.pdeck_n[p] <= N_PLAN
+                and 0 <= s.pdeck_unseen[p] <= s.pdeck_n[p]):
+            return CHECK_COUNTS
+    # landscapes
+    seen = np.zeros(MAX_LAND, np.int64)
+    for c in range(N_CELLS):
+        if s.grid[c] >= 0:
+            seen[s.grid[c]] += 1
+    for i in range(g[G_N_LDECK]):
+        seen[s.ldeck[i]] += 1
+    for i in range(g[G_N_LDISC]):
+        seen[s.ldisc[i]] += 1
+    for p in range(n):
+        for j in range(s.hand_n[p]):
+            seen[s.hand[p, j]] += 1
+    for i in range(tables.n_land):
+        if seen[i] != 1:
+            return CHECK_LANDSCAPES
+    # commissions
+    cseen = np.zeros(MAX_COMM, np.int64)
+    for i in range(g[G_N_CDECK]):
+        cseen[s.cdeck[i]] += 1
+    if g[G_COMM_TOP] >= 0:
+        cseen[g[G_COMM_TOP]] += 1
+    for k in range(MAX_ROW):
+        if s.crow[k] >= 0:
+            if k >= g[G_ROW_LEN]:
+                return CHECK_COMMISSIONS
+            cseen[s.crow[k]] += 1
+    for p in range(n):
+        for c in range(MAX_COMM):
+            if s.comm_owned[p, c] > 0:
+                cseen[c] += 1
+    total = 0
+    for c in range(MAX_COMM):
+        if cseen[c] > 1 or (cseen[c] == 1 and c >= tables.n_comm):
+            return CHECK_COMMISSIONS
+        total += cseen[c]
+    if total + g[G_N_CDISC] != tables.n_comm:
+        return CHECK_COMMISSIONS
+    # daily goals
+    gseen = np.zeros(MAX_GOAL, np.int64)
+    for i in range(g[G_N_GDECK]):
+        gseen[s.gdeck[i]] += 1
+    if g[G_GOAL] >= 0:
+        gseen[g[G_GOAL]] += 1
+    for p in range(n):
+        for gl in range(MAX_GOAL):
+            if s.goal_owned[p, gl] > 0:
+                gseen[gl] += 1
+    total = 0
+    for gl in range(MAX_GOAL):
+        if gseen[gl] > 1 or (gseen[gl] == 1 and gl >= tables.n_goal):
+            return CHECK_GOALS
+        total += gseen[gl]
+    if total + g[G_N_GDISC] != tables.n_goal:
+        return CHECK_GOALS
+    # planning cards: each in the deck, in hand, pending, played today, or played before
+    for p in range(n):
+        pseen = np.zeros(N_PLAN, np.int64)
+        for i in range(s.pdeck_n[p]):
+            pseen[s.pdeck[p, i]] += 1
+        for i in range(PLAN_DRAW):
+            if s.popen[p, i] >= 0:
+                pseen[s.popen[p, i]] += 1
+        today = s.plan_choice[p]
+        if today >= 0 and s.plan_used[p, today] == 0:
+            pseen[today] += 1
+        for c in range(N_PLAN):
+            if s.plan_used[p, c] > 0:
+                pseen[c] += 1
+        for c in range(N_PLAN):
+            if pseen[c] != 1:
+                return CHECK_PLANNING
+    # the board
+    for p in range(n):
+        if not 0 <= s.pos[p] < N_CELLS:
+            return CHECK_BOARD
+    n_ranger = 0
+    for c in range(N_CELLS):
+        if s.grid[c] == RANGER:
+            n_ranger += 1
+    if n_ranger != (tables.n_ranger if solo else 0):
+        return CHECK_BOARD
+    # where the game stands
+    if g[G_OVER] == 1:
+        if g[G_PHASE] != PHASE_OVER or g[G_TO_MOVE] != -1:
+            return CHECK_OVER
+        return 0
+    p = g[G_TO_MOVE]
+    phase = g[G_PHASE]
+    if not 0 <= p < n:
+        return CHECK_PHASE
+    if phase == DEC_PLAN:
+        if g[G_SELLING_SEAT] != -1:
+            return CHECK_PHASE
+        for q in range(n):  # the seats before p have chosen (hidden), the others not yet
+            if (s.plan_code[q] >= 0) != (q < p) or s.plan_choice[q] >= 0:
+                return CHECK_PHASE
+        for i in range(PLAN_DRAW):
+            if s.popen[p, i] >= 0:
+                return 0
+        return CHECK_PHASE  # no planning card to choose from
+    if phase != DEC_HIKE and phase != DEC_PAINT and phase != DEC_SELL:
+        return CHECK_PHASE
+    t = g[G_TREK]
+    if not (0 <= t < n and s.order[t] == p and g[G_SELLING_SEAT] == p and s.plan_choice[p] >= 0):
+        return CHECK_PHASE
+    for q in range(n):
+        if s.plan_code[q] >= 0 or s.plan_choice[q] < 0:
+            return CHECK_PHASE
+    if phase == DEC_HIKE:
+        return 0
+    n_path = g[G_N_PATH]
+    if not 1 <= n_path <= MAX_PATH or n_path != g[G_HIKE] % (MAX_MOVE + 1) + 1:
+        return CHECK_PATH
+    path = np.zeros(MAX_PATH, np.int64)
+    path_nb(s.path[0], g[G_HIKE], path)
+    for i in range(n_path):
+        if path[i] != s.path[i]:
+            return CHECK_PATH
+    if s.pos[p] != s.path[n_path - 1]:
+        return CHECK_PATH
+    if phase == DEC_SELL:
+        opts = np.zeros(MAX_ROW + 2, np.int64)
+        m = sell_options_nb(tables, s, p, opts)
+        if m != g[G_N_SELL_OPTS] or m < 2:
+            return CHECK_SALES
+        for i in range(m):
+            if opts[i] != s.sell_opts[i]:
+                return CHECK_SALES
+    return 0
