@@ -216,7 +216,16 @@ G_TOOL_USED = 21       # 1 once the seat used a tool this turn
 G_BROKEN = 22          # checked games: first broken invariant (CHK_* code), 0 if none
 G_BROKEN_TURN = 23
 G_DRAFTED = 24         # dice the seat drafted this turn
-N_G = 25
+# where the game stands (the forward model, model.py): the decision pending and its arguments
+G_DEC = 25             # DEC_* code of the pending decision, -1 once the game is over
+G_TO_MOVE = 26         # seat that takes the pending decision (-1 once over)
+G_ORDER_T = 27         # index into order[] of the turn being played (-1 before a round's first)
+G_TOOL_EFFECT = 28     # T_* effect of the tool being carried out (-1: none)
+G_TOOL_STEP = 29       # that tool's step (0, 1: Flux Remover's value, Lathekin's / Tap Wheel's 2nd move)
+G_PLACE_MODE = 30      # DEC_PLACE: placement mode (M_* bits) of the held die
+G_TOOL_TO = 31         # Lathekin / Tap Wheel step 1: the cell the first moved die went to
+G_N_OPTS = 32          # legal options of the pending decision, cached in opts[:n]
+N_G = 33
 
 # --- per-seat statistics: state.stats[p, ...] -------------------------------------------------
 ST_PLACED = 0          # dice placed (drafted or by a tool)
@@ -228,6 +237,9 @@ ST_RETURNED = 5        # dice a tool returned to the pool
 ST_ILLEGAL = 6         # decisions a strategy returned that were not legal (must stay 0)
 ST_CHOICES = 7         # decisions with 2 or more legal options
 N_STATS = 8
+
+MAX_OPTIONS = 512              # longest list of legal options of one decision
+CTX_LEN = 8                    # side inputs of a decision (strategies' ctx): see DEC_* below
 
 # Placement modes (bits): what a tool lets a die ignore.
 M_IGNORE_COLOUR = 1    # Eglomise Brush
@@ -270,6 +282,10 @@ STATE_DTYPE = np.dtype([
     ("order", np.int64, (2 * MAX_PLAYERS,)),           # this round's turn order (snake)
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),        # RNG counters: chance, then one per seat
     ("stats", np.int64, (MAX_PLAYERS, N_STATS)),
+    # window choice: each seat's chosen pattern, hidden (not yet applied) until every seat has
+    # chosen (the rulebook's choice is simultaneous); -1 = not chosen yet
+    ("pending_window", np.int64, (MAX_PLAYERS,)),
+    ("opts", np.int64, (MAX_OPTIONS,)),                # legal options of the pending decision, [:g[G_N_OPTS]]
 ])
 
 # --- decisions passed to strategies ------------------------------------------------------------
@@ -286,8 +302,6 @@ OPT_END = -1
 OPT_TOOL = 10000
 OPT_TOOL_STRIDE = 100
 OPT_NO_PAYER = 99
-MAX_OPTIONS = 512
-CTX_LEN = 8
 
 # --- trace events (replay): trace[i] = (EV_*, a, b, c, d, e) -----------------------------------
 EV_ROUND = 0        # a = round, b = start player
