@@ -286,6 +286,7 @@ STATE_DTYPE = np.dtype([
     # chosen (the rulebook's choice is simultaneous); -1 = not chosen yet
     ("pending_window", np.int64, (MAX_PLAYERS,)),
     ("opts", np.int64, (MAX_OPTIONS,)),                # legal options of the pending decision, [:g[G_N_OPTS]]
+    ("scratch", np.int64, (MAX_OPTIONS,)),             # work space of the option lists (no meaning between calls)
 ])
 
 # --- decisions passed to strategies ------------------------------------------------------------
