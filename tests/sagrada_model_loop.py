@@ -46,7 +46,8 @@ def play_game_nb(tables, s, n_players, game_seed, sids, params, trace, tn, check
 
 
 @njit(cache=True, error_model="numpy")
-def chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params, check, rec):
+def chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params, check, rec,
+             broken):
     tables = tables_rec[0]
     s = state_rec[0]
     trace = np.zeros((0, 6), np.int64)
@@ -58,17 +59,20 @@ def chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, si
         play_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, trace, tn,
                      check, illegal, choices)
         M.record_nb(tables, s, n_players, game, rec, i * n_players)
+        broken[i] = s.g[G_BROKEN]
         for p in range(n_players):
             rec[i * n_players + p].illegal = illegal[p]
             rec[i * n_players + p].choices = choices[p]
 
 
 def play_chunk(tables, n_players, run_seed, first_game, n_games, sids, params, check=0):
-    """Records (RECORD's structured array) of games first_game.. of a run."""
+    """Records (RECORD's structured array) of games first_game.. of a run; with check=1,
+    (records, first broken invariant code of each game, 0 = none)."""
     rec = np.zeros(n_games * n_players, M.RECORD.dtype)
+    broken = np.zeros(n_games, np.int64)
     chunk_nb(tables, new_state(), n_players, np.uint64(run_seed), first_game, n_games,
-             np.asarray(sids, np.int64), np.asarray(params, np.float64), check, rec)
-    return rec
+             np.asarray(sids, np.int64), np.asarray(params, np.float64), check, rec, broken)
+    return (rec, broken) if check else rec
 
 
 @njit(cache=True, error_model="numpy")

@@ -35,13 +35,14 @@ from numba import njit
 from sim.events import trace_nb
 from sim.rng import init_streams_nb, mix64_nb, randint_nb, shuffle_nb
 from sim.games.sagrada.enums import (
-    DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW, G_BROKEN,
+    DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
     G_DEC, G_DRAFTED, G_FIRST_START, G_HELD_COLOUR, G_HELD_VALUE, G_N_OPTS,
     G_N_PLAYERS, G_N_PRIVATE, G_N_PUBLIC, G_N_TOOLS, G_ORDER_T, G_OVER, G_PLACE_MODE, G_SEAT,
     G_SOLO, G_TO_MOVE, G_TOOL_EFFECT, G_TOOL_STEP, G_TOOL_TO, G_TURN_IN_ROUND, G_TURNS,
     G_END_REASON, G_N_BAG, CTX_LEN, MAX_DEAL, MAX_OPTIONS, MAX_PLAYERS, M_IGNORE_COLOUR,
     M_IGNORE_SHADE, M_NOT_ADJACENT, N_CELLS, N_PUB_SLOTS, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE,
-    R_WINDOW_CARDS, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT,
+    R_WINDOW_CARDS, N_COLOURS, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
+    N_VALUES, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT,
     T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER,
     T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER,
     T_RUNNING_PLIERS, T_TAP_WHEEL,
@@ -58,6 +59,7 @@ from sim.games.sagrada.nb import (
 )
 
 KEEP_LEN = MAX_OPTIONS   # the strategies' scratch `keep` (Sagrada has no keep values)
+PERFECT_INFORMATION = False   # other seats' private objectives, the bag's order, hidden window choices
 
 
 # ---------------------------------------------------------------------------------------
@@ -97,7 +99,6 @@ RECORD_FIELDS = (
     ("start_position", "i8", "seat's place in round 1's clockwise order (0 = first start player)"),
     ("target", "i8", "solo: target score (round-track sum), else 0"),
     ("illegal", "i8", "strategy decisions that were not legal (always 0 for built-ins)"),
-    ("broken", "i8", "checked games only: first broken invariant code, 0 = none"),
     ("window_mask", "i8", "bit w set = window pattern w chosen (one bit)"),
     ("public_mask", "i8", "bit o set = public objective o face up in this game"),
     ("private_mask", "i8", "bit k set = private objective k held (solo: both)"),
@@ -550,6 +551,88 @@ def determinize_nb(tables, s, seat, seed):
     s.streams[0] = rs[1]
 
 
+# what a seat sees (observe_nb): every public field, the bag's contents per colour, its own
+# cards, its own hidden window choice, its own strategy stream, and the pending decision's
+# options unless they are another seat's window choice
+OBS_LEN = (N_G + 2 * MAX_POOL + 3 * MAX_TRACK + 2 * MAX_TRACK
+           + MAX_PLAYERS * N_CELLS * 5 + MAX_PLAYERS * (3 + N_COLOURS * 2 + (N_VALUES + 1) * 2)
+           + MAX_PLAYERS * (1 + 1 + MAX_IN_PLAY + N_STATS) + N_PUB_SLOTS + 3 * MAX_IN_PLAY
+           + 2 * MAX_PLAYERS + N_COLOURS + N_PRIV_SLOTS + MAX_DEAL + 2 + MAX_OPTIONS)
+
+
+@njit(cache=True, error_model="numpy")
+def put_nb(out, n, arr):
+    for i in range(arr.shape[0]):
+        out[n + i] = arr[i]
+    return n + arr.shape[0]
+
+
+@njit(cache=True, error_model="numpy")
+def put2_nb(out, n, arr):
+    for i in range(arr.shape[0]):
+        for j in range(arr.shape[1]):
+            out[n] = arr[i, j]
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """What `seat` has seen, as int64s in out[:n] (returns n <= OBS_LEN): the game scalars,
+    the pool, the round track, the spent dice, every window (dice, restrictions, masks,
+    pattern), favor tokens, tool cards and their use, the public objectives, the turn order,
+    the counters; the bag's contents per colour (not its order); its own private objectives,
+    dealt window cards, hidden window choice and strategy stream; the pending decision's
+    options unless they are another seat's window choice (its dealt cards)."""
+    g = s.g
+    n = put_nb(out, 0, g)
+    n = put_nb(out, n, s.pool_colour)
+    n = put_nb(out, n, s.pool_value)
+    n = put_nb(out, n, s.track_colour)
+    n = put_nb(out, n, s.track_value)
+    n = put_nb(out, n, s.track_round)
+    n = put_nb(out, n, s.spent_colour)
+    n = put_nb(out, n, s.spent_value)
+    n = put2_nb(out, n, s.win_colour)
+    n = put2_nb(out, n, s.win_value)
+    n = put2_nb(out, n, s.win_exempt)
+    n = put2_nb(out, n, s.restr_colour)
+    n = put2_nb(out, n, s.restr_value)
+    n = put_nb(out, n, s.n_placed)
+    n = put_nb(out, n, s.wmask)
+    n = put_nb(out, n, s.pattern)
+    n = put2_nb(out, n, s.cmask)
+    n = put2_nb(out, n, s.okc)
+    n = put2_nb(out, n, s.vmask)
+    n = put2_nb(out, n, s.okv)
+    n = put_nb(out, n, s.tokens)
+    n = put_nb(out, n, s.skip_second)
+    n = put2_nb(out, n, s.tool_uses)
+    n = put2_nb(out, n, s.stats)
+    n = put_nb(out, n, s.public)
+    n = put_nb(out, n, s.tools)
+    n = put_nb(out, n, s.tool_tokens)
+    n = put_nb(out, n, s.tool_gone)
+    n = put_nb(out, n, s.order)
+    for c in range(N_COLOURS):
+        k = 0
+        for i in range(g[G_N_BAG]):
+            if s.bag[i] == c:
+                k += 1
+        out[n] = k
+        n += 1
+    n = put_nb(out, n, s.priv[seat])
+    n = put_nb(out, n, s.dealt[seat])
+    out[n] = s.pending_window[seat]
+    out[n + 1] = np.int64(s.streams[1 + seat] >> np.uint64(1))   # as an int64
+    n += 2
+    if not (g[G_DEC] == DEC_WINDOW and g[G_TO_MOVE] != seat):
+        for i in range(g[G_N_OPTS]):
+            out[n] = s.opts[i]
+            n += 1
+    return n
+
+
 @njit(cache=True, error_model="numpy")
 def check_state_nb(tables, s):
     """0 if the state is sound, else the first broken invariant: nb.check_state_nb's CHK_*
@@ -666,7 +749,6 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         rec[r].target = target
         rec[r].solo_tools = s.g[G_N_TOOLS] if solo else 0
         rec[r].margin = scores[p] - target if solo else 0
-        rec[r].broken = s.g[G_BROKEN]
         rec[r].window_mask = 1 << s.pattern[p]
         rec[r].public_mask = pmask
         vmask = 0
