@@ -178,3 +178,30 @@ class Kit:
 
     def private(self, name):
         return self.names["private"].index(name)
+
+
+# ---------------------------------------------------------------------------------------
+# whole games through the forward model's play loop
+# ---------------------------------------------------------------------------------------
+def _loop():
+    from tests import sagrada_model_loop
+    return sagrada_model_loop
+
+
+def play_records(tables, n_players, run_seed, first_game, n_games, sids, params):
+    """The records (RECORD's structured array, n_games * n_players rows) of games
+    first_game.. of a run."""
+    return _loop().play_chunk(tables, n_players, run_seed, first_game, n_games, sids, params)
+
+
+def checked_records(tables, n_players, run_seed, first_game, n_games, sids, params):
+    """(records, first broken invariant code, 0 = none) of games checked after every step."""
+    rec, broken = _loop().play_chunk(tables, n_players, run_seed, first_game, n_games, sids,
+                                     params, check=1)
+    first = broken[broken != 0]
+    return rec, int(first[0]) if len(first) else 0
+
+
+def traced_game(tables, n_players, run_seed, game, sids, params, max_events=20000):
+    """(trace events, records of its n_players seats, final state) of one game."""
+    return _loop().trace_game(tables, n_players, run_seed, game, sids, params, max_events)
