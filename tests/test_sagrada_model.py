@@ -1,5 +1,5 @@
 """Sagrada's forward model (sim/games/sagrada/model.py), played by the contract's loop
-(tests/sagrada_model_loop.py):
+(sim/harness.py; tests/sagrada_model_loop.py steps it from the tests):
 
   * no rule changed: the same seeds give exactly the logs and replays of the old play loop
     (digests recorded from play.py's play_chunk_nb / trace_game_nb before the port);
@@ -62,8 +62,8 @@ def strategies(comp, n, names):
 @pytest.mark.parametrize("n,names", sorted(OLD_ENGINE))
 def test_same_seed_gives_the_old_engines_logs_and_replay(comp, T, n, names):
     sids, params = strategies(comp, n, names)
-    rec = L.play_chunk(T, n, RUN_SEED, 0, 40, sids, params)
-    events, _, _ = L.trace_game(T, n, RUN_SEED, 3, sids, params)
+    rec = H.play_records(T, n, RUN_SEED, 0, 40, sids, params)
+    events, _, _ = H.traced_game(T, n, RUN_SEED, 3, sids, params)
     assert (L.records_digest(rec), L.trace_digest(events)) == OLD_ENGINE[(n, names)]
 
 

@@ -213,8 +213,8 @@ G_SEAT = 18            # seat whose turn it is (-1 outside turns)
 G_TURN_IN_ROUND = 19   # 0 = that seat's first turn of the round, 1 = its second
 G_DRAFTS_LEFT = 20     # dice the seat may still draft this turn
 G_TOOL_USED = 21       # 1 once the seat used a tool this turn
-G_BROKEN = 22          # checked games: first broken invariant (CHK_* code), 0 if none
-G_BROKEN_TURN = 23
+G_BROKEN = 22          # unused since issue 12 (the harness's checked kernel reports the first
+G_BROKEN_TURN = 23     #   broken invariant itself); kept so that the other indices keep their values
 G_DRAFTED = 24         # dice the seat drafted this turn
 # where the game stands (the forward model, model.py): the decision pending and its arguments
 G_DEC = 25             # DEC_* code of the pending decision, -1 once the game is over
@@ -234,8 +234,8 @@ ST_TOOLS = 2           # tool cards used
 ST_TOKENS_SPENT = 3    # favor tokens spent
 ST_MOVES = 4           # window dice moved by tools
 ST_RETURNED = 5        # dice a tool returned to the pool
-ST_ILLEGAL = 6         # decisions a strategy returned that were not legal (must stay 0)
-ST_CHOICES = 7         # decisions with 2 or more legal options
+ST_ILLEGAL = 6         # unused since issue 12: the harness counts illegal answers (column illegal)
+ST_CHOICES = 7         #   and choices (column choices) itself
 N_STATS = 8
 
 MAX_OPTIONS = 512              # longest list of legal options of one decision
@@ -246,8 +246,10 @@ M_IGNORE_COLOUR = 1    # Eglomise Brush
 M_IGNORE_SHADE = 2     # Copper Foil Burnisher
 M_NOT_ADJACENT = 4     # Cork-backed Straightedge: next to no die instead of next to one
 
-# The state of one game: one numpy record of fixed-size arrays, passed by reference. Public:
-# everything except the bag's order and other seats' private objectives (priv).
+# The state of one game: one numpy record of fixed-size arrays, passed by reference; the whole
+# game is in it (model.py: copying it copies the game). Public: everything except the bag's
+# order, other seats' private objectives (priv), and during the window choice the other seats'
+# dealt cards and hidden choices (pending_window) (model.observe_nb, determinize_nb).
 STATE_DTYPE = np.dtype([
     ("g", np.int64, (N_G,)),
     ("bag", np.int64, (MAX_DICE,)),                    # colours of the dice in the bag, bag[:n]
@@ -324,7 +326,7 @@ EV_TURN = 14        # a = seat, b = 0 its first turn of the round, 1 its second
 EV_VALUE = 15       # a = colour, b = value chosen for the die Flux Remover drew
 TRACE_WIDTH = 6
 
-# --- invariant codes (G_BROKEN) ----------------------------------------------------------------
+# --- invariant codes (check_state_nb) ----------------------------------------------------------------
 CHK_DICE = 1           # dice not conserved (per colour) across bag, pool, windows, track, spent, held
 CHK_WINDOW = 2         # a die breaks its cell's restriction (without a tool's exemption)
 CHK_NEIGHBOUR = 3      # orthogonal neighbours share a colour or a value

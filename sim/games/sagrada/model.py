@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.records import declare
 from sim.rng import init_streams_nb, mix64_nb, randint_nb, shuffle_nb
 from sim.games.sagrada.enums import (
     DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
@@ -109,21 +110,7 @@ RECORD_FIELDS = (
 )
 
 
-def _declare(fields):
-    try:
-        from sim.records import declare
-    except ImportError:   # before the harness lands: the same object, built here
-        class _Record:
-            pass
-        rec = _Record()
-        rec.dtype = np.dtype([(n, t) for n, t, _ in fields])
-        rec.columns = [(n, d) for n, _, d in fields]
-        rec.names = [n for n, _, _ in fields]
-        return rec
-    return declare(*fields)
-
-
-RECORD = _declare(RECORD_FIELDS)
+RECORD = declare(*RECORD_FIELDS)
 
 # extra state-checker codes (nb.check_state_nb's CHK_* are 1..5)
 CHK_PHASE = 6          # the pending decision is inconsistent with where the game stands
