@@ -741,7 +741,3 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_TOOL:
         return choose_tool_nb(tables, s, seat, ctx[0], ctx[1], params, planner, options, n_options)
     return choose_place_nb(tables, s, seat, ctx[2], params, planner, options, n_options)
-
-
-# The play loop calls `choose_nb`; runs with user strategies rebind this name (see play.py).
-choose_nb = choose_builtin_nb

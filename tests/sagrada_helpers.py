@@ -178,3 +178,43 @@ class Kit:
 
     def private(self, name):
         return self.names["private"].index(name)
+
+
+# ---------------------------------------------------------------------------------------
+# whole games through the platform's play loop (sim/harness.py) over the forward model
+# ---------------------------------------------------------------------------------------
+def kernels():
+    from sim.games.sagrada import SPEC
+    return SPEC.kernels()
+
+
+def play_records(tables, n_players, run_seed, first_game, n_games, sids, params):
+    """The records (RECORD's structured array, n_games * n_players rows) of games
+    first_game.. of a run."""
+    from sim.games.sagrada.model import RECORD
+    rec = RECORD.empty(n_games * n_players)
+    kernels().play_chunk(tables, new_state(), n_players, np.uint64(run_seed), first_game, n_games,
+                         np.asarray(sids, np.int64), np.ascontiguousarray(params, np.float64), rec)
+    return rec
+
+
+def checked_records(tables, n_players, run_seed, first_game, n_games, sids, params):
+    """(records, first broken invariant code, 0 = none) of games checked after every step
+    (the harness's checked kernel)."""
+    from sim.games.sagrada.model import RECORD
+    rec = RECORD.empty(n_games * n_players)
+    fail = kernels().checked_chunk(tables, new_state(), n_players, np.uint64(run_seed), first_game,
+                                   n_games, np.asarray(sids, np.int64),
+                                   np.ascontiguousarray(params, np.float64), rec)
+    return rec, int(fail[0])
+
+
+def traced_game(tables, n_players, run_seed, game, sids, params, max_events=20000):
+    """(trace events, records of its n_players seats, final state) of one game."""
+    from sim.games.sagrada.model import RECORD
+    rec = RECORD.empty(n_players)
+    st = new_state()
+    trace, n = kernels().trace_game(tables, st, n_players, np.uint64(run_seed), game,
+                                    np.asarray(sids, np.int64),
+                                    np.ascontiguousarray(params, np.float64), max_events, rec)
+    return trace[:n], rec, st

@@ -1,8 +1,8 @@
 """Sagrada: invariants of whole games.
 
   * Thousands of games for 1-4 players with random, greedy and planner players, played by the
-    compiled loop with its checks on (play_checked_chunk_nb): after every applied decision
-    nb.check_state_nb verifies that the 90 dice are conserved colour by colour across bag,
+    forward model's loop with its checks on (checked_records): after every applied decision
+    model.check_state_nb (nb.check_state_nb and the phase checks) verifies that the 90 dice are conserved colour by colour across bag,
     pool, windows, round track, spent (solo) and held dice; that every window die meets its
     cell's restrictions (or the tool exemption it was moved with); that no orthogonal
     neighbours share a colour or value; that the masks agree with the window; that favor
@@ -19,11 +19,11 @@ import pytest
 
 from sim.games.sagrada import SPEC
 from sim.games.sagrada import enums as E
-from sim.games.sagrada.nb import check_state_nb, new_state
-from sim.games.sagrada.play import (C_BROKEN, C_ILLEGAL, C_PTS_PUBLIC_1, C_RANK, C_SCORE,
-                                    C_TARGET, play_checked_chunk_nb, trace_game_nb)
+from sim.games.sagrada.nb import check_state_nb
 from tests import naive_sagrada as nv
-from tests.sagrada_helpers import fresh_state, set_pool, set_window
+from tests.sagrada_helpers import checked_records, fresh_state, set_pool, set_window, traced_game
+
+PTS = ("pts_public_1", "pts_public_2", "pts_public_3", "pts_private", "pts_favor", "pts_empty")
 
 RUN_SEED = 424242
 
@@ -46,12 +46,11 @@ def prep(comp, names, n):
 @pytest.mark.parametrize("names,games", [(["random"], 2500), (["greedy"], 600), (["planner", "greedy", "random", "planner"], 300)])
 def test_every_step_keeps_the_invariants(comp, T, n, names, games):
     p = prep(comp, names[:n] if len(names) > 1 else names, n)
-    out, win = play_checked_chunk_nb(T, new_state(), n, np.uint64(RUN_SEED), 0, games,
-                                     p.strategy_ids, p.strategy_params)
-    assert (out[:, C_BROKEN] == 0).all(), np.unique(out[:, C_BROKEN], return_counts=True)
-    assert (out[:, C_ILLEGAL] == 0).all()
+    rec, broken = checked_records(T, n, RUN_SEED, 0, games, p.strategy_ids, p.strategy_params)
+    assert broken == 0
+    assert (rec["illegal"] == 0).all()
     if n > 1:
-        assert np.allclose(win.reshape(games, n).sum(axis=1), 1.0)
+        assert np.allclose(rec["win"].reshape(games, n).sum(axis=1), 1.0)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -61,12 +60,10 @@ def test_final_states_recompute_with_the_naive_rules(comp, T, n):
     t = comp.tables
     data = comp.data
     for game in range(60):
-        st = new_state()
-        trace, tn, out, win = trace_game_nb(T, st, n, np.uint64(RUN_SEED), game,
-                                            p.strategy_ids, p.strategy_params, 4000)
+        _, out, st = traced_game(T, n, RUN_SEED, game, p.strategy_ids, p.strategy_params, 4000)
+        win = out["win"]
         s = st[0]
         assert s["g"][E.G_OVER] == 1 and s["g"][E.G_ROUND] == 10
-        assert s["g"][E.G_BROKEN] == 0
         # dice: 18 of each colour somewhere
         counts = np.zeros(5, np.int64)
         for arr, k in ((s["bag"], E.G_N_BAG), (s["track_colour"], E.G_N_TRACK),
@@ -92,20 +89,20 @@ def test_final_states_recompute_with_the_naive_rules(comp, T, n):
             penalty = 3 if n == 1 else 1
             tokens = int(s["tokens"][q])
             expect = pubs + [priv, tokens, -penalty * empty]
-            assert list(out[q, C_PTS_PUBLIC_1:C_PTS_PUBLIC_1 + 6]) == expect
-            assert out[q, C_SCORE] == sum(expect)
+            assert [int(out[q][c]) for c in PTS] == expect
+            assert out[q]["score"] == sum(expect)
             if n == 1:
                 assert tokens == 0
                 target = int(s["track_value"][:s["g"][E.G_N_TRACK]].sum())
-                assert out[q, C_TARGET] == target and win[q] == (1.0 if sum(expect) > target else 0.0)
+                assert out[q]["target"] == target and win[q] == (1.0 if sum(expect) > target else 0.0)
         assert list(counts) == [18] * 5
         if n > 1:
             # ranking: score, private, tokens, later seat in the last round's order
             last_start = (int(s["g"][E.G_FIRST_START]) + 9) % n
-            key = lambda q: (out[q, C_SCORE], out[q, C_PTS_PUBLIC_1 + 3], int(s["tokens"][q]),
+            key = lambda q: (out[q]["score"], out[q]["pts_private"], int(s["tokens"][q]),
                              (q - last_start) % n)
             order = sorted(range(n), key=key, reverse=True)
-            assert [int(out[q, C_RANK]) for q in order] == list(range(1, n + 1))
+            assert [int(out[q]["rank"]) for q in order] == list(range(1, n + 1))
             assert win[order[0]] == 1.0
 
 

@@ -13,11 +13,10 @@ import numpy as np
 from analysis.stats import wilson_interval
 from sim.games.sagrada import SPEC
 from sim.games.sagrada import enums as E
-from sim.games.sagrada.nb import action_options_nb, apply_draft_nb, begin_turn_nb, new_state, window_options_nb
-from sim.games.sagrada.play import play_chunk_nb
+from sim.games.sagrada.nb import action_options_nb, apply_draft_nb, begin_turn_nb, window_options_nb
 from strategies.sagrada import (PREP_LEN, P_TARGET, P_TOKEN, P_WIN_PUBLIC, P_WIN_TOKENS, choose_action_nb,
                                 choose_window_nb, plain_best_nb, prep_nb, tool_gain_nb)
-from tests.sagrada_helpers import (Kit, cell, default_tables, fresh_state, options_buf, pool, set_pool,
+from tests.sagrada_helpers import (Kit, cell, default_tables, fresh_state, options_buf, play_records, pool, set_pool,
                                    set_public, set_restrictions, set_tools, set_window, tables_with)
 
 T = default_tables()
@@ -216,16 +215,14 @@ def test_planner_uses_flux_remover_when_no_pool_die_fits():
 def test_planner_uses_every_tool_card_in_play():
     """Over planner games, each of the 12 tool cards is used in most of the games where it
     is face up (Glazing Hammer, Running Pliers and Flux Remover were never used before)."""
-    from sim.games.sagrada.play import C_GAME, C_SEAT, C_TOOLS_MASK, C_TOOLS_USED_MASK
     T0 = default_tables()
     for players in (4, 1):
         p = SPEC.prepare(COMP, players, ["planner"] * players, 3)
-        out, _ = play_chunk_nb(T0, new_state(), players, np.uint64(3), 0, 400, p.strategy_ids,
-                               p.strategy_params)
-        up = out[out[:, C_SEAT] == 0][:, C_TOOLS_MASK]
+        out = play_records(T0, players, 3, 0, 400, p.strategy_ids, p.strategy_params)
+        up = out[out["seat"] == 0]["tools_mask"]
         for t, name in enumerate(COMP.card_names["tool"]):
             games_up = int(((up >> t) & 1).sum())
-            used = len(set(out[((out[:, C_TOOLS_USED_MASK] >> t) & 1) == 1][:, C_GAME]))
+            used = len(set(out[((out["tools_used_mask"] >> t) & 1) == 1]["game"]))
             assert games_up >= 50 and used >= 0.4 * games_up, (players, name, games_up, used)
 
 
@@ -236,7 +233,6 @@ def test_planner_beats_the_solo_target_far_more_often_than_before():
     tables = tables_with("rules.solo_tools=3")
     p = SPEC.prepare(COMP, 1, ["planner"], 21)
     n = 3000
-    _, win = play_chunk_nb(tables, new_state(), 1, np.uint64(21), 0, n, p.strategy_ids,
-                           p.strategy_params)
+    win = play_records(tables, 1, 21, 0, n, p.strategy_ids, p.strategy_params)["win"]
     lo, hi = wilson_interval(win.sum(), n)
     assert lo > 0.01, (win.sum() / n, lo, hi)

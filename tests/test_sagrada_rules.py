@@ -21,13 +21,11 @@ from sim.games.sagrada.nb import (
     public_score_nb, rank_nb, score_nb, start_round_nb, target_score_nb, take_for_tool_nb,
     tool_cost_nb, tool_usable_nb, track_colours_nb, window_options_nb,
 )
-from sim.games.sagrada.play import play_chunk_nb
-from sim.games.sagrada.nb import new_state
 from tests import naive_sagrada as nv
 from tests.sagrada_helpers import (
     B, G, P, R, Y, Kit, cell, default_components, default_tables, die, events, fresh_state, new_trace,
-    no_trace, options_buf, pool, set_pattern, set_pool, set_public, set_restrictions, set_tools,
-    set_track, set_window, track, window_text,
+    checked_records, no_trace, options_buf, play_records, pool, set_pattern, set_pool, set_public, set_restrictions,
+    set_tools, set_track, set_window, traced_game, track, window_text,
 )
 
 T = default_tables()
@@ -383,19 +381,22 @@ def test_lens_cutter_swaps_with_the_round_track():
 
 
 def test_flux_brush_rerolls_and_an_unplaceable_die_returns_to_the_pool():
-    from sim.games.sagrada.play import place_held_decision_nb
+    from sim.games.sagrada import model as M
     st = tool_state(["Flux Brush"])
     set_pool(st, ["R3"])
     apply_flux_brush_nb(st[0], 0, *no_trace())
     assert st[0]["g"][E.G_HELD_COLOUR] == R and 1 <= st[0]["g"][E.G_HELD_VALUE] <= 6
     assert st[0]["g"][E.G_N_POOL] == 0
-    # a die that fits nowhere goes back to the pool
+    # a die that fits nowhere goes back to the pool, without a placement decision: the
+    # forward model's Flux Brush argument (DEC_TOOL) with every space blue
+    st = tool_state(["Flux Brush"])
+    set_pool(st, ["R3"])
     set_restrictions(st, 0, ["b. b. b. b. b."] * 4)
-    trace, tn = no_trace()
-    sids = np.zeros(2, np.int64)
-    params = np.zeros((2, 16))
-    place_held_decision_nb(T[0], st[0], 0, 0, sids, params, options_buf(), np.zeros(8, np.int64),
-                           np.zeros(512), trace, tn, 0)
+    st[0]["g"][E.G_DEC] = E.DEC_TOOL
+    st[0]["g"][E.G_TOOL_EFFECT] = E.T_FLUX_BRUSH
+    trace, tn = new_trace()
+    M.apply_nb(T[0], st[0], 0, np.zeros(M.KEEP_LEN), trace, tn)
+    assert [e[0] for e in events(trace, tn)][:2] == [E.EV_SET, E.EV_RETURN]
     assert pool(st)[0][0] == "R" and st[0]["g"][E.G_HELD_COLOUR] == -1 and st[0]["n_placed"][0] == 0
 
 
@@ -430,7 +431,6 @@ def test_running_pliers_skips_the_second_turn_in_play():
     games, turns played = 2 x players x 10 rounds - uses of Running Pliers."""
     from sim.games.sagrada.components import load_components
     from sim.games.sagrada.enums import pack_tables
-    from sim.games.sagrada.play import C_LENGTH, trace_game_nb
     comp = load_components()
     tables = pack_tables(comp.tables)
     pliers = comp.card_names["tool"].index("Running Pliers")
@@ -439,11 +439,10 @@ def test_running_pliers_skips_the_second_turn_in_play():
     params = np.zeros((players, 16))
     games_with_pliers = 0
     for game in range(400):
-        st = new_state()
-        trace, n, out, _ = trace_game_nb(tables, st, players, np.uint64(11), game, sids, params, 20000)
-        uses = int(np.sum((trace[:n, 0] == E.EV_TOOL) & (trace[:n, 2] == pliers)))
+        trace, out, _ = traced_game(tables, players, 11, game, sids, params)
+        uses = int(np.sum((trace[:, 0] == E.EV_TOOL) & (trace[:, 2] == pliers)))
         games_with_pliers += uses > 0
-        assert out[0, C_LENGTH] == 2 * players * 10 - uses, (game, uses, out[0, C_LENGTH])
+        assert out[0]["length"] == 2 * players * 10 - uses, (game, uses, out[0]["length"])
     assert games_with_pliers >= 5  # the rule was really exercised
 
 
@@ -507,7 +506,6 @@ def test_flux_remover_is_used_in_round_ten_of_four_player_games():
     used then, draws back the die it returned, and every invariant holds."""
     from sim.games.sagrada.components import load_components
     from sim.games.sagrada.enums import pack_tables
-    from sim.games.sagrada.play import C_BROKEN, trace_game_nb
     comp = load_components()
     tables = pack_tables(comp.tables)
     flux = comp.card_names["tool"].index("Flux Remover")
@@ -515,10 +513,8 @@ def test_flux_remover_is_used_in_round_ten_of_four_player_games():
     params = np.zeros((4, 16))
     late_uses = 0
     for game in range(300):
-        st = new_state()
-        trace, n, out, _ = trace_game_nb(tables, st, 4, np.uint64(5), game, sids, params, 20000)
-        assert out[0, C_BROKEN] == 0
-        rows = [tuple(int(x) for x in trace[i]) for i in range(n)]
+        trace, out, _ = traced_game(tables, 4, 5, game, sids, params)
+        rows = [tuple(int(x) for x in ev) for ev in trace]
         rnd = -1
         for i, ev in enumerate(rows):
             if ev[0] == E.EV_ROUND:
@@ -528,6 +524,8 @@ def test_flux_remover_is_used_in_round_ten_of_four_player_games():
                 bag = next(r for r in rows[i:] if r[0] == E.EV_BAG)
                 assert bag[1] == bag[2]          # the bag held only the returned die
     assert late_uses >= 3, late_uses
+    # the same games with the state checked after every step
+    assert checked_records(tables, 4, 5, 0, 300, sids, params)[1] == 0
 
 
 def test_glazing_hammer_traces_every_new_value():
@@ -709,7 +707,6 @@ def test_tie_break_private_then_tokens_then_reverse_final_order():
 def test_whole_games_place_at_most_twenty_dice_and_use_all_turns(n):
     from sim.games.sagrada import SPEC
     prep = SPEC.prepare(default_components(), n, ["random"], 5)
-    out, win = play_chunk_nb(T, new_state(), n, np.uint64(5), 0, 50, prep.strategy_ids, prep.strategy_params)
-    from sim.games.sagrada.play import C_EMPTY, C_LENGTH, C_PLACED
-    assert (out[:, C_PLACED] + out[:, C_EMPTY] == 20).all()
-    assert (out[:, C_LENGTH] <= 20 * n).all() and (out[:, C_LENGTH] >= 19 * n - 10).all()
+    out = play_records(T, n, 5, 0, 50, prep.strategy_ids, prep.strategy_params)
+    assert (out["placed"] + out["empty_cells"] == 20).all()
+    assert (out["length"] <= 20 * n).all() and (out["length"] >= 19 * n - 10).all()

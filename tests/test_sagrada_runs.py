@@ -3,7 +3,6 @@ variants, the report metadata, and the strength order of the built-in players (9
 intervals excluding parity)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from analysis.stats import wilson_interval
@@ -81,14 +80,12 @@ def test_variant_parameters_reach_the_engine(comp, tmp_path):
 def seat_swapped(comp, a, b, n, seed):
     """Win share of a against b over 2n 2-player games (a in seat 0 for n, seat 1 for n)."""
     from sim.games.sagrada.enums import pack_tables
-    from sim.games.sagrada.nb import new_state
-    from sim.games.sagrada.play import play_chunk_nb
+    from tests.sagrada_helpers import play_records
     T = pack_tables(comp.tables)
     wins = 0.0
     for k, names in enumerate(([a, b], [b, a])):
         p = prep(comp, names, seed=seed)
-        out, win = play_chunk_nb(T, new_state(), 2, np.uint64(seed + k), 0, n,
-                                 p.strategy_ids, p.strategy_params)
+        win = play_records(T, 2, seed + k, 0, n, p.strategy_ids, p.strategy_params)["win"]
         wins += win.reshape(n, 2)[:, names.index(a)].sum()
     return wins, 2 * n
 
@@ -105,8 +102,7 @@ def test_greedy_beats_random_and_planner_beats_greedy(comp):
 def test_four_seats_strength_order(comp):
     """planner, greedy, greedy, random in all four seat rotations; parity is 1/4."""
     from sim.games.sagrada.enums import pack_tables
-    from sim.games.sagrada.nb import new_state
-    from sim.games.sagrada.play import play_chunk_nb
+    from tests.sagrada_helpers import play_records
     T = pack_tables(comp.tables)
     base = ["planner", "greedy", "greedy", "random"]
     wins = {"planner": 0.0, "greedy": 0.0, "random": 0.0}
@@ -115,7 +111,7 @@ def test_four_seats_strength_order(comp):
     for r in range(4):
         names = base[r:] + base[:r]
         p = prep(comp, names, seed=31)
-        out, win = play_chunk_nb(T, new_state(), 4, np.uint64(31 + r), 0, n, p.strategy_ids, p.strategy_params)
+        win = play_records(T, 4, 31 + r, 0, n, p.strategy_ids, p.strategy_params)["win"]
         w = win.reshape(n, 4)
         for s, name in enumerate(names):
             wins[name] += w[:, s].sum()
@@ -132,18 +128,16 @@ def test_replay_shows_turns_rerolled_values_and_the_flux_remover_dice(comp):
     drawn, the value chosen and where that die went."""
     import re
     from sim.games.sagrada.enums import pack_tables
-    from sim.games.sagrada.nb import new_state
-    from sim.games.sagrada.play import C_LENGTH, play_chunk_nb
+    from tests.sagrada_helpers import play_records
     T = pack_tables(comp.tables)
     p = prep(comp, ["random"] * 4, seed=5)
     colour = "(red|yellow|green|blue|purple)"
     seen_hammer = seen_flux = 0
     for game in range(80):
         lines = SPEC.replay(p, game)
-        out, _ = play_chunk_nb(T, new_state(), 4, np.uint64(5), game, 1, p.strategy_ids,
-                               p.strategy_params)
+        out = play_records(T, 4, 5, game, 1, p.strategy_ids, p.strategy_params)
         turns = [ln for ln in lines if re.fullmatch(r"  > seat \d \(random\), (first|second) turn", ln)]
-        assert len(turns) == out[0, C_LENGTH]
+        assert len(turns) == out[0]["length"]
         for i, ln in enumerate(lines):
             m = re.fullmatch(r"    re-rolls the (\d+) dice of the pool:", ln)
             if m:

@@ -213,10 +213,19 @@ G_SEAT = 18            # seat whose turn it is (-1 outside turns)
 G_TURN_IN_ROUND = 19   # 0 = that seat's first turn of the round, 1 = its second
 G_DRAFTS_LEFT = 20     # dice the seat may still draft this turn
 G_TOOL_USED = 21       # 1 once the seat used a tool this turn
-G_BROKEN = 22          # checked games: first broken invariant (CHK_* code), 0 if none
-G_BROKEN_TURN = 23
+G_BROKEN = 22          # unused since issue 12 (the harness's checked kernel reports the first
+G_BROKEN_TURN = 23     #   broken invariant itself); kept so that the other indices keep their values
 G_DRAFTED = 24         # dice the seat drafted this turn
-N_G = 25
+# where the game stands (the forward model, model.py): the decision pending and its arguments
+G_DEC = 25             # DEC_* code of the pending decision, -1 once the game is over
+G_TO_MOVE = 26         # seat that takes the pending decision (-1 once over)
+G_ORDER_T = 27         # index into order[] of the turn being played (-1 before a round's first)
+G_TOOL_EFFECT = 28     # T_* effect of the tool being carried out (-1: none)
+G_TOOL_STEP = 29       # that tool's step (0, 1: Flux Remover's value, Lathekin's / Tap Wheel's 2nd move)
+G_PLACE_MODE = 30      # DEC_PLACE: placement mode (M_* bits) of the held die
+G_TOOL_TO = 31         # Lathekin / Tap Wheel step 1: the cell the first moved die went to
+G_N_OPTS = 32          # legal options of the pending decision, cached in opts[:n]
+N_G = 33
 
 # --- per-seat statistics: state.stats[p, ...] -------------------------------------------------
 ST_PLACED = 0          # dice placed (drafted or by a tool)
@@ -225,17 +234,22 @@ ST_TOOLS = 2           # tool cards used
 ST_TOKENS_SPENT = 3    # favor tokens spent
 ST_MOVES = 4           # window dice moved by tools
 ST_RETURNED = 5        # dice a tool returned to the pool
-ST_ILLEGAL = 6         # decisions a strategy returned that were not legal (must stay 0)
-ST_CHOICES = 7         # decisions with 2 or more legal options
+ST_ILLEGAL = 6         # unused since issue 12: the harness counts illegal answers (column illegal)
+ST_CHOICES = 7         #   and choices (column choices) itself
 N_STATS = 8
+
+MAX_OPTIONS = 512              # longest list of legal options of one decision
+CTX_LEN = 8                    # side inputs of a decision (strategies' ctx): see DEC_* below
 
 # Placement modes (bits): what a tool lets a die ignore.
 M_IGNORE_COLOUR = 1    # Eglomise Brush
 M_IGNORE_SHADE = 2     # Copper Foil Burnisher
 M_NOT_ADJACENT = 4     # Cork-backed Straightedge: next to no die instead of next to one
 
-# The state of one game: one numpy record of fixed-size arrays, passed by reference. Public:
-# everything except the bag's order and other seats' private objectives (priv).
+# The state of one game: one numpy record of fixed-size arrays, passed by reference; the whole
+# game is in it (model.py: copying it copies the game). Public: everything except the bag's
+# order, other seats' private objectives (priv), and during the window choice the other seats'
+# dealt cards and hidden choices (pending_window) (model.observe_nb, determinize_nb).
 STATE_DTYPE = np.dtype([
     ("g", np.int64, (N_G,)),
     ("bag", np.int64, (MAX_DICE,)),                    # colours of the dice in the bag, bag[:n]
@@ -270,6 +284,11 @@ STATE_DTYPE = np.dtype([
     ("order", np.int64, (2 * MAX_PLAYERS,)),           # this round's turn order (snake)
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),        # RNG counters: chance, then one per seat
     ("stats", np.int64, (MAX_PLAYERS, N_STATS)),
+    # window choice: each seat's chosen pattern, hidden (not yet applied) until every seat has
+    # chosen (the rulebook's choice is simultaneous); -1 = not chosen yet
+    ("pending_window", np.int64, (MAX_PLAYERS,)),
+    ("opts", np.int64, (MAX_OPTIONS,)),                # legal options of the pending decision, [:g[G_N_OPTS]]
+    ("scratch", np.int64, (MAX_OPTIONS,)),             # work space of the option lists (no meaning between calls)
 ])
 
 # --- decisions passed to strategies ------------------------------------------------------------
@@ -286,8 +305,6 @@ OPT_END = -1
 OPT_TOOL = 10000
 OPT_TOOL_STRIDE = 100
 OPT_NO_PAYER = 99
-MAX_OPTIONS = 512
-CTX_LEN = 8
 
 # --- trace events (replay): trace[i] = (EV_*, a, b, c, d, e) -----------------------------------
 EV_ROUND = 0        # a = round, b = start player
@@ -309,7 +326,7 @@ EV_TURN = 14        # a = seat, b = 0 its first turn of the round, 1 its second
 EV_VALUE = 15       # a = colour, b = value chosen for the die Flux Remover drew
 TRACE_WIDTH = 6
 
-# --- invariant codes (G_BROKEN) ----------------------------------------------------------------
+# --- invariant codes (check_state_nb) ----------------------------------------------------------------
 CHK_DICE = 1           # dice not conserved (per colour) across bag, pool, windows, track, spent, held
 CHK_WINDOW = 2         # a die breaks its cell's restriction (without a tool's exemption)
 CHK_NEIGHBOUR = 3      # orthogonal neighbours share a colour or a value

@@ -1,7 +1,7 @@
 """Sagrada: the rules, as pure compiled functions over a `STATE_DTYPE` record.
 
 Each function is one rule (or one piece of bookkeeping); `docs/games/sagrada.md` maps every
-rule and tool card to its function. Nothing here calls a strategy: `play.py` asks a strategy
+rule and tool card to its function. Nothing here calls a strategy: the platform's loop (sim/harness.py) asks a strategy
 to pick one of the legal options enumerated here (`*_options_nb`) and applies it with the
 `apply_*` / `*_nb` functions here.
 
@@ -51,7 +51,7 @@ def new_state():
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up: all dice in the bag; tool cards and public objectives face up (3 and 3; solo:
     R_SOLO_TOOLS tools and 2 publics); 1 private objective per seat (solo: 2); 2 window cards
-    dealt per seat (their 4 sides are the seat's window choice, made in play.py); a random
+    dealt per seat (their 4 sides are the seat's window choice, made in model.py); a random
     start player holding the bag."""
     g = s.g
     for k in range(N_G):

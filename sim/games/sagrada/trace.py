@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.games.sagrada import enums as E
-from sim.games.sagrada.play import C_RANK, C_SCORE, C_TARGET, RECORD_COLUMNS
+from sim.games.sagrada.model import RECORD
 
 
 def cell_name(c: int) -> str:
@@ -33,7 +33,9 @@ def window_lines(state, seat: int) -> list:
     return rows
 
 
-def format_trace(prepared, game_index, events, out, win, state) -> list:
+def format_trace(prepared, game_index, events, rec, state) -> list:
+    """The readable lines of one traced game; rec: its records (RECORD's columns by name, one
+    row per seat), state: the final state."""
     comp = prepared.components
     names = comp.card_names
     tables = comp.tables
@@ -88,11 +90,12 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
             lines.append("    passes (no die drafted)")
         elif kind == E.EV_END:
             lines.append(f"-- game over: {E.END_REASON_NAMES[a]} --")
-    cols = [name for name, _ in RECORD_COLUMNS]
+    cols = [name for name in RECORD.names if name.startswith("pts_")]
     for p in range(prepared.n_players):
         lines.append(f"{seat(p)} window {names['window'][int(state['pattern'][p])]}:")
         lines.extend("    " + row for row in window_lines(state, p))
-        parts = ", ".join(f"{cols[k]} {out[p, k]}" for k in range(len(cols)) if cols[k].startswith("pts_"))
-        extra = f", target {out[p, C_TARGET]}" if prepared.n_players == 1 else ""
-        lines.append(f"{seat(p)}: score {out[p, C_SCORE]} (rank {out[p, C_RANK]}, win {win[p]:.2f}; {parts}{extra})")
+        parts = ", ".join(f"{c} {rec[p][c]}" for c in cols)
+        extra = f", target {rec[p]['target']}" if prepared.n_players == 1 else ""
+        lines.append(f"{seat(p)}: score {rec[p]['score']} (rank {rec[p]['rank']}, "
+                     f"win {rec[p]['win']:.2f}; {parts}{extra})")
     return lines

@@ -1,0 +1,745 @@
+"""Sagrada as a forward model (docs/notes: the game template of issue 12).
+
+The rules stay in nb.py; this module only sequences them. The state record carries where the
+game stands, so that `apply_nb` goes from one decision to the next with nothing on the call
+stack and a copied state (`state_rec.copy()`) has the same future:
+
+- g[G_DEC]        the pending decision (DEC_WINDOW / DEC_ACTION / DEC_TOOL / DEC_PLACE; -1 over)
+- g[G_TO_MOVE]    the seat that takes it
+- g[G_ORDER_T]    the turn being played: index into this round's snake order s.order
+- g[G_TOOL_EFFECT], g[G_TOOL_STEP], g[G_TOOL_TO], g[G_PLACE_MODE]: a tool being carried out
+  (its argument decisions DEC_TOOL, then the held die's cell DEC_PLACE)
+- g[G_HELD_COLOUR/VALUE]: the die a tool holds
+- s.pending_window: the window choice is simultaneous in the rulebook: the seats choose one
+  after the other (DEC_WINDOW for seat 0, 1, ...), each choice kept hidden here and applied to
+  every seat at once after the last one
+- s.opts[:g[G_N_OPTS]]: the pending decision's legal options, computed once when the decision
+  is reached (the old loop's list, in the same order), copied out by legal_nb
+
+Phases: window choice (one DEC_WINDOW per seat) -> 10 rounds: the round starts (pool drawn),
+then the turns in snake order; a turn is DEC_ACTION decisions (draft a die onto a cell, use a
+tool, end the turn) until the seat ends it or only "end the turn" is left; a tool asks its
+arguments (DEC_TOOL step 0 / 1) and then the held die's cell (DEC_PLACE) -> the round ends
+(leftovers onto the round track) -> after the last round, over.
+
+Exactly the decisions of the old play loop (play.py before issue 12) are asked, in the same
+order and with the same options, and the rules functions run in the same order: the random
+streams are consumed exactly as before, so the same seed gives the same game. In particular
+a turn whose only option is "end the turn" is not asked (as before), a tool's argument is
+asked even when it has a single option (as before: the random player draws for it), and a
+held die with no legal cell goes back to the pool without a decision.
+"""
+import numpy as np
+from numba import njit
+
+from sim.events import trace_nb
+from sim.records import declare
+from sim.rng import init_streams_nb, mix64_nb, randint_nb, shuffle_nb
+from sim.games.sagrada.enums import (
+    DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
+    G_DEC, G_DRAFTED, G_FIRST_START, G_HELD_COLOUR, G_HELD_VALUE, G_N_OPTS,
+    G_N_PLAYERS, G_N_PRIVATE, G_N_PUBLIC, G_N_TOOLS, G_ORDER_T, G_OVER, G_PLACE_MODE, G_SEAT,
+    G_SOLO, G_TO_MOVE, G_TOOL_EFFECT, G_TOOL_STEP, G_TOOL_TO, G_TURN_IN_ROUND, G_TURNS,
+    G_END_REASON, G_N_BAG, CTX_LEN, MAX_DEAL, MAX_OPTIONS, MAX_PLAYERS, M_IGNORE_COLOUR,
+    M_IGNORE_SHADE, M_NOT_ADJACENT, N_CELLS, N_PUB_SLOTS, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE,
+    R_WINDOW_CARDS, N_COLOURS, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
+    N_VALUES, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT,
+    T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER,
+    T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER,
+    T_RUNNING_PLIERS, T_TAP_WHEEL,
+)
+from sim.games.sagrada.nb import (
+    N_PTS, action_options_nb, apply_draft_nb, apply_flux_brush_nb, apply_flux_remover_nb,
+    apply_glazing_nb, apply_grinding_nb, apply_grozing_nb, apply_lens_nb, apply_move_nb,
+    apply_running_nb, apply_window_nb, begin_turn_nb, cell_options_nb,
+    check_state_nb as rules_check_state_nb, draft_tool_options_nb, end_round_nb,
+    final_position_nb, flux_value_options_nb, lathekin_options_nb, lens_options_nb,
+    move_options_nb, pay_tool_nb, place_held_nb, rank_nb, return_held_nb, score_nb,
+    set_flux_value_nb, setup_nb as rules_setup_nb, start_round_nb, take_for_tool_nb,
+    target_score_nb, track_colours_nb, window_options_nb,
+)
+
+KEEP_LEN = MAX_OPTIONS   # the strategies' scratch `keep` (Sagrada has no keep values)
+PERFECT_INFORMATION = False   # other seats' private objectives, the bag's order, hidden window choices
+
+
+# ---------------------------------------------------------------------------------------
+# the typed log record
+# ---------------------------------------------------------------------------------------
+RECORD_FIELDS = (
+    ("game", "i8", "game index in the run"),
+    ("seat", "i8", "seat, 0-based"),
+    ("score", "i8", "final score"),
+    ("rank", "i8", "1 = winner (ties broken by the rulebook's three steps: ranks are distinct)"),
+    ("win", "f8", "1 for the winner, else 0 (solo: 1 if the score beats the target score)"),
+    ("length", "i8", "turns played in the game (skipped turns excluded)"),
+    ("end_reason", "i8", "0 = all rounds played"),
+    ("pts_public_1", "i8", "points from the first public objective (column public_1)"),
+    ("pts_public_2", "i8", "points from the second public objective"),
+    ("pts_public_3", "i8", "points from the third public objective (0 in solo)"),
+    ("pts_private", "i8", "points from the private objective (solo: the better of the two)"),
+    ("pts_favor", "i8", "points from unspent favor tokens"),
+    ("pts_empty", "i8", "points lost for open spaces (negative)"),
+    ("window", "i8", "pattern id chosen (file order)"),
+    ("difficulty", "i8", "difficulty of the chosen pattern (favor tokens received)"),
+    ("private", "i8", "private objective card id (solo: the first of the two)"),
+    ("private_2", "i8", "solo: the second private objective card id, else -1"),
+    ("public_1", "i8", "public objective id in slot 1"),
+    ("public_2", "i8", "public objective id in slot 2"),
+    ("public_3", "i8", "public objective id in slot 3 (-1 in solo)"),
+    ("tools_mask", "i8", "bit t set = tool card t (file order) face up in this game"),
+    ("tools_used_mask", "i8", "bit t set = this seat used tool card t"),
+    ("tool_uses", "i8", "tool cards used by this seat"),
+    ("tokens_spent", "i8", "favor tokens spent"),
+    ("tokens_left", "i8", "favor tokens left"),
+    ("empty_cells", "i8", "open spaces left in the window"),
+    ("placed", "i8", "dice placed"),
+    ("passes", "i8", "turns without a draft"),
+    ("moves", "i8", "window dice moved by tools"),
+    ("returned", "i8", "dice a tool returned to the pool"),
+    ("start_position", "i8", "seat's place in round 1's clockwise order (0 = first start player)"),
+    ("target", "i8", "solo: target score (round-track sum), else 0"),
+    ("illegal", "i8", "strategy decisions that were not legal (always 0 for built-ins)"),
+    ("window_mask", "i8", "bit w set = window pattern w chosen (one bit)"),
+    ("public_mask", "i8", "bit o set = public objective o face up in this game"),
+    ("private_mask", "i8", "bit k set = private objective k held (solo: both)"),
+    ("solo_tools", "i8", "solo: tool cards face up = the difficulty (1 hardest .. 5 easiest), else 0"),
+    ("margin", "i8", "solo: score minus the target score (win = margin > 0), else 0"),
+    ("choices", "i8", "decisions the seat took among 2 or more legal options (a strategy that "
+                      "never won despite many is suspect)"),
+)
+
+
+RECORD = declare(*RECORD_FIELDS)
+
+# extra state-checker codes (nb.check_state_nb's CHK_* are 1..5)
+CHK_PHASE = 6          # the pending decision is inconsistent with where the game stands
+CHK_OPTIONS = 7        # a pending decision with no legal option, or options out of capacity
+CHK_PRIVATE = 8        # two seats hold the same private objective
+
+
+# ---------------------------------------------------------------------------------------
+# sequencing: from one decision to the next
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def ask_nb(s, dec, seat, n):
+    """Make the options in s.opts[:n] the pending decision `dec` of `seat`."""
+    s.g[G_DEC] = dec
+    s.g[G_TO_MOVE] = seat
+    s.g[G_N_OPTS] = n
+
+
+@njit(cache=True, error_model="numpy")
+def end_turn_nb(s, p, trace, tn):
+    """The turn ends: a turn without a draft is a pass."""
+    if s.g[G_DRAFTED] == 0:
+        s.stats[p, ST_PASSES] += 1
+        trace_nb(trace, tn, EV_PASS, p, 0, 0, 0, 0)
+    s.g[G_TURNS] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def action_point_nb(tables, s, trace, tn):
+    """The seat in turn chooses its next action; when only "end the turn" is left the turn
+    ends without asking (the old loop's rule). Returns True if a decision is pending."""
+    p = s.g[G_SEAT]
+    # the work space lives in the state: no allocation per decision
+    n = action_options_nb(tables, s, p, s.opts, s.scratch)
+    if n == 1:
+        end_turn_nb(s, p, trace, tn)
+        return False
+    ask_nb(s, DEC_ACTION, p, n)
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def next_turn_nb(tables, s, trace, tn):
+    """After a turn: the next turn of the snake order that has a decision; at the end of the
+    order the round ends and the next one starts; after the last round the game is over."""
+    g = s.g
+    n = g[G_N_PLAYERS]
+    while True:
+        t = g[G_ORDER_T] + 1
+        if t >= 2 * n:
+            g[G_SEAT] = -1
+            end_round_nb(tables, s, trace, tn)
+            if g[G_OVER] != 0:
+                g[G_DEC] = -1
+                g[G_TO_MOVE] = -1
+                g[G_N_OPTS] = 0
+                return
+            start_round_nb(tables, s, trace, tn)
+            g[G_ORDER_T] = -1
+            continue
+        g[G_ORDER_T] = t
+        p = s.order[t]
+        second = 0 if t < n else 1
+        if second == 1 and s.skip_second[p] == 1:
+            continue  # Running Pliers: this turn was taken already
+        begin_turn_nb(s, p, second)
+        trace_nb(trace, tn, EV_TURN, p, second, 0, 0, 0)
+        if action_point_nb(tables, s, trace, tn):
+            return
+
+
+@njit(cache=True, error_model="numpy")
+def after_action_nb(tables, s, trace, tn):
+    """An action (draft or whole tool) is done: the seat's next action, or the next turn."""
+    if not action_point_nb(tables, s, trace, tn):
+        next_turn_nb(tables, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def finish_tool_nb(tables, s, trace, tn):
+    s.g[G_TOOL_EFFECT] = -1
+    s.g[G_TOOL_STEP] = 0
+    s.g[G_TOOL_TO] = -1
+    s.g[G_PLACE_MODE] = 0
+    after_action_nb(tables, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def place_point_nb(tables, s, mode, trace, tn):
+    """A tool's held die: the seat picks a legal cell (DEC_PLACE); with none it returns to the
+    pool and the tool is done."""
+    p = s.g[G_SEAT]
+    n = cell_options_nb(s, p, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE], mode, s.opts)
+    if n == 0:
+        return_held_nb(s, p, trace, tn)
+        finish_tool_nb(tables, s, trace, tn)
+        return
+    s.g[G_PLACE_MODE] = mode
+    ask_nb(s, DEC_PLACE, p, n)
+
+
+@njit(cache=True, error_model="numpy")
+def tool_ask_nb(s, step, n):
+    s.g[G_TOOL_STEP] = step
+    ask_nb(s, DEC_TOOL, s.g[G_SEAT], n)
+
+
+@njit(cache=True, error_model="numpy")
+def start_tool_nb(tables, s, code, trace, tn):
+    """Pay for the tool of action `code` and carry out its effect up to its first argument."""
+    p = s.g[G_SEAT]
+    slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
+    payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
+    effect = tables.tool_effect[s.tools[slot]]
+    pay_tool_nb(tables, s, p, slot, payer, trace, tn)
+    s.g[G_TOOL_EFFECT] = effect
+    s.g[G_TOOL_STEP] = 0
+    s.g[G_TOOL_TO] = -1
+    if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED \
+            or effect == T_FLUX_BRUSH or effect == T_FLUX_REMOVER:
+        tool_ask_nb(s, 0, draft_tool_options_nb(s, p, effect, s.opts))
+    elif effect == T_LENS_CUTTER:
+        tool_ask_nb(s, 0, lens_options_nb(s, p, s.opts))
+    elif effect == T_GLAZING_HAMMER:
+        apply_glazing_nb(s, trace, tn)
+        finish_tool_nb(tables, s, trace, tn)
+    elif effect == T_RUNNING_PLIERS:
+        apply_running_nb(s, p)
+        finish_tool_nb(tables, s, trace, tn)
+    elif effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL:
+        mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else M_IGNORE_SHADE
+        tool_ask_nb(s, 0, move_options_nb(s, p, mode, -1, -1, s.opts, 0))
+    elif effect == T_LATHEKIN:
+        tool_ask_nb(s, 0, lathekin_options_nb(s, p, s.opts))
+    elif effect == T_TAP_WHEEL:
+        tool_ask_nb(s, 0, move_options_nb(s, p, 0, track_colours_nb(s), -1, s.opts, 0))
+    else:
+        finish_tool_nb(tables, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def tool_argument_nb(tables, s, code, trace, tn):
+    """Apply a tool's argument (DEC_TOOL) and go on to its next step."""
+    p = s.g[G_SEAT]
+    effect = s.g[G_TOOL_EFFECT]
+    step = s.g[G_TOOL_STEP]
+    if effect == T_GROZING_PLIERS:
+        apply_grozing_nb(s, code, trace, tn)
+        place_point_nb(tables, s, 0, trace, tn)
+    elif effect == T_GRINDING_STONE:
+        apply_grinding_nb(s, code, trace, tn)
+        place_point_nb(tables, s, 0, trace, tn)
+    elif effect == T_CORK_BACKED:
+        take_for_tool_nb(s, code)
+        place_point_nb(tables, s, M_NOT_ADJACENT, trace, tn)
+    elif effect == T_FLUX_BRUSH:
+        apply_flux_brush_nb(s, code, trace, tn)
+        place_point_nb(tables, s, 0, trace, tn)
+    elif effect == T_FLUX_REMOVER:
+        if step == 0:
+            apply_flux_remover_nb(s, code, trace, tn)
+            tool_ask_nb(s, 1, flux_value_options_nb(s, p, s.opts))
+        else:
+            set_flux_value_nb(s, code, trace, tn)
+            place_point_nb(tables, s, 0, trace, tn)
+    elif effect == T_LENS_CUTTER:
+        apply_lens_nb(s, code, trace, tn)
+        place_point_nb(tables, s, 0, trace, tn)
+    elif effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL:
+        mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else M_IGNORE_SHADE
+        apply_move_nb(s, p, code, mode, trace, tn)
+        finish_tool_nb(tables, s, trace, tn)
+    elif effect == T_LATHEKIN:
+        to = apply_move_nb(s, p, code, 0, trace, tn)
+        if step == 0:
+            s.g[G_TOOL_TO] = to
+            tool_ask_nb(s, 1, move_options_nb(s, p, 0, -1, to, s.opts, 0))
+        else:
+            finish_tool_nb(tables, s, trace, tn)
+    elif effect == T_TAP_WHEEL:
+        if step == 0:
+            to = apply_move_nb(s, p, code, 0, trace, tn)
+            s.g[G_TOOL_TO] = to
+            n = move_options_nb(s, p, 0, 1 << s.win_colour[p, to], to, s.opts, 0)
+            s.opts[n] = OPT_END   # the second die is optional
+            tool_ask_nb(s, 1, n + 1)
+        else:
+            if code != OPT_END:
+                apply_move_nb(s, p, code, 0, trace, tn)
+            finish_tool_nb(tables, s, trace, tn)
+    else:
+        finish_tool_nb(tables, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def reveal_windows_nb(tables, s, trace, tn):
+    """Every seat has chosen: the windows are turned face up together (pattern, favor
+    tokens), then the first round starts."""
+    n = s.g[G_N_PLAYERS]
+    for p in range(n):
+        pattern = s.pending_window[p]
+        apply_window_nb(tables, s, p, pattern)
+        trace_nb(trace, tn, EV_WINDOW, p, pattern, 0, 0, 0)
+        s.pending_window[p] = -1
+    start_round_nb(tables, s, trace, tn)
+    s.g[G_ORDER_T] = -1
+    next_turn_nb(tables, s, trace, tn)
+
+
+# ---------------------------------------------------------------------------------------
+# the contract
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def setup_nb(tables, s, n_players, game_seed, trace, tn):
+    """Set-up (nb.setup_nb: streams, bag, cards, windows dealt, start player), then seat 0's
+    window choice is pending."""
+    rules_setup_nb(tables, s, n_players, game_seed, trace, tn)
+    g = s.g
+    for p in range(MAX_PLAYERS):
+        s.pending_window[p] = -1
+    g[G_ORDER_T] = -1
+    g[G_TOOL_EFFECT] = -1
+    g[G_TOOL_STEP] = 0
+    g[G_TOOL_TO] = -1
+    g[G_PLACE_MODE] = 0
+    ask_nb(s, DEC_WINDOW, 0, window_options_nb(tables, s, 0, s.opts))
+
+
+@njit(cache=True, error_model="numpy")
+def is_over_nb(s):
+    return s.g[G_OVER] != 0
+
+
+@njit(cache=True, error_model="numpy")
+def to_move_nb(s):
+    return s.g[G_TO_MOVE] if s.g[G_OVER] == 0 else -1
+
+
+@njit(cache=True, error_model="numpy")
+def decision_nb(s):
+    return s.g[G_DEC]
+
+
+@njit(cache=True, error_model="numpy")
+def legal_nb(tables, s, options):
+    """The pending decision's legal options (computed when it was reached), in the old loop's
+    order: window sides; actions (drafts die * N_CELLS + cell, tools, OPT_END last); a tool's
+    arguments; the held die's cells."""
+    n = s.g[G_N_OPTS]
+    for i in range(n):
+        options[i] = s.opts[i]
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def context_nb(tables, s, ctx, keep):
+    """ctx[0] = tool effect being carried out (DEC_TOOL / DEC_PLACE; -1 otherwise), ctx[1] =
+    its step, ctx[2] = the held die's placement mode (M_* bits; DEC_PLACE), ctx[3] = 0 on the
+    seat's first turn of the round, 1 on its second; the rest 0. `keep` is not used."""
+    for k in range(CTX_LEN):
+        ctx[k] = 0
+    ctx[0] = s.g[G_TOOL_EFFECT]
+    ctx[1] = s.g[G_TOOL_STEP]
+    ctx[2] = s.g[G_PLACE_MODE]
+    ctx[3] = s.g[G_TURN_IN_ROUND]
+
+
+@njit(cache=True, error_model="numpy")
+def default_keep_nb(tables, s, keep):
+    """Sagrada has no keep values."""
+    return
+
+
+@njit(cache=True, error_model="numpy")
+def apply_nb(tables, s, option, keep, trace, tn):
+    """Apply `option` (one of legal_nb's) of the pending decision, then everything automatic
+    (round ends and starts, dice drawn and rolled from s.streams[0], turns with nothing to
+    decide) up to the next decision or the end."""
+    g = s.g
+    dec = g[G_DEC]
+    if dec == DEC_WINDOW:
+        p = g[G_TO_MOVE]
+        s.pending_window[p] = option   # hidden until every seat has chosen
+        if p + 1 < g[G_N_PLAYERS]:
+            ask_nb(s, DEC_WINDOW, p + 1, window_options_nb(tables, s, p + 1, s.opts))
+        else:
+            reveal_windows_nb(tables, s, trace, tn)
+    elif dec == DEC_ACTION:
+        p = g[G_SEAT]
+        if option == OPT_END:
+            end_turn_nb(s, p, trace, tn)
+            next_turn_nb(tables, s, trace, tn)
+        elif option < OPT_TOOL:
+            apply_draft_nb(s, p, option, trace, tn)
+            after_action_nb(tables, s, trace, tn)
+        else:
+            start_tool_nb(tables, s, option, trace, tn)
+    elif dec == DEC_TOOL:
+        tool_argument_nb(tables, s, option, trace, tn)
+    elif dec == DEC_PLACE:
+        place_held_nb(s, g[G_SEAT], option, trace, tn)
+        finish_tool_nb(tables, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def scores_nb(tables, s, n_players, scores, privs, rank, win):
+    """Every seat's score now, its private points, and the rulebook's ranking."""
+    pts = np.zeros(N_PTS, np.int64)
+    tokens = np.zeros(MAX_PLAYERS, np.int64)
+    positions = np.zeros(MAX_PLAYERS, np.int64)
+    for p in range(n_players):
+        scores[p] = score_nb(tables, s, p, pts)
+        privs[p] = pts[3]
+        tokens[p] = s.tokens[p]
+        positions[p] = final_position_nb(s, p)
+    rank_nb(scores, privs, tokens, positions, n_players, rank, win)
+
+
+@njit(cache=True, error_model="numpy")
+def returns_nb(tables, s, n_players, out):
+    """Win shares of a finished game: 1 for the winner (the ranking breaks every tie); solo: 1
+    if the score beats the target (the round-track sum), else 0."""
+    scores = np.zeros(MAX_PLAYERS, np.int64)
+    privs = np.zeros(MAX_PLAYERS, np.int64)
+    rank = np.zeros(MAX_PLAYERS, np.int64)
+    win = np.zeros(MAX_PLAYERS, np.float64)
+    scores_nb(tables, s, n_players, scores, privs, rank, win)
+    for p in range(MAX_PLAYERS):
+        out[p] = 0.0
+    if s.g[G_SOLO] == 1:
+        out[0] = 1.0 if scores[0] > target_score_nb(s) else 0.0
+    else:
+        for p in range(n_players):
+            out[p] = win[p]
+
+
+@njit(cache=True, error_model="numpy")
+def evaluate_nb(tables, s, seat):
+    """A rough chance of winning for `seat` in an unfinished game: a logistic of its score
+    now (nb.score_nb: open spaces count as lost) minus the best other seat's (solo: minus the
+    round track's sum so far, the target), 8 points = one unit. Before the windows are
+    revealed: an even share."""
+    n = s.g[G_N_PLAYERS]
+    if s.pattern[0] < 0:
+        return 0.5 if n == 1 else 1.0 / n
+    scores = np.zeros(MAX_PLAYERS, np.int64)
+    privs = np.zeros(MAX_PLAYERS, np.int64)
+    rank = np.zeros(MAX_PLAYERS, np.int64)
+    win = np.zeros(MAX_PLAYERS, np.float64)
+    scores_nb(tables, s, n, scores, privs, rank, win)
+    if n == 1:
+        lead = float(scores[0] - target_score_nb(s))
+    else:
+        best = -(1 << 40)
+        for q in range(n):
+            if q != seat and scores[q] > best:
+                best = scores[q]
+        lead = float(scores[seat] - best)
+    return 1.0 / (1.0 + np.exp(-lead / 8.0))
+
+
+@njit(cache=True, error_model="numpy")
+def determinize_nb(tables, s, seat, seed):
+    """Redraw what `seat` cannot see, consistently with what it saw, then reseed chance:
+    - the bag's order (its contents per colour are known: the box minus every visible die);
+    - the other seats' private objectives, from the cards the seat does not hold;
+    - during the window choice: the window cards dealt to the other seats (from the cards not
+      dealt to `seat`) and the hidden choices of those who already chose (a side of their new
+      cards, at random);
+    - s.streams[0] (future rolls and draws) from `seed`.
+    Nothing else changes: windows, pool, round track, tools, tokens, public objectives, the
+    seat's own cards and choice, and every seat's strategy stream."""
+    g = s.g
+    rs = np.zeros(2, np.uint64)
+    init_streams_nb(rs, mix64_nb(np.uint64(seed)))
+    n = g[G_N_PLAYERS]
+    shuffle_nb(rs, 0, s.bag, g[G_N_BAG])
+    # others' private objectives: the cards not held by `seat`, shuffled, dealt again
+    n_priv = g[G_N_PRIVATE]
+    if n > 1:
+        free = np.empty(tables.n_private, np.int64)
+        m = 0
+        for c in range(tables.n_private):
+            mine = False
+            for k in range(n_priv):
+                if s.priv[seat, k] == c:
+                    mine = True
+            if not mine:
+                free[m] = c
+                m += 1
+        shuffle_nb(rs, 0, free, m)
+        i = 0
+        for q in range(n):
+            if q == seat:
+                continue
+            for k in range(n_priv):
+                s.priv[q, k] = free[i]
+                i += 1
+    if g[G_DEC] == DEC_WINDOW and n > 1:
+        n_deal = tables.rules[R_WINDOW_CARDS]
+        free = np.empty(tables.n_cards, np.int64)
+        m = 0
+        for c in range(tables.n_cards):
+            mine = False
+            for k in range(n_deal):
+                if s.dealt[seat, k] == c:
+                    mine = True
+            if not mine:
+                free[m] = c
+                m += 1
+        shuffle_nb(rs, 0, free, m)
+        i = 0
+        for q in range(n):
+            if q == seat:
+                continue
+            for k in range(n_deal):
+                s.dealt[q, k] = free[i]
+                i += 1
+            if s.pending_window[q] >= 0:
+                k = randint_nb(rs, 0, n_deal)
+                s.pending_window[q] = tables.card_sides[s.dealt[q, k], randint_nb(rs, 0, 2)]
+        if g[G_TO_MOVE] != seat:   # the options listed are the chooser's: its new cards
+            p = g[G_TO_MOVE]
+            g[G_N_OPTS] = window_options_nb(tables, s, p, s.opts)
+    s.streams[0] = rs[1]
+
+
+# what a seat sees (observe_nb): every public field, the bag's contents per colour, its own
+# cards, its own hidden window choice, its own strategy stream, and the pending decision's
+# options unless they are another seat's window choice
+OBS_LEN = (N_G + 2 * MAX_POOL + 3 * MAX_TRACK + 2 * MAX_TRACK
+           + MAX_PLAYERS * N_CELLS * 5 + MAX_PLAYERS * (3 + N_COLOURS * 2 + (N_VALUES + 1) * 2)
+           + MAX_PLAYERS * (1 + 1 + MAX_IN_PLAY + N_STATS) + N_PUB_SLOTS + 3 * MAX_IN_PLAY
+           + 2 * MAX_PLAYERS + N_COLOURS + N_PRIV_SLOTS + MAX_DEAL + 2 + MAX_OPTIONS)
+
+
+@njit(cache=True, error_model="numpy")
+def put_nb(out, n, arr):
+    for i in range(arr.shape[0]):
+        out[n + i] = arr[i]
+    return n + arr.shape[0]
+
+
+@njit(cache=True, error_model="numpy")
+def put2_nb(out, n, arr):
+    for i in range(arr.shape[0]):
+        for j in range(arr.shape[1]):
+            out[n] = arr[i, j]
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """What `seat` has seen, as int64s in out[:n] (returns n <= OBS_LEN): the game scalars,
+    the pool, the round track, the spent dice, every window (dice, restrictions, masks,
+    pattern), favor tokens, tool cards and their use, the public objectives, the turn order,
+    the counters; the bag's contents per colour (not its order); its own private objectives,
+    dealt window cards, hidden window choice and strategy stream; the pending decision's
+    options unless they are another seat's window choice (its dealt cards)."""
+    g = s.g
+    n = put_nb(out, 0, g)
+    n = put_nb(out, n, s.pool_colour)
+    n = put_nb(out, n, s.pool_value)
+    n = put_nb(out, n, s.track_colour)
+    n = put_nb(out, n, s.track_value)
+    n = put_nb(out, n, s.track_round)
+    n = put_nb(out, n, s.spent_colour)
+    n = put_nb(out, n, s.spent_value)
+    n = put2_nb(out, n, s.win_colour)
+    n = put2_nb(out, n, s.win_value)
+    n = put2_nb(out, n, s.win_exempt)
+    n = put2_nb(out, n, s.restr_colour)
+    n = put2_nb(out, n, s.restr_value)
+    n = put_nb(out, n, s.n_placed)
+    n = put_nb(out, n, s.wmask)
+    n = put_nb(out, n, s.pattern)
+    n = put2_nb(out, n, s.cmask)
+    n = put2_nb(out, n, s.okc)
+    n = put2_nb(out, n, s.vmask)
+    n = put2_nb(out, n, s.okv)
+    n = put_nb(out, n, s.tokens)
+    n = put_nb(out, n, s.skip_second)
+    n = put2_nb(out, n, s.tool_uses)
+    n = put2_nb(out, n, s.stats)
+    n = put_nb(out, n, s.public)
+    n = put_nb(out, n, s.tools)
+    n = put_nb(out, n, s.tool_tokens)
+    n = put_nb(out, n, s.tool_gone)
+    n = put_nb(out, n, s.order)
+    for c in range(N_COLOURS):
+        k = 0
+        for i in range(g[G_N_BAG]):
+            if s.bag[i] == c:
+                k += 1
+        out[n] = k
+        n += 1
+    n = put_nb(out, n, s.priv[seat])
+    n = put_nb(out, n, s.dealt[seat])
+    out[n] = s.pending_window[seat]
+    out[n + 1] = np.int64(s.streams[1 + seat] >> np.uint64(1))   # as an int64
+    n += 2
+    if not (g[G_DEC] == DEC_WINDOW and g[G_TO_MOVE] != seat):
+        for i in range(g[G_N_OPTS]):
+            out[n] = s.opts[i]
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def check_state_nb(tables, s):
+    """0 if the state is sound, else the first broken invariant: nb.check_state_nb's CHK_*
+    codes 1..5 (dice conserved, windows legal, masks, tokens); CHK_PHASE: the pending
+    decision does not match where the game stands (a seat out of range, a held die outside a
+    tool's placement, a tool decision without a tool, a window pending after the windows are
+    revealed); CHK_OPTIONS: a pending decision with no option or more than the capacity;
+    CHK_PRIVATE: a private objective held twice."""
+    code = rules_check_state_nb(tables, s)
+    if code != 0:
+        return code
+    g = s.g
+    n = g[G_N_PLAYERS]
+    for p in range(n):
+        for k in range(g[G_N_PRIVATE]):
+            for q in range(n):
+                for j in range(g[G_N_PRIVATE]):
+                    if (q != p or j != k) and s.priv[p, k] >= 0 and s.priv[p, k] == s.priv[q, j]:
+                        return CHK_PRIVATE
+    if g[G_OVER] != 0:
+        if g[G_DEC] != -1 or g[G_HELD_COLOUR] >= 0:
+            return CHK_PHASE
+        return 0
+    dec = g[G_DEC]
+    if g[G_TO_MOVE] < 0 or g[G_TO_MOVE] >= n:
+        return CHK_PHASE
+    if g[G_N_OPTS] < 1 or g[G_N_OPTS] > MAX_OPTIONS:
+        return CHK_OPTIONS
+    held = g[G_HELD_COLOUR] >= 0
+    if dec == DEC_WINDOW:
+        if s.pattern[g[G_TO_MOVE]] >= 0 or held:
+            return CHK_PHASE
+        for p in range(g[G_TO_MOVE]):
+            if s.pending_window[p] < 0:
+                return CHK_PHASE
+    elif dec == DEC_ACTION:
+        if held or g[G_TOOL_EFFECT] != -1 or g[G_TO_MOVE] != g[G_SEAT]:
+            return CHK_PHASE
+    elif dec == DEC_TOOL:
+        if g[G_TOOL_EFFECT] < 0 or g[G_TO_MOVE] != g[G_SEAT]:
+            return CHK_PHASE
+        # only Flux Remover's value (step 1) is chosen for a held die
+        if held != (g[G_TOOL_EFFECT] == T_FLUX_REMOVER and g[G_TOOL_STEP] == 1):
+            return CHK_PHASE
+    elif dec == DEC_PLACE:
+        if not held or g[G_TOOL_EFFECT] < 0 or g[G_TO_MOVE] != g[G_SEAT]:
+            return CHK_PHASE
+    else:
+        return CHK_PHASE
+    if dec != DEC_WINDOW:
+        for p in range(n):
+            if s.pattern[p] < 0 or s.pending_window[p] >= 0:
+                return CHK_PHASE
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def record_nb(tables, s, n_players, game_index, rec, row0):
+    """The finished game's rows rec[row0 + seat] (every column but illegal and choices)."""
+    pts = np.zeros(N_PTS, np.int64)
+    scores = np.zeros(MAX_PLAYERS, np.int64)
+    privs = np.zeros(MAX_PLAYERS, np.int64)
+    rank = np.zeros(MAX_PLAYERS, np.int64)
+    win = np.zeros(MAX_PLAYERS, np.float64)
+    scores_nb(tables, s, n_players, scores, privs, rank, win)
+    solo = s.g[G_SOLO] == 1
+    target = target_score_nb(s) if solo else 0
+    tools_mask = 0
+    for k in range(s.g[G_N_TOOLS]):
+        tools_mask |= 1 << s.tools[k]
+    pmask = 0
+    for k in range(s.g[G_N_PUBLIC]):
+        pmask |= 1 << s.public[k]
+    for p in range(n_players):
+        r = row0 + p
+        score_nb(tables, s, p, pts)
+        rec[r].game = game_index
+        rec[r].seat = p
+        rec[r].score = scores[p]
+        rec[r].rank = rank[p]
+        rec[r].win = (1.0 if scores[p] > target else 0.0) if solo else win[p]
+        rec[r].length = s.g[G_TURNS]
+        rec[r].end_reason = s.g[G_END_REASON]
+        rec[r].pts_public_1 = pts[0]
+        rec[r].pts_public_2 = pts[1]
+        rec[r].pts_public_3 = pts[2]
+        rec[r].pts_private = pts[3]
+        rec[r].pts_favor = pts[4]
+        rec[r].pts_empty = pts[5]
+        rec[r].window = s.pattern[p]
+        rec[r].difficulty = tables.pattern_difficulty[s.pattern[p]]
+        rec[r].private = s.priv[p, 0]
+        rec[r].private_2 = s.priv[p, 1] if solo else -1
+        rec[r].public_1 = s.public[0] if 0 < s.g[G_N_PUBLIC] else -1
+        rec[r].public_2 = s.public[1] if 1 < s.g[G_N_PUBLIC] else -1
+        rec[r].public_3 = s.public[2] if 2 < s.g[G_N_PUBLIC] else -1
+        used = 0
+        n_uses = 0
+        for k in range(s.g[G_N_TOOLS]):
+            if s.tool_uses[p, k] > 0:
+                used |= 1 << s.tools[k]
+                n_uses += s.tool_uses[p, k]
+        rec[r].tools_mask = tools_mask
+        rec[r].tools_used_mask = used
+        rec[r].tool_uses = n_uses
+        rec[r].tokens_spent = s.stats[p, ST_TOKENS_SPENT]
+        rec[r].tokens_left = s.tokens[p]
+        rec[r].empty_cells = N_CELLS - s.n_placed[p]
+        rec[r].placed = s.stats[p, ST_PLACED]
+        rec[r].passes = s.stats[p, ST_PASSES]
+        rec[r].moves = s.stats[p, ST_MOVES]
+        rec[r].returned = s.stats[p, ST_RETURNED]
+        rec[r].start_position = (p - s.g[G_FIRST_START] + n_players) % n_players
+        rec[r].target = target
+        rec[r].solo_tools = s.g[G_N_TOOLS] if solo else 0
+        rec[r].margin = scores[p] - target if solo else 0
+        rec[r].window_mask = 1 << s.pattern[p]
+        rec[r].public_mask = pmask
+        vmask = 0
+        for k in range(2):
+            if s.priv[p, k] >= 0:
+                vmask |= 1 << s.priv[p, k]
+        rec[r].private_mask = vmask
