@@ -197,3 +197,81 @@ def model_chunk(T, n_players, seed, first, n_games, sids, params, check=0):
     model_chunk_nb(T, new_state(), n_players, np.uint64(seed), first, n_games,
                    np.asarray(sids, np.int64), np.asarray(params, np.float64), check, rec)
     return rec
+
+
+@njit(cache=True, error_model="numpy")
+def model_start_nb(tables_rec, state_rec, n_players, game_seed):
+    trace = np.zeros((0, E.TRACE_WIDTH), np.int64)
+    tn = np.zeros(1, np.int64)
+    M.setup_nb(tables_rec[0], state_rec[0], n_players, game_seed, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def model_steps_nb(tables_rec, state_rec, sids, params, max_steps, chosen):
+    """Play up to max_steps decisions from the state as it stands, with built-in players;
+    chosen[k] = the option applied at step k. Returns the steps played."""
+    tables = tables_rec[0]
+    s = state_rec[0]
+    options = np.empty(M.MAX_OPTIONS, np.int64)
+    ctx = np.zeros(M.CTX_LEN, np.int64)
+    keep = np.zeros(M.KEEP_LEN, np.float64)
+    trace = np.zeros((0, E.TRACE_WIDTH), np.int64)
+    tn = np.zeros(1, np.int64)
+    k = 0
+    while k < max_steps and not M.is_over_nb(s):
+        seat = M.to_move_nb(s)
+        n = M.legal_nb(tables, s, options)
+        M.context_nb(tables, s, ctx, keep)
+        i = choose_builtin_nb(sids[seat], params[seat], tables, s, seat, M.decision_nb(s),
+                              options, n, ctx, keep)
+        chosen[k] = options[i]
+        M.apply_nb(tables, s, options[i], keep, trace, tn)
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def model_no_peek_nb(tables_rec, state_rec, n_players, run_seed, n_games, sids, params,
+                     all_sids, all_params, det_seed):
+    """Play n_games on the forward model; at every decision ask each built-in (all_sids) what it
+    would choose, then redraw what the seat cannot know (determinize_nb, a new seed each time)
+    and ask again. Returns (questions asked, answers that changed). The game itself goes on
+    with the true state (streams and keep restored after each question)."""
+    tables = tables_rec[0]
+    s = state_rec[0]
+    options = np.empty(M.MAX_OPTIONS, np.int64)
+    ctx = np.zeros(M.CTX_LEN, np.int64)
+    keep = np.zeros(M.KEEP_LEN, np.float64)
+    trace = np.zeros((0, E.TRACE_WIDTH), np.int64)
+    tn = np.zeros(1, np.int64)
+    asked = 0
+    changed = 0
+    for g in range(n_games):
+        M.setup_nb(tables, s, n_players, game_seed_nb(run_seed, g), trace, tn)
+        keep[:] = 0.0
+        while not M.is_over_nb(s):
+            seat = M.to_move_nb(s)
+            dec = M.decision_nb(s)
+            n = M.legal_nb(tables, s, options)
+            streams = s.streams.copy()
+            keep0 = keep.copy()
+            for j in range(all_sids.shape[0]):
+                M.context_nb(tables, s, ctx, keep)
+                a = choose_builtin_nb(all_sids[j], all_params[j], tables, s, seat, dec, options,
+                                      n, ctx, keep)
+                s.streams[:] = streams
+                keep[:] = keep0
+                M.determinize_nb(tables, s, seat, np.uint64(det_seed + asked))
+                M.context_nb(tables, s, ctx, keep)
+                b = choose_builtin_nb(all_sids[j], all_params[j], tables, s, seat, dec, options,
+                                      n, ctx, keep)
+                s.streams[:] = streams
+                keep[:] = keep0
+                asked += 1
+                if a != b:
+                    changed += 1
+            M.context_nb(tables, s, ctx, keep)
+            i = choose_builtin_nb(sids[seat], params[seat], tables, s, seat, dec, options, n,
+                                  ctx, keep)
+            M.apply_nb(tables, s, options[i], keep, trace, tn)
+    return asked, changed
