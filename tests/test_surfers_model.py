@@ -6,8 +6,8 @@ the platform's contract (tests/surfers_helpers.model_chunk_nb):
     tests/data/surfers_before_logs.npz), column by column; spread/edge by value (x1000 before);
     and traces the same events as the old loop's replay of 6 of them (same file);
   * a copied state has the same future: copy mid-game, play on both, same game;
-  * determinize_nb keeps everything on the table and the seat's own stream, and redraws the
-    future (chance) and the other seats' random choices;
+  * determinize_nb keeps everything on the table (observe_nb) and the players' streams, and
+    redraws the future (the chance stream);
   * no peeking: every built-in's answer is unchanged when what the seat cannot know is redrawn;
   * the checker holds after every step, and accepts a surfer waiting for its boost on its
     partner's circle (and only there);
@@ -149,10 +149,12 @@ def test_determinize_keeps_the_table_and_redraws_the_future(mixed):
             if name != "streams":
                 assert np.array_equal(d[0][name], st[0][name]), name
         assert d[0].streams[0] != st[0].streams[0]                 # future flicks and pips
-        assert d[0].streams[1 + seat] == st[0].streams[1 + seat]   # the seat's own choices
-        for q in range(4):
-            if q != seat:
-                assert d[0].streams[1 + q] != st[0].streams[1 + q]
+        assert (d[0].streams[1:] == st[0].streams[1:]).all()       # the players' own streams
+        seen = np.zeros(M.OBS_LEN, np.int64)
+        assert M.observe_nb(T[0], st[0], seat, seen) == M.OBS_LEN
+        after = np.zeros(M.OBS_LEN, np.int64)
+        M.observe_nb(T[0], d[0], seat, after)
+        assert np.array_equal(seen, after)
         assert M.check_state_nb(T[0], d[0]) == 0
         again = st.copy()
         M.determinize_nb(T[0], again[0], seat, np.uint64(77 + i))
@@ -160,6 +162,8 @@ def test_determinize_keeps_the_table_and_redraws_the_future(mixed):
         model_steps_nb(T, st, p.strategy_ids, p.strategy_params, 5000, buf)
         model_steps_nb(T, d, p.strategy_ids, p.strategy_params, 5000, buf)
         later_differs += st.tobytes() != d.tobytes()
+        M.observe_nb(T[0], st[0], seat, after)
+        assert not np.array_equal(seen, after)                     # it sees the table move
     assert later_differs >= 50     # a redrawn future plays out differently (almost always)
 
 

@@ -18,9 +18,9 @@ A turn of seat p (s.g[G_SEAT]):
     end of turn the fastest marker, the folds of the Great Wave, the turn-limit guard; then the
                 next seat's DEC_AIM, or the end.
 
-Nothing is hidden in this dexterity race but the future: `determinize_nb` reseeds the chance
-stream (future flicks and pips) and the other seats' strategy streams (their future random
-choices); the board, the channels, the marker and the seat's own stream are kept.
+Nothing is hidden in this dexterity race but the future (PERFECT_INFORMATION): every seat
+sees the whole table (`observe_nb`: the state but its random streams), and `determinize_nb`
+only reseeds the chance stream (future flicks and pips).
 """
 import math
 
@@ -37,17 +37,21 @@ from sim.games.surfers.enums import (
     CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST, DEC_MOVE, EV_ACTION, EV_FLICK, EV_PASS,
     EV_TURN, G_BROKEN, G_END_REASON, G_FASTEST, G_FASTEST_TURN, G_HALF, G_LANDED,
     G_N_PLAYERS, G_OVER, G_PIPS, G_SEAT, G_TURNS, KEEP_LEN, MAX_COLS, MAX_OPTIONS,
-    MAX_PLAYERS, N_AT, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK, PH_OVER,
+    MAX_PLAYERS, N_AT, STATE_DTYPE, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK, PH_OVER,
     R_DUO_POINTS, R_FASTEST_POINTS, R_MAX_CHAIN, R_TURN_LIMIT, S_BEACH, S_SEA, S_TIDE, S_WAVE,
     ST_ACTION_CELLS, ST_AIM_HIT, ST_BOOST_CHAIN, ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_UP,
     ST_FLICKS, ST_HALF, ST_KILLS, ST_MINUS, ST_MOVES, ST_OFF, ST_PASS, ST_PLUS, ST_PROGRESS,
     ST_PUSHED, ST_PUSHES, ST_REFLICK, ST_RIDES, ST_SHORT, ST_TURNS, W_HALF, W_PLAIN,
 )
 
-__all__ = ["MAX_OPTIONS", "CTX_LEN", "KEEP_LEN", "RECORD", "RECORD_FIELDS", "setup_nb",
-           "is_over_nb", "to_move_nb", "decision_nb", "legal_nb", "context_nb", "apply_nb",
-           "default_keep_nb", "returns_nb", "evaluate_nb", "determinize_nb",
-           "check_state_nb", "record_nb"]
+__all__ = ["MAX_OPTIONS", "MAX_PLAYERS", "CTX_LEN", "KEEP_LEN", "OBS_LEN",
+           "PERFECT_INFORMATION", "RECORD", "RECORD_FIELDS", "setup_nb", "is_over_nb",
+           "to_move_nb", "decision_nb", "legal_nb", "context_nb", "apply_nb", "default_keep_nb",
+           "returns_nb", "evaluate_nb", "observe_nb", "determinize_nb", "check_state_nb",
+           "record_nb"]
+
+# a dexterity race: the seats hide nothing from each other; only the future is unknown
+PERFECT_INFORMATION = True
 
 # ---------------------------------------------------------------------------------------
 # the typed log record: today's columns, names and meanings; the two x1000 integer columns
@@ -432,17 +436,48 @@ def evaluate_nb(tables, s, seat):
     return 1.0 / (1.0 + math.exp(-(mine - best) / scale))
 
 
+# what a seat sees: every field of the state but the random streams (all public)
+_OBS_FIELDS = ("g", "at", "ctx", "status", "cell", "slot", "no_ride", "left_start", "occ",
+               "chan", "chan_by", "finish", "stats")
+OBS_LEN = int(sum(np.prod(STATE_DTYPE[f].shape, dtype=np.int64) for f in _OBS_FIELDS))
+assert set(_OBS_FIELDS) | {"streams"} == set(STATE_DTYPE.names)
+
+
+@njit(cache=True, error_model="numpy")
+def _put_nb(out, n, a):
+    for i in range(a.shape[0]):
+        out[n + i] = a[i]
+    return n + a.shape[0]
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """What `seat` has seen: the whole table (surfers, circles, channels, finish cells, the
+    wave, the marker, the counters), the decision under way and its side inputs; everything
+    but the random streams. Writes out[:OBS_LEN], returns OBS_LEN."""
+    n = _put_nb(out, 0, s.g)
+    n = _put_nb(out, n, s.at)
+    n = _put_nb(out, n, s.ctx)
+    n = _put_nb(out, n, s.status)
+    n = _put_nb(out, n, s.cell)
+    n = _put_nb(out, n, s.slot)
+    n = _put_nb(out, n, s.no_ride)
+    n = _put_nb(out, n, s.left_start)
+    n = _put_nb(out, n, s.occ)
+    n = _put_nb(out, n, s.chan)
+    n = _put_nb(out, n, s.chan_by)
+    n = _put_nb(out, n, s.finish)
+    for p in range(s.stats.shape[0]):
+        n = _put_nb(out, n, s.stats[p])
+    return n
+
+
 @njit(cache=True, error_model="numpy")
 def determinize_nb(tables, s, seat, seed):
     """Everything on the table is public; what `seat` cannot know is the future: the flicks'
-    noise and the pips (the chance stream) and the other seats' future random choices (their
-    strategy streams). All are reseeded from `seed`; the board, the channels, the marker, the
-    decision under way and the seat's own stream are kept."""
-    base = mix64_nb(np.uint64(seed))
-    s.streams[0] = mix64_nb(base ^ STREAM_SALT)
-    for q in range(MAX_PLAYERS):
-        if q != seat:
-            s.streams[1 + q] = mix64_nb(base ^ (np.uint64(q + 2) * STREAM_SALT))
+    noise and the pips. The chance stream is reseeded from `seed`; nothing else changes (the
+    strategy streams, the seat's and the others', are the players' own)."""
+    s.streams[0] = mix64_nb(mix64_nb(np.uint64(seed)) ^ STREAM_SALT)
 
 
 @njit(cache=True, error_model="numpy")
