@@ -107,96 +107,44 @@ def options_buf():
 
 
 # ---------------------------------------------------------------------------------------
-# the forward model (sim/games/surfers/model.py) driven by a loop that follows the contract
-# of docs/notes template (the harness's loop): ask the seat to move, list, fill the context,
-# dispatch the built-in, count and replace an illegal answer, apply; checked games verify the
-# model's state checker after every apply (and after set-up) and keep the first failure.
+# the forward model (sim/games/surfers/model.py) through the platform's harness
+# (sim/harness.py: SPEC.kernels()), and small stepping kernels for the model's own tests
 # ---------------------------------------------------------------------------------------
 from numba import njit  # noqa: E402
 
 from sim.rng import game_seed_nb  # noqa: E402
+from sim.games.surfers import SPEC  # noqa: E402
 from sim.games.surfers import model as M  # noqa: E402
 from strategies.surfers import choose_builtin_nb  # noqa: E402
 
 
-@njit(cache=True, error_model="numpy")
-def model_game_nb(tables, s, n_players, game_seed, sids, params, options, ctx, keep, trace, tn,
-                  check, illegal, choices):
-    M.setup_nb(tables, s, n_players, game_seed, trace, tn)
-    keep[:] = 0.0            # the old loop's keep was a fresh array per game
-    illegal[:] = 0
-    choices[:] = 0
-    if check != 0 and s.g[E.G_BROKEN] == 0:
-        code = M.check_state_nb(tables, s)
-        if code != 0:
-            s.g[E.G_BROKEN] = code
-    steps = 0
-    while not M.is_over_nb(s):
-        seat = M.to_move_nb(s)
-        dec = M.decision_nb(s)
-        n = M.legal_nb(tables, s, options)
-        M.context_nb(tables, s, ctx, keep)
-        if n > 1:
-            choices[seat] += 1
-        i = choose_builtin_nb(sids[seat], params[seat], tables, s, seat, dec, options, n, ctx, keep)
-        if i < 0 or i >= n:
-            illegal[seat] += 1
-            i = 0
-        M.apply_nb(tables, s, options[i], keep, trace, tn)
-        steps += 1
-        if check != 0 and s.g[E.G_BROKEN] == 0:
-            code = M.check_state_nb(tables, s)
-            if code != 0:
-                s.g[E.G_BROKEN] = code
-                s.g[E.G_BROKEN_TURN] = s.g[E.G_TURNS]
-    return steps
-
-
-@njit(cache=True, error_model="numpy")
-def model_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids, params,
-                   check, rec):
-    """Games first_game.. of a run on the forward model; rows written into `rec` (RECORD)."""
-    tables = tables_rec[0]
-    s = state_rec[0]
-    options = np.empty(M.MAX_OPTIONS, np.int64)
-    ctx = np.zeros(M.CTX_LEN, np.int64)
-    keep = np.zeros(M.KEEP_LEN, np.float64)
-    trace = np.zeros((0, E.TRACE_WIDTH), np.int64)
-    tn = np.zeros(1, np.int64)
-    illegal = np.zeros(E.MAX_PLAYERS, np.int64)
-    choices = np.zeros(E.MAX_PLAYERS, np.int64)
-    for i in range(n_games):
-        game = first_game + i
-        model_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, options,
-                      ctx, keep, trace, tn, check, illegal, choices)
-        M.record_nb(tables, s, n_players, game, rec, i * n_players)
-        for p in range(n_players):
-            rec[i * n_players + p].illegal = illegal[p]
-            rec[i * n_players + p].choices = choices[p]
-
-
-@njit(cache=True, error_model="numpy")
-def model_trace_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params, max_events):
-    tables = tables_rec[0]
-    s = state_rec[0]
-    options = np.empty(M.MAX_OPTIONS, np.int64)
-    ctx = np.zeros(M.CTX_LEN, np.int64)
-    keep = np.zeros(M.KEEP_LEN, np.float64)
-    trace = np.zeros((max_events, E.TRACE_WIDTH), np.int64)
-    tn = np.zeros(1, np.int64)
-    illegal = np.zeros(E.MAX_PLAYERS, np.int64)
-    choices = np.zeros(E.MAX_PLAYERS, np.int64)
-    model_game_nb(tables, s, n_players, game_seed_nb(run_seed, game), sids, params, options, ctx,
-                  keep, trace, tn, 1, illegal, choices)
-    return trace[:tn[0]]
-
-
-def model_chunk(T, n_players, seed, first, n_games, sids, params, check=0):
-    """Records (RECORD dtype) of games first..first+n_games-1 on the forward model."""
+def checked_chunk(T, n_players, seed, first, n_games, sids, params):
+    """(records, first failure) of games first..first+n_games-1 played by the harness with
+    the model's check_state_nb after set-up and every step; failure = (code, game, step),
+    code 0 when every state held."""
     rec = M.RECORD.empty(n_games * n_players)
-    model_chunk_nb(T, new_state(), n_players, np.uint64(seed), first, n_games,
-                   np.asarray(sids, np.int64), np.asarray(params, np.float64), check, rec)
+    fail = SPEC.kernels().checked_chunk(T, new_state(), n_players, np.uint64(seed), first,
+                                        n_games, np.asarray(sids, np.int64),
+                                        np.ascontiguousarray(params, np.float64), rec)
+    return rec, tuple(int(x) for x in fail)
+
+
+def model_chunk(T, n_players, seed, first, n_games, sids, params):
+    """checked_chunk's records, asserting that every state held."""
+    rec, fail = checked_chunk(T, n_players, seed, first, n_games, sids, params)
+    assert fail[0] == 0, f"check_state_nb code {fail[0]} in game {fail[1]} after step {fail[2]}"
     return rec
+
+
+def trace_game(T, n_players, seed, game, sids, params, max_events=20000):
+    """(events, records, final state) of one game replayed by the harness."""
+    st = new_state()
+    rec = M.RECORD.empty(n_players)
+    events, n = SPEC.kernels().trace_game(T, st, n_players, np.uint64(seed), game,
+                                          np.asarray(sids, np.int64),
+                                          np.ascontiguousarray(params, np.float64),
+                                          max_events, rec)
+    return events[:n], rec, st
 
 
 @njit(cache=True, error_model="numpy")

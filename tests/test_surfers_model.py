@@ -1,9 +1,10 @@
-"""Grand Surfers as a forward model (sim/games/surfers/model.py), driven by a loop that follows
-the platform's contract (tests/surfers_helpers.model_chunk_nb):
+"""Grand Surfers as a forward model (sim/games/surfers/model.py), played by the platform's
+harness (sim/harness.py; tests/surfers_helpers.checked_chunk) or stepped by small kernels:
 
   * no rule changed: the model plays the very games the old play loop logged (the fixed runs
     of scripts/surfers_same_logs.sh, first 30 games of five of them, kept in
-    tests/data/surfers_before_logs.npz), column by column; spread/edge by value (x1000 before);
+    tests/data/surfers_before_logs.npz), column by column; spread/edge by value (x1000 before;
+    `broken`, always 0 there, is gone: the harness's checked chunk reports a failure);
     and traces the same events as the old loop's replay of 6 of them (same file);
   * a copied state has the same future: copy mid-game, play on both, same game;
   * determinize_nb keeps everything on the table (observe_nb) and the players' streams, and
@@ -25,8 +26,9 @@ from sim.games.surfers import enums as E
 from sim.games.surfers import model as M
 from sim.games.surfers.nb import check_state_nb, new_state
 from strategies.surfers import CATALOG
-from tests.surfers_helpers import (c, fresh_state, model_chunk, model_no_peek_nb, model_start_nb,
-                                   model_steps_nb, model_trace_nb, no_trace, put, sheet_tables, where)
+from tests.surfers_helpers import (c, fresh_state, model_chunk, model_no_peek_nb,
+                                   model_start_nb, model_steps_nb, no_trace, put, sheet_tables,
+                                   trace_game, where)
 
 BEFORE = os.path.join(os.path.dirname(__file__), "data", "surfers_before_logs.npz")
 # the runs of scripts/surfers_same_logs.sh kept in BEFORE: (players, strategies, --set)
@@ -41,6 +43,7 @@ RUNS = {
                           "flick.spread=[0.2,1.0,2.0]")),
 }
 RENAMED = {"spread_milli": "spread", "edge_milli": "edge"}
+DROPPED = {"broken"}
 
 
 def prepared(run):
@@ -55,17 +58,18 @@ def test_the_model_plays_the_games_the_old_loop_logged(run):
     comp, p = prepared(run)
     games = 30
     rec = model_chunk(E.pack_tables(comp.tables), p.n_players, 7, 0, games, p.strategy_ids,
-                      p.strategy_params, check=1)
+                      p.strategy_params)                    # checked: every state held
     cols = [k.split("/", 1)[1] for k in before.files if k.startswith(run + "/")]
-    assert set(RENAMED.get(x, x) for x in cols) == set(M.RECORD.names)
+    assert set(RENAMED.get(x, x) for x in cols) - DROPPED == set(M.RECORD.names)
     for col in cols:
         old = before[f"{run}/{col}"]
-        if col in RENAMED:
+        if col in DROPPED:
+            assert (old == 0).all()
+        elif col in RENAMED:
             new = rec[RENAMED[col]]
             assert np.array_equal(np.round(new * 1000).astype(np.int64), old), col
         else:
             assert np.array_equal(rec[col], old), col
-    assert (rec["broken"] == 0).all()      # the checked loop: every step sound
 
 
 @pytest.mark.parametrize("run", ["p4-guard-standing", "p4-mixed"])
@@ -75,8 +79,8 @@ def test_the_model_traces_the_events_the_old_loop_traced(run, game):
     same order as the old loop's trace of the same game (kept in the same file)."""
     before = np.load(BEFORE)
     comp, p = prepared(run)
-    tr = model_trace_nb(E.pack_tables(comp.tables), new_state(), p.n_players, np.uint64(7), game,
-                        p.strategy_ids, p.strategy_params, 20000)
+    tr, _, _ = trace_game(E.pack_tables(comp.tables), p.n_players, 7, game, p.strategy_ids,
+                          p.strategy_params)
     assert np.array_equal(tr, before[f"trace/{run}/{game}"])
 
 

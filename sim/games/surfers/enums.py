@@ -306,8 +306,8 @@ G_FASTEST_PENDING = 5  # seat that brought the first surfer to the beach this tu
 G_OVER = 6
 G_END_REASON = 7
 G_ARRIVALS = 8         # surfers that reached the beach
-G_BROKEN = 9           # checked games: first broken invariant (CHK_* code), 0 if none
-G_BROKEN_TURN = 10
+G_BROKEN = 9           # unused since issue 12 (the harness's checked runs report a failure)
+G_BROKEN_TURN = 10     # unused since issue 12
 G_PIPS = 11            # this turn's pips (after actions)
 G_HALF = 12            # 1 if this turn's move is halved
 G_LANDED = 13          # wave cell the die landed in, -1 off the sheet
@@ -334,12 +334,12 @@ ST_RIDES = 14          # channel rides by this seat's surfers
 ST_KILLS = 15          # opponent surfers this seat's pushes sent into tide / off the sheet under the wave
 ST_TURNS = 16          # turns this seat played
 ST_PASS = 17           # turns with no surfer move (0 pips or nothing movable)
-ST_ILLEGAL = 18        # decisions a strategy returned that were not legal (must stay 0)
+ST_ILLEGAL = 18        # unused since issue 12 (the harness counts illegal answers)
 ST_AIM_HIT = 19        # flicks that landed in the aimed cell
 ST_CHAN_RIDE_OTHER = 20  # rides this seat's channels gave to opponents (immediate rides on drawing)
 ST_ACTION_CELLS = 21   # flicks landing on a cell with an action
 ST_BOOST_CHAIN = 22    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
-ST_CHOICES = 23        # decisions with 2 or more legal options
+ST_CHOICES = 23        # unused since issue 12 (the harness counts the choices)
 N_STATS = 24
 
 # --- where the game stands between decisions (model.py): state.at[...] --------------------------
@@ -420,7 +420,7 @@ EV_END = 11        # a = END_* reason
 EV_PASS = 12       # a = seat (no move)
 TRACE_WIDTH = 6
 
-# --- invariant codes (G_BROKEN) ----------------------------------------------------------------
+# --- invariant codes (check_state_nb) ----------------------------------------------------------
 CHK_PLACE = 1      # a surfer's status and cell/slot disagree, or it sits under the wave / on no cell
 CHK_CIRCLE = 2     # two surfers on a circle, or occ[] disagrees with the surfers
 CHK_LOOP = 3       # the channels form a loop, or an arrow breaks the channel geometry
