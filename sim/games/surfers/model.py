@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.records import declare
 from sim.rng import mix64_nb, STREAM_SALT
 from sim.games.surfers import nb
 from sim.games.surfers.enums import (
@@ -107,20 +108,7 @@ RECORD_FIELDS = (
     ("choices", "i8", "decisions the seat took among 2 or more legal options (a strategy that never won despite many is suspect)"),
 )
 
-
-def _declare(fields):
-    try:
-        from sim.records import declare
-    except ImportError:     # the harness's sim/records.py is not merged yet: the same shape
-        from types import SimpleNamespace
-        dtype = np.dtype([(n, t) for n, t, _ in fields])
-        columns = tuple((n, d) for n, _, d in fields)
-        return SimpleNamespace(dtype=dtype, columns=columns, names=tuple(n for n, _ in columns),
-                               empty=lambda k: np.zeros(int(k), dtype=dtype))
-    return declare(*fields)
-
-
-RECORD = _declare(RECORD_FIELDS)
+RECORD = declare(*RECORD_FIELDS)
 
 # stats copied one to one into the columns "flicks" .. "boost_loops", in column order
 _STAT_NAMES = ("flicks", "short_flicks", "off_sheet", "aim_hits", "action_cells", "half_moves",
