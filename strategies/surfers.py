@@ -634,7 +634,3 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_MOVE:
         return choose_move_nb(tables, s, seat, params, options, n_options, ctx)
     return choose_boost_nb(tables, s, seat, params, options, n_options, ctx)
-
-
-# The play loop calls `choose_nb`; runs with user strategies rebind this name (see play.py).
-choose_nb = choose_builtin_nb

@@ -11,11 +11,11 @@ import pytest
 
 from sim.games.surfers import SPEC
 from sim.games.surfers import enums as E
-from sim.games.surfers.nb import action_options_nb, new_state, setup_nb
-from sim.games.surfers.play import play_turn_nb
+from sim.games.surfers.nb import action_options_nb, new_state
 from strategies.surfers import (best_move_nb, channel_value_nb, choose_builtin_nb,
                                 kind_values_nb)
-from tests.surfers_helpers import fresh_state, options_buf, put, sheet_tables
+from tests.surfers_helpers import (fresh_state, model_start_nb, model_steps_nb, options_buf, put,
+                                   sheet_tables)
 
 # 12 lines: column a circles (a chain of upward arrows 4a -> ... -> 8a), column b squares
 LONG = "B ==\n" + "\n".join(f"{(k - 1) % 6 + 1} o." for k in range(12, 0, -1))
@@ -64,17 +64,15 @@ def mid_game_states(n_states=40, seed=7):
     p = SPEC.prepare(comp, 3, ["builder", "blocker", "random"], seed)
     out = []
     game = 0
+    buf = np.zeros(1, np.int64)
     while len(out) < n_states:
         st = new_state()
-        setup_nb(T[0], st[0], 3, np.uint64(seed * 1000 + game))
-        args = (p.strategy_ids, p.strategy_params, options_buf(), np.zeros(E.CTX_LEN, np.int64),
-                np.zeros(E.KEEP_LEN), np.zeros((0, E.TRACE_WIDTH), np.int64), np.zeros(1, np.int64), 0)
-        turn = 0
+        model_start_nb(T, st, 3, np.uint64(seed * 1000 + game))
         while st[0].g[E.G_OVER] == 0 and len(out) < n_states:
-            play_turn_nb(T[0], st[0], turn % 3, *args)
-            turn += 1
-            if turn % 5 == 0:
-                out.append((st.copy(), turn % 3))
+            turn = st[0].g[E.G_TURNS]
+            model_steps_nb(T, st, p.strategy_ids, p.strategy_params, 1, buf)
+            if st[0].g[E.G_TURNS] > turn and st[0].g[E.G_TURNS] % 5 == 0 and st[0].g[E.G_OVER] == 0:
+                out.append((st.copy(), int(st[0].g[E.G_SEAT])))     # the next seat to aim
         game += 1
     return comp, T, p, out
 

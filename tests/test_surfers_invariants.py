@@ -1,7 +1,7 @@
 """Grand Surfers: invariants of whole games.
 
-  * Thousands of games for 2-4 players with every built-in player, played by the compiled loop
-    with its checks on (play_checked_chunk_nb): after every applied decision nb.check_state_nb
+  * Thousands of games for 2-4 players with every built-in player, played by the harness with
+    its checks on (checked_chunk): after every applied decision model.check_state_nb
     verifies that every surfer is on a sea cell above the wave, at the start (before the first
     fold), on the beach in a finish cell, or out; that no circle holds two surfers and the
     circle register agrees with the surfers; that every channel arrow joins two circles on
@@ -19,10 +19,8 @@ import pytest
 
 from sim.games.surfers import SPEC
 from sim.games.surfers import enums as E
-from sim.games.surfers.nb import check_state_nb, new_state
-from sim.games.surfers.play import (C_BROKEN, C_END_REASON, C_ILLEGAL, C_LENGTH, C_RANK,
-                                    C_SCORE, play_checked_chunk_nb, trace_game_nb)
-from tests.surfers_helpers import c, fresh_state, put, sheet_tables
+from sim.games.surfers.nb import check_state_nb
+from tests.surfers_helpers import c, checked_chunk, fresh_state, put, sheet_tables, trace_game
 
 RUN_SEED = 8086
 
@@ -44,13 +42,12 @@ MIXES = [(["random"], 2000), (["racer"], 600), (["rider", "blocker", "builder", 
 @pytest.mark.parametrize("names,games", MIXES)
 def test_every_step_keeps_the_invariants_and_every_game_ends(comp, T, n, names, games):
     p = SPEC.prepare(comp, n, names if len(names) == 1 else names[:n], RUN_SEED)
-    out, win = play_checked_chunk_nb(T, new_state(), n, np.uint64(RUN_SEED), 0, games,
-                                     p.strategy_ids, p.strategy_params)
-    assert (out[:, C_BROKEN] == 0).all(), np.unique(out[:, C_BROKEN], return_counts=True)
-    assert (out[:, C_ILLEGAL] == 0).all()
-    assert (out[:, C_END_REASON] == E.END_WAVE).all()
-    assert out[:, C_LENGTH].max() < comp.tables.rules[E.R_TURN_LIMIT]
-    assert np.allclose(win.reshape(games, n).sum(axis=1), 1.0)
+    rec, fail = checked_chunk(T, n, RUN_SEED, 0, games, p.strategy_ids, p.strategy_params)
+    assert fail[0] == 0, f"check_state_nb code {fail[0]} in game {fail[1]} after step {fail[2]}"
+    assert (rec["illegal"] == 0).all()
+    assert (rec["end_reason"] == E.END_WAVE).all()
+    assert rec["length"].max() < comp.tables.rules[E.R_TURN_LIMIT]
+    assert np.allclose(rec["win"].reshape(games, n).sum(axis=1), 1.0)
 
 
 @pytest.mark.parametrize("spread", ["[0.0]", "[3.0]", "[0.0,2.0,0.5,1.0]"])
@@ -58,9 +55,8 @@ def test_extreme_hands_keep_the_invariants(spread):
     comp = SPEC.load_components(None, (f"flick.spread={spread}",))
     T = E.pack_tables(comp.tables)
     p = SPEC.prepare(comp, 4, ["random", "racer", "blocker", "builder"], RUN_SEED)
-    out, _ = play_checked_chunk_nb(T, new_state(), 4, np.uint64(RUN_SEED), 0, 500,
-                                   p.strategy_ids, p.strategy_params)
-    assert (out[:, C_BROKEN] == 0).all() and (out[:, C_END_REASON] == E.END_WAVE).all()
+    rec, fail = checked_chunk(T, 4, RUN_SEED, 0, 500, p.strategy_ids, p.strategy_params)
+    assert fail[0] == 0 and (rec["end_reason"] == E.END_WAVE).all()
 
 
 def naive_scores(tables, state, n):
@@ -88,15 +84,13 @@ def test_final_states_recompute_with_the_naive_rules(comp, T, n):
     names = ["random", "rider", "racer", "blocker"][:n]
     p = SPEC.prepare(comp, n, names, RUN_SEED)
     for game in range(60):
-        st = new_state()
-        _, _, out, win = trace_game_nb(T, st, n, np.uint64(RUN_SEED), game, p.strategy_ids,
-                                       p.strategy_params, 4000)
+        _, rec, st = trace_game(T, n, RUN_SEED, game, p.strategy_ids, p.strategy_params, 4000)
         s = st[0]
         scores = naive_scores(comp.tables, s, n)
-        assert list(out[:, C_SCORE]) == scores
+        assert list(rec["score"]) == scores
         order = naive_order(scores, int(s["g"][E.G_FASTEST]))
         best = order[0]
-        assert out[best, C_RANK] == 1 and win[best] > 0
+        assert rec["rank"][best] == 1 and rec["win"][best] > 0
         # the end: nobody left on the sea, the wave over every line
         assert int(s["g"][E.G_WAVE]) == comp.tables.n_lines
         assert all(int(s["status"][w]) in (E.S_BEACH, E.S_WAVE, E.S_TIDE) for w in range(2 * n))

@@ -13,10 +13,11 @@ import pytest
 from sim.game_api import ComponentError
 from sim.games.surfers import SPEC
 from sim.games.surfers import enums as E
-from sim.games.surfers.nb import apply_move_nb, boost_options_nb, move_options_nb, new_state
-from sim.games.surfers.play import C_BOOST_LOOPS, C_BOOSTS, play_checked_chunk_nb, resolve_boosts_nb
+from sim.games.surfers import model as M
+from sim.games.surfers.nb import apply_move_nb, boost_options_nb, move_options_nb
 from strategies.surfers import choose_builtin_nb
-from tests.surfers_helpers import c, fresh_state, no_trace, options_buf, put, sheet_tables, where
+from tests.surfers_helpers import (c, checked_chunk, fresh_state, model_steps_nb, no_trace,
+                                   options_buf, put, sheet_tables, where)
 
 GRID = """
 B ===
@@ -39,11 +40,16 @@ def boosts(T, st, who):
 
 
 def resolve(T, st, cand, names=("racer", "racer")):
-    """Resolve a boost with the play loop's own function and built-in players."""
+    """Resolve seat 0's move's boost chain with the forward model (model.start_boosts_nb: each
+    boost a DEC_BOOST decision of the surfer's owner) and built-in players."""
     p = SPEC.prepare(SPEC.load_components(), len(names), list(names), 1)
     tr, tn = no_trace()
-    resolve_boosts_nb(T[0], st[0], cand, p.strategy_ids, p.strategy_params, options_buf(),
-                      np.zeros(E.CTX_LEN, np.int64), np.zeros(E.KEEP_LEN), tr, tn, 0)
+    st[0].g[E.G_SEAT] = 0
+    M.start_boosts_nb(T[0], st[0], cand, E.AFTER_MOVE, tr, tn)
+    buf = np.zeros(1, np.int64)
+    while M.decision_nb(st[0]) == E.DEC_BOOST:
+        assert M.check_state_nb(T[0], st[0]) == 0
+        model_steps_nb(T, st, p.strategy_ids, p.strategy_params, 1, buf)
 
 
 # --- boost loops ---------------------------------------------------------------------------
@@ -101,9 +107,9 @@ def test_no_boost_loop_in_thousands_of_games_under_the_default_rule():
     comp = SPEC.load_components()
     T = E.pack_tables(comp.tables)
     p = SPEC.prepare(comp, 4, ["random", "builder", "blocker", "random"], 3)
-    out, _ = play_checked_chunk_nb(T, new_state(), 4, np.uint64(3), 0, 1500,
-                                   p.strategy_ids, p.strategy_params)
-    assert out[:, C_BOOST_LOOPS].sum() == 0 and out[:, C_BOOSTS].sum() > 0
+    rec, fail = checked_chunk(T, 4, 3, 0, 1500, p.strategy_ids, p.strategy_params)
+    assert fail[0] == 0
+    assert rec["boost_loops"].sum() == 0 and rec["boosts"].sum() > 0
 
 
 # --- which surfer a boost moves --------------------------------------------------------------

@@ -17,12 +17,11 @@ from sim.games.surfers.components import components_from_text
 from sim.games.surfers.nb import (
     N_PTS, PTS_CELLS, PTS_DUO, PTS_FASTEST, action_options_nb, aim_options_nb, apply_boost_nb,
     apply_channel_nb, apply_move_nb, arrive_nb, channel_options_nb, check_state_nb,
-    end_turn_nb, flick_nb, fold_nb, is_half_nb, move_options_nb, new_state, rank_nb,
+    end_turn_nb, flick_nb, fold_nb, is_half_nb, move_options_nb, rank_nb,
     score_nb,
 )
-from sim.games.surfers.play import play_chunk_nb
-from tests.surfers_helpers import (c, fresh_state, no_trace, options_buf, put, sheet_components,
-                                   sheet_tables, sheet_text, where)
+from tests.surfers_helpers import (c, fresh_state, model_chunk, no_trace, options_buf, put,
+                                   sheet_components, sheet_tables, sheet_text, where)
 
 COLUMN = """
 B ===
@@ -437,9 +436,9 @@ def test_tie_break_equal_scores_go_to_the_seat_without_the_marker():
 def test_every_game_of_a_hand_drawn_sheet_ends():
     T = sheet_tables(COLUMN, wave="h+\nRX", spread=(0.7,))
     p = SPEC.prepare(SPEC.load_components(), 3, ["random", "racer", "blocker"], 5)
-    out, win = play_chunk_nb(T, new_state(), 3, np.uint64(5), 0, 300, p.strategy_ids, p.strategy_params)
-    assert (out[:, 6] == E.END_WAVE).all()
-    assert np.allclose(win.reshape(-1, 3).sum(axis=1), 1.0)
+    rec = model_chunk(T, 3, 5, 0, 300, p.strategy_ids, p.strategy_params)   # checked
+    assert (rec["end_reason"] == E.END_WAVE).all()
+    assert np.allclose(rec["win"].reshape(-1, 3).sum(axis=1), 1.0)
 
 
 # --- the component file ------------------------------------------------------------------------

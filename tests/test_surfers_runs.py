@@ -63,7 +63,7 @@ def test_cli_run_by_alias_with_a_skill_override(tmp_path, capsys):
                "--no-progress", "--set", "flick.spread=[0.0,1.0,2.0]"])
     assert rc == 0
     df = runner.read_logs(str(tmp_path / "c"))
-    assert sorted(df["spread_milli"].unique()) == [0, 1000, 2000]
+    assert sorted(df["spread"].unique()) == [0.0, 1.0, 2.0]     # real values, not x1000
     assert set(df[df.seat == 0]["edge_mask"]) == {1}      # steadier than the others
     assert "Grand Surfers" in capsys.readouterr().out
 

@@ -61,7 +61,7 @@ class SurfersSpec(CompiledGameSpec):
             "end_reason_names": list(END_REASON_NAMES),
             # the questions, answered by the generic report (analysis/breakdowns.py)
             "breakdowns": [
-                {"column": "spread_milli", "label": "Flick spread x1000",
+                {"column": "spread", "label": "Flick spread",
                  "question": "How much does skill decide the race? Seats by their own flick "
                              "spread (0 = perfect aim; set per seat with flick.spread)."},
                 {"column": "out_wave", "label": "Surfers lost to the wave", "unit": "count",

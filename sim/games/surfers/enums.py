@@ -306,8 +306,8 @@ G_FASTEST_PENDING = 5  # seat that brought the first surfer to the beach this tu
 G_OVER = 6
 G_END_REASON = 7
 G_ARRIVALS = 8         # surfers that reached the beach
-G_BROKEN = 9           # checked games: first broken invariant (CHK_* code), 0 if none
-G_BROKEN_TURN = 10
+G_BROKEN = 9           # unused since issue 12 (the harness's checked runs report a failure)
+G_BROKEN_TURN = 10     # unused since issue 12
 G_PIPS = 11            # this turn's pips (after actions)
 G_HALF = 12            # 1 if this turn's move is halved
 G_LANDED = 13          # wave cell the die landed in, -1 off the sheet
@@ -334,18 +334,40 @@ ST_RIDES = 14          # channel rides by this seat's surfers
 ST_KILLS = 15          # opponent surfers this seat's pushes sent into tide / off the sheet under the wave
 ST_TURNS = 16          # turns this seat played
 ST_PASS = 17           # turns with no surfer move (0 pips or nothing movable)
-ST_ILLEGAL = 18        # decisions a strategy returned that were not legal (must stay 0)
+ST_ILLEGAL = 18        # unused since issue 12 (the harness counts illegal answers)
 ST_AIM_HIT = 19        # flicks that landed in the aimed cell
 ST_CHAN_RIDE_OTHER = 20  # rides this seat's channels gave to opponents (immediate rides on drawing)
 ST_ACTION_CELLS = 21   # flicks landing on a cell with an action
 ST_BOOST_CHAIN = 22    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
-ST_CHOICES = 23        # decisions with 2 or more legal options
+ST_CHOICES = 23        # unused since issue 12 (the harness counts the choices)
 N_STATS = 24
 
+# --- where the game stands between decisions (model.py): state.at[...] --------------------------
+# The old play loop kept these in local variables; the forward model keeps them in the state so
+# that a copied state resumes at the same decision.
+AT_PHASE = 0       # the decision the game waits for: DEC_* (PH_OVER when the game is over)
+AT_TO_MOVE = 1     # seat whose decision it is (-1 over); a boost's is the boosted surfer's owner
+AT_REFLICKS = 2    # re-flicks taken in this turn
+AT_LANDED = 3      # wave cell this turn's (last) flick landed in, -1 off the sheet
+AT_PIPS = 4        # this turn's pips (after a +/-1 action)
+AT_HALF = 5        # 1: this turn's move is halved (landed off the sheet or in a 1/2 cell)
+AT_STEPS = 6       # DEC_MOVE: cells the move goes
+AT_CAND = 7        # DEC_BOOST: the surfer to boost (-1 none)
+AT_CHAIN = 8       # boosts already made in this chain (the guard_push loop guard)
+AT_AFTER = 9       # where the turn goes once the boost chain is resolved: AFTER_*
+N_AT = 10
+PH_OVER = -1
+AFTER_ACTION = 0   # a channel action's boosts: the move comes next
+AFTER_MOVE = 1     # the move's boosts: the turn ends
+
 # The state of one game: one numpy record of fixed-size arrays, passed by reference. All
-# public: a dexterity race hides nothing.
+# public: a dexterity race hides nothing (only the future flicks and pips are unknown: the
+# chance stream).
 STATE_DTYPE = np.dtype([
     ("g", np.int64, (N_G,)),
+    ("at", np.int64, (N_AT,)),                     # AT_*: where the game stands (model.py)
+    ("ctx", np.int64, (8,)),                       # the strategies' side inputs (CTX_*), kept
+                                                   #   exactly as the old loop's ctx array
     ("status", np.int64, (MAX_SURFERS,)),          # S_* per surfer (seat * 2 + k)
     ("cell", np.int64, (MAX_SURFERS,)),            # cell on the sea (S_SEA), else -1
     ("slot", np.int64, (MAX_SURFERS,)),            # finish cell (S_BEACH), else -1
@@ -380,6 +402,7 @@ CTX_LANDED = 2
 CTX_BOOSTED = 3
 CTX_STEPS = 4     # DEC_MOVE: cells this move goes
 KEEP_LEN = MAX_OPTIONS + 16   # keep[MAX_OPTIONS + seat]: a strategy's per-game cache (0 = empty)
+assert STATE_DTYPE["ctx"].shape == (CTX_LEN,)
 
 # --- trace events (replay): trace[i] = (EV_*, a, b, c, d, e) ---------------------------------------
 EV_TURN = 0        # a = seat, b = turn
@@ -397,7 +420,7 @@ EV_END = 11        # a = END_* reason
 EV_PASS = 12       # a = seat (no move)
 TRACE_WIDTH = 6
 
-# --- invariant codes (G_BROKEN) ----------------------------------------------------------------
+# --- invariant codes (check_state_nb) ----------------------------------------------------------
 CHK_PLACE = 1      # a surfer's status and cell/slot disagree, or it sits under the wave / on no cell
 CHK_CIRCLE = 2     # two surfers on a circle, or occ[] disagrees with the surfers
 CHK_LOOP = 3       # the channels form a loop, or an arrow breaks the channel geometry

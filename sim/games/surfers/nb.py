@@ -1,10 +1,11 @@
 """Grand Surfers: the rules, as pure compiled functions over a `STATE_DTYPE` record.
 
 Each function is one rule (or one piece of bookkeeping); docs/games/grand-surfers.md maps
-every rule of the rulebook to its function. Nothing here calls a strategy: play.py asks a
-strategy to pick one of the legal options enumerated here (`*_options_nb`) and applies it
-with the `apply_*` functions here. Decisions a rule needs in the middle (the distance of a
-boost) are returned to play.py as "the surfer to boost", never decided here.
+every rule of the rulebook to its function. Nothing here calls a strategy: the forward model
+(model.py) lists the legal options enumerated here (`*_options_nb`) for the harness, which asks
+a strategy, and applies the choice with the `apply_*` functions here. Decisions a rule needs in
+the middle (the distance of a boost) are returned to model.py as "the surfer to boost", never
+decided here.
 
 Surfer ids: seat * 2 + k, k = 0 the first surfer (the one that leaves the start first), k = 1
 the second. Lines are 0-based from the start (line index 2 is the rulebook's third line).
@@ -208,6 +209,13 @@ def channel_options_nb(tables, s, up, down, pips, options, n):
     (up or down as the cell allows), at most one column sideways; the arrow's start or end is
     on a line numbered `pips`; its start cell has no outgoing arrow yet; it closes no loop;
     neither end is under the wave. Codes OPT_CHANNEL + from * MAX_CELLS + to, appended at n."""
+    return scan_channels_nb(tables, s, up, down, pips, options, n, False)
+
+
+@njit(cache=True, error_model="numpy")
+def scan_channels_nb(tables, s, up, down, pips, options, n, first_only):
+    """channel_options_nb's rule; with first_only it stops at the first legal arrow and returns
+    n + 1 without writing `options` (the forward model asks only whether a choice exists)."""
     wave = s.g[G_WAVE]
     for la in range(wave, tables.n_lines):
         for ca in range(tables.n_cols):
@@ -229,6 +237,8 @@ def channel_options_nb(tables, s, up, down, pips, options, n):
                     b = lb * MAX_COLS + cb
                     if tables.cell_kind[b] != K_CIRCLE or makes_loop_nb(s, a, b):
                         continue
+                    if first_only:
+                        return n + 1
                     options[n] = OPT_CHANNEL + a * MAX_CELLS + b
                     n += 1
     return n
@@ -259,6 +269,25 @@ def action_options_nb(tables, s, landed, pips, n_reflicks, options):
     elif kind == W_UP or kind == W_DOWN or kind == W_EITHER:
         n = channel_options_nb(tables, s, kind != W_DOWN, kind != W_UP, pips, options, n)
     return n
+
+
+@njit(cache=True, error_model="numpy")
+def has_action_nb(tables, s, landed, pips, n_reflicks):
+    """Does the landed cell offer an action besides OPT_NO_ACTION (action_options_nb would list
+    2 or more options)? Only then is the action a decision (the old loop asked no strategy
+    when "no action" was the only option)."""
+    if landed < 0:
+        return False
+    kind = tables.wave_kind[landed]
+    if kind == W_PIPS:
+        d = tables.rules[R_PLUS_MINUS]
+        return pips + d <= N_PIPS or pips - d >= 1
+    if kind == W_REFLICK:
+        return n_reflicks < tables.rules[R_MAX_REFLICKS]
+    if kind == W_UP or kind == W_DOWN or kind == W_EITHER:
+        none = np.empty(0, np.int64)    # never written with first_only
+        return scan_channels_nb(tables, s, kind != W_DOWN, kind != W_UP, pips, none, 0, True) > 0
+    return False
 
 
 @njit(cache=True, error_model="numpy")
@@ -333,6 +362,23 @@ def second_may_leave_nb(tables, s, p):
         if tables.rules[R_SECOND_READING] == SECOND_ON_OR_ABOVE:
             threshold -= 1
         return line_of_nb(s.cell[first]) >= threshold
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def has_move_nb(tables, s, p):
+    """Has seat p a surfer to move (would move_options_nb list any option)?"""
+    for k in range(2):
+        who = 2 * p + k
+        st = s.status[who]
+        if st == S_SEA:
+            return True
+        if st == S_START:
+            if k == 1 and not second_may_leave_nb(tables, s, p):
+                continue
+            for col in range(tables.n_cols):
+                if tables.col_first[col] >= 0:
+                    return True
     return False
 
 
@@ -575,6 +621,18 @@ def boost_options_nb(tables, s, who, options):
 
 
 @njit(cache=True, error_model="numpy")
+def has_boost_nb(tables, s, who):
+    """Would boost_options_nb offer any option? Exactly when some distance moves the surfer
+    (under no_revisit, distances that would all ride back are still offered, without the
+    ride)."""
+    c = s.cell[who]
+    for d in range(tables.rules[R_BOOST_MIN], tables.rules[R_BOOST_MAX] + 1):
+        if d > 0 and walk_up_nb(tables, c, d) != c:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
 def apply_boost_nb(tables, s, who, opt, trace, tn):
     """Boost: surfer `who` (see stop_nb for which one) moves forward by the option's distance;
     it then rides and pushes like any arriving surfer (or, with the option's BOOST_NO_RIDE
@@ -710,6 +768,15 @@ def rank_nb(scores, fastest, n, rank, win):
 @njit(cache=True, error_model="numpy")
 def check_state_nb(tables, s):
     """0 if the state is sound, else the CHK_* code of the first broken invariant."""
+    return check_state_boosting_nb(tables, s, -1)
+
+
+@njit(cache=True, error_model="numpy")
+def check_state_boosting_nb(tables, s, boosting):
+    """check_state_nb while surfer `boosting` (-1: none) waits for its owner's boost decision:
+    it stands on the circle its partner holds (stop_nb: the circle is the partner's, under
+    either rules.boost_moves), so it is exempt from "one surfer per circle" but must share
+    the partner's circle exactly."""
     wave = s.g[G_WAVE]
     n_surf = 2 * s.g[G_N_PLAYERS]
     count = np.zeros(MAX_CELLS, np.int64)
@@ -722,6 +789,11 @@ def check_state_nb(tables, s):
             if line_of_nb(c) < wave:
                 return CHK_PLACE
             if tables.cell_kind[c] == K_CIRCLE:
+                if who == boosting:
+                    mate = who ^ 1
+                    if s.occ[c] != mate or s.status[mate] != S_SEA or s.cell[mate] != c:
+                        return CHK_CIRCLE
+                    continue
                 count[c] += 1
                 if s.occ[c] != who:
                     return CHK_CIRCLE

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from sim.games.surfers import enums as E
-from sim.games.surfers.play import C_RANK, C_SCORE, RECORD_COLUMNS
 
 COLS = "abcdefghijkl"
 
@@ -32,7 +31,9 @@ def action_text(code: int) -> str:
     return f"draws a channel {cell_name(a)} -> {cell_name(b)}"
 
 
-def format_trace(prepared, game_index, events, out, win, state) -> list:
+def format_trace(prepared, game_index, events, rec, state) -> list:
+    """The replay's lines: the events, then one line per seat from the game's record `rec`
+    (model.RECORD, one row per seat) and its final state."""
     comp = prepared.components
     finish = comp.card_names["finish"]
     kinds = {v: k for k, v in E.WAVE_CHARS.items()}
@@ -80,14 +81,14 @@ def format_trace(prepared, game_index, events, out, win, state) -> list:
             lines.append("  no move")
         elif kind == E.EV_END:
             lines.append(f"-- game over: {E.END_REASON_NAMES[a]} --")
-    cols = [name for name, _ in RECORD_COLUMNS]
+    pts = [name for name in rec.dtype.names if name.startswith("pts_")]
     for p in range(prepared.n_players):
         places = []
         for k in range(2):
             who = 2 * p + k
             st = int(state["status"][who])
             places.append(finish[int(state["slot"][who])] if st == E.S_BEACH else E.STATUS_NAMES[st])
-        parts = ", ".join(f"{cols[k]} {out[p, k]}" for k in range(len(cols)) if cols[k].startswith("pts_"))
-        lines.append(f"{seat(p)}: score {out[p, C_SCORE]} (rank {out[p, C_RANK]}, win {win[p]:.2f}; "
-                     f"{parts}; surfers: {', '.join(places)})")
+        parts = ", ".join(f"{name} {rec[name][p]}" for name in pts)
+        lines.append(f"{seat(p)}: score {rec['score'][p]} (rank {rec['rank'][p]}, "
+                     f"win {rec['win'][p]:.2f}; {parts}; surfers: {', '.join(places)})")
     return lines
