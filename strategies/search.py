@@ -48,8 +48,11 @@ closure's contents, not on globals), exactly like the harness's kernels.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+import inspect
 import math
+import re
 import types
 
 import numpy as np
@@ -380,11 +383,28 @@ def _state_dtype(model):
 
 
 def _rebind(maker, token, g, name):
+    """maker(token)'s function on globals g, jitted with the disk cache under a per-game
+    qualname (its own index file per game; the token in the closure keys the entry)."""
     proto = maker(token)
     fn = types.FunctionType(proto.__code__, g, name, proto.__defaults__, proto.__closure__)
-    fn.__qualname__ = proto.__qualname__
+    fn.__qualname__ = re.sub(r"[^A-Za-z0-9_]", "_", f"{name}__{token}")
     fn.__doc__ = proto.__doc__
     return njit(**_JIT)(fn)
+
+
+def _source_token(game_key: str, *objects) -> str:
+    """The game key and a hash of the source files of its model and built-ins: the cache
+    folder is keyed on sim/ and strategies/ only, a game defined elsewhere (the tests' games)
+    must not load stale code (the harness's sim.harness.source_token does the same)."""
+    digest = hashlib.sha256()
+    for obj in objects:
+        obj = getattr(obj, "py_func", obj)
+        try:
+            with open(inspect.getsourcefile(obj), "rb") as fh:
+                digest.update(fh.read())
+        except (TypeError, OSError):
+            digest.update(repr(obj).encode())
+    return f"{game_key}-{digest.hexdigest()[:12]}-search"
 
 
 def build_search(game_key: str, model, choose_builtin):
@@ -396,6 +416,7 @@ def build_search(game_key: str, model, choose_builtin):
     key = str(game_key)
     if key in _BUILT:
         return _BUILT[key]
+    token = _source_token(key, model, choose_builtin)
     g = dict(globals())
     for fname in ("is_over_nb", "to_move_nb", "decision_nb", "legal_nb", "context_nb",
                   "apply_nb", "returns_nb", "evaluate_nb", "determinize_nb"):
@@ -406,13 +427,34 @@ def build_search(game_key: str, model, choose_builtin):
     g["MAX_OPTIONS"] = int(model.MAX_OPTIONS)
     g["CTX_LEN"] = max(1, int(getattr(model, "CTX_LEN", 1)))
     g["KEEP_LEN"] = max(1, int(getattr(model, "KEEP_LEN", 1)))
-    g["prepare_copy_nb"] = _rebind(_make_prepare_copy, key, g, "prepare_copy_nb")
-    g["playout_nb"] = _rebind(_make_playout, key, g, "playout_nb")
-    g["flatmc_nb"] = _rebind(_make_flatmc, key, g, "flatmc_nb")
-    g["mcts_nb"] = _rebind(_make_mcts, key, g, "mcts_nb")
-    choose = _rebind(_make_choose, key, g, "search_choose_nb")
+    g["prepare_copy_nb"] = _rebind(_make_prepare_copy, token, g, "prepare_copy_nb")
+    g["playout_nb"] = _rebind(_make_playout, token, g, "playout_nb")
+    g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
+    g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")
+    choose = _rebind(_make_choose, token, g, "search_choose_nb")
     _BUILT[key] = choose
     return choose
+
+
+def catalog_for(spec) -> list:
+    """The search players' catalog entries for a template game (sim/compiled_game.py appends
+    them to the game's built-ins): the rollout default is the game's `random` built-in, and
+    the row width leaves room for the rollout policy's own parameter row."""
+    builtins = list(spec._strategies().CATALOG)
+    ids = {e["name"]: int(e["id"]) for e in builtins}
+    random_id = ids.get("random", min(ids.values()) if ids else 0)
+    from strategies.registry import n_params_of
+    width = P_ROLL_PARAMS + max(int(getattr(spec._strategies(), "N_PARAMS", 0)),
+                                n_params_of(builtins))
+    out = search_catalog(random_id)
+    for e in out:
+        e["row_width"] = width
+    return out
+
+
+def search_choose_for(spec):
+    """The compiled search dispatcher of a template game (sim/compiled_game.py)."""
+    return build_search(spec.name, spec.model(), spec.choose_builtin())
 
 
 def build_playout(game_key: str, model, choose_builtin):

@@ -198,7 +198,7 @@ def evaluate_nb(tables, s, seat):
 @njit(cache=True, error_model="numpy")
 def determinize_nb(tables, s, seat, seed):
     """Pool the other seats' hands with the deck, shuffle, deal them back (hand sizes kept);
-    then reseed chance."""
+    then reseed chance. Canonical: the result depends only on the seat's view and `seed`."""
     pool = np.zeros(DECK, np.int64)
     n = 0
     for i in range(s.n_deck):
@@ -211,6 +211,9 @@ def determinize_nb(tables, s, seat, seed):
             if s.hand[p, h] != 0:
                 pool[n] = s.hand[p, h]
                 n += 1
+    # canonical: sorted before the shuffle, so the redraw depends only on what the seat
+    # sees and the seed (never on the hidden arrangement it replaces)
+    pool[:n] = np.sort(pool[:n])
     rs = np.zeros(1, np.uint64)
     rs[0] = seed
     shuffle_nb(rs, 0, pool, n)
