@@ -344,6 +344,38 @@ def _make_mcts(token):
     return mcts_nb
 
 
+def _make_bench(token):
+    def bench_rollouts_nb(tables, s, seat, n_players, rollout_id, rparams, n, seed,
+                          determinize, wins):
+        """scripts/bench_search.py: n rollouts from copies of s (each reseeded, and
+        determinized for `seat` when `determinize`), the rollout policy in every seat;
+        wins[:n_players] += the win shares. Returns the decisions played."""
+        _ = token
+        w = np.empty(1, dtype=STATE_DTYPE)
+        opts = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(CTX_LEN, np.int64)
+        keep = np.zeros(KEEP_LEN, np.float64)
+        out = np.zeros(MAX_SEATS, np.float64)
+        trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        rs = np.zeros(1, np.uint64)
+        rs[0] = np.uint64(seed)
+        steps = 0
+        for _k in range(n):
+            sd = next_u64_nb(rs, 0)
+            if determinize:
+                prepare_copy_nb(tables, s, w, seat, sd)
+            else:
+                w[0] = s
+                init_streams_nb(w[0].streams, sd)
+            steps += playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
+                                ctx, keep, out, trace, tn)
+            for q in range(n_players):
+                wins[q] += out[q]
+        return steps
+    return bench_rollouts_nb
+
+
 def _make_choose(token):
     def search_choose_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
         """The harness's entry for ids >= SEARCH_BASE: an index into options[:n_options], or
@@ -372,6 +404,7 @@ def _no_keep_nb(tables, s, keep):
 
 _JIT = dict(cache=True, error_model="numpy")
 _BUILT: dict = {}
+_BENCH: dict = {}     # game key -> the globals its kernels were built on
 
 
 def _state_dtype(model):
@@ -432,6 +465,7 @@ def build_search(game_key: str, model, choose_builtin):
     g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
     g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")
     choose = _rebind(_make_choose, token, g, "search_choose_nb")
+    _BENCH[key] = g
     _BUILT[key] = choose
     return choose
 
@@ -457,13 +491,12 @@ def search_choose_for(spec):
     return build_search(spec.name, spec.model(), spec.choose_builtin())
 
 
-def build_playout(game_key: str, model, choose_builtin):
-    """The game's compiled playout kernel (the one the search uses), for the benchmark:
-    playout_nb(tables, w, seat, n_players, rollout_id, rparams, max_steps, opts, ctx, keep,
-    out, trace, tn) -> decisions played."""
+def bench_kernel(game_key: str, model, choose_builtin):
+    """The compiled bench_rollouts_nb of a game (scripts/bench_search.py)."""
     build_search(game_key, model, choose_builtin)
-    return _BUILT_PLAYOUT_OF(game_key)
-
-
-def _BUILT_PLAYOUT_OF(key):
-    return _BUILT[str(key)].py_func.__globals__["playout_nb"]
+    g = _BENCH[str(game_key)]
+    if "bench_rollouts_nb" not in g:
+        g["bench_rollouts_nb"] = _rebind(_make_bench, _source_token(str(game_key), model,
+                                                                    choose_builtin), g,
+                                         "bench_rollouts_nb")
+    return g["bench_rollouts_nb"]
