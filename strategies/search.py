@@ -18,7 +18,12 @@ compiled search players for free:
            win share (each node stores the value of the seat that moved into it). Leaves are
            played out with the rollout policy (any built-in of the game) to the end, or, with
            `depth` > 0, stopped `depth` decisions below the root and valued with the game's
-           `evaluate_nb`. The move played is the root child with the most visits.
+           `evaluate_nb`. A new child is the option the rollout policy would play in this
+           world when it is untried, else an untried option drawn at random; with
+           `widening` > 0 a node adds children only as its visits grow (progressive
+           widening), so a budget smaller than the number of options still compares the
+           policy's move with a few alternatives instead of trying every option once. The
+           move played is the root child with the most visits (ties: the best mean).
 
 Information: a search player sees only its seat's information set. Before every rollout
 (flatmc) and every iteration (mcts) the copy is redrawn with `model.determinize_nb`, which
@@ -39,6 +44,9 @@ Parameter row of a search player (float64; `strategies.registry` fills the hidde
   [P_C]        mcts: UCB1 exploration constant (win shares are in [0, 1])
   [P_DEPTH]    mcts: decisions below the root after which a playout stops and is valued by
                evaluate_nb (0 = play to the end)
+  [P_WIDEN]    mcts: progressive widening; a node visited v times may hold at most
+               max(1, ceil(widening * sqrt(v))) children legal in the present world (0 = off:
+               every legal option is tried once before any is tried twice)
   [P_NPLAYERS] hidden: the number of players (returns_nb needs it)
   [P_ROLL_PARAMS:]  hidden: the rollout policy's own parameter row (its defaults)
 
@@ -70,8 +78,9 @@ P_BUDGET = 0
 P_ROLLOUT = 1
 P_C = 2
 P_DEPTH = 3
-P_NPLAYERS = 4
-P_ROLL_PARAMS = 5
+P_WIDEN = 4
+P_NPLAYERS = 5
+P_ROLL_PARAMS = 6
 N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
 
 MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
@@ -99,7 +108,9 @@ def search_catalog(random_id: int = 0) -> list:
                     ("rollout", float(random_id), "rollout policy: a built-in of the game"),
                     ("c", 0.7, "UCB1 exploration constant (values are win shares in [0, 1])"),
                     ("depth", 0.0, "decisions below the root after which a playout is valued "
-                                   "by the game's heuristic (0 = play to the end)")],
+                                   "by the game's heuristic (0 = play to the end)"),
+                    ("widening", 0.0, "progressive widening: at most widening * sqrt(visits) "
+                                      "children per node (0 = off)")],
          "strategy_params": ("rollout",)},
     ]
 
@@ -206,6 +217,7 @@ def _make_mcts(token):
         rollout_id = int(params[P_ROLLOUT])
         c = params[P_C]
         depth = int(params[P_DEPTH])
+        widen = params[P_WIDEN]
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
         cap = iters + 1
@@ -268,16 +280,25 @@ def _make_mcts(token):
                 for j in range(n):
                     if child_of[j] == -1:
                         n_new += 1
-                if n_new > 0 and n_nodes < cap:
-                    # expand one untried option, chosen at random
-                    pick = randint_nb(rs, 0, n_new)
-                    jj = 0
-                    for j in range(n):
-                        if child_of[j] == -1:
-                            if pick == 0:
-                                jj = j
-                                break
-                            pick -= 1
+                grow = n_new > 0 and n_nodes < cap
+                if grow and widen > 0.0:
+                    limit = math.ceil(widen * math.sqrt(visits[node] + 1.0))
+                    if limit < 1.0:
+                        limit = 1.0
+                    grow = (n - n_new) < limit
+                if grow:
+                    # expand the rollout policy's option if untried, else a random untried one
+                    jj = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
+                                           ctx2, keep2)
+                    if jj < 0 or jj >= n or child_of[jj] != -1:
+                        pick = randint_nb(rs, 0, n_new)
+                        jj = 0
+                        for j in range(n):
+                            if child_of[j] == -1:
+                                if pick == 0:
+                                    jj = j
+                                    break
+                                pick -= 1
                     nd = n_nodes
                     n_nodes += 1
                     parent[nd] = node
@@ -306,7 +327,7 @@ def _make_mcts(token):
                         if u > best_u:
                             best_u = u
                             choice = j
-                    if choice == -1:     # tree full and an untried option: leave the tree
+                    if choice == -1:     # no child legal here yet and none may be added
                         break
                     node = child_of[choice]
                 path[n_path] = node
@@ -328,15 +349,19 @@ def _make_mcts(token):
                 visits[nd] += 1.0
                 if nd != 0:
                     value[nd] += out[mover[nd]]
-        # the move: the root child with the most visits among the real options
+        # the move: the root child with the most visits among the real options; equal visits
+        # are broken by the mean (which is < 1, so it never outweighs one visit)
         best = 0
         best_n = -1.0
         for i in range(n_options):
             ch = first[0]
             while ch != -1:
                 if code[ch] == options[i] and mover[ch] == seat:
-                    if visits[ch] > best_n:
-                        best_n = visits[ch]
+                    sc = visits[ch]
+                    if visits[ch] > 0.0:
+                        sc += 0.5 * value[ch] / visits[ch]
+                    if sc > best_n:
+                        best_n = sc
                         best = i
                     break
                 ch = nxt[ch]
