@@ -50,7 +50,7 @@ base = "mcts"
 params = { iterations = 30 }
 [variants.mcts30d]
 base = "mcts"
-params = { iterations = 30, depth = 3, rollout = "planner" }
+params = { iterations = 30, depth = 3, rollout = "planner", widening = 0.5 }
 [variants.flat4]
 base = "flatmc"
 params = { rollouts = 4, rollout = "greedy" }
@@ -197,7 +197,7 @@ def test_rollout_names_a_builtin_in_variants_files(tmp_path):
     assert params[0, search.P_BUDGET] == 30 and params[0, search.P_DEPTH] == 3
     assert params[0, search.P_ROLLOUT] == 2        # planner
     assert params[1, search.P_ROLLOUT] == 1        # greedy
-    assert params[0, search.P_NPLAYERS] == 2
+    assert params[0, search.P_NPLAYERS] == 2 and params[0, search.P_WIDEN] == 0.5
     bad = write_variants(tmp_path, '[variants.x]\nbase = "mcts"\nparams = { rollout = "mcts" }\n')
     with pytest.raises(ToolkitError) as exc:
         load_variants(bad, catalog())
