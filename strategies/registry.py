@@ -368,6 +368,11 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
                 seen.add(key)
                 lines.append(p)
         raise ToolkitError(lines)
+    if not any(catalog_entry.get("search") for catalog_entry in
+               (builtins.get(i.get("base")) or {} for i in info if i)):
+        # no seat plays a search player: the built-ins' own width, so that a run without
+        # search players keeps the parameter rows (and run id) it had before they existed
+        params = np.ascontiguousarray(params[:, :n_params_of(list(_plain_builtins(catalog).values()))])
     return ids, params, info, user_strategies
 
 
