@@ -7,6 +7,7 @@
     balance summary DIR                 the summary of a run already played
     balance replay DIR --game K         a turn-by-turn trace of one game of a run
     balance report DIR [--out OUT]      the balance report (HTML + Markdown) of a run
+    balance ladder GAME --players N     the skill ladder: built-ins and mcts at rising budgets
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
 exit code 2, and nothing is written. `balance --debug COMMAND ...` (the flag may stand
@@ -21,7 +22,7 @@ import datetime as _dt
 import os
 import sys
 
-from scripts import cli_cards, cli_designer, cli_surfers
+from scripts import cli_cards, cli_designer, cli_ladder, cli_surfers
 from sim.game_api import ToolkitError
 
 
@@ -114,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     COMMANDS.update(cli_designer.add_commands(sub, _int))
     COMMANDS.update(cli_surfers.add_commands(sub, _int))   # calibrate (scripts/cli_surfers.py)
     COMMANDS.update(cli_cards.add_commands(sub, _int))     # cards (scripts/cli_cards.py)
+    COMMANDS.update(cli_ladder.add_commands(sub, _int))    # ladder (scripts/cli_ladder.py)
     return p
 
 

@@ -165,7 +165,9 @@ def _names(spec, text, every_builtin: bool = False) -> list:
     """--strategies as a list; none given: every built-in (compare) or the game's default."""
     if text is None:
         if every_builtin:
-            return [c["name"] for c in spec.strategy_catalog()]
+            # the built-ins: a search player (strategies/search.py) costs thousands of
+            # playouts per decision and is compared only when named
+            return [c["name"] for c in spec.strategy_catalog() if not c.get("search")]
         return [spec.default_strategy_name()]
     return [n.strip() for n in text.split(",") if n.strip()]
 

@@ -177,7 +177,8 @@ def read_plan(root: str) -> dict:
     return {k: v for k, v in plan.items() if k not in PLAN_MARKER}
 
 
-_SUB_RE = re.compile(r"^(?:(?:seat|point)-\d{2,}|base|confirm-base|confirm-best)$")
+_SUB_RE = re.compile(r"^(?:(?:seat|point)-\d{2,}|base|confirm-base|confirm-best|"
+                     r"verdict-base|verdict-top)$")   # verdict-*: balance ladder
 REPORT_DIRS = ("report", "after", "before")   # report folders a designer command writes
 SUGGESTED = "suggested_components.toml"
 
@@ -202,6 +203,10 @@ def owned_files(root: str, plan: dict) -> tuple[list, list]:
             if why is None:
                 owned += o
                 changed += c
+    lv = plan.get("ladder_variants")   # balance ladder's variants file (scripts/cli_ladder.py)
+    if isinstance(lv, dict) and lv.get("file") and os.path.isfile(os.path.join(root, lv["file"])):
+        path = os.path.join(root, lv["file"])
+        (owned if rf.sha256_file(path) == lv.get("sha256") else changed).append(path)
     sug = os.path.join(root, SUGGESTED)
     want = (plan.get("result") or {}).get("suggested_sha256")
     if os.path.isfile(sug):

@@ -65,8 +65,46 @@ def _param_list(entry: dict) -> list[tuple[str, float, str]]:
 
 
 def n_params_of(catalog: list) -> int:
-    """The common parameter vector length of a game's built-ins."""
-    return max([len(_param_list(e)) for e in catalog] or [0])
+    """The common parameter vector length of a game's built-ins (a search player's entry
+    declares its wider row: `row_width`, strategies/search.py)."""
+    return max([max(len(_param_list(e)), int(e.get("row_width", 0))) for e in catalog] or [0])
+
+
+# --- search players (strategies/search.py) -------------------------------------------------
+# A search entry ("search": True) has strategy-valued parameters (`strategy_params`: the
+# rollout policy), given in a variants file as a built-in's name and stored as its id, and
+# hidden slots filled here: the number of players and the rollout policy's own parameter row.
+def _plain_builtins(catalog: list) -> dict:
+    return {e["name"]: e for e in catalog if not e.get("search")}
+
+
+def _strategy_value(value, catalog: list):
+    """A strategy-valued parameter: a built-in's name (or id) -> its id; None if unknown."""
+    plain = _plain_builtins(catalog)
+    if isinstance(value, str):
+        return float(plain[value]["id"]) if value in plain else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    ids = {int(e["id"]) for e in plain.values()}
+    return float(value) if float(value).is_integer() and int(value) in ids else None
+
+
+def _fill_search_row(row: np.ndarray, entry: dict, catalog: list, n_players: int) -> None:
+    """The hidden slots of a search player's parameter row (strategies/search.py)."""
+    from strategies import search
+    row[search.P_NPLAYERS] = n_players
+    rollout_id = int(row[search.P_ROLLOUT])
+    plain = {int(e["id"]): e for e in _plain_builtins(catalog).values()}
+    for k, (_, default, _) in enumerate(_param_list(plain[rollout_id])):
+        row[search.P_ROLL_PARAMS + k] = default
+
+
+def _shown_param(entry: dict, pname: str, value: float, catalog: list) -> str:
+    if pname in entry.get("strategy_params", ()):
+        for e in _plain_builtins(catalog).values():
+            if float(e["id"]) == float(value):
+                return e["name"]
+    return f"{value:g}"
 
 
 _DISPLAY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-+ ]*")
@@ -164,6 +202,7 @@ def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
                             f"(built-in strategies: {', '.join(builtins)})")
             continue
         allowed = {p[0]: p[1] for p in _param_list(builtins[base])}
+        strategy_valued = set(builtins[base].get("strategy_params", ()))
         params_in = body.get("params", {})
         if not isinstance(params_in, dict):
             problems.append(f"{where}: params must be a table like params = {{ name = 0.5 }}")
@@ -174,6 +213,15 @@ def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
                 known = ", ".join(allowed) or "none"
                 problems.append(f"{where}: unknown parameter '{pname}' for base '{base}' "
                                 f"(its parameters: {known})")
+                continue
+            if pname in strategy_valued:
+                sid = _strategy_value(value, catalog)
+                if sid is None:
+                    problems.append(f"{where}: parameter '{pname}' must name a built-in "
+                                    f"strategy ({', '.join(_plain_builtins(catalog))}), got "
+                                    f"{value!r}")
+                    continue
+                values[pname] = sid
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 problems.append(f"{where}: parameter '{pname}' must be a number, got {value!r}")
@@ -272,6 +320,8 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
             ids[seat] = int(entry["id"])
             for k, (_, default, _) in enumerate(plist):
                 params[seat, k] = default
+            if entry.get("search"):
+                _fill_search_row(params[seat], entry, catalog, n_players)
             info.append({"name": name, "base": name,
                          "params": {p[0]: p[1] for p in plist}, "source": "builtin"})
         elif name in variants:
@@ -281,6 +331,8 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
             ids[seat] = int(entry["id"])
             for k, (pname, _, _) in enumerate(plist):
                 params[seat, k] = v["params"][pname]
+            if entry.get("search"):
+                _fill_search_row(params[seat], entry, catalog, n_players)
             info.append({"name": name, "base": v["base"], "params": dict(v["params"]),
                          "source": f"variant:{variants_file}"})
         elif is_user_strategy(name):
@@ -316,6 +368,11 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
                 seen.add(key)
                 lines.append(p)
         raise ToolkitError(lines)
+    if not any(catalog_entry.get("search") for catalog_entry in
+               (builtins.get(i.get("base")) or {} for i in info if i)):
+        # no seat plays a search player: the built-ins' own width, so that a run without
+        # search players keeps the parameter rows (and run id) it had before they existed
+        params = np.ascontiguousarray(params[:, :n_params_of(list(_plain_builtins(catalog).values()))])
     return ids, params, info, user_strategies
 
 
@@ -351,7 +408,8 @@ def describe_catalog(catalog: list) -> list[str]:
         plist = _param_list(e)
         if plist:
             for pname, default, help_ in plist:
-                lines.append(f"    {pname} = {default:g}    {help_}".rstrip())
+                shown = _shown_param(e, pname, default, catalog)
+                lines.append(f"    {pname} = {shown}    {help_}".rstrip())
         else:
             lines.append("    (no parameters)")
     return lines

@@ -1,0 +1,124 @@
+"""The report of `balance ladder` (analysis/ladder.py): the terminal table, the plot of rating
+against mcts budget, and a document rendered to HTML and Markdown like the other reports."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analysis.ladder import LadderResult
+from reports.document import Document, Section, Table
+from reports.figures import BLUE, GREY, RED, Figure, _new, _png
+from reports.output import ReportFolder, render_into
+
+
+def _pct(x):
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _rating(r) -> str:
+    if math.isnan(r.rating_se):
+        return f"{r.rating:+.2f}"
+    return f"{r.rating:+.2f} ({r.rating_low:+.2f} to {r.rating_high:+.2f})"
+
+
+def table_rows(res: LadderResult) -> list:
+    rows = []
+    for r in res.table.itertuples():
+        ref = r.level == res.reference
+        rows.append([r.level, "" if r.budget is None or (isinstance(r.budget, float) and
+                                                          math.isnan(r.budget)) else str(int(r.budget)),
+                     "reference" if ref else f"{_pct(r.win_share)} ({_pct(r.win_low)}-"
+                                             f"{_pct(r.win_high)})",
+                     "0 (reference)" if ref else _rating(r),
+                     f"{r.elo:+.0f}", "" if ref else f"{int(r.games):,}",
+                     "step" if r.level in res.steps else ""])
+    return rows
+
+
+HEADERS = ["level", "mcts budget", f"win share vs reference (95%)",
+           "rating vs reference (95%)", "Elo", "games", "skill step"]
+
+
+def ladder_table_text(res: LadderResult) -> str:
+    """A fixed-width table for the terminal, weakest level first."""
+    rows = [HEADERS] + table_rows(res)
+    widths = [max(len(str(row[k])) for row in rows) for k in range(len(HEADERS))]
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append("  ".join(str(v).ljust(widths[k]) for k, v in enumerate(row)).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def ladder_figure(res: LadderResult) -> Figure:
+    """Rating against mcts budget (log axis), 95% intervals; the built-ins as horizontal
+    lines with their bands."""
+    fig = _new(7.5, 4.2)
+    ax = fig.add_subplot(1, 1, 1)
+    t = res.table
+    mc = t[t["budget"].notna()].sort_values("budget")
+    if len(mc):
+        x = mc["budget"].to_numpy(float)
+        y = mc["rating"].to_numpy(float)
+        lo = mc["rating_low"].to_numpy(float)
+        hi = mc["rating_high"].to_numpy(float)
+        ax.errorbar(x, y, yerr=[np.nan_to_num(y - lo), np.nan_to_num(hi - y)], fmt="o-",
+                    color=BLUE, capsize=4, label="mcts")
+        ax.set_xscale("log")
+        ax.set_xticks(x, [str(int(v)) for v in x])
+        from matplotlib.ticker import NullFormatter
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    colors = [GREY, RED, "#55a868", "#8172b2", "#ccb974"]
+    for k, r in enumerate(t[t["budget"].isna()].itertuples()):
+        c = colors[k % len(colors)]
+        ax.axhline(r.rating, color=c, ls="--", lw=1, label=r.level)
+        if not math.isnan(r.rating_se) and r.level != res.reference:
+            ax.axhspan(r.rating_low, r.rating_high, color=c, alpha=0.12)
+    ax.set_xlabel("mcts iterations per decision")
+    ax.set_ylabel(f"rating vs {res.reference} (log-strength)")
+    ax.legend(loc="best", fontsize=8)
+    return Figure("ladder", "Rating against budget",
+                  f"Plackett-Luce rating of each level relative to {res.reference} (0), with 95% "
+                  f"intervals; each level played one seat against {res.players - 1} x "
+                  f"{res.reference}, seats rotated.", _png(fig))
+
+
+def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document:
+    fig = ladder_figure(res)
+    verdict = Section("Verdicts", "verdicts", [list(res.verdicts) + list(res.notes)])
+    ev = Section("Evidence", "evidence", [fig, Table(HEADERS, table_rows(res), res.rating_note)])
+    if res.verdict_table is not None and not res.verdict_table.empty:
+        vt = res.verdict_table
+        cols = list(vt.columns)
+        ev.blocks.append(Table(["verdict", f"with {cols[1]}", f"with {cols[2]}", "holds"],
+                               [[r[cols[0]], r[cols[1]], r[cols[2]], "yes" if r["holds"] else "NO"]
+                                for _, r in vt.iterrows()],
+                               "The balance report's seat and card verdicts with the game's "
+                               "default strategy in every seat and with the strongest level in "
+                               "every seat, on the same deals."))
+    what = Section("What was run", "run", [[
+        f"game: {manifest.get('title', res.game)}, {res.players} players, variant "
+        f"{manifest.get('variant')}",
+        f"levels: {', '.join(res.levels)}; reference {res.reference}; each level "
+        f"{header.get('games', 0):,} games in {header.get('seatings')} seatings (the same deals "
+        f"for every level); mcts rollouts: {header.get('rollout')}",
+        f"verdict runs: {header.get('verdict_games', 0):,} games each",
+        f"seed {manifest.get('seed')}, component file "
+        f"{manifest.get('components', {}).get('path')} (sha256 "
+        f"{str(manifest.get('components', {}).get('sha256'))[:12]}), overrides "
+        f"{manifest.get('components', {}).get('overrides') or 'none'}",
+    ]])
+    return Document(f"Skill ladder: {manifest.get('title', res.game)}",
+                    f"{res.players} players, skill depth {res.depth}", [verdict, ev, what])
+
+
+def write_ladder(doc: Document, out_dir: str) -> dict:
+    """report.html, report.md (with its figure files) and ladder.png into `out_dir`
+    (reports/output.py: never over a user's files)."""
+    out = ReportFolder(out_dir)
+    for block in doc.sections[1].blocks:
+        if isinstance(block, Figure) and block.key == "ladder":
+            out.add("ladder.png", block.png)
+    return render_into(out, doc, ("html", "md"))

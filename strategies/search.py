@@ -1,0 +1,527 @@
+"""Search players, written once on the forward model (docs/search-players.md).
+
+Every game on the template (docs/adding-a-game.md, `sim/games/<game>/model.py`) gets two
+compiled search players for free:
+
+  flatmc   flat Monte Carlo: for each legal option, `rollouts` playouts from a copy of the
+           state after that option, each after a fresh determinization of the seat's
+           information set; the option with the best mean win share for the seat is taken.
+  mcts     information-set MCTS (Cowling, Powley & Whitehouse 2012, "single observer"
+           variant, SO-ISMCTS): one tree for the deciding seat, built over a fresh
+           determinization at every iteration. A node's children are keyed by (seat to move,
+           decision kind, option code), so the same move reached through different hidden
+           worlds shares its statistics; a child is selected only among the options legal in
+           the present determinization, with UCB1 over its availability count (how often it
+           was legal when its parent was visited) instead of the parent's visits. Chance is
+           resolved inside `apply_nb`, so the tree is open-loop over chance (chance outcomes
+           are averaged in the child's statistics). Every seat in the tree maximises its own
+           win share (each node stores the value of the seat that moved into it). Leaves are
+           played out with the rollout policy (any built-in of the game) to the end, or, with
+           `depth` > 0, stopped `depth` decisions below the root and valued with the game's
+           `evaluate_nb`. A new child is the option the rollout policy would play in this
+           world when it is untried, else an untried option drawn at random; with
+           `widening` > 0 a node adds children only as its visits grow (progressive
+           widening), so a budget smaller than the number of options still compares the
+           policy's move with a few alternatives instead of trying every option once. The
+           move played is the root child with the most visits (ties: the best mean).
+
+Information: a search player sees only its seat's information set. Before every rollout
+(flatmc) and every iteration (mcts) the copy is redrawn with `model.determinize_nb`, which
+replaces everything the seat cannot see and reseeds chance; the copy's strategy streams are
+reseeded too (the other seats' future random choices are hidden as well). The real state is
+never written except for the seat's own strategy stream, from which every seed of the search
+is drawn (s.streams[1 + seat]): a game with search players is reproducible like any other,
+whatever the number of workers.
+
+No recursion: the tree lives in flat arrays sized by the budget, the descent is a loop, the
+path is an explicit stack. The rollouts call the game's `choose_builtin_nb` directly (not the
+harness's dispatcher, which calls us: a cycle numba cannot compile).
+
+Parameter row of a search player (float64; `strategies.registry` fills the hidden slots):
+  [P_BUDGET]   flatmc: rollouts per option; mcts: iterations per decision
+  [P_ROLLOUT]  the rollout policy: a built-in's id (named in variants files, resolved by the
+               registry)
+  [P_C]        mcts: UCB1 exploration constant (win shares are in [0, 1])
+  [P_DEPTH]    mcts: decisions below the root after which a playout stops and is valued by
+               evaluate_nb (0 = play to the end)
+  [P_WIDEN]    mcts: progressive widening; a node visited v times may hold at most
+               max(1, ceil(widening * sqrt(v))) children legal in the present world (0 = off:
+               every legal option is tried once before any is tried twice)
+  [P_NPLAYERS] hidden: the number of players (returns_nb needs it)
+  [P_ROLL_PARAMS:]  hidden: the rollout policy's own parameter row (its defaults)
+
+Compiled once per game and cached on disk: `build_search` rebinds the generic kernels below
+to the game's functions with the game key in their closure (numba's cache index keys on the
+closure's contents, not on globals), exactly like the harness's kernels.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import math
+import re
+import types
+
+import numpy as np
+from numba import njit
+
+from sim.rng import init_streams_nb, mix64_nb, next_u64_nb, randint_nb
+
+# Search ids: the harness's dispatcher sends every id >= SEARCH_BASE here. Must equal
+# sim.harness.SEARCH_BASE (tests/test_search_players.py checks it).
+SEARCH_BASE = 1000
+FLATMC = SEARCH_BASE + 0
+MCTS = SEARCH_BASE + 1
+
+P_BUDGET = 0
+P_ROLLOUT = 1
+P_C = 2
+P_DEPTH = 3
+P_WIDEN = 4
+P_NPLAYERS = 5
+P_ROLL_PARAMS = 6
+N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
+
+MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
+ILLEGAL = -1
+STREAM_SALT2 = np.uint64(0x8CB92BA72F3D8DD7)
+
+
+def search_catalog(random_id: int = 0) -> list:
+    """The catalog entries of the search players (added to every template game's catalog by
+    strategies.registry.with_search). `rollout` is a strategy-valued parameter: its default
+    is the game's `random` built-in and a variants file may name any built-in."""
+    return [
+        {"name": "flatmc", "id": FLATMC, "search": True,
+         "description": "Flat Monte Carlo: for each legal option, `rollouts` playouts with the "
+                        "rollout policy, each from a fresh determinization of the seat's "
+                        "information set; takes the best mean win share.",
+         "params": [("rollouts", 16.0, "playouts per legal option"),
+                    ("rollout", float(random_id), "rollout policy: a built-in of the game")],
+         "strategy_params": ("rollout",)},
+        {"name": "mcts", "id": MCTS, "search": True,
+         "description": "Information-set MCTS (UCT over a fresh determinization of the seat's "
+                        "information set at every iteration, one tree keyed by option codes); "
+                        "plays the most visited option.",
+         "params": [("iterations", 200.0, "iterations (playouts) per decision"),
+                    ("rollout", float(random_id), "rollout policy: a built-in of the game"),
+                    ("c", 0.7, "UCB1 exploration constant (values are win shares in [0, 1])"),
+                    ("depth", 0.0, "decisions below the root after which a playout is valued "
+                                   "by the game's heuristic (0 = play to the end)"),
+                    ("widening", 0.0, "progressive widening: at most widening * sqrt(visits) "
+                                      "children per node (0 = off)")],
+         "strategy_params": ("rollout",)},
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# Generic kernels. Each `_make_*` returns a function whose closure holds only the game key;
+# `build_search` rebuilds it over a globals dict naming that game's model functions.
+# Names used as globals below: is_over_nb, to_move_nb, decision_nb, legal_nb, context_nb,
+# apply_nb, default_keep_nb, returns_nb, evaluate_nb, determinize_nb, choose_builtin_nb,
+# STATE_DTYPE, MAX_OPTIONS, CTX_LEN, KEEP_LEN, and the per-game kernels built before.
+# ---------------------------------------------------------------------------------------
+
+def _make_prepare_copy(token):
+    def prepare_copy_nb(tables, s, w, seat, seed):
+        """w <- a determinization of s for `seat` drawn from `seed`: the hidden information
+        redrawn and every random stream reseeded (chance by determinize_nb, the strategy
+        streams here: the other seats' future random choices are not the seat's to know)."""
+        _ = token
+        w[0] = s
+        init_streams_nb(w[0].streams, mix64_nb(np.uint64(seed) ^ STREAM_SALT2))
+        determinize_nb(tables, w[0], seat, np.uint64(seed))
+    return prepare_copy_nb
+
+
+def _make_playout(token):
+    def playout_nb(tables, w, seat, n_players, rollout_id, rparams, max_steps, opts, ctx,
+                   keep, out, trace, tn):
+        """Play the copy w on with the rollout policy for every seat, at most max_steps
+        decisions (< 0: to the end). Writes each seat's value into out[:n_players]: the win
+        share when the game ended, else evaluate_nb's heuristic. Returns the decisions played."""
+        _ = token
+        steps = 0
+        while not is_over_nb(w):
+            if max_steps >= 0 and steps >= max_steps:
+                break
+            p = to_move_nb(w)
+            d = decision_nb(w)
+            n = legal_nb(tables, w, opts)
+            context_nb(tables, w, ctx, keep)
+            i = choose_builtin_nb(rollout_id, rparams, tables, w, p, d, opts, n, ctx, keep)
+            if i < 0 or i >= n:
+                i = 0
+            apply_nb(tables, w, opts[i], keep, trace, tn)
+            steps += 1
+        if is_over_nb(w):
+            for q in range(out.shape[0]):
+                out[q] = 0.0
+            returns_nb(tables, w, n_players, out)
+        else:
+            for q in range(n_players):
+                out[q] = evaluate_nb(tables, w, q)
+        return steps
+    return playout_nb
+
+
+def _make_flatmc(token):
+    def flatmc_nb(params, tables, s, seat, options, n_options, ctx, keep):
+        """Flat Monte Carlo (module docstring). Returns an index into options[:n_options]."""
+        _ = token
+        k = int(params[P_BUDGET])
+        if k < 1:
+            k = 1
+        rollout_id = int(params[P_ROLLOUT])
+        n_players = int(params[P_NPLAYERS])
+        rparams = params[P_ROLL_PARAMS:].copy()
+        w = np.empty(1, dtype=STATE_DTYPE)
+        opts = np.zeros(MAX_OPTIONS, np.int64)
+        ctx2 = np.zeros(CTX_LEN, np.int64)
+        keep2 = np.zeros(KEEP_LEN, np.float64)
+        out = np.zeros(MAX_SEATS, np.float64)
+        trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        best = 0
+        best_v = -1.0
+        for i in range(n_options):
+            total = 0.0
+            for _r in range(k):
+                seed = next_u64_nb(s.streams, 1 + seat)
+                prepare_copy_nb(tables, s, w, seat, seed)
+                for j in range(ctx.shape[0]):
+                    ctx2[j] = ctx[j]
+                for j in range(keep.shape[0]):
+                    keep2[j] = keep[j]
+                default_keep_nb(tables, w[0], keep2)
+                apply_nb(tables, w[0], options[i], keep2, trace, tn)
+                playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
+                           ctx2, keep2, out, trace, tn)
+                total += out[seat]
+            v = total / k
+            if v > best_v:
+                best_v = v
+                best = i
+        return best
+    return flatmc_nb
+
+
+def _make_mcts(token):
+    def mcts_nb(params, tables, s, seat, options, n_options, ctx, keep):
+        """SO-ISMCTS (module docstring). Returns an index into options[:n_options]."""
+        _ = token
+        iters = int(params[P_BUDGET])
+        if iters < 1:
+            iters = 1
+        rollout_id = int(params[P_ROLLOUT])
+        c = params[P_C]
+        depth = int(params[P_DEPTH])
+        widen = params[P_WIDEN]
+        n_players = int(params[P_NPLAYERS])
+        rparams = params[P_ROLL_PARAMS:].copy()
+        cap = iters + 1
+        # the tree: node 0 is the root (the seat's present decision)
+        parent = np.full(cap, -1, np.int64)
+        first = np.full(cap, -1, np.int64)    # first child
+        nxt = np.full(cap, -1, np.int64)      # next sibling
+        code = np.zeros(cap, np.int64)        # option code of the edge into the node
+        mover = np.zeros(cap, np.int64)       # seat that chose it
+        dkind = np.zeros(cap, np.int64)       # decision kind it answered
+        visits = np.zeros(cap, np.float64)
+        avail = np.zeros(cap, np.float64)     # times it was legal when its parent was visited
+        value = np.zeros(cap, np.float64)     # summed win share of `mover`
+        n_nodes = 1
+        path = np.zeros(cap, np.int64)
+        w = np.empty(1, dtype=STATE_DTYPE)
+        opts = np.zeros(MAX_OPTIONS, np.int64)
+        child_of = np.zeros(MAX_OPTIONS, np.int64)
+        ctx2 = np.zeros(CTX_LEN, np.int64)
+        keep2 = np.zeros(KEEP_LEN, np.float64)
+        out = np.zeros(MAX_SEATS, np.float64)
+        trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        # the search's own choices (ties, expansion order) come from a local stream seeded
+        # from the seat's stream: reproducible, and independent of the rollout's draws
+        rs = np.zeros(1, np.uint64)
+        rs[0] = next_u64_nb(s.streams, 1 + seat)
+        for _it in range(iters):
+            seed = next_u64_nb(s.streams, 1 + seat)
+            prepare_copy_nb(tables, s, w, seat, seed)
+            for j in range(ctx.shape[0]):
+                ctx2[j] = ctx[j]
+            for j in range(keep.shape[0]):
+                keep2[j] = keep[j]
+            node = 0
+            n_path = 1
+            path[0] = 0
+            steps = 0
+            expanded = False
+            # selection and expansion
+            while not is_over_nb(w[0]) and not expanded:
+                if depth > 0 and steps >= depth:
+                    break
+                p = to_move_nb(w[0])
+                d = decision_nb(w[0])
+                n = legal_nb(tables, w[0], opts)
+                context_nb(tables, w[0], ctx2, keep2)
+                for j in range(n):
+                    child_of[j] = -1
+                ch = first[node]
+                while ch != -1:
+                    if mover[ch] == p and dkind[ch] == d:
+                        for j in range(n):
+                            if opts[j] == code[ch]:
+                                child_of[j] = ch
+                                avail[ch] += 1.0
+                                break
+                    ch = nxt[ch]
+                n_new = 0
+                for j in range(n):
+                    if child_of[j] == -1:
+                        n_new += 1
+                grow = n_new > 0 and n_nodes < cap
+                if grow and widen > 0.0:
+                    limit = math.ceil(widen * math.sqrt(visits[node] + 1.0))
+                    if limit < 1.0:
+                        limit = 1.0
+                    grow = (n - n_new) < limit
+                if grow:
+                    # expand the rollout policy's option if untried, else a random untried one
+                    jj = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
+                                           ctx2, keep2)
+                    if jj < 0 or jj >= n or child_of[jj] != -1:
+                        pick = randint_nb(rs, 0, n_new)
+                        jj = 0
+                        for j in range(n):
+                            if child_of[j] == -1:
+                                if pick == 0:
+                                    jj = j
+                                    break
+                                pick -= 1
+                    nd = n_nodes
+                    n_nodes += 1
+                    parent[nd] = node
+                    code[nd] = opts[jj]
+                    mover[nd] = p
+                    dkind[nd] = d
+                    avail[nd] = 1.0
+                    nxt[nd] = first[node]
+                    first[node] = nd
+                    choice = jj
+                    node = nd
+                    expanded = True
+                else:
+                    # UCB1 over the children legal here (availability-based, ISMCTS)
+                    choice = -1
+                    best_u = -1e300
+                    for j in range(n):
+                        ch = child_of[j]
+                        if ch == -1:
+                            continue
+                        if visits[ch] > 0.0:
+                            u = value[ch] / visits[ch] + c * math.sqrt(
+                                math.log(avail[ch]) / visits[ch])
+                        else:
+                            u = 1e300
+                        if u > best_u:
+                            best_u = u
+                            choice = j
+                    if choice == -1:     # no child legal here yet and none may be added
+                        break
+                    node = child_of[choice]
+                path[n_path] = node
+                n_path += 1
+                default_keep_nb(tables, w[0], keep2)
+                apply_nb(tables, w[0], opts[choice], keep2, trace, tn)
+                steps += 1
+            # simulation
+            left = -1
+            if depth > 0:
+                left = depth - steps
+                if left < 0:
+                    left = 0
+            playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, left, opts,
+                       ctx2, keep2, out, trace, tn)
+            # backpropagation: every node holds the value of the seat that moved into it
+            for k in range(n_path):
+                nd = path[k]
+                visits[nd] += 1.0
+                if nd != 0:
+                    value[nd] += out[mover[nd]]
+        # the move: the root child with the most visits among the real options; equal visits
+        # are broken by the mean (which is < 1, so it never outweighs one visit)
+        best = 0
+        best_n = -1.0
+        for i in range(n_options):
+            ch = first[0]
+            while ch != -1:
+                if code[ch] == options[i] and mover[ch] == seat:
+                    sc = visits[ch]
+                    if visits[ch] > 0.0:
+                        sc += 0.5 * value[ch] / visits[ch]
+                    if sc > best_n:
+                        best_n = sc
+                        best = i
+                    break
+                ch = nxt[ch]
+        return best
+    return mcts_nb
+
+
+def _make_bench(token):
+    def bench_rollouts_nb(tables, s, seat, n_players, rollout_id, rparams, n, seed,
+                          determinize, wins):
+        """scripts/bench_search.py: n rollouts from copies of s (each reseeded, and
+        determinized for `seat` when `determinize`), the rollout policy in every seat;
+        wins[:n_players] += the win shares. Returns the decisions played."""
+        _ = token
+        w = np.empty(1, dtype=STATE_DTYPE)
+        opts = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(CTX_LEN, np.int64)
+        keep = np.zeros(KEEP_LEN, np.float64)
+        out = np.zeros(MAX_SEATS, np.float64)
+        trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        rs = np.zeros(1, np.uint64)
+        rs[0] = np.uint64(seed)
+        steps = 0
+        for _k in range(n):
+            sd = next_u64_nb(rs, 0)
+            if determinize:
+                prepare_copy_nb(tables, s, w, seat, sd)
+            else:
+                w[0] = s
+                init_streams_nb(w[0].streams, sd)
+            steps += playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
+                                ctx, keep, out, trace, tn)
+            for q in range(n_players):
+                wins[q] += out[q]
+        return steps
+    return bench_rollouts_nb
+
+
+def _make_choose(token):
+    def search_choose_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
+        """The harness's entry for ids >= SEARCH_BASE: an index into options[:n_options], or
+        -1 (counted illegal by the harness) for an id that is no search player. Writes the
+        game's default keep values (the search does not search over them)."""
+        _ = token
+        if sid != FLATMC and sid != MCTS:
+            return ILLEGAL
+        default_keep_nb(tables, s, keep)
+        if n_options <= 1:
+            return 0
+        if sid == FLATMC:
+            i = flatmc_nb(params, tables, s, seat, options, n_options, ctx, keep)
+        else:
+            i = mcts_nb(params, tables, s, seat, options, n_options, ctx, keep)
+        default_keep_nb(tables, s, keep)
+        return i
+    return search_choose_nb
+
+
+@njit(cache=True, error_model="numpy")
+def _no_keep_nb(tables, s, keep):
+    """default_keep_nb of a game whose decisions have no keep values."""
+    return None
+
+
+_JIT = dict(cache=True, error_model="numpy")
+_BUILT: dict = {}
+_BENCH: dict = {}     # game key -> the globals its kernels were built on
+
+
+def _state_dtype(model):
+    dt = getattr(model, "STATE_DTYPE", None)
+    if dt is None:
+        enums = importlib.import_module(model.__name__.rsplit(".", 1)[0] + ".enums")
+        dt = enums.STATE_DTYPE
+    return dt
+
+
+def _rebind(maker, token, g, name):
+    """maker(token)'s function on globals g, jitted with the disk cache under a per-game
+    qualname (its own index file per game; the token in the closure keys the entry)."""
+    proto = maker(token)
+    fn = types.FunctionType(proto.__code__, g, name, proto.__defaults__, proto.__closure__)
+    fn.__qualname__ = re.sub(r"[^A-Za-z0-9_]", "_", f"{name}__{token}")
+    fn.__doc__ = proto.__doc__
+    return njit(**_JIT)(fn)
+
+
+def _source_token(game_key: str, *objects) -> str:
+    """The game key and a hash of the source files of its model and built-ins: the cache
+    folder is keyed on sim/ and strategies/ only, a game defined elsewhere (the tests' games)
+    must not load stale code (the harness's sim.harness.source_token does the same)."""
+    digest = hashlib.sha256()
+    for obj in objects:
+        obj = getattr(obj, "py_func", obj)
+        try:
+            with open(inspect.getsourcefile(obj), "rb") as fh:
+                digest.update(fh.read())
+        except (TypeError, OSError):
+            digest.update(repr(obj).encode())
+    return f"{game_key}-{digest.hexdigest()[:12]}-search"
+
+
+def build_search(game_key: str, model, choose_builtin):
+    """The compiled `search_choose_nb(sid, params, tables, s, seat, decision, options,
+    n_options, ctx, keep) -> index` of one game, built on its forward model `model` (the
+    module sim.games.<game>.model, or any object with the contract's functions) and its
+    built-ins' `choose_builtin_nb` (the rollout policies). One per game key per process;
+    cached on disk per game key."""
+    key = str(game_key)
+    if key in _BUILT:
+        return _BUILT[key]
+    token = _source_token(key, model, choose_builtin)
+    g = dict(globals())
+    for fname in ("is_over_nb", "to_move_nb", "decision_nb", "legal_nb", "context_nb",
+                  "apply_nb", "returns_nb", "evaluate_nb", "determinize_nb"):
+        g[fname] = getattr(model, fname)
+    g["default_keep_nb"] = getattr(model, "default_keep_nb", _no_keep_nb)
+    g["choose_builtin_nb"] = choose_builtin
+    g["STATE_DTYPE"] = _state_dtype(model)
+    g["MAX_OPTIONS"] = int(model.MAX_OPTIONS)
+    g["CTX_LEN"] = max(1, int(getattr(model, "CTX_LEN", 1)))
+    g["KEEP_LEN"] = max(1, int(getattr(model, "KEEP_LEN", 1)))
+    g["prepare_copy_nb"] = _rebind(_make_prepare_copy, token, g, "prepare_copy_nb")
+    g["playout_nb"] = _rebind(_make_playout, token, g, "playout_nb")
+    g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
+    g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")
+    choose = _rebind(_make_choose, token, g, "search_choose_nb")
+    _BENCH[key] = g
+    _BUILT[key] = choose
+    return choose
+
+
+def catalog_for(spec) -> list:
+    """The search players' catalog entries for a template game (sim/compiled_game.py appends
+    them to the game's built-ins): the rollout default is the game's `random` built-in, and
+    the row width leaves room for the rollout policy's own parameter row."""
+    builtins = list(spec._strategies().CATALOG)
+    ids = {e["name"]: int(e["id"]) for e in builtins}
+    random_id = ids.get("random", min(ids.values()) if ids else 0)
+    from strategies.registry import n_params_of
+    width = P_ROLL_PARAMS + max(int(getattr(spec._strategies(), "N_PARAMS", 0)),
+                                n_params_of(builtins))
+    out = search_catalog(random_id)
+    for e in out:
+        e["row_width"] = width
+    return out
+
+
+def search_choose_for(spec):
+    """The compiled search dispatcher of a template game (sim/compiled_game.py)."""
+    return build_search(spec.name, spec.model(), spec.choose_builtin())
+
+
+def bench_kernel(game_key: str, model, choose_builtin):
+    """The compiled bench_rollouts_nb of a game (scripts/bench_search.py)."""
+    build_search(game_key, model, choose_builtin)
+    g = _BENCH[str(game_key)]
+    if "bench_rollouts_nb" not in g:
+        g["bench_rollouts_nb"] = _rebind(_make_bench, _source_token(str(game_key), model,
+                                                                    choose_builtin), g,
+                                         "bench_rollouts_nb")
+    return g["bench_rollouts_nb"]

@@ -1,0 +1,137 @@
+"""`balance ladder` (scripts/cli_ladder.py, analysis/ladder.py, reports/ladder.py): the skill
+depth and the verdict comparison on known inputs, and the command end to end on the toy game
+(small budgets, a few hundred games)."""
+from __future__ import annotations
+
+import json
+import os
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.ladder import analyse_ladder, compare_verdicts, skill_depth
+from analysis.balance import Flag
+from scripts.cli import main
+
+
+def test_skill_depth_counts_only_levels_separated_beyond_their_interval():
+    names = ["a", "b", "c", "d"]
+    theta = np.array([0.0, 0.05, 1.0, 2.0])
+    cov = np.eye(4) * 0.01            # se of a difference: 0.14
+    depth, steps = skill_depth(theta, cov, names)
+    assert (depth, steps) == (3, ["a", "c", "d"])     # b is within a's interval
+    depth, steps = skill_depth(theta, np.eye(4) * 0.25, names)   # se of a difference: 0.71
+    assert depth == 2 and steps == ["a", "d"]         # wide intervals: fewer steps
+    # covariance matters: strongly correlated estimates separate sooner
+    cov = np.full((2, 2), 0.99) + np.eye(2) * 0.01
+    assert skill_depth(np.array([0.0, 0.5]), cov, ["a", "b"])[0] == 2
+    assert skill_depth(np.array([0.0, 0.5]), np.eye(2), ["a", "b"])[0] == 1
+
+
+def _logs(level, ref, wins_level, n, players=2):
+    """n games: the level wins the first wins_level, the reference the others."""
+    rows = []
+    for g in range(n):
+        won = g < wins_level
+        seat_l = g % players
+        for s in range(players):
+            mine = s == seat_l
+            rows.append({"game": g, "seat": s, "strategy": level if mine else ref,
+                         "rank": 1 if mine == won else 2,
+                         "win": 1.0 if mine == won else 0.0})
+    return pd.DataFrame(rows)
+
+
+def test_ladder_ratings_order_levels_by_their_results_against_the_reference():
+    levels = ["random", "planner", "mcts-50", "mcts-200"]
+    logs = {"random": _logs("random", "planner", 20, 200),
+            "mcts-50": _logs("mcts-50", "planner", 110, 200),
+            "mcts-200": _logs("mcts-200", "planner", 160, 200)}
+    res = analyse_ladder("toy", 2, "planner", levels, logs)
+    t = res.table.set_index("level")
+    assert list(res.table["level"]) == ["random", "planner", "mcts-50", "mcts-200"]
+    assert t.loc["planner", "rating"] == 0.0
+    assert t.loc["mcts-200", "win_share"] == pytest.approx(0.8)
+    assert t.loc["mcts-200", "rating_low"] > 0 > t.loc["random", "rating_high"]
+    # 55% of 200 games is not distinguishable from the reference: not a step of its own
+    assert res.steps == ["random", "planner", "mcts-200"] and res.depth == 3
+    # Bradley-Terry with two players: rating = log odds against the reference
+    assert t.loc["mcts-200", "rating"] == pytest.approx(np.log(0.8 / 0.2), abs=0.05)
+
+
+def test_verdicts_that_change_at_the_strongest_level_are_named():
+    def analysis(seat_verdicts, flags):
+        seats = pd.DataFrame({"label": [f"Seat {i + 1}" for i in range(len(seat_verdicts))],
+                              "verdict": seat_verdicts})
+        return SimpleNamespace(seats=seats, solo=False, flags=flags)
+    base = analysis(["favoured", "disadvantaged"],
+                    [Flag("card", "goal 'Sunrise'", "", effect=0.08)])
+    top = analysis(["fair", "disadvantaged"],
+                   [Flag("card", "goal 'Sunrise'", "", effect=0.06),
+                    Flag("card", "goal 'Harbour'", "", effect=-0.07)])
+    table, lines = compare_verdicts(base, top, "greedy", "mcts-800")
+    assert list(table["holds"]) == [False, True, True, False]
+    assert "2 of 4" in lines[0]
+    assert any("Seat 1 fairness: favoured with greedy, fair with mcts-800" in x for x in lines)
+    assert any("Harbour" in x and "not flagged with greedy" in x for x in lines)
+
+
+LADDER = ["ladder", "toy", "--players", "2", "--games", "120", "--budgets", "8,40",
+          "--verdict-games", "60", "--workers", "1", "--no-progress", "--seed", "3"]
+
+
+@pytest.fixture
+def template_toy(toy_registry):
+    if getattr(toy_registry, "model", lambda: None)() is None:
+        pytest.skip("the toy game is not on the forward-model template in this checkout")
+    return toy_registry
+
+
+def test_ladder_end_to_end_on_the_toy_game(template_toy, in_tmp, capsys):
+    out = str(in_tmp / "lad")
+    assert main(LADDER + ["--out", out]) == 0
+    text = capsys.readouterr().out
+    for word in ("random", "greedy", "planner", "mcts-8", "mcts-40", "Skill depth",
+                 "win share vs reference"):
+        assert word in text
+    for f in ("report/report.html", "report/report.md", "report/ladder.png",
+              "designer.json", "ladder_variants.toml", "point-00/manifest.json"):
+        assert os.path.isfile(os.path.join(out, f)), f
+    plan = json.load(open(os.path.join(out, "designer.json")))
+    assert plan["kind"] == "ladder" and plan["levels"][-2:] == ["mcts-8", "mcts-40"]
+    assert plan["result"]["depth"] >= 1
+    # the mcts levels really played mcts with their budgets (the manifests say so)
+    man = json.load(open(os.path.join(out, "point-02", "manifest.json")))
+    assert "mcts-8" in man["strategy_names"]
+    assert any(s.get("base") == "mcts" and s["params"]["iterations"] == 8
+               for s in man["strategies"])
+    # the same command resumes (nothing to play, same table); another one is refused
+    assert main(LADDER + ["--out", out]) == 0
+    assert "Skill depth" in capsys.readouterr().out
+    assert main(LADDER[:7] + ["200"] + LADDER[8:] + ["--out", out]) == 2
+    assert "holds a different result" in capsys.readouterr().err
+
+
+def test_ladder_refuses_a_folder_it_did_not_write(template_toy, in_tmp, capsys):
+    folder = in_tmp / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    assert main(LADDER + ["--out", str(folder), "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("balance: error:") and len(err.strip().splitlines()) == 1
+    assert (folder / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--budgets", "10,x"], "--budgets"),
+    (["--budgets", "0"], "at least 1"),
+    (["--rollout", "mcts"], "--rollout"),
+    (["--reference", "nobody"], "--reference"),
+])
+def test_ladder_mistakes_are_one_line(template_toy, in_tmp, capsys, extra, words):
+    assert main(LADDER + extra + ["--out", str(in_tmp / "x")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("balance: error:") and words in err[0]
+    assert not os.path.exists(in_tmp / "x")
