@@ -24,7 +24,7 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EMPTY, G_DAY, G_GOAL, G_INSPIRATION,
+    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, G_DAY, G_GOAL, G_INSPIRATION,
     G_N_DAYS, G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
     N_PLAN, PLAN_DRAW, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS, R_RETURN_HOME_BONUS, CENTER,
 )
@@ -491,7 +491,3 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_PAINT:
         return choose_paint_nb(tables, s, seat, params, planner, options, n_options, ctx)
     return choose_sell_nb(tables, s, seat, params, planner, options, n_options, keep)
-
-
-# The play loop calls `choose_nb`; runs with user strategies rebind this name (see play.py).
-choose_nb = choose_builtin_nb

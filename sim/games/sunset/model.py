@@ -36,7 +36,7 @@ from sim.events import trace_nb
 from sim.records import declare
 from sim.rng import init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
-    DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EMPTY, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
+    DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
     G_COMM_TOP, G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_HIKE, G_N_CDECK, G_N_CDISC,
     G_N_DAYS, G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PAINTED, G_N_PATH, G_N_PLAYERS,
     G_N_SELL_OPTS, G_N_SOLD, G_OVER, G_PAINTED_FEATURES, G_PHASE, G_ROW_LEN, G_SELLING_SEAT,
