@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from analysis import formatting as F
 from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
 
@@ -33,22 +34,23 @@ class Document:
     sections: list
 
 
-def _p(x, digits=2):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return "< 1e-16" if x < 1e-16 else f"{x:.{digits}g}"
+# the one formatting module (analysis/formatting.py): the terminal shows the same strings
+_p = F.p_value
+_interval = F.interval
+_signed = F.signed
 
 
-def _interval(lo, hi, scale=100.0, digits=1, suffix=""):
-    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
-        return "n/a"
-    return f"{lo * scale:.{digits}f} to {hi * scale:.{digits}f}{suffix}"
+def h2h_cells(share, low, high, pairs) -> list:
+    """Rows of the head-to-head table (analysis.tables.head_to_head_rows), as the terminal
+    prints them too (reports/terminal.py)."""
+    from analysis.tables import head_to_head_rows
+    return [[r.strategy, r.versus, F.share(r.ahead), F.interval(r.low, r.high), F.count(r.pairs)]
+            for r in head_to_head_rows(share, low, high, pairs).itertuples()]
 
 
-def _signed(x, scale=100.0, digits=1):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x * scale:+.{digits}f}"
+def rating_cells(table) -> list:
+    return [[r.strategy, F.theta(r.theta), F.num(r.se, 3), F.theta_interval(r.low, r.high)]
+            for r in table.itertuples()]
 
 
 def _fig_map(figures):
@@ -97,9 +99,9 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
     else:
         if "seats" in figs:
             s.blocks.append(figs["seats"])
-        rows = [[r.label, r.strategies, f"{int(r.games):,}", pct(r.win_share, 2),
-                 _interval(r.win_low, r.win_high, digits=2), pct(r.fair, 2), _p(r.p_holm),
-                 r.verdict, f"{r.score_mean:.2f} ± {r.score_se:.3f}", f"{r.rank_mean:.2f}"]
+        rows = [[r.label, r.strategies, f"{int(r.games):,}", F.share(r.win_share),
+                 F.interval(r.win_low, r.win_high), F.share(r.fair), _p(r.p_holm),
+                 r.verdict, F.mean_se(r.score_mean, r.score_se), F.num(r.rank_mean)]
                 for r in a.seats.itertuples()]
         s.blocks.append(Table(["seat", "strategy", "games", "win share", f"{conf}% Wilson",
                                "fair share", "Holm p", "verdict", "mean score ± s.e.",
@@ -119,19 +121,26 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
     else:
         if "strategies" in figs:
             s.blocks.append(figs["strategies"])
-        rows = [[r.strategy, r.seats, f"{int(r.rows):,}", pct(r.win_share, 2),
-                 _interval(r.win_low, r.win_high, digits=2), _p(r.p_holm),
-                 f"{r.score_mean:.2f} ± {r.score_se:.3f}", f"{r.rank_mean:.2f}"]
+        rows = [[r.strategy, r.seats, f"{int(r.rows):,}", F.share(r.win_share),
+                 F.interval(r.win_low, r.win_high), _p(r.p_holm),
+                 F.mean_se(r.score_mean, r.score_se), F.num(r.rank_mean)]
                 for r in a.strategy_table.itertuples()]
         s.blocks.append(Table(["strategy", "seats", "seat-games", "win share", f"{conf}% Wilson",
                                "Holm p vs fair", "mean score ± s.e.", "mean rank"], rows))
         if "matchups" in figs:
             s.blocks.append(figs["matchups"])
+        if a.h2h is not None and a.h2h_low is not None:
+            s.blocks.append(Table(["strategy", "versus", "finishes ahead", f"{conf}% interval",
+                                   "seat pairs"], h2h_cells(a.h2h, a.h2h_low, a.h2h_high,
+                                                            a.h2h_pairs),
+                                  "Head-to-head: the share of seat pairs (one seat each, every "
+                                  "game where they met) in which the first strategy finished "
+                                  "ahead of the second, ties counting 1/2; interval over games."))
         if a.ratings is not None:
             if "ratings" in figs:
                 s.blocks.append(figs["ratings"])
-            rows = [[r.strategy, f"{r.theta:+.3f}", f"{r.se:.3f}",
-                     f"{r.low:+.3f} to {r.high:+.3f}",
+            rows = [[r.strategy, F.theta(r.theta), F.num(r.se, 3),
+                     F.theta_interval(r.low, r.high),
                      f"{pct(r.p_ahead)} ({_interval(r.p_ahead_low, r.p_ahead_high)}) vs {r.versus}"]
                     for r in a.ratings.itertuples()]
             s.blocks.append(Table(["strategy", "log strength", "s.e.", f"{conf}% interval",

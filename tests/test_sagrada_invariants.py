@@ -23,7 +23,7 @@ from sim.games.sagrada.nb import check_state_nb, new_state
 from sim.games.sagrada.play import (C_BROKEN, C_ILLEGAL, C_PTS_PUBLIC_1, C_RANK, C_SCORE,
                                     C_TARGET, play_checked_chunk_nb, trace_game_nb)
 from tests import naive_sagrada as nv
-from tests.sagrada_helpers import fresh_state, set_pool, set_window
+from sim.api.positions.sagrada import fresh_state, set_pool, set_window
 
 RUN_SEED = 424242
 

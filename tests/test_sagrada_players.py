@@ -17,7 +17,7 @@ from sim.games.sagrada.nb import action_options_nb, apply_draft_nb, begin_turn_n
 from sim.games.sagrada.play import play_chunk_nb
 from strategies.sagrada import (PREP_LEN, P_TARGET, P_TOKEN, P_WIN_PUBLIC, P_WIN_TOKENS, choose_action_nb,
                                 choose_window_nb, plain_best_nb, prep_nb, tool_gain_nb)
-from tests.sagrada_helpers import (Kit, cell, default_tables, fresh_state, options_buf, pool, set_pool,
+from sim.api.positions.sagrada import (Kit, cell, default_tables, fresh_state, options_buf, pool, set_pool,
                                    set_public, set_restrictions, set_tools, set_window, tables_with)
 
 T = default_tables()

@@ -24,7 +24,7 @@ from sim.games.sagrada.nb import (
 from sim.games.sagrada.play import play_chunk_nb
 from sim.games.sagrada.nb import new_state
 from tests import naive_sagrada as nv
-from tests.sagrada_helpers import (
+from sim.api.positions.sagrada import (
     B, G, P, R, Y, Kit, cell, default_components, default_tables, die, events, fresh_state, new_trace,
     no_trace, options_buf, pool, set_pattern, set_pool, set_public, set_restrictions, set_tools,
     set_track, set_window, track, window_text,
@@ -138,7 +138,7 @@ def test_solo_setup():
 
 
 def tables_with_solo_tools(k):
-    from tests.sagrada_helpers import tables_with
+    from sim.api.positions.sagrada import tables_with
     return tables_with(f"rules.solo_tools={k}")
 
 

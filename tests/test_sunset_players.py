@@ -18,7 +18,7 @@ from sim.games.sunset.components import components_from_text
 from sim.games.sunset.nb import new_state
 from sim.games.sunset.play import C_PTS_HOME, C_PTS_INSPIRATION, C_STEPS, play_chunk_nb
 from strategies.sunset import choose_builtin_nb
-from tests.sunset_helpers import Kit, edited_text, fresh_state, set_hand, set_row
+from sim.api.positions.sunset import Kit, edited_text, fresh_state, set_hand, set_row
 
 K = Kit()
 SEED = 11

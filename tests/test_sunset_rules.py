@@ -22,7 +22,7 @@ from sim.games.sunset.nb import (
     draw_plans_nb, hike_options_nb, paint_options_nb, path_nb, plan_options_nb, rank_nb,
     score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
 )
-from tests.sunset_helpers import (Kit, cell, default_tables, events, fresh_state, hand,
+from sim.api.positions.sunset import (Kit, cell, default_tables, events, fresh_state, hand,
                                   hike_code, new_trace, no_trace, row, set_cdeck, set_hand,
                                   set_ldeck, set_ldisc, set_row, tables_from_edits)
 

@@ -15,7 +15,7 @@ from sim.games.surfers.nb import action_options_nb, new_state, setup_nb
 from sim.games.surfers.play import play_turn_nb
 from strategies.surfers import (best_move_nb, channel_value_nb, choose_builtin_nb,
                                 kind_values_nb)
-from tests.surfers_helpers import fresh_state, options_buf, put, sheet_tables
+from sim.api.positions.surfers import fresh_state, options_buf, put, sheet_tables
 
 # 12 lines: column a circles (a chain of upward arrows 4a -> ... -> 8a), column b squares
 LONG = "B ==\n" + "\n".join(f"{(k - 1) % 6 + 1} o." for k in range(12, 0, -1))

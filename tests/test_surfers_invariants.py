@@ -22,7 +22,7 @@ from sim.games.surfers import enums as E
 from sim.games.surfers.nb import check_state_nb, new_state
 from sim.games.surfers.play import (C_BROKEN, C_END_REASON, C_ILLEGAL, C_LENGTH, C_RANK,
                                     C_SCORE, play_checked_chunk_nb, trace_game_nb)
-from tests.surfers_helpers import c, fresh_state, put, sheet_tables
+from sim.api.positions.surfers import c, fresh_state, put, sheet_tables
 
 RUN_SEED = 8086
 

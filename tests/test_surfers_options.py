@@ -16,7 +16,7 @@ from sim.games.surfers import enums as E
 from sim.games.surfers.nb import apply_move_nb, boost_options_nb, move_options_nb, new_state
 from sim.games.surfers.play import C_BOOST_LOOPS, C_BOOSTS, play_checked_chunk_nb, resolve_boosts_nb
 from strategies.surfers import choose_builtin_nb
-from tests.surfers_helpers import c, fresh_state, no_trace, options_buf, put, sheet_tables, where
+from sim.api.positions.surfers import c, fresh_state, no_trace, options_buf, put, sheet_tables, where
 
 GRID = """
 B ===

@@ -21,7 +21,7 @@ from sim.games.surfers.nb import (
     score_nb,
 )
 from sim.games.surfers.play import play_chunk_nb
-from tests.surfers_helpers import (c, fresh_state, no_trace, options_buf, put, sheet_components,
+from sim.api.positions.surfers import (c, fresh_state, no_trace, options_buf, put, sheet_components,
                                    sheet_tables, sheet_text, where)
 
 COLUMN = """

@@ -1,4 +1,4 @@
-"""Helpers for driving the Sunset Over Water kernels on hand-set positions (tests only).
+"""Helpers for driving the Sunset Over Water kernels on hand-set positions (moved from tests/ into the package: the tests and any user share them).
 
     tables = default_tables()                   # packed default tables (1-element array)
     tables = tables_from_edits(("old", "new"))  # default TOML with text edits, packed

@@ -1,4 +1,5 @@
-"""Helpers for driving the Sagrada kernels on hand-set positions (tests only).
+"""Sagrada positions from text: set up a state by hand, drive the kernels, score a window.
+(Moved from tests/sagrada_helpers.py into the package: the tests and any user share them.)
 
     T = default_tables()                  # packed default tables (1-element recarray)
     st = fresh_state(T, n_players)        # set-up done, every seat on a blank window
@@ -9,6 +10,9 @@
 Kernels take `T[0]` and `st[0]` (records passed by reference: they mutate `st`).
 Window text: 4 rows of 5 tokens; a die is colour letter + value, ".." an open space.
 Restriction text (set_restrictions): "r." colour, ".3" shade, ".." none.
+
+    score_window(["G1 Y6 .. B4 P6", ...], public=["Row Colour Variety"], private="R")
+        -> {"public": [...], "private": p, "favor": f, "empty": e, "total": t}
 """
 from __future__ import annotations
 
@@ -178,3 +182,34 @@ class Kit:
 
     def private(self, name):
         return self.names["private"].index(name)
+
+
+def score_window(rows, public=(), private: str | None = None, tokens: int = 0,
+                 components=None, players: int = 2) -> dict:
+    """Score one window given as text (4 rows of 5 tokens, `..` open) under the named public
+    objectives and the private colour (a letter, e.g. 'R'), with `tokens` favor tokens left,
+    by the engine's own scoring kernel (score_nb): {'public': [points per objective],
+    'private', 'favor', 'empty', 'total'}. `components`: a loaded component file (default:
+    the game's own), so a designer's values score as they would play."""
+    from sim.games.sagrada.nb import N_PTS, score_nb
+    comp = components or default_components()
+    tables = E.pack_tables(comp.tables)
+    st = fresh_state(tables, players)
+    set_window(st, 0, rows)
+    st[0]["n_placed"][0] = sum(1 for t in _tokens(rows) if t != "..")
+    kit = Kit(comp)
+    ids = [kit.public(n) for n in public]
+    st[0]["public"][:] = -1
+    st[0]["public"][:len(ids)] = ids
+    st[0]["g"][E.G_N_PUBLIC] = len(ids)
+    st[0]["priv"][0, :] = -1
+    if private is not None:
+        colour = LETTER[private[0].upper()]
+        cards = [k for k in range(len(tables[0]["private_colour"]))
+                 if int(tables[0]["private_colour"][k]) == colour]
+        st[0]["priv"][0, 0] = cards[0]
+    st[0]["tokens"][0] = tokens
+    pts = np.zeros(N_PTS, np.int64)
+    total = int(score_nb(tables[0], st[0], 0, pts))
+    return {"public": [int(x) for x in pts[:len(ids)]], "private": int(pts[3]),
+            "favor": int(pts[4]), "empty": int(pts[5]), "total": total}

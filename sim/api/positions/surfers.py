@@ -1,4 +1,4 @@
-"""Helpers for driving the Grand Surfers kernels on hand-drawn small sheets (tests only).
+"""Helpers for driving the Grand Surfers kernels on hand-drawn small sheets (moved from tests/ into the package: the tests and any user share them).
 
     T = sheet_tables(SEA, wave=".", channels=[...], **rules)   # packed tables (1-element recarray)
     st = fresh_state(T, n_players)          # set-up done: every surfer at the start
