@@ -157,9 +157,9 @@ class RunAggregates:
         return np.asarray(codes, dtype=np.int64)
 
     def add_table(self, table) -> None:
-        """Fold one chunk (a pyarrow Table with the needed columns) into the sums."""
-        import pyarrow as pa
-
+        """Fold one chunk (a pyarrow Table with the needed columns) into the sums: the
+        (games x seats) grids, then per seat and strategy, per end reason, head-to-head and
+        finishing orders, per card (its sections below)."""
         P = self.players
         n = table.num_rows
         if n == 0:
@@ -187,24 +187,7 @@ class RunAggregates:
                 a = a.astype(dtype, copy=False)
             return a.reshape(G, P)
 
-        if "strategy" in self.columns:
-            chunk = table.column("strategy")
-            if isinstance(chunk.type, pa.DictionaryType):
-                chunk = chunk.combine_chunks()
-                codes = self._strategy_codes(chunk.dictionary.to_pylist())
-                local = chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-                strat = codes[local]
-            else:
-                names = chunk.to_pylist()
-                uniq = sorted(set(map(str, names)))
-                codes = self._strategy_codes(uniq)
-                strat = codes[np.searchsorted(np.asarray(uniq), np.asarray(list(map(str, names))))]
-            if order is not None:
-                strat = strat[order]
-            strat = strat.reshape(G, P)
-        else:
-            self._strategy_codes(["(all)"])
-            strat = np.zeros((G, P), dtype=np.int64)
+        strat = self._strategy_grid(table, order, G, P)
 
         score = grid("score", np.float64) if "score" in self.columns else np.zeros((G, P))
         score_raw = grid("score") if "score" in self.columns else np.zeros((G, P), np.int64)
@@ -285,10 +268,39 @@ class RunAggregates:
                     t = tuple(t)
                     self.orders[t] = self.orders.get(t, 0) + int(c)
 
+        self._add_cards(grid, win, score, strat, G, P)
+
+    def _strategy_grid(self, table, order, G: int, P: int) -> np.ndarray:
+        """(games x seats) global strategy codes of a chunk (its dictionary column mapped to
+        this aggregation's names)."""
+        import pyarrow as pa
+
+        if "strategy" in self.columns:
+            chunk = table.column("strategy")
+            if isinstance(chunk.type, pa.DictionaryType):
+                chunk = chunk.combine_chunks()
+                codes = self._strategy_codes(chunk.dictionary.to_pylist())
+                local = chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+                strat = codes[local]
+            else:
+                names = chunk.to_pylist()
+                uniq = sorted(set(map(str, names)))
+                codes = self._strategy_codes(uniq)
+                strat = codes[np.searchsorted(np.asarray(uniq), np.asarray(list(map(str, names))))]
+            if order is not None:
+                strat = strat[order]
+            strat = strat.reshape(G, P)
+        else:
+            self._strategy_codes(["(all)"])
+            strat = np.zeros((G, P), dtype=np.int64)
+        return strat
+
+    def _add_cards(self, grid, win, score, strat, G: int, P: int) -> None:
+        """Per card of every declared type: rows and games that took it, their win and score
+        sums, takers per strategy, when it was taken (bit columns, vectorised)."""
         flat_win = win.ravel()
         flat_score = score.ravel()
         flat_strat = strat.ravel()
-        S = len(self.strategies)
         fixed_seats = bool(np.all(strat == strat[:1]))     # each seat one strategy in this chunk
         flat_sq = flat_score * flat_score
         for card, sums in zip(self.meta["cards"], self.cards):
@@ -320,7 +332,6 @@ class RunAggregates:
                     idx = nib.astype(np.int32) + (np.arange(width, dtype=np.int32) * 16)
                     sums.days[first:first + width] += np.bincount(
                         idx.ravel(), minlength=width * 16).reshape(width, 16)
-
 
     def _add_head_to_head(self, strat, rank, G: int, P: int) -> None:
         """Pooled head-to-head counts (seat pairs where strategy a finished ahead of b, ties

@@ -237,33 +237,58 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
 
 
 # --- derivation ---------------------------------------------------------------------------
-def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
-           confidence: float = 0.95, run_dir: str = "",
-           card_response: dict | None = None) -> BalanceAnalysis:
-    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
-    with 'games' and 'values')}} for the cards whose response to their value was measured."""
+@dataclass
+class _Derivation:
+    """What every section of `derive` reads; the sections add to `verdicts` and `flags`."""
+    agg: RunAggregates
+    manifest: dict
+    meta: dict
+    confidence: float
+    P: int
+    G: int
+    solo: bool
+    fair: float
+    names: list
+    S: int
+    used: np.ndarray
+    z: float
+    halve: int
+    seat_strats: list
+    fixed: bool
+    used_names: list
+    single: bool
+    rotated: bool
+    confounded: bool
+    seat_note: str
+    verdicts: list = field(default_factory=list)
+    flags: list = field(default_factory=list)
+
+
+def _derivation(agg: RunAggregates, manifest: dict, meta: dict, confidence: float) -> _Derivation:
+    """Who sat where: one strategy per seat, rotated, or confounded (seat_note says which)."""
     P = agg.players
-    G = agg.n_games
     solo = P == 1
-    fair = 1.0 / P
     names = list(agg.strategies)
     S = len(names)
     used = agg.strat.n > 0
-    verdicts: list[str] = []
-    flags: list[Flag] = []
-    z = z_value(confidence)
-    halve = games_to_halve(G)
-
-    # seat strategies
     seat_strats = [[names[s] for s in range(S) if agg.seat_strategy[p, s] > 0] for p in range(P)]
     fixed = all(len(x) == 1 for x in seat_strats)
     used_names = [names[s] for s in range(S) if used[s]]
     single = len(used_names) == 1
     rotated = not single and not solo and _balanced_over_seats(agg.seat_strategy[:, used])
     confounded = not single and not solo and not rotated
-    seat_note = _seat_note(fixed, rotated, confounded, seat_strats, manifest)
+    return _Derivation(agg, manifest, meta, confidence, P, agg.n_games, solo, 1.0 / P, names, S,
+                       used, z_value(confidence), games_to_halve(agg.n_games), seat_strats,
+                       fixed, used_names, single, rotated, confounded,
+                       _seat_note(fixed, rotated, confounded, seat_strats, manifest))
 
-    # --- seats -------------------------------------------------------------------------
+
+def _derive_seats(d: _Derivation):
+    """Seat fairness: win shares, the test against the fair share (Holm), the verdicts."""
+    agg, P, G, solo, fair, confidence = d.agg, d.P, d.G, d.solo, d.fair, d.confidence
+    z, halve, verdicts, flags = d.z, d.halve, d.verdicts, d.flags
+    seat_strats, used_names = d.seat_strats, d.used_names
+    rotated, confounded, seat_note = d.rotated, d.confounded, d.seat_note
     n = agg.seat.n.astype(float)
     wt = win_table(agg.seat, range(P), confidence)          # the one win-share definition
     share, lo, hi = (wt[c].to_numpy() for c in ("win_share", "win_low", "win_high"))
@@ -317,8 +342,15 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                   unit="pp", games_to_halve=halve))
         if rotated:
             verdicts.append(seat_note)
+    return seats, tie_rate, all_tied_rate
 
-    # --- strategies ----------------------------------------------------------------------
+
+def _derive_strategies(d: _Derivation):
+    """Strategy strength: win shares, head-to-head, ratings, dominance."""
+    agg, P, solo, fair, names, S = d.agg, d.P, d.solo, d.fair, d.names, d.S
+    used, confidence, halve, verdicts, flags = d.used, d.confidence, d.halve, d.verdicts, d.flags
+    used_names = d.used_names
+    single, rotated, confounded = d.single, d.rotated, d.confounded
     sn = agg.strat.n.astype(float)
     st_t = win_table(agg.strat, names, confidence)
     s_share, s_lo, s_hi = (st_t[c].to_numpy() for c in ("win_share", "win_low", "win_high"))
@@ -381,8 +413,16 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                   f"{CONFOUNDED_STRATEGY if confounded else ''}",
                                   effect=r.win_share - fair, low=r.win_low - fair,
                                   high=r.win_high - fair, unit="pp", games_to_halve=halve))
+    return strategy_table, h2h, h2h_pairs, h2h_low, h2h_high, ratings, rating_note
 
-    # --- scores --------------------------------------------------------------------------
+
+def _derive_scores(d: _Derivation, tie_rate, all_tied_rate):
+    """Scores: components per strategy and seat, margin of victory, shared wins."""
+    agg, P, G, solo, used, confidence = d.agg, d.P, d.G, d.solo, d.used, d.confidence
+    halve, verdicts, flags, used_names = d.halve, d.verdicts, d.flags, d.used_names
+    n = agg.seat.n.astype(float)
+    sn = agg.strat.n.astype(float)
+    meta = d.meta
     comps = meta["score_components"]
     components = component_seats = None
     if comps:
@@ -406,8 +446,13 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                               effect=tie_rate, low=float(wilson_interval(agg.tie_games, G, confidence)[0]),
                               high=float(wilson_interval(agg.tie_games, G, confidence)[1]),
                               unit="share", games_to_halve=halve))
+    return components, component_seats, margin
 
-    # --- game shape ----------------------------------------------------------------------
+
+def _derive_shape(d: _Derivation):
+    """Game shape: how games end, how long they last."""
+    agg, G, confidence, verdicts = d.agg, d.G, d.confidence, d.verdicts
+    meta = d.meta
     reason_names = meta["end_reason_names"]
     rn = lambda k: (reason_names[k] if 0 <= k < len(reason_names) else f"reason {k}")  # noqa: E731
     keys = sorted(agg.end_reason_counts)
@@ -434,8 +479,14 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                                 for r in end_reasons.itertuples()))
     if shape:
         verdicts.append("; ".join(shape) + ".")
+    return end_reasons, length
 
-    # --- cards ---------------------------------------------------------------------------
+
+def _derive_cards(d: _Derivation, card_response: dict | None) -> list:
+    """Cards: one section per declared card type (its verdicts join the run's)."""
+    agg, G, solo, names, used, confidence = d.agg, d.G, d.solo, d.names, d.used, d.confidence
+    halve, verdicts, flags = d.halve, d.verdicts, d.flags
+    meta, manifest = d.meta, d.manifest
     cards = []
     for card, sums in zip(meta["cards"], agg.cards):
         sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags,
@@ -443,7 +494,12 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                             game=str(manifest.get("game") or ""))
         cards.append(sec)
         verdicts.extend(sec.notes)
+    return cards
 
+
+def _derive_illegal(d: _Derivation):
+    """Illegal decisions: said first, flagged."""
+    agg, verdicts, flags = d.agg, d.verdicts, d.flags
     illegal = illegal_table(agg)
     for r in (illegal.itertuples() if illegal is not None else ()):
         text = (f"{r.strategy} made {r.decisions:,} illegal decisions in {r.seat_games:,} of "
@@ -451,7 +507,27 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                 f"option, so these games are not entirely its own play")
         verdicts.insert(0, text + ".")
         flags.insert(0, Flag("illegal", r.strategy, text))
+    return illegal
 
+
+def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
+           confidence: float = 0.95, run_dir: str = "",
+           card_response: dict | None = None) -> BalanceAnalysis:
+    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
+    with 'games' and 'values')}} for the cards whose response to their value was measured.
+    The sections run in reading order; each adds its verdicts and flags."""
+    d = _derivation(agg, manifest, meta, confidence)
+    seats, tie_rate, all_tied_rate = _derive_seats(d)
+    strategy_table, h2h, h2h_pairs, h2h_low, h2h_high, ratings, rating_note = \
+        _derive_strategies(d)
+    components, component_seats, margin = _derive_scores(d, tie_rate, all_tied_rate)
+    end_reasons, length = _derive_shape(d)
+    cards = _derive_cards(d, card_response)
+    illegal = _derive_illegal(d)
+    P, G, solo, used = d.P, d.G, d.solo, d.used
+    used_names, single, fixed = d.used_names, d.single, d.fixed
+    rotated, confounded, seat_note = d.rotated, d.confounded, d.seat_note
+    verdicts, flags = d.verdicts, d.flags
     # order: seat/strategy verdicts first (as built), card verdicts after
     return BalanceAnalysis(
         illegal=illegal,

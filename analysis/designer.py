@@ -58,6 +58,7 @@ class Comparison:
     ratings: pd.DataFrame         # theta, se, lo, hi (Plackett-Luce, centred)
     verdicts: list = field(default_factory=list)   # plain-language lines
     status: dict = field(default_factory=dict)     # strategy -> dominant/dominated/...
+    h2h_pairs: pd.DataFrame | None = None          # seat pairs where the two met
 
 
 def analyse_compare(logs, strategies: list, games_per_seating: int,
@@ -70,8 +71,10 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
     shares = share_rows(agg, "strategy").reindex(strategies)
     seats = share_rows(agg, "seat")
     comp = strategy_comparison(agg, 0.95, order=strategies)
+    pairs = None
     if comp:
         h2h, lo, hi, games = comp["share"], comp["low"], comp["high"], comp["games"]
+        pairs = comp["pairs"]
         if comp["ratings"] is not None:
             ratings = (comp["ratings"].set_index("strategy")
                        .rename(columns={"low": "lo", "high": "hi"}).reindex(strategies))
@@ -88,7 +91,7 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
     status = matchup_status(strategies, lo, hi)
     # the sentences are made by reports/designer.py (compare_verdicts)
     return Comparison(strategies, int(agg.players), games_per_seating, n_seatings, shares, seats,
-                      h2h, lo, hi, games, ratings, [], status)
+                      h2h, lo, hi, games, ratings, [], status, pairs)
 
 
 # ---------------------------------------------------------------------------------------

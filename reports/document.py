@@ -57,18 +57,10 @@ def _fig_map(figures):
     return {f.key: f for f in figures}
 
 
-def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
-                   build_seconds: float | None = None) -> Document:
-    figs = _fig_map(figures if figures is not None else make_figures(a))
-    m = a.manifest
-    conf = int(round(a.confidence * 100))
-    title = f"Balance report: {m.get('title') or m.get('game') or 'run'}"
-    strat_text = ", ".join(m.get("strategy_names") or a.strategies)
-    subtitle = (f"{a.n_games:,} games, {a.players} player{'s' if a.players != 1 else ''} "
-                f"({strat_text}), seed {m.get('seed', '?')}, run {m.get('run_id', '?')}")
-    sections = []
-
-    # --- verdicts ----------------------------------------------------------------------
+def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Verdicts."""
+    out = []
     s = Section("Verdicts", "verdicts", [list(a.verdicts)])
     if a.flags:
         rows = []
@@ -90,9 +82,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               "four times the games, i.e. three times as many more."))
     else:
         s.blocks.append("Nothing stands out beyond its uncertainty.")
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- seats ---------------------------------------------------------------------------
+
+def _section_seats(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Seats."""
+    out = []
     s = Section("Seat fairness", "seats", [])
     if a.solo:
         s.blocks.append("One seat: no seat comparison.")
@@ -110,9 +107,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               "the fair share, Holm-adjusted across seats."))
         if a.seat_note:  # rotated (clean seat shares) or confounded (no seat verdict)
             s.blocks.append(a.seat_note)
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- strategies ----------------------------------------------------------------------
+
+def _section_strategies(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Strategies."""
+    out = []
     s = Section("Strategy strength", "strategies", [])
     if a.solo:
         s.blocks.append("One seat: no strategy comparison.")
@@ -154,9 +156,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               rows, "A strategy's answer that is not one of the legal options "
                               "is counted (log column illegal) and replaced by the first legal "
                               "option; the game goes on."))
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- scores --------------------------------------------------------------------------
+
+def _section_scores(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Scores."""
+    out = []
     s = Section("Scores", "scores", [])
     if "scores" in figs:
         s.blocks.append(figs["scores"])
@@ -184,9 +191,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         else:
             s.blocks.append(f"Shared wins: {pct(a.tie_rate, 2)} of games; games where every seat "
                             f"tied: {pct(a.all_tied_rate, 2)}.")
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- game shape ----------------------------------------------------------------------
+
+def _section_shape(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Game shape."""
+    out = []
     s = Section("Game shape", "shape", [])
     if "length" in figs:
         s.blocks.append(figs["length"])
@@ -204,9 +216,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               rows, f"Length in {L['unit'] or L['column']}."))
     else:
         s.blocks.append("This game declares no length column.")
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- cards (and outcomes: yes/no facts that are not cards, in their own sections) -------
+
+def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Cards (and outcomes: yes/no facts that are not cards, in their own sections)."""
+    out = []
     for k, sec in enumerate(a.cards):
         outcome = sec.kind == "outcome"
         title = f"Outcomes: {sec.label}" if outcome else sec.label
@@ -256,9 +273,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         elif show_value:
             caption += f" Value: the card's {sec.unit} (not points)."
         s.blocks.append(Table(headers, rows, caption))
-        sections.append(s)
+        out.append(s)
+    return out
 
-    # --- game-specific breakdowns (declared by the game: analysis/breakdowns.py) ----------
+
+def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Game-specific breakdowns (declared by the game: analysis/breakdowns.py)."""
+    out = []
     from reports.figures import breakdown_figures
     bfigs = {f.key: f for f in breakdown_figures(a)}
     for b in a.breakdowns:
@@ -285,9 +307,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                 ["strategy", "seats", f"mean {b.label.lower()} (95%)"],
                 [[r.value, f"{int(r.rows):,}", f"{num(r.mean, 2)} ({num(r.lo, 2)} to {num(r.hi, 2)})"]
                  for r in b.table.itertuples()], f"Mean of '{b.column}' per seat, by strategy."))
-        sections.append(s)
+        out.append(s)
+    return out
 
-    # --- what was run --------------------------------------------------------------------
+
+def _section_what_was_run(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """What was run."""
+    out = []
     s = Section("What was run", "run", [])
     comp = m.get("components") or {}
     timings = m.get("timings") or {}
@@ -326,9 +353,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               "Strategies and their parameters" +
                               (", in the seats as given (seating 1); with the seats rotated "
                                "each sat in every seat in turn." if rot else ".")))
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- method --------------------------------------------------------------------------
+
+def _section_method(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Method."""
+    out = []
     notes = [
         f"Win share: a seat's wins with ties split (1/k each for k tied winners), over its games; "
         f"{conf}% Wilson score intervals.",
@@ -357,7 +389,27 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         "takes four times the games.",
     ]
     notes += [f"Note: {n}" for n in a.notes]
-    sections.append(Section("Method", "method", [notes]))
+    out.append(Section("Method", "method", [notes]))
+    return out
+
+
+SECTIONS = [_section_verdicts, _section_seats, _section_strategies, _section_scores,
+            _section_shape, _section_cards, _section_breakdowns, _section_what_was_run,
+            _section_method]
+
+
+def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
+                   build_seconds: float | None = None) -> Document:
+    figs = _fig_map(figures if figures is not None else make_figures(a))
+    m = a.manifest
+    conf = int(round(a.confidence * 100))
+    title = f"Balance report: {m.get('title') or m.get('game') or 'run'}"
+    strat_text = ", ".join(m.get("strategy_names") or a.strategies)
+    subtitle = (f"{a.n_games:,} games, {a.players} player{'s' if a.players != 1 else ''} "
+                f"({strat_text}), seed {m.get('seed', '?')}, run {m.get('run_id', '?')}")
+    sections = []
+    for part in SECTIONS:   # in reading order: verdicts first, then the evidence
+        sections.extend(part(a, figs, conf, m, build_seconds))
     return Document(title, subtitle, sections)
 
 

@@ -54,8 +54,8 @@ def _breakdown_lines(b, pct: int) -> list[str]:
                  F.num(r.mean_score)] for r in b.table.itertuples()]
         lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
     else:
-        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.mean, ".2f"),
-                 f"[{_fmt(r.lo, '.2f')}, {_fmt(r.hi, '.2f')}]"] for r in b.table.itertuples()]
+        rows = [[str(r.value), F.count(r.rows), F.num(r.mean),
+                 F.interval(r.lo, r.hi, scale=1.0)] for r in b.table.itertuples()]
         lines.extend(_table(["strategy", "rows", f"mean {b.column}", f"{pct}% interval"], rows))
     return lines
 

@@ -98,7 +98,8 @@ class CompareResult(_Result):
     def head_to_head(self):
         from analysis.tables import head_to_head_rows
         c = self.comparison
-        return head_to_head_rows(c.h2h, c.h2h_lo, c.h2h_hi, c.h2h_games, c.h2h_games)
+        pairs = c.h2h_pairs if c.h2h_pairs is not None else c.h2h_games
+        return head_to_head_rows(c.h2h, c.h2h_lo, c.h2h_hi, pairs, c.h2h_games)
 
     @property
     def verdicts(self) -> list:
