@@ -9,7 +9,9 @@ Set NUMBA_CACHE_DIR yourself to override.
 
 The library API (docs/api.md) is importable from here without loading anything heavy:
 
-    from sim import run, open_run, compare, sweep, tune, cards, ladder, game
+    from sim import run, open_run, compare, sweep, tune, ladder, game
+
+(`cards`, the sensitivity table, is `sim.api.cards`: `sim.cards` is the engine's module.)
 
 Each name is loaded on first use from sim/api/ (PEP 562 module __getattr__), so `import sim`
 stays light (no numba, pandas or matplotlib) and the layering holds: sim/api is the facade
@@ -61,7 +63,7 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
-API = ("run", "open_run", "compare", "sweep", "tune", "cards", "ladder", "game", "Run")
+API = ("run", "open_run", "compare", "sweep", "tune", "ladder", "game", "Run")
 
 
 def __getattr__(name):   # PEP 562: the API is imported on first use

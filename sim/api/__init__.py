@@ -1,7 +1,8 @@
 """The toolkit's Python API: everything the `balance` command line does, as library calls
 that return DataFrames and write the same reports (docs/api.md).
 
-    from sim import run, open_run, compare, sweep, tune, cards, ladder, game
+    from sim import run, open_run, compare, sweep, tune, ladder, game
+from sim.api import cards      # sim.cards is the engine's module of that name
 
     r = run("sunset", players=4, strategies=["planner", "greedy"], games=2000, seed=1,
             set={"commissions[12].points": 5})         # out=None: a temporary folder
