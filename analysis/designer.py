@@ -417,3 +417,34 @@ def paired_difference(new: Objective, old: Objective, seed: int = 0,
     d = np.concatenate(diffs)
     lo, hi = np.quantile(d, [0.025, 0.975])
     return {"new": a, "old": b, "diff": a - b, "lo": float(lo), "hi": float(hi), "games": n}
+
+
+# ---------------------------------------------------------------------------------------
+# thin aliases of the former compare statistics (one definition now: analysis/tables.py)
+# ---------------------------------------------------------------------------------------
+def head_to_head(logs: pd.DataFrame, strategies: list):
+    """(share, low, high, games) DataFrames of a logs DataFrame: the pooled head-to-head of
+    analysis.tables.head_to_head (it was a mean of per-game shares here)."""
+    from analysis.tables import head_to_head as h2h
+    agg = aggregate_frame(logs)
+    idx = [agg.strategies.index(str(s)) for s in strategies]
+    share, lo, hi, _, games = h2h(agg, idx, [str(s) for s in strategies])
+    return share, lo, hi, games
+
+
+def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
+    """Plackett-Luce ratings of a logs DataFrame (theta, se, lo, hi by strategy), with the one
+    prior RATING_PRIOR (analysis.tables.ratings); attrs['not_estimable'] says why when not."""
+    from analysis.tables import ratings
+    agg = aggregate_frame(logs)
+    idx = [agg.strategies.index(str(s)) for s in strategies]
+    table, note = ratings(agg, idx, [str(s) for s in strategies])
+    if table is None:
+        out = pd.DataFrame({"theta": np.nan, "se": np.nan, "lo": np.nan, "hi": np.nan},
+                           index=list(strategies))
+        out.attrs["not_estimable"] = note
+        return out
+    out = table.set_index("strategy").rename(columns={"low": "lo", "high": "hi"})
+    out = out[["theta", "se", "lo", "hi"]].reindex([str(s) for s in strategies])
+    out.attrs["not_estimable"] = ""
+    return out

@@ -153,3 +153,47 @@ def cmd_tune(args, out) -> int:
     files = r.report()
     _print_result(r.lines(), [], files, out)
     return 0
+
+
+# ---------------------------------------------------------------------------------------
+# thin aliases: the names other scripts modules imported from here before the library took
+# the work over (sim/api); kept so that code written against them keeps working
+# ---------------------------------------------------------------------------------------
+def _check(args, spec, default_games):
+    """(players, games) of the common options, checked (sim.api.common.check_common)."""
+    from sim.api.common import check_common
+    games = args.games if args.games is not None else default_games
+    players = check_common(spec, args.players, games, args.seed, args.components, args.variants,
+                           getattr(args, "precision", None), getattr(args, "max_games", None))
+    return players, games
+
+
+def _root(args, spec, kind) -> str:
+    return _out_folder(args, spec.name, kind)
+
+
+def _claim_root(root: str, plan: dict, overwrite: bool) -> None:
+    from sim.api.folders import claim_root
+    claim_root(root, plan, overwrite)
+
+
+def _names(spec, text, every_builtin: bool = False) -> list:
+    from sim.api.common import strategy_list
+    return strategy_list(spec, text, every_builtin)
+
+
+def _meta(spec, comp):
+    from sim.api.designer import _meta as meta
+    return meta(spec, comp)
+
+
+def _precision_notes(res) -> list:
+    from sim.api.runs import precision_notes
+    return precision_notes(res)
+
+
+def __getattr__(name):   # OBJECTIVES, TUNE_TRIALS: the library's
+    if name in ("OBJECTIVES", "TUNE_TRIALS"):
+        from sim.api import designer
+        return getattr(designer, name)
+    raise AttributeError(name)

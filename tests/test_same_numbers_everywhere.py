@@ -103,3 +103,19 @@ def test_compare_uses_the_same_definitions_as_the_report(fixed):
     ra = a.ratings.set_index("strategy")
     for x in names:
         assert c.ratings.loc[x, "theta"] == pytest.approx(ra.loc[x, "theta"], abs=1e-9)
+
+
+def test_the_former_compare_functions_give_the_one_definition(fixed):
+    """analysis.designer.head_to_head / pl_ratings (kept for callers) are the report's
+    pooled head-to-head and its ratings, not a second definition."""
+    from analysis.designer import head_to_head, pl_ratings
+    from sim.runner import read_logs
+    text, doc, a, s = fixed
+    names = ["greedy", "greedy_copy", "no_goal"]
+    logs = read_logs(a.run_dir)
+    share, lo, hi, games = head_to_head(logs, names)
+    assert share.loc["greedy", "no_goal"] == pytest.approx(a.h2h.loc["greedy", "no_goal"], abs=1e-12)
+    assert hi.loc["no_goal", "greedy"] == pytest.approx(a.h2h_high.loc["no_goal", "greedy"], abs=1e-12)
+    r = pl_ratings(logs, names)
+    ra = a.ratings.set_index("strategy")
+    assert r.loc["no_goal", "theta"] == pytest.approx(ra.loc["no_goal", "theta"], abs=1e-9)
