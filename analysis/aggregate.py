@@ -78,20 +78,26 @@ class GroupSums:
     score_sq: np.ndarray
     rank: np.ndarray
     components: np.ndarray            # groups x components
+    score_min: np.ndarray | None = None
+    score_max: np.ndarray | None = None
+    games: np.ndarray | None = None   # games in which the group sat (a strategy: any seat)
 
     @classmethod
     def zeros(cls, groups: int, n_components: int) -> "GroupSums":
         z = lambda: np.zeros(groups)  # noqa: E731
         return cls(n=np.zeros(groups, dtype=np.int64), win=z(), score=z(), score_sq=z(),
-                   rank=z(), components=np.zeros((groups, n_components)))
+                   rank=z(), components=np.zeros((groups, n_components)),
+                   score_min=np.full(groups, np.inf), score_max=np.full(groups, -np.inf),
+                   games=np.zeros(groups, dtype=np.int64))
 
     def grow(self, groups: int) -> None:
         k = groups - len(self.n)
         if k <= 0:
             return
-        for name in ("n", "win", "score", "score_sq", "rank"):
+        for name, fill in (("n", 0), ("win", 0), ("score", 0), ("score_sq", 0), ("rank", 0),
+                           ("score_min", np.inf), ("score_max", -np.inf), ("games", 0)):
             a = getattr(self, name)
-            setattr(self, name, np.concatenate([a, np.zeros(k, dtype=a.dtype)]))
+            setattr(self, name, np.concatenate([a, np.full(k, fill, dtype=a.dtype)]))
         self.components = np.vstack([self.components, np.zeros((k, self.components.shape[1]))])
 
 
@@ -115,6 +121,13 @@ class RunAggregates:
     all_tied_games: int = 0                            # games where every seat tied
     h2h_ahead: np.ndarray | None = None                # strategies x strategies
     h2h_pairs: np.ndarray | None = None
+    # per-game sums of squares of the head-to-head counts (a = ahead, b = pairs, per game):
+    # the interval of the pooled ratio is taken over games, the independent units
+    h2h_aa: np.ndarray | None = None
+    h2h_bb: np.ndarray | None = None
+    h2h_ab: np.ndarray | None = None
+    h2h_games: np.ndarray | None = None                # games in which the two met
+    choices: np.ndarray | None = None                  # per strategy: decisions with 2+ options
     orders: dict = field(default_factory=dict)         # ((strategy, rank) per seat) -> games
     cards: list = field(default_factory=list)          # CardSums per card type
     files: int = 0
@@ -137,14 +150,16 @@ class RunAggregates:
             self.seat_strategy = _grow2(self.seat_strategy, self.players, s)
             self.h2h_ahead = _grow2(self.h2h_ahead, s, s)
             self.h2h_pairs = _grow2(self.h2h_pairs, s, s)
+            for name in ("h2h_aa", "h2h_bb", "h2h_ab", "h2h_games"):
+                setattr(self, name, _grow2(getattr(self, name), s, s))
             for c in self.cards:
                 c.taken_by_strategy = _grow2(c.taken_by_strategy, s, c.n)
         return np.asarray(codes, dtype=np.int64)
 
     def add_table(self, table) -> None:
-        """Fold one chunk (a pyarrow Table with the needed columns) into the sums."""
-        import pyarrow as pa
-
+        """Fold one chunk (a pyarrow Table with the needed columns) into the sums: the
+        (games x seats) grids, then per seat and strategy, per end reason, head-to-head and
+        finishing orders, per card (its sections below)."""
         P = self.players
         n = table.num_rows
         if n == 0:
@@ -172,24 +187,7 @@ class RunAggregates:
                 a = a.astype(dtype, copy=False)
             return a.reshape(G, P)
 
-        if "strategy" in self.columns:
-            chunk = table.column("strategy")
-            if isinstance(chunk.type, pa.DictionaryType):
-                chunk = chunk.combine_chunks()
-                codes = self._strategy_codes(chunk.dictionary.to_pylist())
-                local = chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-                strat = codes[local]
-            else:
-                names = chunk.to_pylist()
-                uniq = sorted(set(map(str, names)))
-                codes = self._strategy_codes(uniq)
-                strat = codes[np.searchsorted(np.asarray(uniq), np.asarray(list(map(str, names))))]
-            if order is not None:
-                strat = strat[order]
-            strat = strat.reshape(G, P)
-        else:
-            self._strategy_codes(["(all)"])
-            strat = np.zeros((G, P), dtype=np.int64)
+        strat = self._strategy_grid(table, order, G, P)
 
         score = grid("score", np.float64) if "score" in self.columns else np.zeros((G, P))
         score_raw = grid("score") if "score" in self.columns else np.zeros((G, P), np.int64)
@@ -225,6 +223,19 @@ class RunAggregates:
                 cur += np.bincount(strat.ravel(), weights=w.ravel(), minlength=S).astype(np.int64)
                 setattr(self, name, cur)
 
+        if "choices" in self.columns:
+            S = len(self.strategies)
+            cur = np.zeros(S, np.int64) if self.choices is None else np.pad(
+                self.choices, (0, S - len(self.choices)))
+            cur += np.bincount(strat.ravel(), weights=grid("choices", np.int64).ravel(),
+                               minlength=S).astype(np.int64)
+            self.choices = cur
+        S = len(self.strategies)
+        present = np.zeros((G, S), dtype=bool)
+        present[np.repeat(np.arange(G), P), strat.ravel()] = True
+        self.strat.games += present.sum(axis=0)
+        self.seat.games += G
+
         reason = grid("end_reason", np.int64)[:, 0] if "end_reason" in self.columns else np.zeros(G, np.int64)
         for r, k in zip(*np.unique(reason, return_counts=True)):
             self.end_reason_counts[int(r)] = self.end_reason_counts.get(int(r), 0) + int(k)
@@ -242,15 +253,7 @@ class RunAggregates:
             shared = win.max(axis=1) < 1.0 - 1e-9
             self.tie_games += int(shared.sum())
             self.all_tied_games += int(np.all(rank == rank[:, :1], axis=1).sum())
-            S = len(self.strategies)
-            for i in range(P):
-                for j in range(P):
-                    if i == j:
-                        continue
-                    ahead = (rank[:, i] < rank[:, j]) + 0.5 * (rank[:, i] == rank[:, j])
-                    pair = strat[:, i] * S + strat[:, j]
-                    self.h2h_ahead += np.bincount(pair, weights=ahead, minlength=S * S).reshape(S, S)
-                    self.h2h_pairs += np.bincount(pair, minlength=S * S).reshape(S, S)
+            self._add_head_to_head(strat, rank, G, P)
             base = S * P
             if base ** P < 2 ** 62:
                 key = np.zeros(G, dtype=np.int64)
@@ -265,10 +268,39 @@ class RunAggregates:
                     t = tuple(t)
                     self.orders[t] = self.orders.get(t, 0) + int(c)
 
+        self._add_cards(grid, win, score, strat, G, P)
+
+    def _strategy_grid(self, table, order, G: int, P: int) -> np.ndarray:
+        """(games x seats) global strategy codes of a chunk (its dictionary column mapped to
+        this aggregation's names)."""
+        import pyarrow as pa
+
+        if "strategy" in self.columns:
+            chunk = table.column("strategy")
+            if isinstance(chunk.type, pa.DictionaryType):
+                chunk = chunk.combine_chunks()
+                codes = self._strategy_codes(chunk.dictionary.to_pylist())
+                local = chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+                strat = codes[local]
+            else:
+                names = chunk.to_pylist()
+                uniq = sorted(set(map(str, names)))
+                codes = self._strategy_codes(uniq)
+                strat = codes[np.searchsorted(np.asarray(uniq), np.asarray(list(map(str, names))))]
+            if order is not None:
+                strat = strat[order]
+            strat = strat.reshape(G, P)
+        else:
+            self._strategy_codes(["(all)"])
+            strat = np.zeros((G, P), dtype=np.int64)
+        return strat
+
+    def _add_cards(self, grid, win, score, strat, G: int, P: int) -> None:
+        """Per card of every declared type: rows and games that took it, their win and score
+        sums, takers per strategy, when it was taken (bit columns, vectorised)."""
         flat_win = win.ravel()
         flat_score = score.ravel()
         flat_strat = strat.ravel()
-        S = len(self.strategies)
         fixed_seats = bool(np.all(strat == strat[:1]))     # each seat one strategy in this chunk
         flat_sq = flat_score * flat_score
         for card, sums in zip(self.meta["cards"], self.cards):
@@ -300,6 +332,30 @@ class RunAggregates:
                     idx = nib.astype(np.int32) + (np.arange(width, dtype=np.int32) * 16)
                     sums.days[first:first + width] += np.bincount(
                         idx.ravel(), minlength=width * 16).reshape(width, 16)
+
+    def _add_head_to_head(self, strat, rank, G: int, P: int) -> None:
+        """Pooled head-to-head counts (seat pairs where strategy a finished ahead of b, ties
+        1/2; seat pairs) and their per-game sums of squares, for the interval over games."""
+        S = len(self.strategies)
+        ahead_g = np.zeros(G * S * S)
+        pairs_g = np.zeros(G * S * S)
+        base = np.arange(G) * (S * S)
+        for i in range(P):
+            for j in range(P):
+                if i == j:
+                    continue
+                ahead = (rank[:, i] < rank[:, j]) + 0.5 * (rank[:, i] == rank[:, j])
+                key = base + strat[:, i] * S + strat[:, j]
+                ahead_g += np.bincount(key, weights=ahead, minlength=G * S * S)
+                pairs_g += np.bincount(key, minlength=G * S * S)
+        a = ahead_g.reshape(G, S, S)
+        b = pairs_g.reshape(G, S, S)
+        self.h2h_ahead += a.sum(axis=0)
+        self.h2h_pairs += b.sum(axis=0)
+        self.h2h_aa += (a * a).sum(axis=0)
+        self.h2h_bb += (b * b).sum(axis=0)
+        self.h2h_ab += (a * b).sum(axis=0)
+        self.h2h_games += (b > 0).sum(axis=0)
 
 
 def mask_bits(mask: np.ndarray, n: int) -> np.ndarray:
@@ -338,6 +394,13 @@ def _add_group(g: GroupSums, idx, win, score, rank, comp, n_groups) -> None:
     g.score += bc(score)
     g.score_sq += bc(score * score)
     g.rank += bc(rank)
+    s = np.asarray(score, dtype=float).ravel()
+    lo = np.full(n_groups, np.inf)
+    hi = np.full(n_groups, -np.inf)
+    np.minimum.at(lo, i, s)
+    np.maximum.at(hi, i, s)
+    g.score_min = np.minimum(g.score_min, lo)
+    g.score_max = np.maximum(g.score_max, hi)
     for c in range(comp.shape[2]):
         g.components[:, c] += bc(comp[:, :, c])
 
@@ -354,6 +417,10 @@ def new_aggregates(players: int, meta: dict, columns: list) -> RunAggregates:
     agg.length = IntHistogram(1)
     agg.h2h_ahead = np.zeros((0, 0))
     agg.h2h_pairs = np.zeros((0, 0))
+    agg.h2h_aa = np.zeros((0, 0))
+    agg.h2h_bb = np.zeros((0, 0))
+    agg.h2h_ab = np.zeros((0, 0))
+    agg.h2h_games = np.zeros((0, 0))
     for card in meta["cards"]:
         n = len(card["names"])
         agg.cards.append(CardSums(

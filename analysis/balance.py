@@ -24,14 +24,15 @@ import pandas as pd
 from analysis.aggregate import RunAggregates, aggregate_files
 from analysis.cards import baseline_name, response_word, taker_gap
 from analysis.metadata import game_metadata, normalise, value_text
-from analysis.ratings import expand_ties, fit_plackett_luce
+from analysis.tables import dominant, head_to_head, win_table
+from analysis.tables import ratings as rating_table
+from analysis.ratings import RATING_PRIOR  # noqa: F401  (the one prior, kept for callers)
 from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
                             proportion_test, wilson_interval, z_value)
 from sim.game_api import ToolkitError
 
 ALPHA = 0.05
 CARD_MIN_WIN_EFFECT = 0.05        # flag a card only if its win-share gap is >= 5 points
-RATING_PRIOR = 1.0                # virtual games per ordered pair of strategies (add-one)
 CARD_VERDICTS = 3                 # card verdicts shown first: the strongest few each way
 CARD_MIN_SCORE_EFFECT_SD = 0.10   # solo: a score gap of >= 0.1 standard deviation
 
@@ -101,41 +102,18 @@ class BalanceAnalysis:
     seat_confounded: bool = False
     seat_note: str = ""
     illegal: pd.DataFrame | None = None  # strategies with illegal decisions (replaced by option 0)
+    h2h_low: pd.DataFrame | None = None   # the head-to-head interval (analysis/tables.py)
+    h2h_high: pd.DataFrame | None = None
 
 
 # --- helpers ------------------------------------------------------------------------------
-def pct(x: float, digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{100 * x:.{digits}f}%"
-
-
-def pct_interval(p, lo, hi, digits: int = 1) -> str:
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "n/a"
-    return f"{100 * p:.{digits}f}% ({100 * lo:.{digits}f}-{100 * hi:.{digits}f})"
-
-
-def num(x: float, digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x:,.{digits}f}"
-
-
-def fmt_p(p: float) -> str:
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "p n/a"
-    return "p < 1e-16" if p < 1e-16 else f"p = {p:.2g}"
-
-
-def _digits_for(lo: float, hi: float) -> int:
-    """Enough decimals that an interval's ends differ when shown as percentages."""
-    width = abs(hi - lo) * 100
-    if not np.isfinite(width) or width >= 0.5:
-        return 1
-    if width >= 0.05:
-        return 2
-    return 3
+# the one formatting module (analysis/formatting.py); the old names stay for callers
+from analysis.formatting import digits_for as _digits_for  # noqa: E402
+from analysis.formatting import fair_share  # noqa: E402
+from analysis.formatting import num  # noqa: E402,F401
+from analysis.formatting import p_text as fmt_p  # noqa: E402
+from analysis.formatting import share as pct  # noqa: E402
+from analysis.formatting import share_interval as pct_interval  # noqa: E402
 
 
 def seat_label(seat: int) -> str:
@@ -208,7 +186,7 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     first_notes = list(notes)
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
     if card_check > 0 and metadata_from_game:
-        from sim.cards import response_check
+        from analysis.card_check import response_check
         response, check_notes = response_check(run_dir, analysis, games=card_check)
         if response:
             analysis = derive(agg, manifest, meta, first_notes + check_notes, confidence,
@@ -244,7 +222,7 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
             tail = (f" (Holm-adjusted {fmt_p(r.p_holm)})" if ok else
                     " (no significant difference)")
             lines.append(f"{subject} wins {pct_interval(r.win_share, r.lo, r.hi, d)} against a "
-                         f"fair {pct(fair, 1 if (100 * fair) % 1 else 0)}: {r.verdict}{tail}.")
+                         f"fair {fair_share(fair)}: {r.verdict}{tail}.")
             if ok:
                 a.flags.append(Flag(b.column, subject,
                                     f"{subject} is {r.verdict}: {100 * (r.win_share - fair):+.2f} "
@@ -259,36 +237,61 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
 
 
 # --- derivation ---------------------------------------------------------------------------
-def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
-           confidence: float = 0.95, run_dir: str = "",
-           card_response: dict | None = None) -> BalanceAnalysis:
-    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
-    with 'games' and 'values')}} for the cards whose response to their value was measured."""
+@dataclass
+class _Derivation:
+    """What every section of `derive` reads; the sections add to `verdicts` and `flags`."""
+    agg: RunAggregates
+    manifest: dict
+    meta: dict
+    confidence: float
+    P: int
+    G: int
+    solo: bool
+    fair: float
+    names: list
+    S: int
+    used: np.ndarray
+    z: float
+    halve: int
+    seat_strats: list
+    fixed: bool
+    used_names: list
+    single: bool
+    rotated: bool
+    confounded: bool
+    seat_note: str
+    verdicts: list = field(default_factory=list)
+    flags: list = field(default_factory=list)
+
+
+def _derivation(agg: RunAggregates, manifest: dict, meta: dict, confidence: float) -> _Derivation:
+    """Who sat where: one strategy per seat, rotated, or confounded (seat_note says which)."""
     P = agg.players
-    G = agg.n_games
     solo = P == 1
-    fair = 1.0 / P
     names = list(agg.strategies)
     S = len(names)
     used = agg.strat.n > 0
-    verdicts: list[str] = []
-    flags: list[Flag] = []
-    z = z_value(confidence)
-    halve = games_to_halve(G)
-
-    # seat strategies
     seat_strats = [[names[s] for s in range(S) if agg.seat_strategy[p, s] > 0] for p in range(P)]
     fixed = all(len(x) == 1 for x in seat_strats)
     used_names = [names[s] for s in range(S) if used[s]]
     single = len(used_names) == 1
     rotated = not single and not solo and _balanced_over_seats(agg.seat_strategy[:, used])
     confounded = not single and not solo and not rotated
-    seat_note = _seat_note(fixed, rotated, confounded, seat_strats, manifest)
+    return _Derivation(agg, manifest, meta, confidence, P, agg.n_games, solo, 1.0 / P, names, S,
+                       used, z_value(confidence), games_to_halve(agg.n_games), seat_strats,
+                       fixed, used_names, single, rotated, confounded,
+                       _seat_note(fixed, rotated, confounded, seat_strats, manifest))
 
-    # --- seats -------------------------------------------------------------------------
+
+def _derive_seats(d: _Derivation):
+    """Seat fairness: win shares, the test against the fair share (Holm), the verdicts."""
+    agg, P, G, solo, fair, confidence = d.agg, d.P, d.G, d.solo, d.fair, d.confidence
+    z, halve, verdicts, flags = d.z, d.halve, d.verdicts, d.flags
+    seat_strats, used_names = d.seat_strats, d.used_names
+    rotated, confounded, seat_note = d.rotated, d.confounded, d.seat_note
     n = agg.seat.n.astype(float)
-    share = agg.seat.win / np.maximum(n, 1)
-    lo, hi = wilson_interval(agg.seat.win, n, confidence)
+    wt = win_table(agg.seat, range(P), confidence)          # the one win-share definition
+    share, lo, hi = (wt[c].to_numpy() for c in ("win_share", "win_low", "win_high"))
     zs, p = proportion_test(agg.seat.win, n, fair) if not solo else (np.full(P, np.nan),) * 2
     p_holm = holm(p)
     mean = agg.seat.score / np.maximum(n, 1)
@@ -330,7 +333,7 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
             seats.loc[i, "verdict"] = word
             tail = ("" if ok else " (no significant difference)")
             verdicts.append(f"{seat_label(i)} wins {pct_interval(share[i], lo[i], hi[i], d)} "
-                            f"against a fair {pct(fair, 1 if (100 * fair) % 1 else 0)}: {word}{tail}.")
+                            f"against a fair {fair_share(fair)}: {word}{tail}.")
             if ok:
                 flags.append(Flag("seat", seat_label(i),
                                   f"{seat_label(i)} is {word}: {100 * (share[i] - fair):+.2f} points "
@@ -339,11 +342,18 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                   unit="pp", games_to_halve=halve))
         if rotated:
             verdicts.append(seat_note)
+    return seats, tie_rate, all_tied_rate
 
-    # --- strategies ----------------------------------------------------------------------
+
+def _derive_strategies(d: _Derivation):
+    """Strategy strength: win shares, head-to-head, ratings, dominance."""
+    agg, P, solo, fair, names, S = d.agg, d.P, d.solo, d.fair, d.names, d.S
+    used, confidence, halve, verdicts, flags = d.used, d.confidence, d.halve, d.verdicts, d.flags
+    used_names = d.used_names
+    single, rotated, confounded = d.single, d.rotated, d.confounded
     sn = agg.strat.n.astype(float)
-    s_share = agg.strat.win / np.maximum(sn, 1)
-    s_lo, s_hi = wilson_interval(agg.strat.win, sn, confidence)
+    st_t = win_table(agg.strat, names, confidence)
+    s_share, s_lo, s_hi = (st_t[c].to_numpy() for c in ("win_share", "win_low", "win_high"))
     s_mean = agg.strat.score / np.maximum(sn, 1)
     s_var = np.maximum(agg.strat.score_sq - sn * s_mean * s_mean, 0) / np.maximum(sn - 1, 1)
     sz, sp = (proportion_test(agg.strat.win, sn, fair) if not solo and not single
@@ -359,7 +369,7 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
         "score_se": np.sqrt(s_var / np.maximum(sn, 1)), "rank_mean": agg.strat.rank / np.maximum(sn, 1),
     })[used].reset_index(drop=True)
 
-    h2h = h2h_pairs = None
+    h2h = h2h_pairs = h2h_low = h2h_high = None
     ratings = None
     rating_note = ""
     if solo:
@@ -369,11 +379,9 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
         verdicts.append(f"Every seat plays {used_names[0]}: no strategy comparison.")
     else:
         idx = [s for s in range(S) if used[s]]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = agg.h2h_ahead[np.ix_(idx, idx)] / agg.h2h_pairs[np.ix_(idx, idx)]
-        h2h = pd.DataFrame(m, index=used_names, columns=used_names)
-        h2h_pairs = pd.DataFrame(agg.h2h_pairs[np.ix_(idx, idx)], index=used_names, columns=used_names)
-        ratings, rating_note = _ratings(agg, idx, used_names, confidence)
+        # the one head-to-head definition (pooled, interval over games) and the one rating fit
+        h2h, h2h_low, h2h_high, h2h_pairs, _ = head_to_head(agg, idx, used_names, confidence)
+        ratings, rating_note = rating_table(agg, idx, used_names, confidence)
         order = np.argsort(-strategy_table["win_share"].to_numpy(), kind="stable")
         for k in order:
             r = strategy_table.iloc[k]
@@ -381,9 +389,9 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
             ok = not math.isnan(r.p_holm) and r.p_holm < ALPHA
             word = ("above" if r.win_share > fair else "below") if ok else "level with"
             verdicts.append(f"{r.strategy} wins {pct_interval(r.win_share, r.win_low, r.win_high, d)} "
-                            f"of its games ({r.seats}), {word} a fair {pct(fair, 1 if (100 * fair) % 1 else 0)}"
+                            f"of its games ({r.seats}), {word} a fair {fair_share(fair)}"
                             f"{CONFOUNDED_STRATEGY if confounded else ''}.")
-        dom = _dominant(h2h, agg, idx, used_names, confidence)
+        dom = dominant(h2h, h2h_low, h2h_high)
         if dom is not None:
             name, worst, wlo, whi = dom
             top = strategy_table.set_index("strategy").loc[name]
@@ -405,8 +413,16 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                   f"{CONFOUNDED_STRATEGY if confounded else ''}",
                                   effect=r.win_share - fair, low=r.win_low - fair,
                                   high=r.win_high - fair, unit="pp", games_to_halve=halve))
+    return strategy_table, h2h, h2h_pairs, h2h_low, h2h_high, ratings, rating_note
 
-    # --- scores --------------------------------------------------------------------------
+
+def _derive_scores(d: _Derivation, tie_rate, all_tied_rate):
+    """Scores: components per strategy and seat, margin of victory, shared wins."""
+    agg, P, G, solo, used, confidence = d.agg, d.P, d.G, d.solo, d.used, d.confidence
+    halve, verdicts, flags, used_names = d.halve, d.verdicts, d.flags, d.used_names
+    n = agg.seat.n.astype(float)
+    sn = agg.strat.n.astype(float)
+    meta = d.meta
     comps = meta["score_components"]
     components = component_seats = None
     if comps:
@@ -430,8 +446,13 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                               effect=tie_rate, low=float(wilson_interval(agg.tie_games, G, confidence)[0]),
                               high=float(wilson_interval(agg.tie_games, G, confidence)[1]),
                               unit="share", games_to_halve=halve))
+    return components, component_seats, margin
 
-    # --- game shape ----------------------------------------------------------------------
+
+def _derive_shape(d: _Derivation):
+    """Game shape: how games end, how long they last."""
+    agg, G, confidence, verdicts = d.agg, d.G, d.confidence, d.verdicts
+    meta = d.meta
     reason_names = meta["end_reason_names"]
     rn = lambda k: (reason_names[k] if 0 <= k < len(reason_names) else f"reason {k}")  # noqa: E731
     keys = sorted(agg.end_reason_counts)
@@ -458,8 +479,14 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                                                 for r in end_reasons.itertuples()))
     if shape:
         verdicts.append("; ".join(shape) + ".")
+    return end_reasons, length
 
-    # --- cards ---------------------------------------------------------------------------
+
+def _derive_cards(d: _Derivation, card_response: dict | None) -> list:
+    """Cards: one section per declared card type (its verdicts join the run's)."""
+    agg, G, solo, names, used, confidence = d.agg, d.G, d.solo, d.names, d.used, d.confidence
+    halve, verdicts, flags = d.halve, d.verdicts, d.flags
+    meta, manifest = d.meta, d.manifest
     cards = []
     for card, sums in zip(meta["cards"], agg.cards):
         sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags,
@@ -467,7 +494,12 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                             game=str(manifest.get("game") or ""))
         cards.append(sec)
         verdicts.extend(sec.notes)
+    return cards
 
+
+def _derive_illegal(d: _Derivation):
+    """Illegal decisions: said first, flagged."""
+    agg, verdicts, flags = d.agg, d.verdicts, d.flags
     illegal = illegal_table(agg)
     for r in (illegal.itertuples() if illegal is not None else ()):
         text = (f"{r.strategy} made {r.decisions:,} illegal decisions in {r.seat_games:,} of "
@@ -475,7 +507,27 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
                 f"option, so these games are not entirely its own play")
         verdicts.insert(0, text + ".")
         flags.insert(0, Flag("illegal", r.strategy, text))
+    return illegal
 
+
+def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
+           confidence: float = 0.95, run_dir: str = "",
+           card_response: dict | None = None) -> BalanceAnalysis:
+    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
+    with 'games' and 'values')}} for the cards whose response to their value was measured.
+    The sections run in reading order; each adds its verdicts and flags."""
+    d = _derivation(agg, manifest, meta, confidence)
+    seats, tie_rate, all_tied_rate = _derive_seats(d)
+    strategy_table, h2h, h2h_pairs, h2h_low, h2h_high, ratings, rating_note = \
+        _derive_strategies(d)
+    components, component_seats, margin = _derive_scores(d, tie_rate, all_tied_rate)
+    end_reasons, length = _derive_shape(d)
+    cards = _derive_cards(d, card_response)
+    illegal = _derive_illegal(d)
+    P, G, solo, used = d.P, d.G, d.solo, d.used
+    used_names, single, fixed = d.used_names, d.single, d.fixed
+    rotated, confounded, seat_note = d.rotated, d.confounded, d.seat_note
+    verdicts, flags = d.verdicts, d.flags
     # order: seat/strategy verdicts first (as built), card verdicts after
     return BalanceAnalysis(
         illegal=illegal,
@@ -483,7 +535,7 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
         n_games=G, players=P, solo=solo, strategies=used_names, seats=seats,
         strategy_table=strategy_table, single_strategy=single, strategies_fixed_to_seats=fixed,
         seats_rotated=rotated, seat_confounded=confounded, seat_note=seat_note,
-        h2h=h2h, h2h_pairs=h2h_pairs, ratings=ratings, rating_note=rating_note,
+        h2h=h2h, h2h_pairs=h2h_pairs, h2h_low=h2h_low, h2h_high=h2h_high, ratings=ratings, rating_note=rating_note,
         score_hist_seat=(agg.score_by_seat.values, agg.score_by_seat.counts),
         score_hist_strategy=(agg.score_by_strategy.values, agg.score_by_strategy.counts[used]),
         components=components, component_seats=component_seats, margin=margin,
@@ -536,76 +588,6 @@ def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
     rows = [(agg.strategies[s], int(agg.illegal[s]), int(agg.illegal_rows[s]), int(agg.strat.n[s]))
             for s in range(len(agg.illegal)) if agg.illegal[s] > 0]
     return pd.DataFrame(rows, columns=["strategy", "decisions", "seat_games", "of_seat_games"])
-
-
-def _ratings(agg: RunAggregates, idx: list, used_names: list, confidence: float):
-    remap = {s: k for k, s in enumerate(idx)}
-    orders = {}
-    for key, count in agg.orders.items():
-        strat = [remap[s] for s, _ in key]
-        ranks = [r for _, r in key]
-        for o, w in expand_ties(strat, ranks, float(count)):
-            orders[o] = orders.get(o, 0.0) + w
-    if not orders:
-        return None, "no finishing orders recorded (too many seats and strategies to encode)"
-    fit = fit_plackett_luce(list(orders.items()), len(idx), prior=RATING_PRIOR)
-    if not fit.estimable:   # never shown as certain (s.e. 0.000, zero-width intervals)
-        why = fit.why
-        for k in sorted(range(len(idx)), reverse=True):   # "#12" before "#1"
-            why = why.replace(f"#{k}", used_names[k])
-        return None, (f"Plackett-Luce ratings not estimable: {why} in these "
-                      f"{sum(agg.orders.values()):,} games, so no finite strength fits the "
-                      f"games (the head-to-head table and win shares still hold)")
-    z = z_value(confidence)
-    k = len(idx)
-    best = int(np.argmax(fit.theta))
-    second = int(np.argsort(-fit.theta)[1])
-    p_top, p_lo, p_hi, versus = [], [], [], []
-    for i in range(k):
-        j = second if i == best else best
-        d = fit.theta[i] - fit.theta[j]
-        se = math.sqrt(max(fit.cov[i, i] + fit.cov[j, j] - 2 * fit.cov[i, j], 0.0))
-        logistic = lambda x: 1.0 / (1.0 + math.exp(-x))  # noqa: E731
-        p_top.append(logistic(d))
-        p_lo.append(logistic(d - z * se))
-        p_hi.append(logistic(d + z * se))
-        versus.append(used_names[j])
-    table = pd.DataFrame({
-        "strategy": used_names, "theta": fit.theta, "se": fit.se,
-        "low": fit.theta - z * fit.se, "high": fit.theta + z * fit.se,
-        "versus": versus, "p_ahead": p_top, "p_ahead_low": p_lo, "p_ahead_high": p_hi,
-    }).sort_values("theta", ascending=False).reset_index(drop=True)
-    note = (f"Plackett-Luce (MM algorithm of Hunter 2004, {fit.iterations} iterations"
-            f"{'' if fit.converged else ', NOT converged'}) on {len(orders)} distinct finishing "
-            f"orders of {sum(agg.orders.values()):,} games; theta = log strength centred on 0 "
-            f"with {int(round(confidence * 100))}% intervals from the Fisher information; "
-            f"'ahead of' = the model's chance of finishing ahead of the named strategy in a "
-            f"two-seat comparison")
-    return table, note
-
-
-def _dominant(h2h: pd.DataFrame, agg, idx, used_names, confidence):
-    """The strategy whose every head-to-head share is above 50% beyond its interval."""
-    for a, name in enumerate(used_names):
-        worst = None
-        ok = True
-        for b in range(len(used_names)):
-            if a == b:
-                continue
-            pairs = agg.h2h_pairs[idx[a], idx[b]]
-            if pairs == 0:
-                ok = False
-                break
-            ahead = agg.h2h_ahead[idx[a], idx[b]]
-            lo, hi = wilson_interval(ahead, pairs, confidence)
-            if not lo > 0.5:
-                ok = False
-                break
-            if worst is None or ahead / pairs < worst[0]:
-                worst = (ahead / pairs, lo, hi)
-        if ok and worst is not None:
-            return name, *worst
-    return None
 
 
 def response_text(game: str, step: dict | None) -> str:

@@ -15,27 +15,29 @@ import pandas as pd
 
 from analysis.cards import baseline_name, card_sums, gap_from_sums, taker_gap
 from analysis.cards import per_game as per_game_taken
-from analysis.stats import holm, wilson_interval, z_test_p, z_value
+from analysis.stats import holm, mean_interval, wilson_interval, z_test_p, z_value
+from analysis.tables import aggregate_frame
 
 Z = z_value(0.95)
 
 
 def mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    v = np.asarray(values, dtype=float)
-    if v.size == 0:
-        return math.nan, math.nan, math.nan
-    m = float(v.mean())
-    se = float(v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else math.inf
-    return m, m - Z * se, m + Z * se
+    """(mean, low, high) of per-game values (analysis.stats.mean_interval)."""
+    return mean_interval(values, 0.95)
 
 
 def _share_rows(df: pd.DataFrame, key: str) -> pd.DataFrame:
-    g = df.groupby(key)["win"].agg(["sum", "count"])
-    lo, hi = wilson_interval(g["sum"].to_numpy(float), g["count"].to_numpy(float))
-    out = pd.DataFrame({"win_share": g["sum"] / g["count"], "lo": lo, "hi": hi,
-                        "rows": g["count"]})
-    out["mean_score"] = df.groupby(key)["score"].mean()
-    return out
+    """Win share per seat or strategy of a logs DataFrame, from the one aggregation and the
+    one win-share definition (analysis/tables.py); columns win_share, lo, hi, rows,
+    mean_score."""
+    return share_rows(aggregate_frame(df), key)
+
+
+def share_rows(agg, key: str) -> pd.DataFrame:
+    from analysis.tables import seat_table, strategy_table
+    t = seat_table(agg) if key == "seat" else strategy_table(agg)
+    return pd.DataFrame({"win_share": t["win_share"], "lo": t["win_low"], "hi": t["win_high"],
+                         "rows": t["rows"], "mean_score": t["score_mean"]}, index=t.index)
 
 
 # ---------------------------------------------------------------------------------------
@@ -56,110 +58,40 @@ class Comparison:
     ratings: pd.DataFrame         # theta, se, lo, hi (Plackett-Luce, centred)
     verdicts: list = field(default_factory=list)   # plain-language lines
     status: dict = field(default_factory=dict)     # strategy -> dominant/dominated/...
+    h2h_pairs: pd.DataFrame | None = None          # seat pairs where the two met
 
 
-def head_to_head(logs: pd.DataFrame, strategies: list):
-    """Per game, the share of seat pairs (strategy A at one seat, B at another) where A
-    finished ahead (ties count 1/2); averaged over the games where A and B both sat."""
-    k = len(strategies)
-    idx = {s: i for i, s in enumerate(strategies)}
-    logs = logs.sort_values(["config", "game", "seat"])
-    players = int(logs["seat"].max()) + 1
-    strat = logs["strategy"].map(idx).to_numpy().reshape(-1, players)
-    rank = logs["rank"].to_numpy().reshape(-1, players)
-    n_games = strat.shape[0]
-    sums = np.zeros((k, k, n_games))
-    cnt = np.zeros((k, k, n_games))
-    for i in range(players):
-        for j in range(players):
-            if i == j:
-                continue
-            a, b = strat[:, i], strat[:, j]
-            diff = a != b
-            score = np.where(rank[:, i] < rank[:, j], 1.0, np.where(rank[:, i] == rank[:, j], 0.5, 0.0))
-            rows = np.nonzero(diff)[0]
-            np.add.at(sums, (a[rows], b[rows], rows), score[rows])
-            np.add.at(cnt, (a[rows], b[rows], rows), 1.0)
-    share = np.full((k, k), np.nan)
-    lo = np.full((k, k), np.nan)
-    hi = np.full((k, k), np.nan)
-    games = np.zeros((k, k), dtype=int)
-    for a in range(k):
-        for b in range(k):
-            if a == b:
-                continue
-            have = cnt[a, b] > 0
-            per_game = sums[a, b, have] / cnt[a, b, have]
-            games[a, b] = int(have.sum())
-            if games[a, b]:
-                share[a, b], lo[a, b], hi[a, b] = mean_ci(per_game)
-                lo[a, b], hi[a, b] = max(0.0, lo[a, b]), min(1.0, hi[a, b])  # a share
-    mk = lambda m: pd.DataFrame(m, index=strategies, columns=strategies)  # noqa: E731
-    return mk(share), mk(lo), mk(hi), mk(games)
-
-
-def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
-    from analysis.ratings import expand_ties, fit_plackett_luce
-    idx = {s: i for i, s in enumerate(strategies)}
-    players = int(logs["seat"].max()) + 1
-    logs = logs.sort_values(["config", "game", "seat"])
-    strat = logs["strategy"].map(idx).to_numpy().reshape(-1, players)
-    rank = logs["rank"].to_numpy().reshape(-1, players)
-    keys, counts = np.unique(np.concatenate([strat, rank], axis=1), axis=0, return_counts=True)
-    orders = []
-    for row, c in zip(keys, counts):
-        orders += expand_ties(row[:players].tolist(), row[players:].tolist(), float(c))
-    fit = fit_plackett_luce(orders, len(strategies))
-    out = pd.DataFrame({"theta": fit.theta, "se": fit.se, "lo": fit.theta - Z * fit.se,
-                        "hi": fit.theta + Z * fit.se}, index=strategies)
-    why = fit.why   # a degenerate fit (analysis/ratings.py): se nan, said in plain words
-    for k in sorted(range(len(strategies)), reverse=True):
-        why = why.replace(f"#{k}", str(strategies[k]))
-    out.attrs["not_estimable"] = why
-    return out
-
-
-def analyse_compare(logs: pd.DataFrame, strategies: list, games_per_seating: int,
+def analyse_compare(logs, strategies: list, games_per_seating: int,
                     n_seatings: int) -> Comparison:
-    players = int(logs["seat"].max()) + 1
-    shares = _share_rows(logs, "strategy").reindex(strategies)
-    seats = _share_rows(logs, "seat")
-    h2h, lo, hi, games = head_to_head(logs, strategies)
-    ratings = pl_ratings(logs, strategies) if len(strategies) > 1 else pd.DataFrame()
-    status = {}
-    verdicts = []
-    for a in strategies:
-        others = [b for b in strategies if b != a]
-        if not others:
-            status[a] = "alone"
-            continue
-        beats = [b for b in others if lo.loc[a, b] > 0.5]
-        loses = [b for b in others if hi.loc[a, b] < 0.5]
-        if len(beats) == len(others):
-            status[a] = "dominant"
-        elif loses and not beats and len(loses) == len(others):
-            status[a] = "dominated"
-        elif loses:
-            status[a] = "dominated by " + ", ".join(loses)
+    """`logs`: the aggregation of every seating's logs (analysis.tables.aggregate_run) or a
+    logs DataFrame (aggregated here). Win shares, head-to-head (pooled) and ratings are the
+    definitions of the run report (analysis/tables.py)."""
+    from analysis.tables import matchup_status, strategy_comparison
+    agg = logs if hasattr(logs, "strat") else aggregate_frame(logs)
+    shares = share_rows(agg, "strategy").reindex(strategies)
+    seats = share_rows(agg, "seat")
+    comp = strategy_comparison(agg, 0.95, order=strategies)
+    pairs = None
+    if comp:
+        h2h, lo, hi, games = comp["share"], comp["low"], comp["high"], comp["games"]
+        pairs = comp["pairs"]
+        if comp["ratings"] is not None:
+            ratings = (comp["ratings"].set_index("strategy")
+                       .rename(columns={"low": "lo", "high": "hi"}).reindex(strategies))
+            ratings.attrs["not_estimable"] = ""
         else:
-            status[a] = "not separated" if not beats else "beats " + ", ".join(beats)
-    for a in strategies:
-        s = shares.loc[a]
-        verdicts.append(f"{a}: wins {s.win_share:.1%} ({s.lo:.1%}-{s.hi:.1%}) of its seats; "
-                        f"{status[a]}.")
-    for i, a in enumerate(strategies):
-        for b in strategies[i + 1:]:
-            p, l_, h_ = h2h.loc[a, b], lo.loc[a, b], hi.loc[a, b]
-            if l_ > 0.5:
-                word = f"{a} finishes ahead of {b}"
-            elif h_ < 0.5:
-                word = f"{b} finishes ahead of {a}"
-            else:
-                word = f"{a} and {b} are indistinguishable"
-            verdicts.append(f"{word}: {a} ahead in {p:.1%} ({l_:.1%}-{h_:.1%}) of their meetings "
-                            f"over {int(games.loc[a, b]):,} games.")
-    return Comparison(strategies, players, games_per_seating, n_seatings, shares, seats, h2h, lo,
-                      hi, games, ratings, verdicts, status)
+            ratings = pd.DataFrame({"theta": np.nan, "se": np.nan, "lo": np.nan, "hi": np.nan},
+                                   index=strategies)
+            ratings.attrs["not_estimable"] = comp["rating_note"]
+        ratings.attrs["note"] = comp["rating_note"]
+    else:
+        h2h = lo = hi = pd.DataFrame(np.nan, index=strategies, columns=strategies)
+        games = pd.DataFrame(0, index=strategies, columns=strategies)
+        ratings = pd.DataFrame()
+    status = matchup_status(strategies, lo, hi)
+    # the sentences are made by reports/designer.py (compare_verdicts)
+    return Comparison(strategies, int(agg.players), games_per_seating, n_seatings, shares, seats,
+                      h2h, lo, hi, games, ratings, [], status, pairs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -485,3 +417,34 @@ def paired_difference(new: Objective, old: Objective, seed: int = 0,
     d = np.concatenate(diffs)
     lo, hi = np.quantile(d, [0.025, 0.975])
     return {"new": a, "old": b, "diff": a - b, "lo": float(lo), "hi": float(hi), "games": n}
+
+
+# ---------------------------------------------------------------------------------------
+# thin aliases of the former compare statistics (one definition now: analysis/tables.py)
+# ---------------------------------------------------------------------------------------
+def head_to_head(logs: pd.DataFrame, strategies: list):
+    """(share, low, high, games) DataFrames of a logs DataFrame: the pooled head-to-head of
+    analysis.tables.head_to_head (it was a mean of per-game shares here)."""
+    from analysis.tables import head_to_head as h2h
+    agg = aggregate_frame(logs)
+    idx = [agg.strategies.index(str(s)) for s in strategies]
+    share, lo, hi, _, games = h2h(agg, idx, [str(s) for s in strategies])
+    return share, lo, hi, games
+
+
+def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
+    """Plackett-Luce ratings of a logs DataFrame (theta, se, lo, hi by strategy), with the one
+    prior RATING_PRIOR (analysis.tables.ratings); attrs['not_estimable'] says why when not."""
+    from analysis.tables import ratings
+    agg = aggregate_frame(logs)
+    idx = [agg.strategies.index(str(s)) for s in strategies]
+    table, note = ratings(agg, idx, [str(s) for s in strategies])
+    if table is None:
+        out = pd.DataFrame({"theta": np.nan, "se": np.nan, "lo": np.nan, "hi": np.nan},
+                           index=list(strategies))
+        out.attrs["not_estimable"] = note
+        return out
+    out = table.set_index("strategy").rename(columns={"low": "lo", "high": "hi"})
+    out = out[["theta", "se", "lo", "hi"]].reindex([str(s) for s in strategies])
+    out.attrs["not_estimable"] = ""
+    return out

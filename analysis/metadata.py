@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 
-GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason", "illegal")
+GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason", "illegal", "choices")
 
 # What a card's value is: "points" (the default: the card scores them), or any other word a
 # game declares ("favor tokens", "tool number", "count"); "" for a value that means nothing

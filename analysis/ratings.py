@@ -25,9 +25,10 @@ pi being the stage's choice probabilities aggregated per strategy (for this mode
 and expected information coincide). The strengths are identified up to a constant: we report
 theta centred to mean zero, whose covariance is the Moore-Penrose pseudo-inverse of I.
 
-Prior: `prior` virtual games per ordered pair of strategies (default 0.01 each way) keep
-the estimates finite when a strategy never loses or never wins; negligible against real
-games.
+Prior: `prior` virtual games per ordered pair of strategies (RATING_PRIOR = 1, one virtual
+game each way: add-one smoothing) keep the estimates finite when a strategy never loses or
+never wins; negligible against the thousands of real games of any run worth rating. The one
+value serves the report, `compare` and the API (docs/architecture.md).
 
 Estimability: the maximum-likelihood strengths exist only when, for every split of the
 strategies into two groups, some strategy of each group finished ahead of some strategy of
@@ -44,6 +45,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+
+RATING_PRIOR = 1.0   # virtual games per ordered pair of strategies: the one prior
 
 
 @dataclass
@@ -116,7 +120,7 @@ def not_estimable(orders, n_items: int) -> str:
     return ""
 
 
-def fit_plackett_luce(orders, n_items: int, prior: float = 0.01, max_iter: int = 10000,
+def fit_plackett_luce(orders, n_items: int, prior: float = RATING_PRIOR, max_iter: int = 10000,
                       tol: float = 1e-10) -> PLFit:
     """Fit Plackett-Luce strengths to weighted orders [(tuple of item ids, weight)].
 

@@ -1,38 +1,88 @@
-"""Small statistics used by the balance tables."""
+"""The statistics of the toolkit, each defined once (docs/architecture.md, "One analysis layer").
+
+Normal quantiles and tails come from scipy.stats, Wilson intervals and Holm's step-down
+adjustment from statsmodels (both imported on first use, so that `import analysis` stays
+light). What is computed here and nowhere else:
+
+    z_value           two-sided normal quantile (no hard-coded 1.96 anywhere in the toolkit)
+    wilson_interval   a win share's interval (fractional successes: ties split the win)
+    ratio_interval    a pooled ratio sum(a)/sum(b) over games with a per-game (cluster)
+                      delta-method interval: head-to-head shares
+    mean_interval     a mean of per-game values with its normal interval
+    proportion_test, z_test_p, holm, newcombe_difference, mean_difference
+
+This module imports nothing of the toolkit: it is the one analysis module that the engine
+layer (sim/) may use (the layering test, tests/test_layering.py).
+"""
 from __future__ import annotations
 
 import numpy as np
-from statistics import NormalDist
 
 
 def z_value(confidence: float = 0.95) -> float:
-    """Two-sided normal quantile, e.g. 1.959964 for 95%."""
+    """Two-sided normal quantile, e.g. 1.959964 for 95% (scipy.stats.norm.ppf)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    from scipy.stats import norm
+    return float(norm.ppf(0.5 + confidence / 2.0))
 
 
 def wilson_interval(successes, n, confidence: float = 0.95):
-    """Wilson score interval for a proportion, vectorised.
+    """Wilson score interval for a proportion, vectorised (statsmodels' proportion_confint,
+    method 'wilson').
 
     `successes` may be fractional (win shares with ties split). Returns (low, high) as numpy
     arrays (or floats for scalar input); nan where n == 0.
     """
+    from statsmodels.stats.proportion import proportion_confint
     s = np.asarray(successes, dtype=float)
     n_arr = np.asarray(n, dtype=float)
     s, n_arr = np.broadcast_arrays(s, n_arr)
-    z = z_value(confidence)
-    z2 = z * z
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = s / n_arr
-        denom = 1.0 + z2 / n_arr
-        centre = (p + z2 / (2.0 * n_arr)) / denom
-        half = z * np.sqrt(np.maximum(p * (1.0 - p) / n_arr + z2 / (4.0 * n_arr * n_arr), 0.0)) / denom
-        low = np.where(n_arr > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-        high = np.where(n_arr > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    ok = n_arr > 0
+    low = np.full(s.shape, np.nan)
+    high = np.full(s.shape, np.nan)
+    if np.any(ok):
+        lo, hi = proportion_confint(s[ok], n_arr[ok], alpha=1.0 - confidence, method="wilson")
+        p = s[ok] / n_arr[ok]
+        # the interval holds its estimate: floating-point rounding at p = 0 or 1 must not
+        # put an end a hair past it
+        low[ok] = np.clip(np.minimum(lo, p), 0.0, 1.0)
+        high[ok] = np.clip(np.maximum(hi, p), 0.0, 1.0)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
+
+
+def ratio_interval(sum_a, sum_b, sum_aa, sum_bb, sum_ab, n_units, confidence: float = 0.95):
+    """A pooled ratio r = A / B of two sums over independent units (games), with the
+    delta-method (linearisation) interval of a ratio estimator: the residuals a_g - r b_g of
+    the units give var(r) = sum (a_g - r b_g)^2 / B^2 * n / (n - 1). Seat pairs inside one game
+    are not independent; the game is the unit, so the interval is honest however many pairs a
+    game holds. Vectorised; returns (ratio, low, high) clipped to [0, 1]; nan where B == 0."""
+    a, b, aa, bb, ab, n = (np.asarray(v, dtype=float)
+                           for v in (sum_a, sum_b, sum_aa, sum_bb, sum_ab, n_units))
+    z = z_value(confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(b > 0, a / b, np.nan)
+        resid = np.maximum(aa - 2 * r * ab + r * r * bb, 0.0)
+        var = np.where(n > 1, resid / (b * b) * n / (n - 1), np.nan)
+        half = z * np.sqrt(var)
+        low = np.clip(r - half, 0.0, 1.0)
+        high = np.clip(r + half, 0.0, 1.0)
+    if np.ndim(r) == 0:
+        return float(r), float(low), float(high)
+    return r, low, high
+
+
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high) of per-game values with a normal interval (infinite for one value)."""
+    v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    m = float(v.mean())
+    se = float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("inf")
+    z = z_value(confidence)
+    return m, m - z * se, m + z * se
 
 
 def mean_and_se(values) -> tuple[float, float]:
@@ -46,12 +96,10 @@ def mean_and_se(values) -> tuple[float, float]:
 
 
 def _normal_sf(z):
-    """Upper tail of the standard normal, vectorised (erfc based, exact in the far tail)."""
-    from math import erfc, sqrt
-    z = np.asarray(z, dtype=float)
-    return np.vectorize(lambda v: 0.5 * erfc(v / sqrt(2.0)) if np.isfinite(v)
-                        else (0.0 if v > 0 else 1.0 if v < 0 else np.nan),
-                        otypes=[float])(z)
+    """Upper tail of the standard normal, vectorised (scipy.stats.norm.sf: exact in the far
+    tail, 0 at +inf, 1 at -inf)."""
+    from scipy.stats import norm
+    return norm.sf(np.asarray(z, dtype=float))
 
 
 def proportion_test(successes, n, p0):
@@ -84,25 +132,16 @@ def z_test_p(estimate, se):
 
 
 def holm(pvalues):
-    """Holm's step-down adjustment of a family of p-values (nan entries are left out).
-
-    Adjusted p_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)) over the p-values in increasing
-    order; m is the number of non-nan p-values. Controls the family-wise error rate under any
-    dependence (seats' win shares are dependent: they sum to one per game).
-    """
+    """Holm's step-down adjustment of a family of p-values (nan entries are left out;
+    statsmodels' multipletests, method 'holm'). Controls the family-wise error rate under any
+    dependence (seats' win shares are dependent: they sum to one per game)."""
     p = np.asarray(pvalues, dtype=float)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
-    vals = p[ok]
-    m = vals.size
-    if m == 0:
+    if not ok.any():
         return out
-    order = np.argsort(vals, kind="stable")
-    adj = np.minimum(1.0, (m - np.arange(m)) * vals[order])
-    adj = np.maximum.accumulate(adj)
-    res = np.empty(m)
-    res[order] = adj
-    out[ok] = res
+    from statsmodels.stats.multitest import multipletests
+    out[ok] = multipletests(p[ok], method="holm")[1]
     return out
 
 

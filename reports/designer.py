@@ -6,21 +6,43 @@ import math
 
 import numpy as np
 
+from analysis import formatting as F
 from analysis.cards import BASELINE as CARD_BASELINE
 from analysis.designer import Comparison, SweepResult
+from analysis.stats import z_value
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png, short_names
 from reports.output import ReportFolder, render_into
 
+Z95 = z_value(0.95)
 PALETTE = ["#3b6fb6", "#c44e52", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
 
 
-def _pct(x):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+# the one formatting module (analysis/formatting.py): the same form as the run report
+_pct = F.share
+_pci = F.share_interval
 
 
-def _pci(p, lo, hi):
-    return f"{_pct(p)} ({_pct(lo)}-{_pct(hi)})"
+def compare_verdicts(c: Comparison) -> list:
+    """The plain-language lines of a comparison: each strategy's win share and standing, then
+    every pair's head-to-head (pooled share of their meetings, interval over games)."""
+    out = []
+    for a in c.strategies:
+        s = c.shares.loc[a]
+        out.append(f"{a}: wins {F.share_interval(s.win_share, s.lo, s.hi)} of its seats; "
+                   f"{c.status[a]}.")
+    for i, a in enumerate(c.strategies):
+        for b in c.strategies[i + 1:]:
+            p, l_, h_ = c.h2h.loc[a, b], c.h2h_lo.loc[a, b], c.h2h_hi.loc[a, b]
+            if l_ > 0.5:
+                word = f"{a} finishes ahead of {b}"
+            elif h_ < 0.5:
+                word = f"{b} finishes ahead of {a}"
+            else:
+                word = f"{a} and {b} are indistinguishable"
+            out.append(f"{word}: {a} ahead in {F.share_interval(p, l_, h_)} of their meetings "
+                       f"over {int(c.h2h_games.loc[a, b]):,} games.")
+    return out
 
 
 def write_document(doc: Document, out_dir: str, formats=("html", "md")) -> dict:
@@ -45,8 +67,7 @@ def compare_figures(c: Comparison) -> list:
         for i in range(k):
             for j in range(k):
                 if i != j and not math.isnan(m[i, j]):
-                    ax.text(j, i, f"{100 * m[i, j]:.1f}%\n({100 * c.h2h_lo.iat[i, j]:.1f}-"
-                                  f"{100 * c.h2h_hi.iat[i, j]:.1f})", ha="center", va="center",
+                    ax.text(j, i, f"{F.share(m[i, j])}\n({F.interval(c.h2h_lo.iat[i, j], c.h2h_hi.iat[i, j])})", ha="center", va="center",
                             fontsize=8, color="white" if abs(m[i, j] - 0.5) > 0.22 else "black")
         ax.set_xticks(range(k), short(c.strategies), rotation=30, ha="right")
         ax.set_yticks(range(k), short(c.strategies))
@@ -90,13 +111,13 @@ def compare_figures(c: Comparison) -> list:
 
 def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
     figs = {f.key: f for f in compare_figures(c)}
-    verdict = Section("Verdicts", "verdicts", [list(c.verdicts)])
+    verdict = Section("Verdicts", "verdicts", [list(c.verdicts or compare_verdicts(c))])
     ev = Section("Evidence", "evidence", [])
     for key in ("matchups", "ratings", "shares"):
         if key in figs:
             ev.blocks.append(figs[key])
     ev.blocks.append(Table(["strategy", "win share (95%)", "mean score", "rows", "verdict"],
-                           [[n, _pci(r.win_share, r.lo, r.hi), f"{r.mean_score:.2f}", int(r.rows),
+                           [[n, _pci(r.win_share, r.lo, r.hi), F.num(r.mean_score), F.count(r.rows),
                              c.status.get(n, "")] for n, r in c.shares.iterrows()],
                            "Win share of each strategy over all its seats."))
     why = c.ratings.attrs.get("not_estimable", "") if not c.ratings.empty else ""
@@ -105,7 +126,7 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
                          f"fits these games.")
     elif not c.ratings.empty:
         ev.blocks.append(Table(["strategy", "log-strength", "s.e.", "95% interval"],
-                               [[n, f"{r.theta:+.3f}", f"{r.se:.3f}", f"{r.lo:+.3f} to {r.hi:+.3f}"]
+                               [[n, F.theta(r.theta), F.num(r.se, 3), F.theta_interval(r.lo, r.hi)]
                                 for n, r in c.ratings.iterrows()], "Plackett-Luce ratings."))
     ev.blocks.append(Table(["seat", "win share (95%)", "mean score"],
                            [[f"seat {int(i) + 1}", _pci(r.win_share, r.lo, r.hi), f"{r.mean_score:.2f}"]
@@ -380,7 +401,7 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
         xs = [t["trial"] for t in trials]
         ax.set_xlabel("trial (0 = the current values)")
     ys = [t["value"] for t in trials]
-    err = [1.96 * t["se"] if math.isfinite(t["se"]) else 0.0 for t in trials]
+    err = [Z95 * t["se"] if math.isfinite(t["se"]) else 0.0 for t in trials]
     ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color=BLUE, label="search (95% interval)")
     bx = xs[[t["label"] for t in trials].index(base["label"])]
     ax.plot([bx], [base["value"]], "s", color=GREY, ms=9, label=f"current: {base['label']}")
@@ -405,7 +426,7 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
             f"difference is a 95% bootstrap over games."))
     blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", "games"],
                         [[t["trial"], t["label"] + ("  (current)" if t["baseline"] else ""),
-                          f"{t['value']:.4f} +/- {1.96 * t['se']:.4f}", f"{t['games']:,}"]
+                          f"{t['value']:.4f} +/- {Z95 * t['se']:.4f}", f"{t['games']:,}"]
                          for t in trials], "Every configuration of the search."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {manifest.get('players')} players, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from analysis import formatting as F
 from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
 
@@ -33,40 +34,33 @@ class Document:
     sections: list
 
 
-def _p(x, digits=2):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return "< 1e-16" if x < 1e-16 else f"{x:.{digits}g}"
+# the one formatting module (analysis/formatting.py): the terminal shows the same strings
+_p = F.p_value
+_interval = F.interval
+_signed = F.signed
 
 
-def _interval(lo, hi, scale=100.0, digits=1, suffix=""):
-    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
-        return "n/a"
-    return f"{lo * scale:.{digits}f} to {hi * scale:.{digits}f}{suffix}"
+def h2h_cells(share, low, high, pairs) -> list:
+    """Rows of the head-to-head table (analysis.tables.head_to_head_rows), as the terminal
+    prints them too (reports/terminal.py)."""
+    from analysis.tables import head_to_head_rows
+    return [[r.strategy, r.versus, F.share(r.ahead), F.interval(r.low, r.high), F.count(r.pairs)]
+            for r in head_to_head_rows(share, low, high, pairs).itertuples()]
 
 
-def _signed(x, scale=100.0, digits=1):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x * scale:+.{digits}f}"
+def rating_cells(table) -> list:
+    return [[r.strategy, F.theta(r.theta), F.num(r.se, 3), F.theta_interval(r.low, r.high)]
+            for r in table.itertuples()]
 
 
 def _fig_map(figures):
     return {f.key: f for f in figures}
 
 
-def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
-                   build_seconds: float | None = None) -> Document:
-    figs = _fig_map(figures if figures is not None else make_figures(a))
-    m = a.manifest
-    conf = int(round(a.confidence * 100))
-    title = f"Balance report: {m.get('title') or m.get('game') or 'run'}"
-    strat_text = ", ".join(m.get("strategy_names") or a.strategies)
-    subtitle = (f"{a.n_games:,} games, {a.players} player{'s' if a.players != 1 else ''} "
-                f"({strat_text}), seed {m.get('seed', '?')}, run {m.get('run_id', '?')}")
-    sections = []
-
-    # --- verdicts ----------------------------------------------------------------------
+def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Verdicts."""
+    out = []
     s = Section("Verdicts", "verdicts", [list(a.verdicts)])
     if a.flags:
         rows = []
@@ -88,18 +82,23 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               "four times the games, i.e. three times as many more."))
     else:
         s.blocks.append("Nothing stands out beyond its uncertainty.")
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- seats ---------------------------------------------------------------------------
+
+def _section_seats(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Seats."""
+    out = []
     s = Section("Seat fairness", "seats", [])
     if a.solo:
         s.blocks.append("One seat: no seat comparison.")
     else:
         if "seats" in figs:
             s.blocks.append(figs["seats"])
-        rows = [[r.label, r.strategies, f"{int(r.games):,}", pct(r.win_share, 2),
-                 _interval(r.win_low, r.win_high, digits=2), pct(r.fair, 2), _p(r.p_holm),
-                 r.verdict, f"{r.score_mean:.2f} ± {r.score_se:.3f}", f"{r.rank_mean:.2f}"]
+        rows = [[r.label, r.strategies, f"{int(r.games):,}", F.share(r.win_share),
+                 F.interval(r.win_low, r.win_high), F.share(r.fair), _p(r.p_holm),
+                 r.verdict, F.mean_se(r.score_mean, r.score_se), F.num(r.rank_mean)]
                 for r in a.seats.itertuples()]
         s.blocks.append(Table(["seat", "strategy", "games", "win share", f"{conf}% Wilson",
                                "fair share", "Holm p", "verdict", "mean score ± s.e.",
@@ -108,9 +107,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               "the fair share, Holm-adjusted across seats."))
         if a.seat_note:  # rotated (clean seat shares) or confounded (no seat verdict)
             s.blocks.append(a.seat_note)
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- strategies ----------------------------------------------------------------------
+
+def _section_strategies(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Strategies."""
+    out = []
     s = Section("Strategy strength", "strategies", [])
     if a.solo:
         s.blocks.append("One seat: no strategy comparison.")
@@ -119,19 +123,26 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
     else:
         if "strategies" in figs:
             s.blocks.append(figs["strategies"])
-        rows = [[r.strategy, r.seats, f"{int(r.rows):,}", pct(r.win_share, 2),
-                 _interval(r.win_low, r.win_high, digits=2), _p(r.p_holm),
-                 f"{r.score_mean:.2f} ± {r.score_se:.3f}", f"{r.rank_mean:.2f}"]
+        rows = [[r.strategy, r.seats, f"{int(r.rows):,}", F.share(r.win_share),
+                 F.interval(r.win_low, r.win_high), _p(r.p_holm),
+                 F.mean_se(r.score_mean, r.score_se), F.num(r.rank_mean)]
                 for r in a.strategy_table.itertuples()]
         s.blocks.append(Table(["strategy", "seats", "seat-games", "win share", f"{conf}% Wilson",
                                "Holm p vs fair", "mean score ± s.e.", "mean rank"], rows))
         if "matchups" in figs:
             s.blocks.append(figs["matchups"])
+        if a.h2h is not None and a.h2h_low is not None:
+            s.blocks.append(Table(["strategy", "versus", "finishes ahead", f"{conf}% interval",
+                                   "seat pairs"], h2h_cells(a.h2h, a.h2h_low, a.h2h_high,
+                                                            a.h2h_pairs),
+                                  "Head-to-head: the share of seat pairs (one seat each, every "
+                                  "game where they met) in which the first strategy finished "
+                                  "ahead of the second, ties counting 1/2; interval over games."))
         if a.ratings is not None:
             if "ratings" in figs:
                 s.blocks.append(figs["ratings"])
-            rows = [[r.strategy, f"{r.theta:+.3f}", f"{r.se:.3f}",
-                     f"{r.low:+.3f} to {r.high:+.3f}",
+            rows = [[r.strategy, F.theta(r.theta), F.num(r.se, 3),
+                     F.theta_interval(r.low, r.high),
                      f"{pct(r.p_ahead)} ({_interval(r.p_ahead_low, r.p_ahead_high)}) vs {r.versus}"]
                     for r in a.ratings.itertuples()]
             s.blocks.append(Table(["strategy", "log strength", "s.e.", f"{conf}% interval",
@@ -145,9 +156,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               rows, "A strategy's answer that is not one of the legal options "
                               "is counted (log column illegal) and replaced by the first legal "
                               "option; the game goes on."))
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- scores --------------------------------------------------------------------------
+
+def _section_scores(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Scores."""
+    out = []
     s = Section("Scores", "scores", [])
     if "scores" in figs:
         s.blocks.append(figs["scores"])
@@ -175,9 +191,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         else:
             s.blocks.append(f"Shared wins: {pct(a.tie_rate, 2)} of games; games where every seat "
                             f"tied: {pct(a.all_tied_rate, 2)}.")
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- game shape ----------------------------------------------------------------------
+
+def _section_shape(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Game shape."""
+    out = []
     s = Section("Game shape", "shape", [])
     if "length" in figs:
         s.blocks.append(figs["length"])
@@ -195,9 +216,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               rows, f"Length in {L['unit'] or L['column']}."))
     else:
         s.blocks.append("This game declares no length column.")
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- cards (and outcomes: yes/no facts that are not cards, in their own sections) -------
+
+def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Cards (and outcomes: yes/no facts that are not cards, in their own sections)."""
+    out = []
     for k, sec in enumerate(a.cards):
         outcome = sec.kind == "outcome"
         title = f"Outcomes: {sec.label}" if outcome else sec.label
@@ -247,9 +273,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         elif show_value:
             caption += f" Value: the card's {sec.unit} (not points)."
         s.blocks.append(Table(headers, rows, caption))
-        sections.append(s)
+        out.append(s)
+    return out
 
-    # --- game-specific breakdowns (declared by the game: analysis/breakdowns.py) ----------
+
+def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Game-specific breakdowns (declared by the game: analysis/breakdowns.py)."""
+    out = []
     from reports.figures import breakdown_figures
     bfigs = {f.key: f for f in breakdown_figures(a)}
     for b in a.breakdowns:
@@ -276,9 +307,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                 ["strategy", "seats", f"mean {b.label.lower()} (95%)"],
                 [[r.value, f"{int(r.rows):,}", f"{num(r.mean, 2)} ({num(r.lo, 2)} to {num(r.hi, 2)})"]
                  for r in b.table.itertuples()], f"Mean of '{b.column}' per seat, by strategy."))
-        sections.append(s)
+        out.append(s)
+    return out
 
-    # --- what was run --------------------------------------------------------------------
+
+def _section_what_was_run(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """What was run."""
+    out = []
     s = Section("What was run", "run", [])
     comp = m.get("components") or {}
     timings = m.get("timings") or {}
@@ -317,9 +353,14 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
                               "Strategies and their parameters" +
                               (", in the seats as given (seating 1); with the seats rotated "
                                "each sat in every seat in turn." if rot else ".")))
-    sections.append(s)
+    out.append(s)
+    return out
 
-    # --- method --------------------------------------------------------------------------
+
+def _section_method(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                  build_seconds: float | None) -> list:
+    """Method."""
+    out = []
     notes = [
         f"Win share: a seat's wins with ties split (1/k each for k tied winners), over its games; "
         f"{conf}% Wilson score intervals.",
@@ -348,7 +389,27 @@ def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
         "takes four times the games.",
     ]
     notes += [f"Note: {n}" for n in a.notes]
-    sections.append(Section("Method", "method", [notes]))
+    out.append(Section("Method", "method", [notes]))
+    return out
+
+
+SECTIONS = [_section_verdicts, _section_seats, _section_strategies, _section_scores,
+            _section_shape, _section_cards, _section_breakdowns, _section_what_was_run,
+            _section_method]
+
+
+def build_document(a: BalanceAnalysis, figures: list[Figure] | None = None,
+                   build_seconds: float | None = None) -> Document:
+    figs = _fig_map(figures if figures is not None else make_figures(a))
+    m = a.manifest
+    conf = int(round(a.confidence * 100))
+    title = f"Balance report: {m.get('title') or m.get('game') or 'run'}"
+    strat_text = ", ".join(m.get("strategy_names") or a.strategies)
+    subtitle = (f"{a.n_games:,} games, {a.players} player{'s' if a.players != 1 else ''} "
+                f"({strat_text}), seed {m.get('seed', '?')}, run {m.get('run_id', '?')}")
+    sections = []
+    for part in SECTIONS:   # in reading order: verdicts first, then the evidence
+        sections.extend(part(a, figs, conf, m, build_seconds))
     return Document(title, subtitle, sections)
 
 

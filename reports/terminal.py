@@ -5,6 +5,7 @@ import math
 
 import pandas as pd
 
+from analysis import formatting as F
 from analysis.summary import Summary
 
 
@@ -27,11 +28,11 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 def _win_rows(t: pd.DataFrame, label) -> list[list[str]]:
     rows = []
     for key, r in t.iterrows():
-        rows.append([label(key), _fmt(int(r["rows"]), "d"),
-                     _fmt(r["win_share"] * 100, ".2f") + "%",
-                     f"[{_fmt(r['win_low'] * 100, '.2f')}, {_fmt(r['win_high'] * 100, '.2f')}]",
-                     _fmt(r.get("score_mean"), ".2f"), _fmt(r.get("score_se"), ".3f"),
-                     _fmt(r.get("rank_mean"), ".2f")])
+        # the report's cells (reports/document.py), from the same formatting module
+        rows.append([label(key), F.count(r["rows"]), F.share(r["win_share"]),
+                     F.interval(r["win_low"], r["win_high"]),
+                     F.mean_se(r.get("score_mean"), r.get("score_se")),
+                     F.num(r.get("rank_mean"))])
     return rows
 
 
@@ -49,13 +50,12 @@ def _breakdown_lines(b, pct: int) -> list[str]:
     per-strategy mean, as a table."""
     lines = [b.label + (f": {b.question}" if b.question else "")]
     if b.kind == "breakdown":
-        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.win_share * 100, ".2f") + "%",
-                 f"[{_fmt(r.lo * 100, '.2f')}, {_fmt(r.hi * 100, '.2f')}]",
-                 _fmt(r.mean_score, ".2f")] for r in b.table.itertuples()]
+        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
+                 F.num(r.mean_score)] for r in b.table.itertuples()]
         lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
     else:
-        rows = [[str(r.value), _fmt(int(r.rows), "d"), _fmt(r.mean, ".2f"),
-                 f"[{_fmt(r.lo, '.2f')}, {_fmt(r.hi, '.2f')}]"] for r in b.table.itertuples()]
+        rows = [[str(r.value), F.count(r.rows), F.num(r.mean),
+                 F.interval(r.lo, r.hi, scale=1.0)] for r in b.table.itertuples()]
         lines.extend(_table(["strategy", "rows", f"mean {b.column}", f"{pct}% interval"], rows))
     return lines
 
@@ -117,7 +117,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         lines.extend(_table(["strategy", "games", "mean score", "s.e.", "s.d.", "min", "max"],
                             _score_rows(summary.strategies, str)))
     else:
-        hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score", "s.e.", "mean rank"]
+        hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score ± s.e.", "mean rank"]
         lines.append("By seat")
         lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
         rot = (m.get("config") or {}).get("rotation")
@@ -130,9 +130,25 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         lines.append("")
         lines.append("By strategy")
         lines.extend(_table(["strategy"] + hdr[1:], _win_rows(summary.strategies, str)))
+        comp = summary.comparison
+        if comp:
+            from reports.document import h2h_cells, rating_cells
+            lines.append("")
+            lines.append("Head-to-head (share of seat pairs where the first finished ahead, "
+                         "ties 1/2)")
+            lines.extend(_table(["strategy", "versus", "finishes ahead", f"{pct}% interval",
+                                 "seat pairs"], h2h_cells(comp["share"], comp["low"],
+                                                          comp["high"], comp["pairs"])))
+            lines.append("")
+            if comp.get("ratings") is not None:
+                lines.append("Plackett-Luce ratings")
+                lines.extend(_table(["strategy", "log strength", "s.e.", f"{pct}% interval"],
+                                    rating_cells(comp["ratings"])))
+            else:
+                lines.append(f"No ratings: {comp.get('rating_note')}.")
         if summary.tie_rate is not None:
             lines.append("")
-            lines.append(f"games with a shared win: {summary.tie_rate * 100:.2f}%")
+            lines.append(f"games with a shared win: {F.share(summary.tie_rate)}")
         warnings = never_winning_user_strategies(summary, m)
         if warnings:
             lines.append("")
@@ -150,7 +166,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     if summary.end_reasons is not None and len(summary.end_reasons):
         lines.append("")
         lines.append("Game end")
-        rows = [[str(r.reason), str(int(r.games)), f"{r.share * 100:.2f}%"]
+        rows = [[str(r.reason), F.count(r.games), F.share(r.share)]
                 for r in summary.end_reasons.itertuples()]
         lines.extend(_table(["reason", "games", "share"], rows))
     return "\n".join(lines)

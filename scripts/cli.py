@@ -18,7 +18,6 @@ command resumes it.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import os
 import sys
 
@@ -158,111 +157,37 @@ def _cmd_components(args, out) -> int:
     return 0
 
 
-def _players_for(spec, requested) -> int:
-    if requested is None:
-        return min(max(4, spec.min_players), spec.max_players)
-    if not spec.min_players <= requested <= spec.max_players:
-        raise ToolkitError(f"{spec.name} is played by {spec.min_players} to {spec.max_players} "
-                           f"players, got --players {requested}")
-    return requested
-
-
-def _summary_text(spec, out_dir: str, manifest: dict) -> str:
-    from analysis.summary import summarize_run
-    from reports.terminal import format_summary
-
-    names = getattr(spec, "end_reason_names", None) if spec is not None else None
-    if names is None and spec is not None:
-        names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
-    # streamed chunk by chunk: memory stays flat for any number of games
-    summary = summarize_run(out_dir, end_reason_names=names)
-    from analysis.breakdowns import for_summary   # the game's own lines (report_metadata)
-    summary.extra["breakdowns"] = for_summary(spec, out_dir, summary.n_players)
-    return format_summary(summary, manifest)
+def _players_for(spec, requested) -> int:   # kept for callers: the API's players_for
+    from sim.api.common import players_for
+    return players_for(spec, requested)
 
 
 def _cmd_run(args, out) -> int:
-    from sim import runner
+    """`balance run`: sim.api.run with the options as keywords, then the summary printed."""
+    from sim import api
+    from sim.api.common import default_out
     from sim.registry import get_game
 
     spec = get_game(args.game)
-    problems = []
-    players = None
-    try:
-        players = _players_for(spec, args.players)
-    except ToolkitError as exc:
-        problems.extend(exc.lines)
-    if args.games < 1:
-        problems.append(f"--games must be at least 1, got {args.games}")
-    if args.workers is not None and args.workers < 1:
-        problems.append(f"--workers must be at least 1, got {args.workers}")
-    if args.chunk_size is not None and args.chunk_size < 1:
-        problems.append(f"--chunk-size must be at least 1, got {args.chunk_size}")
-    if not 0 <= args.seed < 2**63:
-        problems.append(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
-    if args.components is not None and not os.path.isfile(args.components):
-        problems.append(f"component file {args.components}: not found")
-    if args.variants is not None and not os.path.isfile(args.variants):
-        problems.append(f"variants file {args.variants}: not found")
-    if problems:
-        raise ToolkitError(problems)
-
-    backend = "dask" if args.scheduler else "loky"
-    if backend == "dask":
-        runner._check_dask()
-    components = spec.load_components(args.components, tuple(args.overrides))
-    names = strategy_names(spec, args.strategies)
-    prepared = spec.prepare(components, players, names, args.seed, args.variants)
-    rotation_note = None
-    if args.rotate_seats:
-        from sim import rotation
-        prepared = rotation.rotated(prepared)
-        n_rot = len(prepared.rotation)
-        games = rotation.whole_rotations(args.games, prepared)
-        rotation_note = (f"seats rotated: {n_rot} seating{'s' if n_rot != 1 else ''} of "
-                         f"{', '.join(prepared.strategy_names)}, each deal played under every "
-                         f"seating; {games:,} games" +
-                         (f" ({args.games:,} rounded up to whole rotations)"
-                          if games != args.games else ""))
-        args.games = games
-        if args.max_games is not None or args.precision is not None:  # the cap too
-            args.max_games = rotation.whole_rotations(args.max_games or 10_000_000, prepared)
-    out_dir = args.out or os.path.join(
-        "runs", f"{spec.name}-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
-    if args.precision is not None:
-        if not 0 < args.precision < 0.5:
-            raise ToolkitError(f"--precision must be between 0 and 0.5, got {args.precision}")
-        if args.max_games is not None and args.max_games < args.games:
-            raise ToolkitError(f"--max-games ({args.max_games}) must be at least --games ({args.games})")
-        from sim.designer import precision_chunk
-        rot = len(prepared.rotation or [[0]])
-        if args.chunk_size is not None and args.chunk_size % rot:
-            raise ToolkitError(f"--chunk-size with --precision and --rotate-seats must be a "
-                               f"multiple of the {rot} seatings (the run grows by whole chunks), "
-                               f"got {args.chunk_size}")
-        # batches of whole rotations: every seating stays equally often at every step
-        args.chunk_size = args.chunk_size or -(-precision_chunk(args.games) // rot) * rot
+    out_dir = args.out or default_out(spec)
     if getattr(args, "report", False):  # the report folder is checked before any game is played
         from reports.output import check_report_dir
-        report_dir = args.report_out or os.path.join(out_dir, "report")
-        check_report_dir(report_dir, "--report-out")
-    # validated up to here; runner.run checks the folder before writing anything
-    manifest = runner.run(spec, prepared, args.games, out_dir, workers=args.workers,
-                          chunk_size=args.chunk_size, progress=not args.no_progress,
-                          overwrite=args.overwrite, backend=backend, scheduler=args.scheduler,
-                          command_line=["balance", *sys.argv[1:]] if args._argv is None
-                          else ["balance", *args._argv])
-    if args.precision is not None:  # then grow the run in batches
-        manifest = cli_designer.run_with_precision(spec, prepared, args, out_dir, out)
-    out_dir = os.path.abspath(out_dir)
-    if rotation_note:
-        print(rotation_note, file=out)
-    print(f"logs: {os.path.join(out_dir, runner.CHUNK_DIR)}  manifest: "
-          f"{os.path.join(out_dir, runner.MANIFEST)}", file=out)
+        check_report_dir(args.report_out or os.path.join(out_dir, "report"), "--report-out")
+    argv = sys.argv[1:] if args._argv is None else args._argv
+    r = api.run(args.game, players=args.players, strategies=args.strategies, games=args.games,
+                seed=args.seed, set=list(args.overrides), out=out_dir,
+                components=args.components, variants=args.variants,
+                rotate_seats=args.rotate_seats, workers=args.workers, chunk_size=args.chunk_size,
+                precision=args.precision, max_games=args.max_games, overwrite=args.overwrite,
+                progress=not args.no_progress, scheduler=args.scheduler,
+                command_line=["balance", *argv], echo=out)
+    from sim import runner
+    print(f"logs: {os.path.join(r.path, runner.CHUNK_DIR)}  manifest: "
+          f"{os.path.join(r.path, runner.MANIFEST)}", file=out)
     print("", file=out)
-    print(_summary_text(spec, out_dir, manifest), file=out)
+    print(r.summary_text(), file=out)
     if getattr(args, "report", False):
-        return _report_after_run(args, out_dir, out)
+        return _report_after_run(args, r.path, out)
     return 0
 
 
@@ -274,89 +199,26 @@ def strategy_names(spec, text: str | None) -> list:
 
 
 def _cmd_summary(args, out) -> int:
-    from sim.run_folder import open_run, read_manifest
+    from sim.api import open_run
 
-    read_manifest(args.dir)      # "no run found here" for a folder that holds none
-    folder = open_run(args.dir)  # manifest, chunks and component copy checked: one line if not
-    manifest = folder.manifest
-    if not folder.complete:
-        print(f"note: this run is not complete (status {manifest.get('status')}); "
+    r = open_run(args.dir)   # manifest, chunks and component copy checked: one line if not
+    if not r.complete:
+        print(f"note: this run is not complete (status {r.manifest.get('status')}); "
               f"run the same command again to finish it", file=out)
-    for note in folder.notes:
+    for note in r.notes:
         print(f"note: {note}", file=out)
-    print(_summary_text(folder.spec, args.dir, manifest), file=out)
+    print(r.summary_text(), file=out)
     return 0
 
 
-def prepared_from_manifest(out_dir: str, strategy_files=()):
-    """(spec, prepared, folder) rebuilt from a checked run folder (sim/run_folder.py),
-    independent of the user's files: the run's own component and variants copies. A user
-    strategy is loaded only from a file the caller names (`strategy_files`, typed by the user)
-    whose SHA-256 is the one the run recorded."""
-    from sim.run_folder import open_run
-
-    folder = open_run(out_dir, strategy_files=list(strategy_files), need_strategies=True)
-    manifest = folder.manifest
-    if folder.spec is None:
-        raise ToolkitError(f"{out_dir}: game '{manifest['game']}' is not registered here")
-    names = []
-    for info in manifest["strategies"]:
-        src = str(info.get("source", ""))
-        if src.startswith("user:"):
-            shown = str(info["name"])  # its display name (older runs: the typed path:function)
-            prefix = f"{shown}=" if ":" not in shown and "=" not in shown else ""
-            names.append(f"{prefix}{folder.strategy_files[src[len('user:'):]]}:{info['base']}")
-        else:
-            names.append(info["name"])
-    prepared = folder.spec.prepare(folder.components, int(manifest["players"]), names,
-                                   int(manifest["seed"]), folder.variants_file)
-    rot = manifest.get("config", {}).get("rotation")
-    if rot:  # replay the seatings the run logged, not ones recomputed by this version
-        import dataclasses
-        prepared = dataclasses.replace(prepared, rotation=[list(map(int, r)) for r in rot])
-    return folder.spec, prepared, folder
-
-
-def _logged_game(folder, game: int):
-    """The logged rows of one game (columns as played), or None if its chunk is not logged."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    for rec in folder.manifest["chunks"]:
-        if rec["first"] <= game < rec["first"] + rec["games"]:
-            path = os.path.join(folder.path, "chunks", rec["file"])
-            if path in folder.files:
-                t = pq.read_table(path)
-                return t.filter(pc.equal(t.column("game"), game)).to_pydict()
-    return None
+def prepared_from_manifest(out_dir: str, strategy_files=()):   # kept for callers
+    from sim.api.runs import prepared_from_manifest as _p
+    return _p(out_dir, strategy_files)
 
 
 def _cmd_replay(args, out) -> int:
-    import numpy as np
-
-    if not os.path.isdir(args.dir):
-        raise ToolkitError(f"{args.dir}: no such run folder")
-    spec, prepared, folder = prepared_from_manifest(args.dir, args.strategy_files)
-    n = int(folder.manifest["games"])
-    if not 0 <= args.game_index < n:
-        raise ToolkitError(f"--game {args.game_index} is out of range: this run has games 0 to {n - 1}")
-    logged = _logged_game(folder, args.game_index)
-    if logged is None:
-        raise ToolkitError(f"game {args.game_index} is not in the logs yet (the run is not "
-                           f"complete); run the same `balance run` command again to finish it")
-    # a replay is of the logged game: the same outcome, column by column, or one line
-    from sim import rotation
-    from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
-    again = call_interruptibly(rotation.play_chunk, spec, prepared, args.game_index, 1)
-    for col, values in again.items():
-        mine = np.asarray(values)
-        if col == "strategy" or col not in logged:  # strategy: codes here, names in the log
-            continue
-        if not np.array_equal(mine, np.asarray(logged[col]).astype(mine.dtype)):
-            raise ToolkitError(f"{args.dir}: game {args.game_index} replays differently from its "
-                               f"log (column '{col}'); the run folder does not describe the "
-                               f"games it logged")
-    for line in rotation.replay(spec, prepared, args.game_index):
+    from sim.api.runs import replay_lines
+    for line in replay_lines(args.dir, args.game_index, args.strategy_files):
         print(line, file=out)
     return 0
 
@@ -387,14 +249,10 @@ def _add_run_report_options(s) -> None:
 
 def _write_report(run_dir: str, out_dir: str, formats: list, progress: bool, partial: bool,
                   out, card_check: int | None = None) -> int:
-    from reports.build import write_report
-    from sim.cards import REPORT_CHECK_GAMES
+    from sim.api.runs import Run
 
-    card_check = REPORT_CHECK_GAMES if card_check is None else card_check
-    if card_check < 0:
-        raise ToolkitError(f"--card-check must be 0 or more games, got {card_check}")
-    files = write_report(run_dir, out_dir, formats=formats, progress=progress,
-                         allow_incomplete=partial, card_check=card_check)
+    files = Run(run_dir).report(out_dir, formats=formats, card_check=card_check,
+                                partial=partial, progress=progress)
     a = files.analysis
     print(f"balance report of {a.n_games:,} games ({files.seconds:.1f} s)", file=out)
     for v in a.verdicts[:8]:

@@ -6,6 +6,16 @@ therefore point numba at a cache folder named after a hash of every source file 
 compiled packages (sim/ and strategies/), so any edit to the toolkit's code gets fresh
 kernels while an unchanged install loads its kernels from disk (a warm start in seconds).
 Set NUMBA_CACHE_DIR yourself to override.
+
+The library API (docs/api.md) is importable from here without loading anything heavy:
+
+    from sim import run, open_run, compare, sweep, tune, ladder, game
+
+(`cards`, the sensitivity table, is `sim.api.cards`: `sim.cards` is the engine's module.)
+
+Each name is loaded on first use from sim/api/ (PEP 562 module __getattr__), so `import sim`
+stays light (no numba, pandas or matplotlib) and the layering holds: sim/api is the facade
+above reports/ (docs/architecture.md), the rest of sim/ never imports it.
 """
 import hashlib
 import os
@@ -20,6 +30,8 @@ def _source_hash() -> str:
     digest = hashlib.sha256()
     for package in ("sim", "strategies"):
         for path in sorted((root / package).rglob("*.py")):
+            if path.relative_to(root).parts[:2] == ("sim", "api"):
+                continue   # the facade holds no kernel: editing it must not recompile
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -49,3 +61,17 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         _prune_old_caches(_root, os.environ["NUMBA_CACHE_DIR"])
     if "numba" in sys.modules:  # numba read its settings already: tell it directly
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+
+API = ("run", "open_run", "compare", "sweep", "tune", "ladder", "game", "Run")
+
+
+def __getattr__(name):   # PEP 562: the API is imported on first use
+    if name in API:
+        import importlib
+        return getattr(importlib.import_module("sim.api"), name)
+    raise AttributeError(f"module 'sim' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(API))

@@ -229,15 +229,16 @@ def headline_halfwidth(run_dirs: list, by) -> float:
     """Largest half-width of the 95% Wilson intervals of win share, per `by` ('seat',
     'strategy' or a tuple of both), over the given runs; a solo run uses the half-width of
     the mean score relative to the mean instead."""
-    from analysis.stats import wilson_interval
+    from analysis.stats import wilson_interval, z_value   # the statistics leaf (layering test)
     from sim.runner import read_logs
+    z = z_value(0.95)
     worst = 0.0
     for d in run_dirs:
         logs = read_logs(d, columns=["game", "seat", "strategy", "win", "score"])
         if logs["seat"].max() == 0:  # solo: half-width of the mean score, relative to the mean
             sc = logs["score"].to_numpy(float)
             se = sc.std(ddof=1) / math.sqrt(len(sc)) if len(sc) > 1 else math.inf
-            worst = max(worst, 1.96 * se / max(abs(sc.mean()), 1e-9))
+            worst = max(worst, z * se / max(abs(sc.mean()), 1e-9))
             continue
         for key in ((by,) if isinstance(by, str) else by):
             g = logs.groupby(key)["win"].agg(["sum", "count"])

@@ -255,3 +255,19 @@ def apply_overrides(raw: dict, overrides: list, source: str) -> dict:
     if problems:
         raise ComponentError(problems)
     return data
+
+
+def rewrite_components(text: str, assignments, header: str = "") -> str:
+    """The component file `text` with each 'PATH=VALUE' of `assignments` written in, its
+    comments and layout kept (tomlkit); card names in paths are resolved against the file as
+    written. `header` (comment lines) goes first. Used by `tune` for its suggested file."""
+    import tomlkit
+    doc = tomlkit.parse(text)
+    as_written = tomllib.loads(text)
+    for spec_text in assignments:
+        steps, v = parse_override(spec_text, as_written)
+        node = doc
+        for step in steps[:-1]:
+            node = node[step]
+        node[steps[-1]] = v
+    return header + tomlkit.dumps(doc)

@@ -498,28 +498,11 @@ def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: in
     return job, first, n, cols, secs, rec
 
 
-def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
-             chunk_size: int | None = None, progress: bool = True, overwrite: bool = False,
-             backend: str = "loky", scheduler: str | None = None,
-             command_line: list | None = None, _max_chunks: int | None = None) -> list:
-    """Several runs of one game at once: `jobs` = [(prepared, n_games, out_dir)]. Every chunk
-    of every run goes to one pool of workers, so that many configurations (a sweep, the
-    seatings of a comparison) keep every core busy without a pool start-up and an idle tail
-    per configuration. Each run is an ordinary run folder (manifest, chunks, resume).
-    Returns the final manifests, in the order of `jobs`."""
-    if backend not in ("loky", "dask"):
-        raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
-    if backend == "dask":
-        _check_dask()
-    for _, n_games, _ in jobs:
-        limits.check_games(n_games)
-    plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
-             for prepared, n_games, out_dir in jobs]
-    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-    # user strategies are compiled and tried on the first games before any folder is made:
-    # a broken one is one line naming its file (sim/user_check.py), and nothing is written
-    from sim.user_check import check_user_strategies, explain_run_error
+def _check_users(spec, jobs: list, plans: list) -> float:
+    """User strategies compiled and tried on the first games before any folder is made: a
+    broken one is one line naming its file (sim/user_check.py), and nothing is written.
+    Returns the seconds it took."""
+    from sim.user_check import check_user_strategies
     t0 = time.perf_counter()
     checked = set()
     for (prepared, _, _), plan in zip(jobs, plans):
@@ -527,10 +510,11 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         if key and key not in checked:
             check_user_strategies(spec, prepared, plan.n_games)
             checked.add(key)
-    check_seconds = time.perf_counter() - t0
-    processes.CANCELLED.clear()
+    return time.perf_counter() - t0
 
-    # everything is validated: from here on we write
+
+def _open_folders(spec, jobs: list, plans: list, backend: str, command_line) -> list:
+    """Everything is validated: each run folder is made (or resumed) and its manifest begun."""
     manifests = []
     for (prepared, _, _), plan in zip(jobs, plans):
         manifest = _base_manifest(spec, prepared, plan, backend, command_line)
@@ -545,12 +529,12 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
             print(f"note: {plan.out_dir}: {CHUNK_DIR}/{name}: {why}; playing it again",
                   file=sys.stderr)
         manifests.append(manifest)
+    return manifests
 
-    for var in THREAD_ENV:  # inherited by worker processes started from here
-        os.environ.setdefault(var, "1")
 
-    # compile / load machine code in the parent, on a tiny chunk, so that it is timed apart
-    # from play and workers find the on-disk cache
+def _warm_up(spec, jobs: list, plans: list) -> float:
+    """Compile / load machine code in the parent, on a tiny chunk, so that it is timed apart
+    from play and workers find the on-disk cache. Returns the seconds it took."""
     t0 = time.perf_counter()
     warmed = set()
     for (prepared, _, _), plan in zip(jobs, plans):
@@ -563,14 +547,15 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
                 print(f"balance: {note}", file=sys.stderr, flush=True)
             spec.play_chunk(prepared, 0, min(2, plan.n_games))
             warmed.add(key)
-    compile_seconds = time.perf_counter() - t0 + check_seconds
+    return time.perf_counter() - t0
 
-    todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
-    tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
-    total = sum(plan.n_games for plan in plans)
-    games_before = total - sum(n for plan in plans for _, n in plan.todo)
+
+def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progress, backend,
+                scheduler) -> list:
+    """Every chunk of every run to one pool; each finished chunk recorded in its manifest
+    (saved now and then, and whatever happens). Returns the chunks played per run."""
+    from sim.user_check import explain_run_error
     bar = _progress_bar(total, games_before, progress)
-    t1 = time.perf_counter()
     n_done = [0] * len(plans)
     saved = [time.perf_counter()] * len(plans)
     try:
@@ -613,8 +598,13 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
             bar.close()
         for plan, manifest in zip(plans, manifests):  # interrupted: keep what was recorded
             _save_chunks(plan, manifest)
-    play_seconds = time.perf_counter() - t1
+    return n_done
 
+
+def _record_session(plans, manifests, todos, tasks, n_done, started, compile_seconds,
+                    play_seconds, backend) -> None:
+    """The session's timings in each manifest (a run sharing the pool is credited its share
+    of the play time), its status, written atomically."""
     for j, (plan, manifest) in enumerate(zip(plans, manifests)):
         games_this = sum(n for _, n in todos[j])
         recorded = {r["first"] for r in manifest["chunks"]}
@@ -646,6 +636,42 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         manifest["status"] = "complete" if not missing else "running"
         manifest["chunks_missing"] = len(missing)
         _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
+
+
+def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
+             chunk_size: int | None = None, progress: bool = True, overwrite: bool = False,
+             backend: str = "loky", scheduler: str | None = None,
+             command_line: list | None = None, _max_chunks: int | None = None) -> list:
+    """Several runs of one game at once: `jobs` = [(prepared, n_games, out_dir)]. Every chunk
+    of every run goes to one pool of workers, so that many configurations (a sweep, the
+    seatings of a comparison) keep every core busy without a pool start-up and an idle tail
+    per configuration. Each run is an ordinary run folder (manifest, chunks, resume).
+    Returns the final manifests, in the order of `jobs`."""
+    if backend not in ("loky", "dask"):
+        raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
+    if backend == "dask":
+        _check_dask()
+    for _, n_games, _ in jobs:
+        limits.check_games(n_games)
+    plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
+             for prepared, n_games, out_dir in jobs]
+    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+    check_seconds = _check_users(spec, jobs, plans)
+    processes.CANCELLED.clear()
+    manifests = _open_folders(spec, jobs, plans, backend, command_line)
+    for var in THREAD_ENV:  # inherited by worker processes started from here
+        os.environ.setdefault(var, "1")
+    compile_seconds = _warm_up(spec, jobs, plans) + check_seconds
+    todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
+    tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
+    total = sum(plan.n_games for plan in plans)
+    games_before = total - sum(n for plan in plans for _, n in plan.todo)
+    t1 = time.perf_counter()
+    n_done = _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progress,
+                         backend, scheduler)
+    _record_session(plans, manifests, todos, tasks, n_done, started, compile_seconds,
+                    time.perf_counter() - t1, backend)
     return manifests
 
 

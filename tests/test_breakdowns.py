@@ -69,11 +69,11 @@ def test_sagrada_solo_balance_in_the_summary_and_the_report(tmp_path, capsys):
     assert (logs["win"] == (logs["margin"] > 0)).all()
     wins, n = logs["win"].sum(), len(logs)
     lo, hi = wilson_interval(wins, n)
-    row = re.search(r"^5\s+400\s+([0-9.]+)%\s+\[([0-9.]+), ([0-9.]+)\]", text, re.M)
+    row = re.search(r"^5\s+400\s+([0-9.]+)%\s+([0-9.]+) to ([0-9.]+)", text, re.M)
     assert "Solo difficulty" in text and row, text
     assert [float(x) for x in row.groups()] == [round(wins / n * 100, 2), round(lo * 100, 2),
                                                 round(hi * 100, 2)]
-    m = re.search(r"^planner\s+400\s+(-?[0-9.]+)\s+\[", text.split("Solo margin")[1], re.M)
+    m = re.search(r"^planner\s+400\s+(-?[0-9.]+)\s+-?[0-9.]+ to ", text.split("Solo margin")[1], re.M)
     assert m and float(m.group(1)) == round(logs["margin"].mean(), 2)
 
     a = analyse_run(out)

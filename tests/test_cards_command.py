@@ -50,7 +50,7 @@ def test_without_the_check_a_card_flag_says_it_is_an_association_not_measured(su
 
 
 def test_a_card_whose_value_steers_the_players_is_not_called_ignored(sunset_run):
-    from sim.cards import response_check
+    from analysis.card_check import response_check
     a = analyse_run(sunset_run, card_check=0)
     # Sketchbook (the tune example): its take rate moves ~5 pp per point
     resp, _ = response_check(sunset_run, a, games=300, cards=[("commission", 25)])

@@ -234,7 +234,7 @@ def test_verdicts_plain_words_and_flags(tmp_path, no_warnings):
     # seats rotated: the report opens with the seat verdicts, in the documented form; the
     # planted seat advantage is found, and no verdict is marked as confounded
     assert a.seats_rotated and not a.seat_confounded
-    assert re.match(r"Seat 1 wins \d+\.\d+% \(\d+\.\d+-\d+\.\d+\) against a fair 25%: favoured\.$",
+    assert re.match(r"Seat 1 wins \d+\.\d+% \(\d+\.\d+ to \d+\.\d+\) against a fair 25%: favoured\.$",
                     a.verdicts[0])
     assert "Seats were rotated" in text and "not rotated" not in text
     assert any(f.kind == "seat" and f.subject == "Seat 1" and f.low > 0 for f in a.flags)

@@ -1,0 +1,129 @@
+"""Measuring the card steps that sim/cards.py plans: the sensitivity table of `balance cards`
+and the response check of the run report (flagged cards played again at value -1 and +1 on
+the run's own seeds). Moved here from sim/cards.py so that the engine layer imports no
+analysis (docs/architecture.md, tests/test_layering.py).
+"""
+from __future__ import annotations
+
+import os
+
+from sim.cards import REPORT_CHECK_CARDS, REPORT_CHECK_GAMES, plan_steps
+
+
+def measure(steps: list, configs_logs: list, meta: dict, confidence: float = 0.95) -> list:
+    """Per step: the paired change per point (take rate, takers' win share, gap to the
+    baseline) and the gap at the current values (configs_logs[0]). Adds keys to each step."""
+    from analysis.cards import card_sums, paired_step, per_game, points_to_parity, \
+        response_word, taker_gap
+    cards = {c["type"]: c for c in meta.get("cards", [])}
+    per = {}
+
+    def pg(k, t):
+        if (k, t) not in per:
+            per[(k, t)] = per_game(configs_logs[k], cards[t])
+        return per[(k, t)]
+
+    base_gap = {t: taker_gap(*card_sums(configs_logs[0], c), confidence) for t, c in cards.items()}
+    base_pg = {t: pg(0, t) for t in cards}
+    for s in steps:
+        t, c = s["type"], s["card"]
+        step = paired_step(pg(s["low_config"], t), pg(s["high_config"], t), c,
+                           float(s["high"] - s["low"]), confidence)
+        g = base_gap[t]
+        s.update({
+            "games": int(len(base_pg[t]["games"])),
+            "take_rate": float(base_pg[t]["any"][:, c].mean()),
+            "share": float(g["share"][c]), "base": float(g["base"][c]),
+            "gap": (float(g["gap"][c]), float(g["gap_low"][c]), float(g["gap_high"][c])),
+            "take": step["take"], "share_slope": step["share"], "gap_slope": step["gap"],
+            "response": response_word(step["take"][1], step["take"][2]),
+            "values": f"{s['low']} and {s['high']}",
+        })
+        for k in ("take", "share_slope", "gap_slope"):
+            s[k] = tuple(float(x) for x in s[k])
+        p = points_to_parity(s["gap"], s["gap_slope"])
+        s["to_parity"] = None if p is None else float(p)
+    return steps
+
+
+def log_columns(meta: dict) -> list:
+    return ["game", "seat", "win"] + [c["mask_column"] for c in meta.get("cards", [])]
+
+
+def read_config_logs(dirs: list, meta: dict) -> list:
+    from sim.runner import read_logs
+    return [read_logs(d, columns=log_columns(meta)) for d in dirs]
+
+
+# ---------------------------------------------------------------------------------------
+# balance report: check the flagged cards of a run
+# ---------------------------------------------------------------------------------------
+def flagged_cards(analysis) -> list:
+    """[(card type, index)] of the over/under-performing cards, strongest first."""
+    out = []
+    for sec in analysis.cards:
+        t = sec.table
+        rows = t[t["flag"].isin(["over-performs", "under-performs"])]
+        for r in rows.itertuples():
+            out.append((abs(float(r.vs_peers)), sec.type, int(r.card)))
+    return [(ty, c) for _, ty, c in sorted(out, key=lambda x: -x[0])]
+
+
+def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
+                   max_cards: int = REPORT_CHECK_CARDS, workers: int | None = 1,
+                   progress: bool = False, cards: list | None = None) -> tuple[dict, list]:
+    """Play the flagged cards of a run at value -1 and +1 on the run's first `games` seeds
+    (same strategies, players, components, overrides, variants), in a temporary folder that
+    is removed afterwards. Returns ({type: {card: step}}, notes). `cards`: [(type, index)]
+    to check instead of the flagged ones. One worker by default: a report stays a report."""
+    import tempfile
+
+    from analysis.metadata import game_metadata
+    from sim.designer import run_configs
+    from sim.run_folder import open_run
+
+    want = list(cards) if cards is not None else flagged_cards(analysis)
+    if not want or games <= 0 or analysis.solo:  # solo flags compare scores, not take rates
+        return {}, []
+    notes = []
+    folder = open_run(run_dir)
+    manifest, spec = folder.manifest, folder.spec
+    if spec is None:
+        return {}, []
+    if manifest.get("user_strategies"):
+        return {}, ["card response not checked: the run plays user strategies"]
+    meta = game_metadata(spec, folder.components)
+    if not any(c.get("value_path") for c in meta.get("cards", [])):
+        return {}, []
+    if len(want) > max_cards:
+        notes.append(f"card response checked for the {max_cards} strongest of the "
+                     f"{len(want)} flagged cards")
+        want = want[:max_cards]
+    comp = manifest["components"]
+    copy = os.path.join(run_dir, comp["copy"])
+    run_ov = tuple(comp.get("overrides") or ())
+    vf = manifest.get("variants_file")
+    variants = os.path.join(run_dir, vf["copy"]) if vf else None
+
+    def load(ov):
+        return spec.load_components(copy, run_ov + tuple(ov))
+
+    steps, configs = plan_steps(meta, load, only=set(want))
+    if not steps:
+        return {}, notes
+    n = int(min(games, int(manifest.get("games") or games)))
+    players = int(manifest["players"])
+    names = list(manifest["strategy_names"])
+    with tempfile.TemporaryDirectory(prefix="balance-cardcheck-") as tmp:
+        cfgs = [{"dir": os.path.join(tmp, f"point-{k:02d}"),
+                 "prepared": spec.prepare(load(ov), players, names, int(manifest["seed"]),
+                                          variants)}
+                for k, ov in enumerate(configs)]
+        run_configs(spec, cfgs, n, int(manifest["seed"]), tmp, workers=workers,
+                    progress=progress)
+        logs = read_config_logs([c["dir"] for c in cfgs], meta)
+    measure(steps, logs, meta)
+    out: dict = {}
+    for s in steps:
+        out.setdefault(s["type"], {})[s["card"]] = s
+    return out, notes

@@ -1,0 +1,230 @@
+"""The one definition of each table of a run's balance, computed from the one aggregation of
+its logs (analysis/aggregate.py, RunAggregates). The summary, the report, compare, sweep, the
+API and the CLI all build their win shares, head-to-head shares and ratings here.
+
+    win_table(sums, labels, confidence)      rows, wins, win_share, win_low, win_high (Wilson),
+                                             score_mean/sd/se/min/max, rank_mean, games
+    head_to_head(agg, idx, names, conf)      P(a finishes ahead of b): the POOLED ratio over
+                                             every seat pair where a and b met (ties 1/2), with
+                                             an interval over games (analysis.stats.ratio_interval)
+    ratings(agg, idx, names, conf)           Plackett-Luce (analysis/ratings.py, RATING_PRIOR)
+    aggregate_run(dirs) / aggregate_frame(df)  the aggregation of run folders or of a DataFrame
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analysis.aggregate import RunAggregates, aggregate_files, new_aggregates
+from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
+from analysis.stats import ratio_interval, wilson_interval, z_value
+
+GENERIC_META = {"cards": [], "score_components": [], "length_column": None, "length_unit": "",
+                "end_reason_names": []}
+
+
+# --- the aggregation ------------------------------------------------------------------------
+def aggregate_run(run_dirs, meta: dict | None = None, progress: bool = False) -> RunAggregates:
+    """One RunAggregates over the chunk files of one or more run folders of the same game and
+    player count (a compare's seatings, a sweep point), reading only the needed columns."""
+    from sim.runner import chunk_files, log_columns, read_manifest
+
+    dirs = [run_dirs] if isinstance(run_dirs, str) else list(run_dirs)
+    available = log_columns(dirs[0])
+    manifest = read_manifest(dirs[0])
+    players = int(manifest["players"])
+    files = [f for d in dirs for f in chunk_files(d)]
+    names = []
+    for d in dirs:
+        names += [str(s) for s in read_manifest(d).get("strategy_names") or []]
+    return aggregate_files(files, players, meta or GENERIC_META, available, progress=progress,
+                           manifest_strategies=names or None)
+
+
+def aggregate_frame(logs: pd.DataFrame, meta: dict | None = None) -> RunAggregates:
+    """The same aggregation of a logs DataFrame (every seat of each game present)."""
+    import pyarrow as pa
+
+    from analysis.metadata import needed_columns
+
+    meta = meta or GENERIC_META
+    players = int(logs["seat"].max()) + 1
+    cols = needed_columns(meta, list(logs.columns))
+    agg = new_aggregates(players, meta, cols)
+    frame = logs[list(dict.fromkeys(["game", "seat", *cols]))].copy()
+    if "strategy" in frame.columns:
+        frame["strategy"] = frame["strategy"].astype(str)
+    if "config" in logs.columns and logs["config"].nunique() > 1:
+        for _, part in frame.groupby(logs["config"], sort=True):
+            agg.add_table(pa.Table.from_pandas(part, preserve_index=False))
+    else:
+        agg.add_table(pa.Table.from_pandas(frame, preserve_index=False))
+    return agg
+
+
+# --- win shares -----------------------------------------------------------------------------
+def win_table(sums, labels, confidence: float = 0.95, index_name: str = "") -> pd.DataFrame:
+    """Per group (a GroupSums of seats or strategies): the win share with ties split, its
+    Wilson interval, and the score and rank statistics. The one definition of a win share."""
+    n = sums.n.astype(float)
+    safe = np.maximum(n, 1)
+    lo, hi = wilson_interval(sums.win, n, confidence)
+    mean = sums.score / safe
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.where(n > 1, np.maximum(sums.score_sq - n * mean * mean, 0) / (n - 1), np.nan)
+    out = pd.DataFrame({
+        "rows": sums.n.astype(np.int64), "games": (sums.games if sums.games is not None
+                                                   else sums.n).astype(np.int64),
+        "wins": sums.win, "win_share": sums.win / safe, "win_low": lo, "win_high": hi,
+        "score_mean": mean, "score_sd": np.sqrt(var), "score_se": np.sqrt(var / safe),
+        "score_min": sums.score_min, "score_max": sums.score_max,
+        "rank_mean": sums.rank / safe,
+    }, index=pd.Index(list(labels), name=index_name or None))
+    return out
+
+
+def seat_table(agg: RunAggregates, confidence: float = 0.95) -> pd.DataFrame:
+    return win_table(agg.seat, range(agg.players), confidence, "seat")
+
+
+def strategy_table(agg: RunAggregates, confidence: float = 0.95, order=None) -> pd.DataFrame:
+    """Strategies that played, by name (in `order` when given, else sorted)."""
+    t = win_table(agg.strat, agg.strategies, confidence, "strategy")
+    t = t[t["rows"] > 0]
+    return t.reindex(order) if order is not None else t.sort_index()
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+def head_to_head(agg: RunAggregates, idx: list, names: list, confidence: float = 0.95):
+    """(share, low, high, pairs, games) DataFrames, rows = a, columns = b: the share of seat
+    pairs (a at one seat, b at another, over every game where they met) in which a finished
+    ahead of b, ties counting 1/2 -- the pooled ratio. Its interval is the ratio estimator's
+    over games (seat pairs of one game are not independent), clipped to [0, 1]."""
+    ix = np.ix_(idx, idx)
+    share, lo, hi = ratio_interval(agg.h2h_ahead[ix], agg.h2h_pairs[ix], agg.h2h_aa[ix],
+                                   agg.h2h_bb[ix], agg.h2h_ab[ix], agg.h2h_games[ix], confidence)
+    eye = np.eye(len(idx), dtype=bool)
+    mk = lambda m, dtype=float: pd.DataFrame(np.where(eye, np.nan, m) if dtype is float else m,  # noqa: E731
+                                             index=list(names), columns=list(names))
+    return (mk(share), mk(lo), mk(hi), mk(agg.h2h_pairs[ix].astype(np.int64), int),
+            mk(agg.h2h_games[ix].astype(np.int64), int))
+
+
+def dominant(share: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame):
+    """The strategy whose every head-to-head share is above 1/2 beyond its interval:
+    (name, closest share, its low, its high), or None."""
+    names = list(share.index)
+    for a in names:
+        others = [b for b in names if b != a]
+        if others and all(lo.loc[a, b] > 0.5 for b in others):
+            b = min(others, key=lambda x: share.loc[a, x])
+            return a, float(share.loc[a, b]), float(lo.loc[a, b]), float(hi.loc[a, b])
+    return None
+
+
+def matchup_status(names: list, lo: pd.DataFrame, hi: pd.DataFrame) -> dict:
+    """strategy -> dominant / dominated / dominated by X / beats X / not separated / alone."""
+    status = {}
+    for a in names:
+        others = [b for b in names if b != a]
+        if not others:
+            status[a] = "alone"
+            continue
+        beats = [b for b in others if lo.loc[a, b] > 0.5]
+        loses = [b for b in others if hi.loc[a, b] < 0.5]
+        if len(beats) == len(others):
+            status[a] = "dominant"
+        elif len(loses) == len(others):
+            status[a] = "dominated"
+        elif loses:
+            status[a] = "dominated by " + ", ".join(loses)
+        else:
+            status[a] = "not separated" if not beats else "beats " + ", ".join(beats)
+    return status
+
+
+# --- ratings --------------------------------------------------------------------------------
+def ratings(agg: RunAggregates, idx: list, names: list, confidence: float = 0.95):
+    """(table, note): Plackett-Luce log strengths of the strategies `idx` (named `names`) on
+    the aggregated finishing orders, with RATING_PRIOR; table None when not estimable."""
+    remap = {s: k for k, s in enumerate(idx)}
+    orders = {}
+    for key, count in agg.orders.items():
+        if any(s not in remap for s, _ in key):
+            continue
+        strat = [remap[s] for s, _ in key]
+        ranks = [r for _, r in key]
+        for o, w in expand_ties(strat, ranks, float(count)):
+            orders[o] = orders.get(o, 0.0) + w
+    if not orders:
+        return None, "no finishing orders recorded (too many seats and strategies to encode)"
+    fit = fit_plackett_luce(list(orders.items()), len(idx), prior=RATING_PRIOR)
+    if not fit.estimable:   # never shown as certain (s.e. 0.000, zero-width intervals)
+        why = fit.why
+        for k in sorted(range(len(idx)), reverse=True):   # "#12" before "#1"
+            why = why.replace(f"#{k}", str(names[k]))
+        return None, (f"Plackett-Luce ratings not estimable: {why} in these "
+                      f"{sum(agg.orders.values()):,} games, so no finite strength fits the "
+                      f"games (the head-to-head table and win shares still hold)")
+    z = z_value(confidence)
+    best = int(np.argmax(fit.theta))
+    second = int(np.argsort(-fit.theta)[1])
+    logistic = lambda x: 1.0 / (1.0 + math.exp(-x))  # noqa: E731
+    p_top, p_lo, p_hi, versus = [], [], [], []
+    for i in range(len(idx)):
+        j = second if i == best else best
+        d = fit.theta[i] - fit.theta[j]
+        se = math.sqrt(max(fit.cov[i, i] + fit.cov[j, j] - 2 * fit.cov[i, j], 0.0))
+        p_top.append(logistic(d))
+        p_lo.append(logistic(d - z * se))
+        p_hi.append(logistic(d + z * se))
+        versus.append(names[j])
+    table = pd.DataFrame({
+        "strategy": list(names), "theta": fit.theta, "se": fit.se,
+        "low": fit.theta - z * fit.se, "high": fit.theta + z * fit.se,
+        "versus": versus, "p_ahead": p_top, "p_ahead_low": p_lo, "p_ahead_high": p_hi,
+    }).sort_values("theta", ascending=False).reset_index(drop=True)
+    note = (f"Plackett-Luce (MM algorithm of Hunter 2004, {fit.iterations} iterations"
+            f"{'' if fit.converged else ', NOT converged'}) on {len(orders)} distinct finishing "
+            f"orders of {sum(agg.orders.values()):,} games, {RATING_PRIOR:g} virtual game each "
+            f"way per pair of strategies as a prior; theta = log strength centred on 0 "
+            f"with {int(round(confidence * 100))}% intervals from the Fisher information; "
+            f"'ahead of' = the model's chance of finishing ahead of the named strategy in a "
+            f"two-seat comparison")
+    return table, note
+
+
+def head_to_head_rows(share: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame,
+                      pairs: pd.DataFrame, games: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The head-to-head matrices as one row per pair of strategies (a before b in the given
+    order; b's share is 1 - a's): strategy, versus, ahead, low, high, pairs, games. The
+    terminal, the report and the API show this table."""
+    names = list(share.index)
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            rows.append({"strategy": a, "versus": b, "ahead": float(share.loc[a, b]),
+                         "low": float(lo.loc[a, b]), "high": float(hi.loc[a, b]),
+                         "pairs": int(pairs.loc[a, b]),
+                         "games": int(games.loc[a, b]) if games is not None else None})
+    return pd.DataFrame(rows, columns=["strategy", "versus", "ahead", "low", "high", "pairs",
+                                       "games"])
+
+
+def strategy_comparison(agg: RunAggregates, confidence: float = 0.95, order=None) -> dict:
+    """Head-to-head (matrices and rows) and ratings of the strategies that played, or {} when
+    fewer than two strategies played or the run is solo."""
+    used = [s for s in range(len(agg.strategies)) if agg.strat.n[s] > 0]
+    if order is not None:
+        pos = {str(n): k for k, n in enumerate(order)}
+        used.sort(key=lambda s: pos.get(agg.strategies[s], len(pos)))
+    names = [agg.strategies[s] for s in used]
+    if agg.players < 2 or len(used) < 2:
+        return {}
+    share, lo, hi, pairs, games = head_to_head(agg, used, names, confidence)
+    table, note = ratings(agg, used, names, confidence)
+    return {"names": names, "share": share, "low": lo, "high": hi, "pairs": pairs,
+            "games": games, "rows": head_to_head_rows(share, lo, hi, pairs, games),
+            "ratings": table, "rating_note": note}

@@ -1,0 +1,670 @@
+"""compare, sweep, tune and cards: the designer's workflow as library calls (moved from
+scripts/cli_designer.py and scripts/cli_cards.py, which now only parse, call and print).
+
+sim/designer.py plays (seatings, grids, batches to a precision), analysis/ measures,
+reports/ writes the documents; every function here returns a result object with DataFrames
+and `.report(path)`. Keyword names follow the CLI options (`set`, `vary`, `games`, ...).
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+from sim.api.common import (check_common, echo_to, overrides, strategy_list, vary_list)
+from sim.api.folders import claim_root, result_root
+from sim.api.runs import precision_notes
+from sim.game_api import ToolkitError
+
+TUNE_TRIALS = 30
+OBJECTIVES = ("seat-fairness", "strategy-parity", "card-parity")
+
+
+def _prepare(spec, components, set_, players, names, seed, variants, extra=()):
+    comp = spec.load_components(components, tuple(set_) + tuple(extra))
+    return spec.prepare(comp, players, names, seed, variants)
+
+
+def _meta(spec, comp):
+    fn = getattr(spec, "report_metadata", None)
+    return fn(comp) if fn else None
+
+
+def _logs(dirs, columns=None):
+    import pandas as pd
+    from sim.runner import read_logs
+    frames = []
+    for i, d in enumerate(dirs):
+        df = read_logs(d, columns=columns)
+        df["config"] = i
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _shown_names(names, seats, configs) -> list:
+    """The names the logs use for the typed `names` (a user strategy `dir/f.py:bot` is shown
+    as `bot`, or as NAME for `NAME=dir/f.py:bot`); one line if two would be shown alike."""
+    shown = {}
+    for seating, c in zip(seats, configs):
+        shown.update(zip(seating, c["prepared"].strategy_names))
+    out = [str(shown[n]) for n in names]
+    dup = sorted({n for n in out if out.count(n) > 1})
+    if dup:
+        raise ToolkitError(f"compare: two strategies would be shown as '{dup[0]}'; give the user "
+                           f"strategy its own name: NAME=path/to/file.py:function")
+    return out
+
+
+class _Result:
+    """Common to the designer results: the folder, the notes, `.report(path)`."""
+    path: str
+    notes: list
+
+    def document(self):
+        raise NotImplementedError
+
+    def report(self, path: str | None = None, formats=("html", "md")) -> dict:
+        """Write the report (HTML and/or Markdown) into `path` (default: FOLDER/report);
+        returns {'html': file, 'md': file}."""
+        from reports.designer import write_document
+        return write_document(self.document(), path or os.path.join(self.path, "report"),
+                              formats)
+
+
+# --- compare --------------------------------------------------------------------------------
+@dataclass
+class CompareResult(_Result):
+    """.shares (per strategy), .seats, .head_to_head (one row per pair), .ratings: DataFrames;
+    .comparison: analysis.designer.Comparison (matrices); .verdicts: plain-language lines."""
+    path: str
+    comparison: object
+    manifest: dict
+    notes: list = field(default_factory=list)
+    games_per_seating: int = 0
+
+    @property
+    def shares(self):
+        return self.comparison.shares
+
+    @property
+    def seats(self):
+        return self.comparison.seats
+
+    @property
+    def ratings(self):
+        return self.comparison.ratings
+
+    @property
+    def head_to_head(self):
+        from analysis.tables import head_to_head_rows
+        c = self.comparison
+        pairs = c.h2h_pairs if c.h2h_pairs is not None else c.h2h_games
+        return head_to_head_rows(c.h2h, c.h2h_lo, c.h2h_hi, pairs, c.h2h_games)
+
+    @property
+    def verdicts(self) -> list:
+        return self.comparison.verdicts
+
+    def document(self):
+        from reports.designer import compare_document
+        return compare_document(self.comparison, self.manifest, {"notes": self.notes})
+
+
+def compare(game: str, players: int | None = None, strategies=None, games: int = 100_000,
+            seed: int = 1, set=None, out: str | None = None, *, components=None, variants=None,
+            workers=None, precision=None, max_games=None, overwrite: bool = False,
+            progress: bool = False, echo=None) -> CompareResult:
+    """Play every seating of `strategies` (default: every built-in) on the same seeds,
+    `games` in total; win shares, head-to-head and ratings. out=None: a temporary folder."""
+    from analysis.designer import analyse_compare
+    from analysis.tables import aggregate_run
+    from reports.designer import compare_verdicts
+    from sim import designer
+    from sim.registry import get_game
+    from sim.runner import read_manifest
+
+    say = echo_to(echo)
+    spec = get_game(game)
+    set_ = overrides(set)
+    n_players = check_common(spec, players, games, seed, components, variants, precision,
+                             max_games)
+    names = strategy_list(spec, strategies, every_builtin=True)
+    seats = designer.seatings(names, n_players)
+    per = int(math.ceil(games / len(seats)))
+    configs = [{"dir": None, "prepared": _prepare(spec, components, set_, n_players, list(s),
+                                                  seed, variants)} for s in seats]
+    names = _shown_names(names, seats, configs)
+    root, _ = result_root(out, spec, "compare")
+    plan = {"kind": "compare", "game": spec.name, "players": n_players, "strategies": names,
+            "seatings": [list(s) for s in seats], "games_per_seating": per, "seed": seed,
+            "components": components, "overrides": list(set_), "variants": variants,
+            "precision": precision, "max_games": max_games}
+    claim_root(root, plan, overwrite)
+    for i, c in enumerate(configs):
+        c["dir"] = designer.sub_dir(root, "seat", i)
+    say(f"compare: {len(seats)} seatings x {per:,} games, the same seeds in each")
+    res = designer.run_configs(spec, configs, per, seed, root, workers=workers,
+                               progress=progress, precision=precision, max_games=max_games,
+                               by="strategy")
+    agg = aggregate_run([c["dir"] for c in configs])   # the one aggregation of every seating
+    comp = analyse_compare(agg, names, res["games"], len(seats))
+    comp.verdicts = compare_verdicts(comp)
+    result = CompareResult(root, comp, read_manifest(configs[0]["dir"]), precision_notes(res),
+                           res["games"])
+    designer.write_plan(root, {**plan, "result": {"games_per_seating": res["games"],
+                                                  "status": comp.status}})
+    return result
+
+
+# --- sweep ----------------------------------------------------------------------------------
+@dataclass
+class SweepResult(_Result):
+    """.seat, .strategy, .components, .card, .paired: DataFrames (analysis.designer.SweepResult
+    in .result); .labels: the points."""
+    path: str
+    result: object
+    varied: str
+    manifest: dict
+    notes: list = field(default_factory=list)
+
+    def __getattr__(self, name):   # seat, strategy, card, paired, labels ... of the analysis
+        if name.startswith("_") or name in ("result",):
+            raise AttributeError(name)
+        return getattr(self.result, name)
+
+    def document(self):
+        from reports.designer import sweep_document
+        return sweep_document(self.result, self.varied, self.manifest, {"notes": self.notes})
+
+
+def _resolve_names(spec, components, varies):
+    """Card names in vary paths turned into indices (`goals[Gallery Day].points` ->
+    `goals[5].points`) against the component file as written; one line per unknown name."""
+    from sim.overrides import resolve_path, tomllib
+    raw = tomllib.loads(spec.load_components(components, ()).text)
+    out = []
+    for path, values in varies:
+        try:
+            out.append((resolve_path(raw, path), values))
+        except ValueError as exc:
+            raise ToolkitError(f"--vary '{path}': {exc}") from None
+    return out
+
+
+def grid_points(spec, components, set_, vary):
+    """(axes [(path, values)], points [['PATH=VALUE', ...]]), every point validated before
+    anything is played (the first failing point in full, the others counted)."""
+    from sim import designer
+    varies = _resolve_names(spec, components, [designer.parse_vary(v) for v in vary])
+    points = designer.grid(varies)
+    failed = []
+    for p in points:
+        try:
+            spec.load_components(components, tuple(set_) + tuple(p))
+        except ToolkitError as exc:
+            failed.append((p, exc.lines))
+    if failed:
+        p, lines = failed[0]
+        problems = [f"{', '.join(p)}: {line}" for line in lines]
+        if len(failed) > 1:
+            problems.append(f"... and {len(failed) - 1} more of the {len(points)} values fail too")
+        raise ToolkitError(problems[:20])
+    return varies, points
+
+
+def sweep(game: str, vary, players: int | None = None, strategies=None, games: int = 20_000,
+          seed: int = 1, set=None, out: str | None = None, *, components=None, variants=None,
+          workers=None, precision=None, max_games=None, overwrite: bool = False,
+          progress: bool = False, echo=None) -> SweepResult:
+    """Play the same games under every value of `vary` ({path: values} or 'PATH=VALUES'
+    texts; several fields: a grid). out=None: a temporary folder."""
+    from analysis.designer import analyse_sweep
+    from sim import designer
+    from sim.registry import get_game
+    from sim.runner import read_manifest
+
+    say = echo_to(echo)
+    spec = get_game(game)
+    set_ = overrides(set)
+    vary = vary_list(vary)
+    if not vary:
+        raise ToolkitError("sweep: give at least one --vary")
+    n_players = check_common(spec, players, games, seed, components, variants, precision,
+                             max_games)
+    varies, points = grid_points(spec, components, set_, vary)
+    names = strategy_list(spec, strategies)
+    configs = [{"prepared": _prepare(spec, components, set_, n_players, names, seed, variants, p)}
+               for p in points]
+    root, _ = result_root(out, spec, "sweep")
+    plan = {"kind": "sweep", "game": spec.name, "players": n_players, "strategies": names,
+            "vary": vary, "points": points, "games": games, "seed": seed,
+            "components": components, "overrides": list(set_), "variants": variants,
+            "precision": precision, "max_games": max_games}
+    claim_root(root, plan, overwrite)
+    for i, c in enumerate(configs):
+        c["dir"] = designer.sub_dir(root, "point", i)
+    say(f"sweep: {len(points)} points x {games:,} games, the same seeds at every point")
+    res = designer.run_configs(spec, configs, games, seed, root, workers=workers,
+                               progress=progress, precision=precision, max_games=max_games,
+                               by="seat")
+    meta = _meta(spec, configs[0]["prepared"].components)
+    per_point = [_logs([c["dir"]]) for c in configs]
+    labels = [", ".join(p) for p in points]
+    result = analyse_sweep(per_point, points, labels, meta, [v[0] for v in varies], varies)
+    designer.write_plan(root, {**plan, "result": {"games": res["games"]}})
+    return SweepResult(root, result, " x ".join(v[0] for v in varies),
+                       read_manifest(configs[0]["dir"]), precision_notes(res))
+
+
+# --- tune -----------------------------------------------------------------------------------
+@dataclass
+class TuneResult(_Result):
+    """.trials (DataFrame: trial, label, values, value, se, games, baseline), .best and
+    .current (dicts), .confirmation (the paired check, or None), .decision (the sentence),
+    .suggested (the suggested component file, or None)."""
+    path: str
+    trials_list: list
+    varies: list
+    current_values: list
+    current: dict
+    best: dict
+    confirmation: dict | None
+    decision: str
+    objective: str
+    method: str
+    manifest: dict
+    suggested: str | None
+    notes: list = field(default_factory=list)
+
+    @property
+    def trials(self):
+        import pandas as pd
+        return pd.DataFrame(self.trials_list)
+
+    def lines(self) -> list:
+        return self.document().sections[0].blocks[0]
+
+    def document(self):
+        from reports.designer import tune_document
+        doc = tune_document(self.trials_list, self.varies, self.current_values, self.current,
+                            self.best, self.confirmation, self.decision, self.objective,
+                            self.method, self.manifest, {"notes": []})
+        doc.sections[0].blocks[0].extend(self.notes)
+        return doc
+
+
+def _tune_axes(spec, components, set_, vary):
+    from sim import designer
+    varies = _resolve_names(spec, components, [designer.parse_vary(v) for v in vary])
+    paths = [p for p, _ in varies]
+    if len(set(paths)) != len(paths):
+        raise ToolkitError("tune: the same field is given in two --vary")
+    problems = []
+    for path, values in varies:
+        for v in values:
+            o = f"{path}={designer.format_value(v)}"
+            try:
+                spec.load_components(components, tuple(set_) + (o,))
+            except ToolkitError as exc:
+                problems += [f"{o}: {line}" for line in exc.lines]
+    if problems:
+        raise ToolkitError(problems[:20])
+    return varies
+
+
+def _ordered(values) -> bool:
+    """Numbers (not booleans): the search may use their order."""
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _current_value(comp, path):
+    from sim.overrides import parse_path, resolve_steps
+    node = comp.data
+    try:
+        for step in resolve_steps(comp.data, parse_path(path)):  # a card may be named
+            node = node[step]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return node
+
+
+def _card_subject(card_info):
+    if not card_info:
+        return None
+    card, cid = card_info
+    names = card.get("names", [])
+    return f"'{names[cid]}'" if cid < len(names) else None
+
+
+def _before_after(root, dirs, card_infos, base_rec, best) -> list:
+    """Full balance reports of the current values ('before') and of the candidate ('after'),
+    both on the check's games: their flags say whether an imbalance is still there."""
+    from reports.build import write_report
+    notes = []
+    for tag, key, rec in (("before", "base", base_rec), ("after", "best", best)):
+        rep = write_report(dirs[key], os.path.join(root, tag))
+        subjects = [s for s in (_card_subject(c) for c in card_infos) if s]
+        if subjects:
+            flagged = [f.text for f in rep.analysis.flags
+                       if f.kind == "card" and any(s in f.subject for s in subjects)]
+            notes.append(f"{tag} ({rec['label']}): " + ("; ".join(flagged) if flagged else
+                         f"{', '.join(subjects)} {'is' if len(subjects) == 1 else 'are'} not "
+                         f"flagged: no over- or under-performance beyond the interval")
+                         + f" (full report: {rep.html})")
+        else:
+            other = [f.text for f in rep.analysis.flags if f.kind != "card"]
+            notes.append(f"{tag} ({rec['label']}): {len(other)} seat/strategy flags "
+                         f"(full report: {rep.html})")
+    return notes
+
+
+def write_suggested(spec, base_comp, set_, paths, values, target, objective) -> None:
+    """The component file with the chosen values (and the run's set overrides) written in,
+    comments and layout kept (sim/overrides.py rewrite_components); `values` are TOML
+    texts. The suggestion must itself load as a valid file."""
+    from sim.overrides import rewrite_components
+    chosen = [f"{p}={v}" for p, v in zip(paths, values)]
+    header = f"# Suggested by `balance tune` ({objective}): {', '.join(chosen)}\n"
+    text = rewrite_components(base_comp.text, list(set_) + chosen, header)
+    with open(target, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    spec.load_components(target)
+
+
+def _optuna_search(varies, base_idx, base_rec, seed, trials, evaluate) -> None:
+    """Optuna's TPE sampler, seeded, one trial after the other (the same call gives the same
+    trials). A value is searched by its position in the range, so the sampler may use the
+    order of numeric values; other values are categories. The current values, when they are
+    in the ranges, are told to the sampler as a finished trial."""
+    import warnings
+
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # multivariate TPE is marked experimental
+        sampler = optuna.samplers.TPESampler(seed=seed % 2**32, multivariate=len(varies) > 1,
+                                             n_startup_trials=min(10, max(1, trials // 3)))
+        study = optuna.create_study(direction="minimize", sampler=sampler)
+        dists = {}
+        for path, values in varies:
+            dists[path] = (optuna.distributions.IntDistribution(0, len(values) - 1)
+                           if _ordered(values) else
+                           optuna.distributions.CategoricalDistribution(list(range(len(values)))))
+        if base_idx is not None:
+            study.add_trial(optuna.trial.create_trial(
+                params={p: i for (p, _), i in zip(varies, base_idx)}, distributions=dists,
+                value=base_rec["value"]))
+        for t in range(trials):
+            trial = study.ask(dists)
+            idx = tuple(int(trial.params[p]) for p, _ in varies)
+            rec = evaluate([values[i] for (_, values), i in zip(varies, idx)], idx, t + 1)
+            study.tell(trial, rec["value"])
+
+
+def tune(game: str, vary, objective: str = "seat-fairness", players: int | None = None,
+         strategies=None, games: int = 5_000, seed: int = 1, set=None, out: str | None = None,
+         *, trials: int = TUNE_TRIALS, confirm_games: int | None = None, components=None,
+         variants=None, workers=None, overwrite: bool = False, progress: bool = False,
+         echo=None) -> TuneResult:
+    """Search the `vary` values for the smallest `objective` (every combination when there
+    are at most `trials`, else Optuna's seeded TPE sampler; trials on the same seeds), always
+    playing the current values too; then play the current values and the best candidate
+    again on fresh, shared seeds (`confirm_games`, default 2 x games) and write a suggested
+    component file only if the paired difference beats the current values beyond its 95%
+    interval."""
+    import itertools
+
+    from analysis.designer import card_of_path, objective_rows, objective_value, \
+        paired_difference
+    from analysis.stats import z_value
+    from sim import designer, runner
+    from sim.limits import MAX_GRID_POINTS
+    from sim.overrides import parse_value
+    from sim.registry import get_game
+    from sim.run_folder import sha256_file
+    from sim.runner import read_logs, read_manifest
+
+    say = echo_to(echo)
+    z = z_value(0.95)
+    spec = get_game(game)
+    set_ = overrides(set)
+    vary = vary_list(vary)
+    if objective not in OBJECTIVES:
+        raise ToolkitError(f"tune: unknown objective '{objective}' ({', '.join(OBJECTIVES)})")
+    if not vary:
+        raise ToolkitError("tune: give at least one --vary")
+    n_players = check_common(spec, players, games, seed, components, variants)
+    if not 1 <= trials <= MAX_GRID_POINTS:   # each trial is a run folder, like a sweep point
+        raise ToolkitError(f"--trials must be between 1 and {MAX_GRID_POINTS:,}, got {trials:,}")
+    confirm_games = confirm_games if confirm_games is not None else 2 * games
+    if confirm_games < 2:
+        raise ToolkitError(f"--confirm-games must be at least 2, got {confirm_games}")
+    names = strategy_list(spec, strategies)
+    base_comp = spec.load_components(components, tuple(set_))
+    varies = _tune_axes(spec, components, set_, vary)
+    paths = [p for p, _ in varies]
+    meta = _meta(spec, base_comp)
+    card_infos = [card_of_path(p, meta) for p in paths]
+    if objective == "card-parity" and any(c is None for c in card_infos):
+        bad = paths[card_infos.index(None)]
+        raise ToolkitError(f"tune: card-parity needs every --vary on a card's field, e.g. "
+                           f"commissions[12].points (got {bad})")
+    if objective == "strategy-parity" and len(set_of(names)) < 2:
+        raise ToolkitError("tune: strategy-parity needs at least two different strategies")
+    current = [_current_value(base_comp, p) for p in paths]
+    root, _ = result_root(out, spec, "tune")
+    plan = {"kind": "tune", "game": spec.name, "players": n_players, "strategies": names,
+            "vary": vary, "games": games, "confirm_games": confirm_games,
+            "trials": trials, "seed": seed, "objective": objective,
+            "components": components, "overrides": list(set_), "variants": variants}
+    claim_root(root, plan, overwrite)
+
+    sizes = [len(v) for _, v in varies]
+    n_grid = math.prod(sizes)
+    chunk = max(500, min(20000, games // 2))   # a function of games only (same logs
+    strats = sorted(set_of(names))             # whatever workers)
+
+    def overrides_of(values):
+        return [f"{p}={designer.format_value(v)}" for p, v in zip(paths, values)]
+
+    def dir_of(idx):
+        if idx is None:
+            return os.path.join(root, "base")
+        flat = 0
+        for i, n in zip(idx, sizes):
+            flat = flat * n + i
+        return designer.sub_dir(root, "point", flat)
+
+    base_idx = []
+    for (_, values), cur in zip(varies, current):
+        hit = [i for i, v in enumerate(values) if v == cur and type(v) is type(cur)]
+        base_idx.append(hit[0] if hit else None)
+    base_idx = tuple(base_idx) if None not in base_idx else None
+    evaluated = {}   # label -> record, in the order played
+
+    def evaluate(values, idx, trial):
+        label = ", ".join(overrides_of(values))
+        if label in evaluated:   # the sampler asked again: the same games, nothing to play
+            if trial != evaluated[label]["trial"]:
+                say(f"tune trial {trial}: {label}: already played (trial "
+                    f"{evaluated[label]['trial']})")
+            return evaluated[label]
+        d = dir_of(idx)
+        prepared = _prepare(spec, components, set_, n_players, names, seed, variants,
+                            overrides_of(values))
+        runner.run_many(spec, [(prepared, games, d)], workers=workers, progress=progress,
+                        chunk_size=chunk)
+        obj = objective_rows(read_logs(d), objective, strats, card_infos)
+        v, se = objective_value(obj, seed=seed)
+        rec = {"trial": trial, "label": label,
+               "values": [designer.format_value(x) for x in values],
+               "value": v, "se": se, "games": games, "dir": os.path.basename(d),
+               "baseline": list(values) == list(current)}
+        evaluated[label] = rec
+        say(f"tune trial {trial}: {label}: {objective} {v:.4f} +/- {z * se:.4f}"
+            + ("  (current values)" if rec["baseline"] else ""))
+        return rec
+
+    base_rec = evaluate(current, base_idx, 0)   # the current values first, whatever the range
+    if n_grid <= trials:
+        method = f"every combination of the varied values ({n_grid})"
+        for t, idx in enumerate(itertools.product(*[range(n) for n in sizes])):
+            evaluate([varies[a][1][i] for a, i in enumerate(idx)], idx, t + 1)
+    else:
+        method = (f"Optuna's TPE sampler (seed {seed}), {trials} trials one after the "
+                  f"other, every trial on the same seeds")
+        _optuna_search(varies, base_idx, base_rec, seed, trials, evaluate)
+    best = min(evaluated.values(), key=lambda r: (r["value"], r["trial"]))
+
+    suggested = os.path.join(root, designer.SUGGESTED)
+    confirmation = None
+    notes = []
+    if best["baseline"] or best["value"] >= base_rec["value"]:
+        decision = (f"No value in the range does better than the current one "
+                    f"({base_rec['label']}): it was the best of the {len(evaluated)} played. "
+                    f"No file written.")
+        best = base_rec
+    else:
+        cseed = designer.confirm_seed(seed)
+        best_values = [parse_value(x) for x in best["values"]]
+        dirs = {"base": os.path.join(root, "confirm-base"),
+                "best": os.path.join(root, "confirm-best")}
+        jobs = [(_prepare(spec, components, set_, n_players, names, cseed, variants,
+                          overrides_of(current)), confirm_games, dirs["base"]),
+                (_prepare(spec, components, set_, n_players, names, cseed, variants,
+                          overrides_of(best_values)), confirm_games, dirs["best"])]
+        say(f"tune check: {best['label']} against the current values on {confirm_games:,} "
+            f"fresh games (seed {cseed}), the same games for both")
+        runner.run_many(spec, jobs, workers=workers, progress=progress,
+                        chunk_size=max(500, min(20000, confirm_games // 2)))
+        objs = {k: objective_rows(read_logs(d), objective, strats, card_infos)
+                for k, d in dirs.items()}
+        confirmation = paired_difference(objs["best"], objs["base"], seed=seed)
+        confirmation.update({"seed": cseed, "candidate": best["label"],
+                             "current": base_rec["label"]})
+        c = confirmation
+        diff = (f"{objective} {c['new']:.4f} against {c['old']:.4f}, paired difference "
+                f"{c['diff']:+.4f} (95% interval {c['lo']:+.4f} to {c['hi']:+.4f}) on "
+                f"{c['games']:,} fresh games")
+        if c["hi"] < 0:
+            write_suggested(spec, base_comp, set_, paths, best["values"], suggested, objective)
+            decision = (f"Suggested: {best['label']} ({diff}), better than the current values "
+                        f"beyond the interval; written to {suggested}.")
+        else:
+            decision = (f"No value in the range does better than the current one: the best of "
+                        f"the search, {best['label']}, is not better than {base_rec['label']} "
+                        f"beyond the interval ({diff}). No file written.")
+        notes = _before_after(root, dirs, card_infos, base_rec, best)
+    if not confirmation or confirmation["hi"] >= 0:
+        if os.path.isfile(suggested):   # an earlier result of this plan, never a user's file
+            os.remove(suggested)        # (claim_root checked its hash)
+    made = os.path.isfile(suggested)
+    trials_list = sorted(evaluated.values(), key=lambda r: r["trial"])
+    designer.write_plan(root, {**plan, "result": {
+        "best": best["label"], "current": base_rec["label"], "trials": trials_list,
+        "confirmation": confirmation, "suggested": made,
+        "suggested_sha256": sha256_file(suggested) if made else None}})
+    return TuneResult(root, trials_list, varies, current, base_rec, best, confirmation, decision,
+                      objective, method, read_manifest(os.path.join(root, base_rec["dir"])),
+                      suggested if made else None, notes)
+
+
+def set_of(names):
+    return set(names)
+
+
+# --- cards ----------------------------------------------------------------------------------
+@dataclass
+class CardsResult(_Result):
+    """.table (DataFrame: one row per card step), .steps (dicts), .seconds."""
+    path: str
+    steps: list
+    manifest: dict
+    games: int
+    configs: int
+    seconds: float
+    notes: list = field(default_factory=list)
+
+    @property
+    def table(self):
+        import pandas as pd
+        keys = ("type", "card", "name", "value", "take_rate", "share", "base", "gap", "take",
+                "gap_slope", "response", "to_parity")
+        return pd.DataFrame([{k: s.get(k) for k in keys} for s in self.steps])
+
+    def document(self):
+        from reports.cards import cards_document
+        return cards_document(self.steps, self.manifest, {"games": self.games,
+                                                          "configs": self.configs,
+                                                          "notes": self.notes})
+
+
+def cards(game: str, players: int | None = None, strategies=None, games: int = 20_000,
+          seed: int = 1, set=None, out: str | None = None, *, only=None, components=None,
+          variants=None, workers=None, precision=None, max_games=None,
+          overwrite: bool = False, progress: bool = False, echo=None) -> CardsResult:
+    """The sensitivity table: every card whose value is a component field played one point
+    lower and one point higher on the same games. `only`: card types (list or comma text)."""
+    import time
+
+    from analysis.card_check import measure, read_config_logs
+    from sim import cards as sc
+    from sim import designer
+    from sim.registry import get_game
+    from sim.runner import read_manifest
+
+    say = echo_to(echo)
+    t0 = time.perf_counter()
+    spec = get_game(game)
+    set_ = overrides(set)
+    n_players = check_common(spec, players, games, seed, components, variants, precision,
+                             max_games)
+    names = strategy_list(spec, strategies)
+    base = spec.load_components(components, tuple(set_))
+    meta = _meta(spec, base) or {}
+    types = [c["type"] for c in meta.get("cards", []) if c.get("value_path")]
+    if not types:
+        raise ToolkitError(f"{spec.name}: the game declares no card whose value is a component "
+                           f"field (report_metadata() cards with a value_path)")
+    only_text = only if only is None or isinstance(only, str) else ",".join(only)
+    if only is not None:
+        want = [t.strip() for t in only_text.split(",") if t.strip()]
+        bad = [t for t in want if t not in types]
+        if bad or not want:
+            raise ToolkitError(f"--only: unknown card type(s) {', '.join(bad) or '(none)'}; "
+                               f"this game's: {', '.join(types)}")
+        meta = {**meta, "cards": [c for c in meta["cards"] if c["type"] in want]}
+    meta = {**meta, "cards": [c for c in meta["cards"] if c.get("value_path")]}
+
+    def load(ov):
+        return spec.load_components(components, tuple(set_) + tuple(ov))
+
+    steps, configs = sc.plan_steps(meta, load)
+    if not steps:
+        raise ToolkitError(f"{spec.name}: no card value can be moved by one point")
+    prepared = [spec.prepare(load(ov), n_players, names, seed, variants) for ov in configs]
+    root, _ = result_root(out, spec, "cards")
+    plan = {"kind": "cards", "game": spec.name, "players": n_players, "strategies": names,
+            "only": only_text, "configs": configs, "games": games, "seed": seed,
+            "components": components, "overrides": list(set_), "variants": variants,
+            "precision": precision, "max_games": max_games}
+    claim_root(root, plan, overwrite)
+    cfgs = [{"prepared": p, "dir": designer.sub_dir(root, "point", i)}
+            for i, p in enumerate(prepared)]
+    say(f"cards: {len(steps)} cards, {len(cfgs)} configurations x {games:,} games, the same "
+        f"seeds in each")
+    res = designer.run_configs(spec, cfgs, games, seed, root, workers=workers,
+                               progress=progress, precision=precision, max_games=max_games,
+                               by="seat")
+    logs = read_config_logs([c["dir"] for c in cfgs], meta)
+    measure(steps, logs, meta)
+    del logs
+    seconds = time.perf_counter() - t0
+    notes = precision_notes(res) + [f"run time {seconds:.0f} s (workers: "
+                                    f"{workers or os.cpu_count()})"]
+    designer.write_plan(root, {**plan, "result": {
+        "games": res["games"], "seconds": round(seconds, 1),
+        "cards": [{k: s[k] for k in ("type", "card", "name", "value", "response", "to_parity")}
+                  for s in steps]}})
+    return CardsResult(root, steps, read_manifest(cfgs[0]["dir"]), res["games"], len(cfgs),
+                       seconds, notes)

@@ -1,0 +1,279 @@
+"""`run`, `open_run` and the Run object: play games, read a run folder, summarise, report,
+replay. The CLI's `balance run / summary / report / replay` call exactly these."""
+from __future__ import annotations
+
+import os
+
+from sim.api.common import check_common, echo_to, overrides, strategy_list, \
+    temporary_out
+from sim.game_api import ToolkitError
+
+
+class Run:
+    """A run folder: its checked manifest, its logs and everything computed from them.
+
+        r = run("sunset", players=4, games=2000, seed=1)
+        r.logs                 # one row per seat and game (pandas DataFrame)
+        r.manifest             # the configuration, timings, chunk hashes (dict)
+        s = r.summary()        # s.seats, s.strategies, s.head_to_head, s.ratings: DataFrames
+        r.report("my-report")  # HTML + Markdown, the same numbers as the terminal
+    """
+
+    def __init__(self, path: str, notes=(), temporary: bool = False, rotation_note: str = "",
+                 precision_notes=()):
+        self.path = os.path.abspath(path)
+        self.temporary = temporary
+        self.rotation_note = rotation_note
+        self.precision_notes = list(precision_notes)
+        self._folder = None
+        self._logs = None
+        self._notes = list(notes)
+
+    def __repr__(self):
+        m = self.manifest
+        return (f"Run({self.path!r}: {m.get('game')}, {m.get('games')} games, "
+                f"{m.get('players')} players, seed {m.get('seed')})")
+
+    # --- the folder -----------------------------------------------------------------------
+    @property
+    def folder(self):
+        """The checked run folder (sim/run_folder.py: manifest, chunks, component copy)."""
+        if self._folder is None:
+            from sim.run_folder import open_run as _open
+            self._folder = _open(self.path, allow_incomplete=True)
+        return self._folder
+
+    @property
+    def manifest(self) -> dict:
+        return self.folder.manifest
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.folder.complete)
+
+    @property
+    def notes(self) -> list:
+        return self._notes + list(self.folder.notes)
+
+    @property
+    def spec(self):
+        return self.folder.spec
+
+    @property
+    def logs(self):
+        """Every logged row (pandas DataFrame, one row per seat and game)."""
+        if self._logs is None:
+            from sim.runner import read_logs
+            self._logs = read_logs(self.path)
+        return self._logs
+
+    # --- analysis -------------------------------------------------------------------------
+    def summary(self, confidence: float = 0.95):
+        """The summary (analysis/summary.py): .seats, .strategies, .head_to_head, .ratings,
+        .end_reasons as DataFrames; the game's own breakdowns in .extra['breakdowns']. The
+        numbers `balance summary` prints."""
+        from analysis.breakdowns import for_summary
+        from analysis.summary import summarize_run
+
+        spec = self.spec
+        names = getattr(spec, "end_reason_names", None) if spec is not None else None
+        if names is None and spec is not None:
+            names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
+        s = summarize_run(self.path, confidence=confidence, end_reason_names=names)
+        s.extra["breakdowns"] = for_summary(spec, self.path, s.n_players, confidence)
+        return s
+
+    def summary_text(self) -> str:
+        """The summary as the terminal prints it (reports/terminal.py)."""
+        from reports.terminal import format_summary
+        return format_summary(self.summary(), self.manifest)
+
+    def analysis(self, card_check: int = 0, partial: bool = False, progress: bool = False):
+        """The report's analysis (analysis/balance.py BalanceAnalysis): tables, verdicts,
+        flags. card_check > 0 plays flagged cards again at value -1/+1 (sim/cards.py)."""
+        from analysis.balance import analyse_run
+        return analyse_run(self.path, progress=progress, allow_incomplete=partial,
+                           card_check=card_check)
+
+    def report(self, path: str | None = None, formats=("html", "md"), card_check=None,
+               partial: bool = False, progress: bool = False):
+        """Write the balance report (HTML and/or Markdown) into `path` (default: RUN/report);
+        returns reports.build.ReportFiles (.html, .markdown, .analysis)."""
+        from reports.build import write_report
+        from sim.cards import REPORT_CHECK_GAMES
+
+        card_check = REPORT_CHECK_GAMES if card_check is None else int(card_check)
+        if card_check < 0:
+            raise ToolkitError(f"--card-check must be 0 or more games, got {card_check}")
+        out = path or os.path.join(self.path, "report")
+        return write_report(self.path, out, formats=list(formats), progress=progress,
+                            allow_incomplete=partial, card_check=card_check)
+
+    def replay(self, game: int, strategy_files=()) -> list:
+        """The turn-by-turn trace of game `game` (0-based), checked against its logged row."""
+        return replay_lines(self.path, game, strategy_files)
+
+
+def open_run(path: str) -> Run:
+    """An existing run folder (written by `run` or `balance run`), checked; one line
+    (ToolkitError) when it holds no run."""
+    from sim.run_folder import open_run as _open
+    from sim.run_folder import read_manifest
+
+    read_manifest(path)          # "no run found here" for a folder that holds none
+    r = Run(path)
+    r._folder = _open(path)      # manifest, chunks and component copy checked
+    return r
+
+
+def run(game: str, players: int | None = None, strategies=None, games: int = 10_000,
+        seed: int = 1, set=None, out: str | None = None, *, components: str | None = None,
+        variants: str | None = None, rotate_seats: bool = False, workers: int | None = None,
+        chunk_size: int | None = None, precision: float | None = None,
+        max_games: int | None = None, overwrite: bool = False, progress: bool = False,
+        scheduler: str | None = None, command_line=None, echo=None) -> Run:
+    """Play `games` games of `game` and return the Run (keyword names: the options of
+    `balance run`; `set` is a dict {path: value} or a list of 'PATH=VALUE'). out=None: a
+    fresh temporary folder. The same arguments give the same logs as the CLI, for any
+    `workers`, `chunk_size` or backend."""
+    from sim import runner
+    from sim.registry import get_game
+
+    say = echo_to(echo)
+    spec = get_game(game)
+    n_players = check_common(spec, players, games, seed, components, variants,
+                             workers=workers, chunk_size=chunk_size)
+    backend = "dask" if scheduler else "loky"
+    if backend == "dask":
+        runner._check_dask()
+    comp = spec.load_components(components, overrides(set))
+    names = strategy_list(spec, strategies)
+    prepared = spec.prepare(comp, n_players, names, seed, variants)
+    rotation_note = ""
+    if rotate_seats:
+        from sim import rotation
+        prepared = rotation.rotated(prepared)
+        n_rot = len(prepared.rotation)
+        whole = rotation.whole_rotations(games, prepared)
+        rotation_note = (f"seats rotated: {n_rot} seating{'s' if n_rot != 1 else ''} of "
+                         f"{', '.join(prepared.strategy_names)}, each deal played under every "
+                         f"seating; {whole:,} games" +
+                         (f" ({games:,} rounded up to whole rotations)" if whole != games else ""))
+        games = whole
+        if max_games is not None or precision is not None:  # the cap too
+            max_games = rotation.whole_rotations(max_games or 10_000_000, prepared)
+    temporary = out is None
+    out_dir = temporary_out("run") if temporary else out
+    if precision is not None:
+        if not 0 < precision < 0.5:
+            raise ToolkitError(f"--precision must be between 0 and 0.5, got {precision}")
+        if max_games is not None and max_games < games:
+            raise ToolkitError(f"--max-games ({max_games}) must be at least --games ({games})")
+        from sim.designer import precision_chunk
+        rot = len(prepared.rotation or [[0]])
+        if chunk_size is not None and chunk_size % rot:
+            raise ToolkitError(f"--chunk-size with --precision and --rotate-seats must be a "
+                               f"multiple of the {rot} seatings (the run grows by whole chunks), "
+                               f"got {chunk_size}")
+        # batches of whole rotations: every seating stays equally often at every step
+        chunk_size = chunk_size or -(-precision_chunk(games) // rot) * rot
+    runner.run(spec, prepared, games, out_dir, workers=workers, chunk_size=chunk_size,
+               progress=progress, overwrite=overwrite, backend=backend, scheduler=scheduler,
+               command_line=list(command_line) if command_line else None)
+    notes = []
+    if precision is not None:   # then grow the run in batches
+        from sim import designer
+        res = designer.run_configs(spec, [{"dir": out_dir, "prepared": prepared}], games, seed,
+                                   out_dir, workers=workers, progress=progress,
+                                   precision=precision, max_games=max_games,
+                                   by=("seat", "strategy"), chunk_size=chunk_size)
+        notes = precision_notes(res)
+    r = Run(out_dir, temporary=temporary, rotation_note=rotation_note, precision_notes=notes)
+    if rotation_note:
+        say(rotation_note)
+    for line in notes:
+        say(line)
+    return r
+
+
+def precision_notes(res) -> list:
+    """The line that says whether a --precision target was reached."""
+    if res.get("precision") is None:
+        return []
+    word = "reached" if res["reached"] else "NOT reached (cap)"
+    return [f"precision +/-{res['precision']:.4f} {word}: largest headline half-width "
+            f"{res['halfwidth']:.4f} after {res['games']:,} games per configuration "
+            f"({len(res['rounds'])} batches)"]
+
+
+# --- replay --------------------------------------------------------------------------------
+def prepared_from_manifest(out_dir: str, strategy_files=()):
+    """(spec, prepared, folder) rebuilt from a checked run folder (sim/run_folder.py),
+    independent of the user's files: the run's own component and variants copies. A user
+    strategy is loaded only from a file the caller names (`strategy_files`, typed by the user)
+    whose SHA-256 is the one the run recorded."""
+    from sim.run_folder import open_run as _open
+
+    folder = _open(out_dir, strategy_files=list(strategy_files), need_strategies=True)
+    manifest = folder.manifest
+    if folder.spec is None:
+        raise ToolkitError(f"{out_dir}: game '{manifest['game']}' is not registered here")
+    names = []
+    for info in manifest["strategies"]:
+        src = str(info.get("source", ""))
+        if src.startswith("user:"):
+            shown = str(info["name"])  # its display name (older runs: the typed path:function)
+            prefix = f"{shown}=" if ":" not in shown and "=" not in shown else ""
+            names.append(f"{prefix}{folder.strategy_files[src[len('user:'):]]}:{info['base']}")
+        else:
+            names.append(info["name"])
+    prepared = folder.spec.prepare(folder.components, int(manifest["players"]), names,
+                                   int(manifest["seed"]), folder.variants_file)
+    rot = manifest.get("config", {}).get("rotation")
+    if rot:  # replay the seatings the run logged, not ones recomputed by this version
+        import dataclasses
+        prepared = dataclasses.replace(prepared, rotation=[list(map(int, r)) for r in rot])
+    return folder.spec, prepared, folder
+
+
+def _logged_game(folder, game: int):
+    """The logged rows of one game (columns as played), or None if its chunk is not logged."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    for rec in folder.manifest["chunks"]:
+        if rec["first"] <= game < rec["first"] + rec["games"]:
+            path = os.path.join(folder.path, "chunks", rec["file"])
+            if path in folder.files:
+                t = pq.read_table(path)
+                return t.filter(pc.equal(t.column("game"), game)).to_pydict()
+    return None
+
+
+def replay_lines(run_dir: str, game: int, strategy_files=()) -> list:
+    """`balance replay`: the trace of one logged game, which must replay as logged."""
+    import numpy as np
+
+    if not os.path.isdir(run_dir):
+        raise ToolkitError(f"{run_dir}: no such run folder")
+    spec, prepared, folder = prepared_from_manifest(run_dir, strategy_files)
+    n = int(folder.manifest["games"])
+    if not 0 <= game < n:
+        raise ToolkitError(f"--game {game} is out of range: this run has games 0 to {n - 1}")
+    logged = _logged_game(folder, game)
+    if logged is None:
+        raise ToolkitError(f"game {game} is not in the logs yet (the run is not "
+                           f"complete); run the same `balance run` command again to finish it")
+    # a replay is of the logged game: the same outcome, column by column, or one line
+    from sim import rotation
+    from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
+    again = call_interruptibly(rotation.play_chunk, spec, prepared, game, 1)
+    for col, values in again.items():
+        mine = np.asarray(values)
+        if col == "strategy" or col not in logged:  # strategy: codes here, names in the log
+            continue
+        if not np.array_equal(mine, np.asarray(logged[col]).astype(mine.dtype)):
+            raise ToolkitError(f"{run_dir}: game {game} replays differently from its "
+                               f"log (column '{col}'); the run folder does not describe the "
+                               f"games it logged")
+    return list(rotation.replay(spec, prepared, game))

@@ -1,0 +1,130 @@
+"""The layers of docs/architecture.md hold: no import points up.
+
+    engine   sim/ (but sim/api), strategies/      the games, the runner, run folders
+    analysis analysis/                           statistics of logs
+    reports  reports/                            documents, figures, terminal text
+    facade   sim/api/                            the library API (`from sim import run ...`)
+    scripts  scripts/                            the command line: parse, call, print
+
+A module may import its own layer and the layers below it. The one exception: the engine may
+import analysis.stats, the statistics leaf (it imports nothing of the toolkit), for the
+precision stop of a growing run (sim/designer.py) and the Surfers calibration. Every import
+statement counts, also one inside a function (a lazy import is still a dependency).
+The scripts modules import one another without a cycle (scripts/cli.py registers the others).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ORDER = ["engine", "analysis", "reports", "facade", "scripts"]
+LEAVES = {"analysis.stats"}          # may be imported from every layer
+PACKAGES = ("sim", "strategies", "analysis", "reports", "scripts")
+
+
+def layer(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] not in PACKAGES:
+        return None
+    if parts[:2] == ["sim", "api"]:
+        return "facade"
+    return {"sim": "engine", "strategies": "engine", "analysis": "analysis",
+            "reports": "reports", "scripts": "scripts"}[parts[0]]
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def imports(path: Path, me: str | None = None) -> list:
+    """(line, imported module) of every import statement in the file."""
+    tree = ast.parse(path.read_text(), str(path))
+    me = me or module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            # `from sim import api` names a module too
+            out += [(node.lineno, f"{mod}.{a.name}") if f"{mod}.{a.name}".split(".")[:2] == ["sim", "api"]
+                    else (node.lineno, mod) for a in node.names]
+    return out
+
+
+def toolkit_files():
+    for pkg in PACKAGES:
+        yield from sorted((ROOT / pkg).rglob("*.py"))
+
+
+def violations(files=None):
+    """Upward imports in `files` ([(path, module name)], default: every toolkit module)."""
+    bad = []
+    for path, me in files or [(p, module_name(p)) for p in toolkit_files()]:
+        mine = layer(me)
+        for line, target in imports(path, me):
+            theirs = layer(target)
+            if theirs is None or any(target == x or target.startswith(x + ".") for x in LEAVES):
+                continue
+            if ORDER.index(theirs) > ORDER.index(mine):
+                bad.append(f"{me} line {line}: {mine} imports {target} ({theirs})")
+    return bad
+
+
+def test_no_import_points_against_the_layers():
+    assert violations() == []
+
+
+def test_the_layering_check_sees_an_upward_import(tmp_path):
+    """The check itself can fail: a lazy engine import of reports, an analysis import of the
+    facade are found; the statistics leaf from the engine is allowed."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("import numpy\nfrom analysis.stats import z_value\n"
+                     "def f():\n    from reports.document import Table\n")
+    assert violations([(probe, "sim.probe")]) == [
+        "sim.probe line 4: engine imports reports.document (reports)"]
+    probe.write_text("from sim import api\n")
+    assert violations([(probe, "analysis.probe")]) == [
+        "analysis.probe line 1: analysis imports sim.api (facade)"]
+    assert violations([(probe, "scripts.probe")]) == []
+
+
+def test_scripts_modules_import_one_another_without_a_cycle():
+    graph = {}
+    for path in sorted((ROOT / "scripts").glob("*.py")):
+        me = module_name(path)
+        graph[me] = {t for _, t in imports(path) if t.startswith("scripts.") and t != me}
+    state = {}
+
+    def visit(n, stack):
+        state[n] = "open"
+        for m in graph.get(n, ()):
+            if state.get(m) == "open":
+                raise AssertionError(f"import cycle: {' -> '.join(stack + [n, m])}")
+            if m not in state:
+                visit(m, stack + [n])
+        state[n] = "done"
+    for n in graph:
+        if n not in state:
+            visit(n, [])
+
+
+def test_import_sim_stays_light():
+    """`import sim` loads neither numba, pandas nor matplotlib: the API names are lazy."""
+    import subprocess
+    import sys
+    code = ("import sys, sim; heavy = [m for m in ('numba', 'pandas', 'matplotlib', 'scipy') "
+            "if m in sys.modules]; assert not heavy, heavy; assert callable(sim.run); "
+            "from sim import run, open_run, compare, sweep, tune, ladder")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
