@@ -6,8 +6,7 @@ module, and adds what is its own: name, title, player range, variants, `report_m
 The package must provide `components` (default_components_text, load_components), `enums`
 (pack_tables), `nb` (new_state), `model` (the forward model and RECORD: sim/harness.py plays
 it) and `trace` (format_trace); the strategies module CATALOG, N_PARAMS and
-choose_builtin_nb. (A game not yet on the template provides `play` (RECORD_COLUMNS, C_WIN,
-build_player) instead of `model`: the old path, removed once every game is ported.)
+choose_builtin_nb.
 """
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ import numpy as np
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 
 MAX_TRACE_EVENTS = 20000
-_MODELS: dict = {}   # package -> its model module (None: not on the template yet)
+_MODELS: dict = {}   # package -> its model module
 _SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
@@ -66,14 +65,13 @@ class CompiledGameSpec(GameSpec):
         """The game's built-ins, then (for a game on the template) the search players of
         strategies/search.py (`catalog_for(spec)`, ids >= sim.harness.SEARCH_BASE)."""
         catalog = list(self._strategies().CATALOG)
-        if self.model() is not None:
-            try:
-                import strategies.search as search
-            except ModuleNotFoundError:
-                return catalog
-            extra = getattr(search, "catalog_for", None)
-            if extra is not None:
-                catalog += list(extra(self))
+        try:
+            import strategies.search as search
+        except ModuleNotFoundError:
+            return catalog
+        extra = getattr(search, "catalog_for", None)
+        if extra is not None:
+            catalog += list(extra(self))
         return catalog
 
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
@@ -109,19 +107,13 @@ class CompiledGameSpec(GameSpec):
             raise ToolkitError(problems)
 
     # -- playing ----------------------------------------------------------------------
-    # A game on the template (a `model` module: docs/adding-a-game.md) is played by the one
-    # loop of sim/harness.py. A game without one still uses its own play.py (the old path,
-    # kept until every game is ported).
+    # Every game is played by the one loop of sim/harness.py, built from its forward model
+    # (`model.py`: docs/adding-a-game.md).
     def model(self):
-        """The game's forward model module, or None for a game not on the template yet."""
+        """The game's forward model module."""
         # kept outside the instance: a spec is pickled to the workers, a module is not
         if self.package not in _MODELS:
-            try:
-                _MODELS[self.package] = self._module("model")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{self.package}.model":
-                    raise
-                _MODELS[self.package] = None
+            _MODELS[self.package] = self._module("model")
         return _MODELS[self.package]
 
     def pack_tables(self, components: Components):
@@ -165,10 +157,7 @@ class CompiledGameSpec(GameSpec):
                              cache_users=cache_users)
 
     def columns(self) -> list:
-        model = self.model()
-        if model is not None:
-            return list(model.RECORD.columns)
-        return list(self._module("play").RECORD_COLUMNS)
+        return list(self.model().RECORD.columns)
 
     def _user_functions(self, prepared: Prepared) -> tuple:
         from strategies.registry import load_user_function
@@ -177,13 +166,11 @@ class CompiledGameSpec(GameSpec):
     def _kernels(self, prepared: Prepared):
         """(play_chunk, trace_game): the cached kernels, or copies compiled around the run's
         user strategies (and, when a seat plays one, the search players)."""
+        from sim.harness import SEARCH_BASE
         users = self._user_functions(prepared)
-        if self.model() is not None:
-            from sim.harness import SEARCH_BASE
-            search = bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
-            k = self.kernels(users, search)
-            return k.play_chunk, k.trace_game
-        return self._module("play").build_player(users)
+        search = bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
+        k = self.kernels(users, search)
+        return k.play_chunk, k.trace_game
 
     def compile_note(self, prepared: Prepared) -> str | None:
         """Says so when the play kernel is neither loaded in this process nor in the on-disk
@@ -199,41 +186,23 @@ class CompiledGameSpec(GameSpec):
 
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
         model = self.model()
-        if model is not None:
-            play_chunk, _ = self._kernels(prepared)
-            rec = model.RECORD.empty(n_games * prepared.n_players)
-            play_chunk(self.pack_tables(prepared.components), self.new_state(),
-                       prepared.n_players, np.uint64(prepared.seed), first_game, n_games,
-                       np.asarray(prepared.strategy_ids, np.int64),
-                       np.ascontiguousarray(prepared.strategy_params, np.float64), rec)
-            return model.RECORD.to_columns(rec)
-        play = self._module("play")
         play_chunk, _ = self._kernels(prepared)
-        out, win = play_chunk(self._module("enums").pack_tables(prepared.components.tables),
-                              self._module("nb").new_state(), prepared.n_players,
-                              np.uint64(prepared.seed), first_game, n_games,
-                              prepared.strategy_ids, prepared.strategy_params)
-        out = np.ascontiguousarray(out.T)  # one contiguous array per column: fast into Arrow
-        return {name: (win if k == play.C_WIN else out[k])
-                for k, (name, _) in enumerate(play.RECORD_COLUMNS)}
+        rec = model.RECORD.empty(n_games * prepared.n_players)
+        play_chunk(self.pack_tables(prepared.components), self.new_state(),
+                   prepared.n_players, np.uint64(prepared.seed), first_game, n_games,
+                   np.asarray(prepared.strategy_ids, np.int64),
+                   np.ascontiguousarray(prepared.strategy_params, np.float64), rec)
+        return model.RECORD.to_columns(rec)  # one contiguous array per column: fast into Arrow
 
     def replay(self, prepared: Prepared, game_index: int) -> list:
         from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
         model = self.model()
         _, trace_game = self._kernels(prepared)
         state = self.new_state()
-        if model is not None:
-            rec = model.RECORD.empty(prepared.n_players)
-            trace, n = call_interruptibly(
-                trace_game, self.pack_tables(prepared.components), state, prepared.n_players,
-                np.uint64(prepared.seed), int(game_index),
-                np.asarray(prepared.strategy_ids, np.int64),
-                np.ascontiguousarray(prepared.strategy_params, np.float64), MAX_TRACE_EVENTS,
-                rec)
-            return self.format_trace(prepared, int(game_index), trace[:n], rec, state[0])
-        trace, n, out, win = call_interruptibly(
-            trace_game, self._module("enums").pack_tables(prepared.components.tables), state,
-            prepared.n_players, np.uint64(prepared.seed), int(game_index), prepared.strategy_ids,
-            prepared.strategy_params, MAX_TRACE_EVENTS)
-        return self._module("trace").format_trace(prepared, int(game_index), trace[:n], out, win,
-                                                  state[0])
+        rec = model.RECORD.empty(prepared.n_players)
+        trace, n = call_interruptibly(
+            trace_game, self.pack_tables(prepared.components), state, prepared.n_players,
+            np.uint64(prepared.seed), int(game_index),
+            np.asarray(prepared.strategy_ids, np.int64),
+            np.ascontiguousarray(prepared.strategy_params, np.float64), MAX_TRACE_EVENTS, rec)
+        return self.format_trace(prepared, int(game_index), trace[:n], rec, state[0])

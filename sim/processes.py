@@ -6,7 +6,7 @@ that loops forever would make the run impossible to stop. Three pieces fix that:
 
 * `call_interruptibly(fn, ...)`: the call runs in a daemon thread while the main thread waits
   in short joins, where signals are handled. The kernels compiled around user strategies
-  release the GIL (`sim.user_strategies.rebind` compiles them with `nogil=True`), so the
+  release the GIL (`sim.harness.build_kernels` compiles them with `nogil=True`), so the
   main thread runs even while a strategy spins; the spinning thread dies with the process.
   The cached built-in kernels hold the GIL: Ctrl-C then takes effect when the current chunk
   ends (about a second), as before.
