@@ -36,7 +36,7 @@ def table_rows(res: LadderResult) -> list:
     return rows
 
 
-HEADERS = ["level", "mcts budget", f"win share vs reference (95%)",
+HEADERS = ["level", "mcts budget", "win share vs reference (95%)",
            "rating vs reference (95%)", "Elo", "games", "skill step"]
 
 
