@@ -1,6 +1,6 @@
-"""The skill ladder of a game (`balance ladder`, scripts/cli_ladder.py): how much stronger
-each player level is than a fixed reference, and how many steps of strength the game tells
-apart.
+"""The skill ladder of a game (`balance ladder`, `sim.api.ladder`: sim/api/ladders.py): how
+much stronger each player level is than a fixed reference, and how many steps of strength the
+game tells apart.
 
 Levels: the game's built-ins random / greedy / planner (whichever exist, and the game's
 default strategy) and `mcts` at rising budgets (iterations per decision). Each level L other
@@ -11,11 +11,14 @@ confounded, and the levels are comparable through the reference.
 
 Measures per level:
   * win share of L's seat with a Wilson 95% interval (fair share 1/players);
-  * a rating: the Plackett-Luce log-strength (analysis/ratings.py, Hunter's MM) fitted to
-    every finishing order of every sub-run, reported relative to the reference (theta_L -
-    theta_ref, 0 for the reference) with a 95% interval from the Fisher information (the
-    variance of the difference, so the reference's own uncertainty is included). With two
-    players this is Bradley-Terry. Elo = 400 / ln 10 * rating.
+  * a rating: the Plackett-Luce log-strength (analysis/ratings.py, Hunter's MM, with the
+    toolkit's one prior RATING_PRIOR: one virtual game each way per pair of levels, as in the
+    report and compare) fitted to every finishing order of every sub-run, reported relative
+    to the reference (theta_L - theta_ref, 0 for the reference) with a 95% interval from the
+    Fisher information (the variance of the difference, so the reference's own uncertainty is
+    included). With two players this is Bradley-Terry. Elo = 400 / ln 10 * rating. The prior
+    links every pair of levels, also two that never met (each meets only the reference): it
+    pulls the ratings slightly together, a few per cent at a few hundred games per level.
   * skill depth: the levels sorted by rating, walked from the weakest: a level is a new
     step when the 95% interval of its rating minus the last step's rating lies above 0.
     The depth is the number of steps (1 = no level is distinguishably stronger than the
@@ -34,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analysis.ratings import expand_ties, fit_plackett_luce
+from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
 from analysis.stats import wilson_interval, z_value
 
 ELO = 400.0 / math.log(10.0)
@@ -117,7 +120,7 @@ def analyse_ladder(game: str, players: int, reference: str, levels: list, logs_b
     ref_row = {"level": reference, "budget": budget_of(reference), "games": 0,
                "win_share": np.nan, "win_low": np.nan, "win_high": np.nan}
     table = pd.DataFrame([ref_row] + rows)
-    fit = fit_plackett_luce(list(orders.items()), len(levels))
+    fit = fit_plackett_luce(list(orders.items()), len(levels), prior=RATING_PRIOR)
     r = index[reference]
     z = z_value(confidence)
     rating, se = [], []
@@ -136,7 +139,8 @@ def analyse_ladder(game: str, players: int, reference: str, levels: list, logs_b
     if fit.estimable:
         depth, steps = skill_depth(fit.theta, fit.cov, levels, confidence)
         note = (f"Plackett-Luce (Hunter's MM, {fit.iterations} iterations"
-                f"{'' if fit.converged else ', NOT converged'}) on {n_games:,} games; rating = "
+                f"{'' if fit.converged else ', NOT converged'}) on {n_games:,} games, "
+                f"{RATING_PRIOR:g} virtual game each way per pair of levels as a prior; rating = "
                 f"log-strength minus the reference's ({reference}), "
                 f"{int(round(100 * confidence))}% intervals from the Fisher information")
     else:

@@ -36,7 +36,7 @@ def table_rows(res: LadderResult) -> list:
     return rows
 
 
-HEADERS = ["level", "mcts budget", f"win share vs reference (95%)",
+HEADERS = ["level", "mcts budget", "win share vs reference (95%)",
            "rating vs reference (95%)", "Elo", "games", "skill step"]
 
 
@@ -114,11 +114,14 @@ def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document
                     f"{res.players} players, skill depth {res.depth}", [verdict, ev, what])
 
 
-def write_ladder(doc: Document, out_dir: str) -> dict:
-    """report.html, report.md (with its figure files) and ladder.png into `out_dir`
-    (reports/output.py: never over a user's files)."""
+def write_ladder(doc: Document, out_dir: str, formats=("html", "md")) -> dict:
+    """report.html and/or report.md (with its figure files) and ladder.png into `out_dir`
+    (reports/output.py: never over a user's files); {'html': file, 'md': file, 'png': file}
+    of what was written."""
     out = ReportFolder(out_dir)
+    png = None
     for block in doc.sections[1].blocks:
         if isinstance(block, Figure) and block.key == "ladder":
-            out.add("ladder.png", block.png)
-    return render_into(out, doc, ("html", "md"))
+            png = out.add("ladder.png", block.png)
+    files = render_into(out, doc, formats)
+    return {**files, "png": png} if png else files

@@ -140,6 +140,37 @@ def test_cards_command_equals_cards_call(capsys, tmp_path):
     assert len(r.table) == len(r.steps) > 0
 
 
+def test_ladder_command_equals_ladder_call(toy_registry, capsys, tmp_path):
+    """`balance ladder` prints the table, verdicts and notes of `sim.ladder(...)` with the
+    same options, and its folder holds the same plan and ratings (the toy game, small
+    budgets: a few hundred quick games, as tests/test_ladder.py)."""
+    import json
+    from sim import ladder
+    if toy_registry.model() is None:
+        pytest.skip("the toy game is not on the forward-model template in this checkout")
+    out = cli(capsys, "ladder", "toy", "--players", "2", "--games", "120", "--budgets", "8,40",
+              "--verdict-games", "60", "--seed", "3", "--workers", "1", "--no-progress",
+              "--out", tmp_path / "l1")
+    kw = dict(players=2, games=120, budgets=[8, 40], verdict_games=60, seed=3, workers=1)
+    r = ladder("toy", out=str(tmp_path / "l2"), **kw)
+    assert r.levels[-2:] == ["mcts-8", "mcts-40"] and r.games == 120
+    assert r.table_text() in out                      # the ladder table, cell for cell
+    assert r.verdicts and all(line in out for line in r.verdicts + r.notes)
+    assert any(line.startswith("Skill depth:") for line in r.verdicts)
+    plan = json.load(open(tmp_path / "l1" / "designer.json"))
+    assert plan["result"] == {"games": r.games, "depth": r.depth, "strongest": r.strongest}
+    # the API on the CLI's folder resumes its plan (nothing left to play) and reads the CLI's
+    # games: the very numbers of the API's own games
+    again = ladder("toy", out=str(tmp_path / "l1"), **kw)
+    pd.testing.assert_frame_equal(again.table, r.table)
+    if r.verdict_table is not None:
+        pd.testing.assert_frame_equal(again.verdict_table, r.verdict_table)
+    assert os.path.isfile(tmp_path / "l1" / "report" / "report.html")
+    files = r.report()
+    assert files["png"] == str(tmp_path / "l2" / "report" / "ladder.png")
+    assert os.path.isfile(files["html"]) and os.path.isfile(files["md"])
+
+
 def test_out_none_writes_a_temporary_folder():
     import tempfile
     from sim import run

@@ -1,6 +1,6 @@
-"""`balance ladder` (scripts/cli_ladder.py, analysis/ladder.py, reports/ladder.py): the skill
-depth and the verdict comparison on known inputs, and the command end to end on the toy game
-(small budgets, a few hundred games)."""
+"""`balance ladder` (scripts/cli_ladder.py, sim/api/ladders.py, analysis/ladder.py,
+reports/ladder.py): the skill depth and the verdict comparison on known inputs, and the
+command end to end on the toy game (small budgets, a few hundred games)."""
 from __future__ import annotations
 
 import json
@@ -13,6 +13,7 @@ import pytest
 
 from analysis.ladder import analyse_ladder, compare_verdicts, skill_depth
 from analysis.balance import Flag
+from analysis.ratings import RATING_PRIOR
 from scripts.cli import main
 
 
@@ -57,8 +58,19 @@ def test_ladder_ratings_order_levels_by_their_results_against_the_reference():
     assert t.loc["mcts-200", "rating_low"] > 0 > t.loc["random", "rating_high"]
     # 55% of 200 games is not distinguishable from the reference: not a step of its own
     assert res.steps == ["random", "planner", "mcts-200"] and res.depth == 3
-    # Bradley-Terry with two players: rating = log odds against the reference
-    assert t.loc["mcts-200", "rating"] == pytest.approx(np.log(0.8 / 0.2), abs=0.05)
+    # near the log odds against the reference (Bradley-Terry with two players), pulled a
+    # little towards the other levels by the one prior (the exact value: the test below)
+    assert 0.9 * np.log(0.8 / 0.2) < t.loc["mcts-200", "rating"] < np.log(0.8 / 0.2)
+
+
+def test_two_player_rating_is_the_log_odds_with_one_virtual_game_each_way():
+    """Bradley-Terry: one level against the reference, the rating is the log of its wins over
+    its losses, each with the report's one prior (RATING_PRIOR virtual games) added."""
+    res = analyse_ladder("toy", 2, "planner", ["planner", "mcts-200"],
+                         {"mcts-200": _logs("mcts-200", "planner", 160, 200)})
+    rating = res.table.set_index("level").loc["mcts-200", "rating"]
+    assert RATING_PRIOR > 0
+    assert rating == pytest.approx(np.log((160 + RATING_PRIOR) / (40 + RATING_PRIOR)), abs=1e-6)
 
 
 def test_verdicts_that_change_at_the_strongest_level_are_named():

@@ -11,6 +11,8 @@ from sim.api import cards      # sim.cards is the engine's module of that name
     c.head_to_head; c.ratings; c.report("compare-report")
     s = sweep("sunset", vary={"commissions[12].points": [3, 5, 7]}, games=1000)
     t = tune("sunset", vary="commissions[12].points=3..8", objective="card-parity")
+    l = ladder("surfers", players=2, games=60, budgets=[25, 100], reference="rider")
+    l.table; l.depth; l.report("ladder-report")
     g = game("sagrada"); comp = g.load_components(set={"rules.x": 1})
 
 Keyword names are the CLI's options (`--rotate-seats` -> rotate_seats, `--set` -> set, ...);
@@ -25,24 +27,8 @@ from __future__ import annotations
 from sim.api.designer import (CardsResult, CompareResult, SweepResult, TuneResult, cards,
                               compare, sweep, tune)
 from sim.api.games import Game, game
+from sim.api.ladders import LadderResult, ladder
 from sim.api.runs import Run, open_run, run
 
 __all__ = ["run", "open_run", "Run", "compare", "sweep", "tune", "cards", "ladder", "game",
-           "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult"]
-
-
-def ladder(*args, **kwargs):
-    """The strategy ladder (the forward-model issue): a thin forward to
-    `analysis.ladder.ladder(...)`, imported on first call. It lands with the search branch;
-    until then this raises a ToolkitError that says so."""
-    import importlib
-
-    from sim.game_api import ToolkitError
-    try:
-        mod = importlib.import_module("analysis.ladder")
-    except ModuleNotFoundError as exc:
-        if exc.name != "analysis.ladder":
-            raise
-        raise ToolkitError("ladder: analysis/ladder.py is not part of this installation "
-                           "(it comes with the strategy ladder)") from None
-    return mod.ladder(*args, **kwargs)
+           "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult", "LadderResult"]

@@ -1,0 +1,279 @@
+"""ladder: the skill ladder of a game as a library call (moved from scripts/cli_ladder.py,
+which now only parses, calls and prints). Named `ladders` like `runs` / `games`, so that the
+module never shadows the function `sim.api.ladder`.
+
+What is measured: analysis/ladder.py; the table, plot and document: reports/ladder.py; the
+plays: sim/designer.py (run_configs) and sim/rotation.py.
+
+The result folder works like compare / sweep (sim/api/designer.py, sim/api/folders.py): one
+ordinary sub-run per level (`point-NN`: the level in one seat, the reference in the others,
+seats rotated), `verdict-base` / `verdict-top` (the game's default strategy, then the
+strongest level, in every seat: the report's verdicts at both), the plan `designer.json` with
+the toolkit's marker, the mcts budgets as a variants file the toolkit writes and owns
+(`ladder_variants.toml`, its SHA-256 in the plan), and `report/` (written by `.report()`).
+The same call resumes; another one needs overwrite=True, which removes only the toolkit's own
+files; a folder of other files is refused.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+from sim.api.common import check_common, echo_to, overrides
+from sim.api.folders import claim_root, result_root
+from sim.game_api import ToolkitError
+
+BUILTIN_LEVELS = ("random", "greedy", "planner")
+DEFAULT_BUDGETS = "50,200,800"
+DEFAULT_GAMES = 2000
+VARIANTS_NAME = "ladder_variants.toml"
+
+
+def parse_budgets(budgets) -> list:
+    """The mcts budgets, sorted, without repeats: a list of whole numbers or the CLI's comma
+    text ('50,200,800'); one line per mistake, in the CLI's words."""
+    parts = str(budgets).split(",") if isinstance(budgets, str) else list(budgets)
+    out = []
+    for part in parts:
+        text = str(part).strip()
+        try:
+            v = int(text)     # 50 or '50'; never 50.5 or True (their texts are not whole)
+        except ValueError:
+            raise ToolkitError(f"--budgets: '{text}' is not a whole number of iterations "
+                               f"(e.g. --budgets 50,200,800)") from None
+        if v < 1:
+            raise ToolkitError(f"--budgets: iterations must be at least 1, got {v}")
+        if v not in out:
+            out.append(v)
+    if not out:
+        raise ToolkitError("--budgets: give at least one budget, e.g. --budgets 50,200,800")
+    return sorted(out)
+
+
+def levels_of(spec, rollout: str, reference: str | None):
+    """(built-in levels, reference) of a game; ToolkitError when the game has no search
+    players or a named strategy is unknown."""
+    catalog = spec.strategy_catalog()
+    names = [e["name"] for e in catalog]
+    plain = [e["name"] for e in catalog if not e.get("search")]
+    if "mcts" not in names:
+        raise ToolkitError(f"{spec.name}: no search players (the game is not on the forward-model "
+                           f"template yet), so it has no ladder")
+    default = spec.default_strategy_name()
+    builtin = [n for n in BUILTIN_LEVELS if n in plain]
+    if default in plain and default not in builtin:
+        builtin.append(default)
+    if "random" not in builtin and plain:
+        builtin.insert(0, plain[0])
+    if rollout not in plain:
+        raise ToolkitError(f"--rollout: '{rollout}' is not a built-in of {spec.name} "
+                           f"(built-ins: {', '.join(plain)})")
+    if reference is None:
+        reference = "planner" if "planner" in plain else default
+    elif reference not in plain:
+        raise ToolkitError(f"--reference: '{reference}' is not a built-in of {spec.name} "
+                           f"(built-ins: {', '.join(plain)})")
+    if reference not in builtin:
+        builtin.append(reference)
+    return builtin, reference
+
+
+def variants_text(budgets: list, rollout: str) -> str:
+    """The variants file of the mcts levels (one variant per budget)."""
+    from analysis.ladder import mcts_level
+    lines = ["# written by `balance ladder`: the mcts levels of the ladder (do not edit)"]
+    for b in budgets:
+        lines += [f'[variants."{mcts_level(b)}"]', 'base = "mcts"',
+                  f'params = {{ iterations = {int(b)}, rollout = "{rollout}" }}',
+                  f'description = "mcts with {int(b)} iterations per decision, {rollout} '
+                  f'rollouts"', ""]
+    return "\n".join(lines)
+
+
+def _chunk(games: int, rot: int) -> int:
+    """About ten chunks per sub-run (a search game is slow: the progress bar moves), whole
+    rotations each; fixed by the plan, so the same call resumes."""
+    return max(rot, int(math.ceil(games / rot / 10.0)) * rot)
+
+
+@dataclass
+class LadderResult:
+    """The ladder of `ladder(...)`.
+
+    .table (DataFrame, one row per level, weakest first: level, budget, games, win_share,
+    win_low, win_high, rating, rating_se, rating_low, rating_high, elo), .verdict_table
+    (DataFrame of the report's seat and card verdicts with the default strategy and with the
+    strongest level, or None), .depth, .steps, .strongest, .reference, .levels, .verdicts and
+    .notes (plain lines), .games (per level, whole seat rotations), .seatings, .verdict_games,
+    .path (the result folder; .temporary: True when out=None made it), .manifest (of the
+    first sub-run), .analysis
+    (analysis.ladder.LadderResult); .table_text() (the terminal table), .document(),
+    .report(path)."""
+    path: str
+    analysis: object
+    manifest: dict
+    games: int
+    seatings: int
+    verdict_games: int
+    rollout: str
+    budgets: list
+    temporary: bool = False
+
+    @property
+    def table(self):
+        return self.analysis.table
+
+    @property
+    def verdict_table(self):
+        return self.analysis.verdict_table
+
+    @property
+    def depth(self) -> int:
+        return self.analysis.depth
+
+    @property
+    def steps(self) -> list:
+        return self.analysis.steps
+
+    @property
+    def strongest(self) -> str:
+        return self.analysis.strongest
+
+    @property
+    def reference(self) -> str:
+        return self.analysis.reference
+
+    @property
+    def levels(self) -> list:
+        return self.analysis.levels
+
+    @property
+    def verdicts(self) -> list:
+        return self.analysis.verdicts
+
+    @property
+    def notes(self) -> list:
+        return self.analysis.notes
+
+    def table_text(self) -> str:
+        from reports.ladder import ladder_table_text
+        return ladder_table_text(self.analysis)
+
+    def document(self):
+        from reports.ladder import ladder_document
+        return ladder_document(self.analysis, self.manifest,
+                               {"games": self.games, "seatings": self.seatings,
+                                "verdict_games": self.verdict_games, "rollout": self.rollout})
+
+    def report(self, path: str | None = None, formats=("html", "md")) -> dict:
+        """Write the report (HTML and/or Markdown, and the plot ladder.png) into `path`
+        (default: FOLDER/report, where the CLI writes it); returns {'html': file, 'md': file,
+        'png': file} of what was written."""
+        from reports.ladder import write_ladder
+        return write_ladder(self.document(), path or os.path.join(self.path, "report"),
+                            formats)
+
+
+def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, seed: int = 1,
+           set=None, out: str | None = None, *, budgets=DEFAULT_BUDGETS, rollout: str = "random",
+           reference: str | None = None, verdict_games: int | None = None, components=None,
+           workers=None, overwrite: bool = False, progress: bool = False,
+           echo=None) -> LadderResult:
+    """The skill ladder: the game's built-ins (random, greedy, planner and its default
+    strategy, those it has) and mcts at each of `budgets` (iterations per decision, a list or
+    '50,200,800'), each level in one seat against `reference` (default planner, else the
+    default strategy) in the others, seats rotated, the same deals for every level; `games`
+    per level (rounded up to whole rotations). Then `verdict_games` (default `games`, 0 skips
+    them) with the default strategy in every seat and with the strongest level in every seat:
+    which of the report's verdicts hold. out=None: a temporary folder."""
+    from analysis.balance import analyse_run
+    from analysis.ladder import analyse_ladder, compare_verdicts, ladder_verdicts, mcts_level
+    from sim import designer, rotation
+    from sim import run_folder as rf
+    from sim.registry import get_game
+    from sim.runner import read_logs
+
+    say = echo_to(echo)
+    spec = get_game(game)
+    set_ = overrides(set)
+    verdict_games = games if verdict_games is None else verdict_games
+    problems = []
+    n_players = None
+    try:
+        n_players = check_common(spec, players, games, seed, components, workers=workers)
+    except ToolkitError as exc:
+        problems.extend(exc.lines)
+    if n_players is not None and n_players < 2:
+        problems.append("ladder: --players must be at least 2 (a level is measured against an "
+                        "opponent)")
+    if verdict_games < 0:
+        problems.append(f"--verdict-games must be at least 0, got {verdict_games}")
+    try:
+        budgets = parse_budgets(budgets)
+    except ToolkitError as exc:
+        problems.extend(exc.lines)
+    try:
+        builtin, reference = levels_of(spec, rollout, reference)
+    except ToolkitError as exc:
+        problems.extend(exc.lines)
+    if problems:
+        raise ToolkitError(problems)
+    levels = builtin + [mcts_level(b) for b in budgets]
+    comp = spec.load_components(components, set_)
+    text = variants_text(budgets, rollout)
+    root, temporary = result_root(out, spec, "ladder")
+    vpath = os.path.join(root, VARIANTS_NAME)
+    plan = {"kind": "ladder", "game": spec.name, "players": n_players, "levels": levels,
+            "reference": reference, "budgets": budgets, "rollout": rollout,
+            "games": games, "verdict_games": verdict_games, "seed": seed,
+            "components": components, "overrides": list(set_),
+            "ladder_variants": {"file": VARIANTS_NAME,
+                                "sha256": rf.sha256_bytes(text.encode("utf-8"))}}
+    claim_root(root, plan, overwrite)
+    if not os.path.isfile(vpath):     # ours (its SHA-256 is in the plan; checked on a resume)
+        with open(vpath, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    configs = []
+    for name in levels:
+        if name == reference:
+            continue
+        p = spec.prepare(comp, n_players, [name] + [reference] * (n_players - 1), seed, vpath)
+        configs.append({"prepared": rotation.rotated(p), "level": name,
+                        "dir": designer.sub_dir(root, "point", len(configs))})
+    rot = len(configs[0]["prepared"].rotation)
+    n_games = rotation.whole_rotations(games, configs[0]["prepared"])
+    say(f"ladder: {spec.title}, {n_players} players: {', '.join(levels)}; each level against "
+        f"{n_players - 1} x {reference}, {n_games:,} games in {rot} seatings (the same deals for "
+        f"every level)")
+    designer.run_configs(spec, configs, n_games, seed, root, workers=workers, progress=progress,
+                         by="strategy", chunk_size=_chunk(n_games, rot))
+    cols = ["game", "seat", "strategy", "rank", "win"]
+    by_level = {c["level"]: read_logs(c["dir"], columns=cols) for c in configs}
+    res = analyse_ladder(spec.name, n_players, reference, levels, by_level)
+    res.verdicts = ladder_verdicts(res)
+    res.strongest = strongest = str(res.table.iloc[-1]["level"])
+    base_name = spec.default_strategy_name()
+    if verdict_games > 0 and strongest != base_name:
+        vconf = [{"prepared": spec.prepare(comp, n_players, [name], seed, vpath),
+                  "dir": os.path.join(root, kind)}
+                 for kind, name in (("verdict-base", base_name), ("verdict-top", strongest))]
+        say(f"verdicts: {verdict_games:,} games with {base_name} in every seat, then with "
+            f"{strongest} (the strongest level) in every seat")
+        designer.run_configs(spec, vconf, verdict_games, seed, root, workers=workers,
+                             progress=progress, by="seat", chunk_size=_chunk(verdict_games, 1))
+        res.verdict_table, lines = compare_verdicts(analyse_run(vconf[0]["dir"]),
+                                                    analyse_run(vconf[1]["dir"]),
+                                                    base_name, strongest)
+        res.verdicts += lines
+    elif verdict_games > 0:
+        res.notes.append(f"The strongest level is the game's default strategy ({base_name}): "
+                         f"the report's verdicts are already those of the strongest level.")
+    else:
+        res.notes.append("Verdict runs skipped (--verdict-games 0).")
+    manifest = rf.load_manifest_file(configs[0]["dir"])[0] or {}
+    designer.write_plan(root, {**plan, "result": {"games": n_games, "depth": res.depth,
+                                                  "strongest": strongest}})
+    return LadderResult(root, res, manifest, n_games, rot, verdict_games, rollout, budgets,
+                        temporary)
