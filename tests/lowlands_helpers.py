@@ -105,3 +105,23 @@ def run(names, n_games, seed=7, check=False, overrides=()):
     rec = np.zeros(n_games * len(names), M.RECORD.dtype)
     c = play_many_nb(t, s[0], len(names), seed, 0, n_games, sids, params, rec, check)
     return c, rec
+
+
+@njit(cache=True, error_model="numpy")
+def play_steps_nb(t, s, n_players, seed, sids, params, max_steps):
+    """Play up to max_steps decisions of a game (built-in strategies); returns steps played."""
+    trace = np.zeros((0, 6), np.int64)
+    tn = np.zeros(1, np.int64)
+    options = np.empty(M.MAX_OPTIONS, np.int64)
+    ctx = np.zeros(M.CTX_LEN, np.int64)
+    keep = np.zeros(M.KEEP_LEN, np.float64)
+    M.setup_nb(t, s, n_players, seed, trace, tn)
+    k = 0
+    while not M.is_over_nb(s) and k < max_steps:
+        seat = M.to_move_nb(s)
+        n = M.legal_nb(t, s, options)
+        M.context_nb(t, s, ctx, keep)
+        i = S.choose_builtin_nb(sids[seat], params[seat], t, s, seat, M.decision_nb(s), options, n, ctx, keep)
+        M.apply_nb(t, s, options[i], keep, trace, tn)
+        k += 1
+    return k
