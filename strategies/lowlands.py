@@ -45,14 +45,17 @@ _GREEDY_PARAMS = [("card", 0.6, "points a resource card is worth"),
 
 
 def _planner_params(dike, sheep, danger):
-    return [("card", 0.6, "points a resource card is worth"),
+    # card 0.8, breed 0 and support 0 were measured against greedy (2 players, seats
+    # rotated, 800 games each): a higher card value and no breeding bonus play better
+    return [("card", 0.8, "points a resource card is worth"),
             ("dike", dike, "weight of a dike point (x the dike value now)"),
             ("sheep", sheep, "weight of a sheep (x the sheep value now)"),
             ("danger", danger, "points per resource that closes the gap between the dike and "
-                               "the waves expected at the next high tide (flood-card backs)"),
-            ("breed", 0.8, "extra points per sheep bought before the last stage (its lambs)"),
-            ("support", 0.5, "share of the builder's +1 counted against answering support"),
-            ("token", 1.5, "value kept for a farmer +2 token")]
+                               "the waves expected at the final check (flood-card backs), last "
+                               "stage only"),
+            ("breed", 0.0, "extra points per sheep bought before the last stage (its lambs)"),
+            ("support", 0.0, "share of the builder's +1 counted against answering support"),
+            ("token", 1.0, "value kept for a farmer +2 token")]
 
 
 CATALOG = [
@@ -65,11 +68,13 @@ CATALOG = [
                     "no look-ahead; pays the largest dike amount, always supports.",
      "params": _GREEDY_PARAMS},
     {"name": "planner", "id": PLANNER,
-     "description": "Weighs the dike against sheep: pays into the dike when the waves expected "
-                    "at the next high tide (from the flood cards' backs) would break it, plans "
-                    "pastures towards growing rectangles, buys sheep early (lambs) when the "
-                    "price is low and sells late when it is high, answers a support request "
-                    "when its own dike points outweigh the builder's +1.",
+     "description": "Weighs the dike against sheep: in the last stage pays into the dike when "
+                    "the waves expected at the final check (from the flood cards' backs) would "
+                    "break it, in proportion to the sheep it would lose; plans pastures towards "
+                    "growing rectangles; buys sheep when their value beats the price and sells "
+                    "when the price beats it; answers a support request when its own dike "
+                    "points are worth more than the cards (less a share of the builder's +1); "
+                    "asks the rival with the most cards and the fewest dike points.",
      "params": _planner_params(1.0, 1.0, 1.2)},
     {"name": "dike", "id": DIKE,
      "description": "The planner built for the dike route: dike points weigh double, sheep half.",
@@ -178,10 +183,11 @@ def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support):
     a = code % 16
     cards = pay_cards_nb(tables, s, seat, r, a, used)
     v = a * dike_step_value_nb(tables, s, params) - cards * params[P_CARD]
-    if planner:
+    if planner and s.g[G_STAGE] == 2:
+        # only the storm surge's check costs sheep: before it a breach only moves the price
         gap = dike_gap_nb(tables, s)
         closes = a if a < gap else gap
-        v += closes * params[P_DANGER] * (1.0 + 0.1 * s.sheep[seat])
+        v += closes * params[P_DANGER] * (0.5 + 0.1 * s.sheep[seat])
     if support:
         v -= params[P_SUPPORT] * dike_step_value_nb(tables, s, params)
     return v
@@ -405,8 +411,8 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         for i in range(n_options):
             q = options[i]
             v = float(N.hand_total_nb(s, q))      # hand sizes are public
-            if planner:
-                v -= 0.5 * N.dike_points_nb(tables, s, q)   # rather not push a rival ahead
+            if planner and N.hand_total_nb(s, q) > 0:
+                v -= 0.3 * N.dike_points_nb(tables, s, q)   # rather not push a rival ahead
             if v > bv:
                 bv = v
                 best = i
