@@ -4,8 +4,10 @@ game's own facts is the same for every such game, so it lives here once.
 A game's `__init__.py` subclasses `CompiledGameSpec`, names its package and its strategies
 module, and adds what is its own: name, title, player range, variants, `report_metadata()`.
 The package must provide `components` (default_components_text, load_components), `enums`
-(pack_tables), `nb` (new_state), `play` (RECORD_COLUMNS, C_WIN, build_player) and `trace`
-(format_trace); the strategies module CATALOG and N_PARAMS.
+(pack_tables), `nb` (new_state), `model` (the forward model and RECORD: sim/harness.py plays
+it) and `trace` (format_trace); the strategies module CATALOG, N_PARAMS and
+choose_builtin_nb. (A game not yet on the template provides `play` (RECORD_COLUMNS, C_WIN,
+build_player) instead of `model`: the old path, removed once every game is ported.)
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import numpy as np
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 
 MAX_TRACE_EVENTS = 20000
+_MODELS: dict = {}   # package -> its model module (None: not on the template yet)
+_SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
 def kernel_needs_compile(dispatcher) -> bool:
@@ -59,7 +63,18 @@ class CompiledGameSpec(GameSpec):
 
     # -- strategies -------------------------------------------------------------------
     def strategy_catalog(self) -> list:
-        return self._strategies().CATALOG
+        """The game's built-ins, then (for a game on the template) the search players of
+        strategies/search.py (`catalog_for(spec)`, ids >= sim.harness.SEARCH_BASE)."""
+        catalog = list(self._strategies().CATALOG)
+        if self.model() is not None:
+            try:
+                import strategies.search as search
+            except ModuleNotFoundError:
+                return catalog
+            extra = getattr(search, "catalog_for", None)
+            if extra is not None:
+                catalog += list(extra(self))
+        return catalog
 
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
         from strategies.registry import resolve_strategies
@@ -94,14 +109,79 @@ class CompiledGameSpec(GameSpec):
             raise ToolkitError(problems)
 
     # -- playing ----------------------------------------------------------------------
+    # A game on the template (a `model` module: docs/adding-a-game.md) is played by the one
+    # loop of sim/harness.py. A game without one still uses its own play.py (the old path,
+    # kept until every game is ported).
+    def model(self):
+        """The game's forward model module, or None for a game not on the template yet."""
+        # kept outside the instance: a spec is pickled to the workers, a module is not
+        if self.package not in _MODELS:
+            try:
+                _MODELS[self.package] = self._module("model")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{self.package}.model":
+                    raise
+                _MODELS[self.package] = None
+        return _MODELS[self.package]
+
+    def pack_tables(self, components: Components):
+        return self._module("enums").pack_tables(components.tables)
+
+    def new_state(self):
+        return self._module("nb").new_state()
+
+    def format_trace(self, prepared: Prepared, game_index: int, events, rec, state) -> list:
+        """A template game's trace.format_trace(prepared, game_index, events, rec, state):
+        rec is the game's record array (one row per seat, RECORD's columns by name)."""
+        return self._module("trace").format_trace(prepared, game_index, events, rec, state)
+
+    def choose_builtin(self):
+        return self._strategies().choose_builtin_nb
+
+    def n_builtin(self) -> int:
+        """Built-in ids are 0..n_builtin-1 (catalog entries below the search players' ids)."""
+        from sim.harness import SEARCH_BASE
+        ids = [int(e["id"]) for e in self._strategies().CATALOG if int(e["id"]) < SEARCH_BASE]
+        return max(ids) + 1 if ids else 0
+
+    def search_choose(self):
+        """The search players' dispatcher for this game (ids >= SEARCH_BASE), built by
+        strategies/search.py (`search_choose_for(spec)`), or None when there is none."""
+        if self.name not in _SEARCH:   # once per process: the kernels are keyed on it
+            try:
+                import strategies.search as search
+            except ModuleNotFoundError:
+                search = None
+            make = getattr(search, "search_choose_for", None)
+            _SEARCH[self.name] = make(self) if make is not None else None
+        return _SEARCH[self.name]
+
+    def kernels(self, user_functions=(), search: bool = False):
+        """The harness kernels of this (template) game (sim.harness.Kernels)."""
+        from sim.harness import build_kernels
+        return build_kernels(self.name, self.model(), self.choose_builtin(), self.n_builtin(),
+                             user_functions=tuple(user_functions),
+                             search_choose=self.search_choose() if search else None)
+
     def columns(self) -> list:
+        model = self.model()
+        if model is not None:
+            return list(model.RECORD.columns)
         return list(self._module("play").RECORD_COLUMNS)
+
+    def _user_functions(self, prepared: Prepared) -> tuple:
+        from strategies.registry import load_user_function
+        return tuple(load_user_function(path, fn) for path, fn in prepared.user_strategies)
 
     def _kernels(self, prepared: Prepared):
         """(play_chunk, trace_game): the cached kernels, or copies compiled around the run's
-        user strategies."""
-        from strategies.registry import load_user_function
-        users = tuple(load_user_function(path, fn) for path, fn in prepared.user_strategies)
+        user strategies (and, when a seat plays one, the search players)."""
+        users = self._user_functions(prepared)
+        if self.model() is not None:
+            from sim.harness import SEARCH_BASE
+            search = bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
+            k = self.kernels(users, search)
+            return k.play_chunk, k.trace_game
         return self._module("play").build_player(users)
 
     def compile_note(self, prepared: Prepared) -> str | None:
@@ -117,6 +197,15 @@ class CompiledGameSpec(GameSpec):
                 f"install or an edit: about 30 s; later runs start in seconds)...")
 
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
+        model = self.model()
+        if model is not None:
+            play_chunk, _ = self._kernels(prepared)
+            rec = model.RECORD.empty(n_games * prepared.n_players)
+            play_chunk(self.pack_tables(prepared.components), self.new_state(),
+                       prepared.n_players, np.uint64(prepared.seed), first_game, n_games,
+                       np.asarray(prepared.strategy_ids, np.int64),
+                       np.ascontiguousarray(prepared.strategy_params, np.float64), rec)
+            return model.RECORD.to_columns(rec)
         play = self._module("play")
         play_chunk, _ = self._kernels(prepared)
         out, win = play_chunk(self._module("enums").pack_tables(prepared.components.tables),
@@ -128,9 +217,19 @@ class CompiledGameSpec(GameSpec):
                 for k, (name, _) in enumerate(play.RECORD_COLUMNS)}
 
     def replay(self, prepared: Prepared, game_index: int) -> list:
-        _, trace_game = self._kernels(prepared)
-        state = self._module("nb").new_state()
         from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
+        model = self.model()
+        _, trace_game = self._kernels(prepared)
+        state = self.new_state()
+        if model is not None:
+            rec = model.RECORD.empty(prepared.n_players)
+            trace, n = call_interruptibly(
+                trace_game, self.pack_tables(prepared.components), state, prepared.n_players,
+                np.uint64(prepared.seed), int(game_index),
+                np.asarray(prepared.strategy_ids, np.int64),
+                np.ascontiguousarray(prepared.strategy_params, np.float64), MAX_TRACE_EVENTS,
+                rec)
+            return self.format_trace(prepared, int(game_index), trace[:n], rec, state[0])
         trace, n, out, win = call_interruptibly(
             trace_game, self._module("enums").pack_tables(prepared.components.tables), state,
             prepared.n_players, np.uint64(prepared.seed), int(game_index), prepared.strategy_ids,

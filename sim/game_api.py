@@ -55,7 +55,8 @@ class Prepared:
     seed: int
     components: Components
     strategy_names: list          # per seat, as shown (e.g. "greedy", "cautious", "bot" for my.py:bot)
-    strategy_ids: Any             # int64[n_players]; built-ins >= 0, user strategies < 0
+    strategy_ids: Any             # int64[n_players]; built-ins >= 0, user strategies < 0, search
+                                  # players >= sim.harness.SEARCH_BASE (dispatch: sim/harness.py)
     strategy_params: Any          # float64[n_players, n_params]
     strategy_info: list           # per seat: {"name", "base", "params": {name: value}, "source"}
     user_strategies: list = field(default_factory=list)  # [(path, function name)] for ids -1, -2...
@@ -124,6 +125,11 @@ class GameSpec(ABC):
             raise ToolkitError(f"{self.name}: the game has no built-in strategy; name one with "
                                f"--strategies")
         return next((n for n in names if n != "random"), names[0])
+
+    def model(self):
+        """The game's forward model module (docs/adding-a-game.md), or None for a game that
+        is not on the game template (the conformance test skips it)."""
+        return None
 
     def compile_note(self, prepared: Prepared) -> str | None:
         """A line to show before the first games when playing `prepared` will compile code

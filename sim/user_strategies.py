@@ -1,9 +1,10 @@
-"""Compiling a game's play loop around a user's own @njit strategies.
+"""A user's own @njit strategies: the strategy signature and their jitted form.
 
-Built-in strategies are dispatched by integer id inside the cached kernels. A run with user
-strategies gets fresh (uncached) copies of the play loop in which the dispatcher sends id
--1-k to the user's k-th function; each game lists which of its kernels call the dispatcher
-(its `build_player`), and this module does the rest. One extra compile per process.
+A game on the template needs nothing from its side: sim/harness.py builds the play loop
+around the user's functions (`build_kernels(..., user_functions)`, uncached, nogil), with
+`as_dispatcher` below. A game not yet on the template still rebinds its own kernels
+(`compile_with_users` and `rebind`, with its `play.build_player`): that old path goes when
+every game is ported.
 """
 from __future__ import annotations
 

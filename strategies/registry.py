@@ -27,6 +27,11 @@ user's @njit function passes to the game's `choose_builtin_nb` (docs/examples/gr
 
 Built-ins of one game share one parameter vector length (the longest `params` list of the
 catalog); shorter ones are padded with 0.0.
+
+Ids and the dispatcher (sim/harness.py): a game's built-ins have ids 0, 1, 2, ...; user
+functions -1, -2, ...; search players (strategies/search.py, listed in a template game's
+catalog) ids >= sim.harness.SEARCH_BASE. The compiled dispatcher counts any other id as an
+illegal answer (option 0 is played): an id is never silently played by a built-in.
 """
 from __future__ import annotations
 

@@ -1,0 +1,134 @@
+"""Games per second per core of each game's built-in players, before and after a change.
+
+    python scripts/bench_before_after.py [--commit fc6f2d9] [--games 2000] [--players 4]
+                                         [--game sunset --game sagrada ...] [--rounds 2]
+
+"Before" is the given git commit (default fc6f2d9, the merge base of issue 12's branches),
+exported with `git archive` into a folder of the temp directory (kept per commit) and run in
+a subprocess with its own numba cache there; "after" is this checkout, also in a
+subprocess, with the usual cache (the cache folder is keyed on the sources, so the sides
+never share machine code). Both play the identical games (same seed,
+same game indices, same components, every seat the same built-in) with one worker, through
+`spec.play_chunk` (the path of a run, logs excluded); the sides alternate for --rounds
+rounds and the fastest round of each counts. Compile time is excluded (a 2-game warm-up).
+
+Prints per game and built-in: games/s before, after, after/before, and whether the two sides
+produced the same scores and win shares (the games being identical is what makes the ratio
+meaningful). On a loaded machine the ratio is noisier than the figures; the README figures
+are measured on an idle machine.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CHILD = r"""
+import hashlib, json, sys, time
+import numpy as np
+from sim.registry import get_game
+jobs = json.loads(sys.argv[1])
+out = []
+for job in jobs:
+    spec = get_game(job["game"])
+    comp = spec.load_components()
+    n = min(max(job["players"], spec.min_players), spec.max_players)
+    names = [c["name"] for c in spec.strategy_catalog() if int(c["id"]) < 1000]
+    for name in names:
+        p = spec.prepare(comp, n, [name] * n, 7)
+        spec.play_chunk(p, 0, 2)                      # compile or load outside the timing
+        t0 = time.perf_counter()
+        cols = spec.play_chunk(p, 0, job["games"])
+        secs = time.perf_counter() - t0
+        digest = hashlib.sha256()
+        for c in ("game", "seat", "score", "win"):
+            digest.update(np.asarray(cols[c], np.float64).tobytes())
+        out.append({"game": job["game"], "players": n, "strategy": name,
+                    "gps": job["games"] / secs, "digest": digest.hexdigest()})
+print("RESULT " + json.dumps(out))
+"""
+
+
+def run_side(src_dir: str, cache_dir: str | None, jobs: list) -> list:
+    env = dict(os.environ, PYTHONPATH=src_dir)
+    if cache_dir:
+        env["XDG_CACHE_HOME"] = cache_dir
+        env.pop("NUMBA_CACHE_DIR", None)
+    proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(jobs)], cwd=src_dir,
+                          env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_before_after: error: the run in {src_dir} failed:\n"
+                         f"{proc.stderr.strip()[-2000:]}")
+    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")][-1]
+    return json.loads(line[len("RESULT "):])
+
+
+def export_commit(commit: str, dest: str) -> None:
+    archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True)
+    if archive.returncode != 0:
+        raise SystemExit(f"bench_before_after: error: git archive {commit}: "
+                         f"{archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", dest], input=archive.stdout, check=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--commit", default="fc6f2d9")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--game", action="append", dest="games_list",
+                    help="a game to measure (repeatable; default: every game of the "
+                         "before commit's registry that this checkout also has)")
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args(argv)
+
+    # the export is kept per commit (git archive gives every file the commit's time), so a
+    # second benchmark of the same commit loads its machine code from its own cache
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", args.commit],
+                            capture_output=True, text=True).stdout.strip() or args.commit
+    tmp = os.path.join(tempfile.gettempdir(), f"balance-bench-before-{commit}")
+    before_dir = os.path.join(tmp, "src")
+    if not os.path.isdir(os.path.join(before_dir, "sim")):
+        os.makedirs(before_dir, exist_ok=True)
+        export_commit(args.commit, before_dir)
+    games = args.games_list
+    if not games:
+        list_code = ("from sim.registry import list_games; "
+                     "print(' '.join(g.name for g in list_games()))")
+        names = []
+        for d in (before_dir, ROOT):
+            proc = subprocess.run([sys.executable, "-c", list_code], cwd=d, capture_output=True,
+                                  text=True, env=dict(os.environ, PYTHONPATH=d))
+            names.append(proc.stdout.split())
+        games = [g for g in names[0] if g in names[1]]
+    jobs = [{"game": g, "players": args.players, "games": args.games} for g in games]
+    best: dict = {}
+    for r in range(args.rounds):
+        for side, src in (("before", before_dir), ("after", ROOT)):
+            print(f"round {r + 1}: {side} ...", file=sys.stderr, flush=True)
+            cache = os.path.join(tmp, "cache") if side == "before" else None
+            for row in run_side(src, cache, jobs):
+                key = (row["game"], row["players"], row["strategy"], side)
+                if key not in best or row["gps"] > best[key]["gps"]:
+                    best[key] = row
+    print(f"games per second per core, 1 worker, {args.games} games, best of {args.rounds} "
+          f"round(s); before = {args.commit}, after = this checkout")
+    print(f"{'game':10} {'players':>7} {'strategy':12} {'before':>10} {'after':>10} "
+          f"{'after/before':>12}  same games")
+    for (game, players, strategy, side), row in sorted(best.items()):
+        if side != "before" or (game, players, strategy, "after") not in best:
+            continue
+        after = best[(game, players, strategy, "after")]
+        same = "yes" if after["digest"] == row["digest"] else "NO"
+        print(f"{game:10} {players:>7} {strategy:12} {row['gps']:>10.0f} {after['gps']:>10.0f} "
+              f"{after['gps'] / row['gps']:>12.3f}  {same}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,374 @@
+"""The one play loop of every game, built from the game's forward model (docs/adding-a-game.md).
+
+A game provides its rules as compiled functions in `sim/games/<game>/model.py` (setup_nb,
+is_over_nb, to_move_nb, decision_nb, legal_nb, context_nb, apply_nb, returns_nb,
+check_state_nb, record_nb, ...; the contract is in docs/adding-a-game.md) and its built-in
+players as `choose_builtin_nb`. `build_kernels` turns these into the kernels the platform
+runs:
+
+    k = build_kernels(game_key, model, choose_builtin, n_builtin,
+                      user_functions=(), search_choose=None)
+    k.play_chunk(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
+                 sids, params, rec)                         -> None (rec filled)
+    k.checked_chunk(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
+                    sids, params, rec)                      -> int64[3]
+                    (first broken invariant: check_state_nb code, game, step; 0 = none)
+    k.trace_game(tables_rec, state_rec, n_players, run_seed, game, sids, params,
+                 max_events, rec)                           -> (events int64[max, 6], count)
+                    (the final state is left in state_rec[0])
+    k.rollout(tables, s, n_players, sids, params, out)      -> decisions taken
+                    (from state record s play to the end with built-in players only,
+                     out[:n_players] = win shares; callable from other compiled code)
+
+`rec` is a record array of the game's `model.RECORD.dtype` with n_games * n_players rows
+(`RECORD.empty(n)`): the game's `record_nb` writes its columns, the harness the `illegal` and
+`choices` columns. `sids` is int64[n_players], `params` float64[n_players, n_params].
+
+Strategy ids (the dispatch; one place for every game):
+    0 .. n_builtin-1          the game's `choose_builtin_nb`
+    -1, -2, ... (-1-k)        the k-th user function (`user_functions[k]`)
+    >= SEARCH_BASE (1000)     `search_choose` (strategies/search.py), when given
+    any other id              unknown: counted in `illegal` and option 0 is played (never a
+                              silent fallback to a built-in)
+An answer outside 0..n_options-1 is counted in `illegal` and option 0 is played. `choices`
+counts the decisions a seat took among 2 or more legal options. Every decision the model
+presents is asked, even with one option (the old loops did, and `random` draws there).
+
+Why the kernels are built this way (numba's on-disk cache): the generic loop must be
+compiled once per game, and a worker process must load that machine code from the cache
+(a cold compile of a game costs 30-90 s). Numba's cache index key holds a function's
+bytecode and the pickled contents of its closure cells, but not its globals; a closure over
+numba dispatchers never hits the cache across processes (a dispatcher pickles with a
+per-process id). So each kernel is written once, as a nested function of `_template(token)`
+that mentions the plain string `token` (the game key, the variant and a hash of the game's
+model and strategy sources), and is re-created with `types.FunctionType` on globals holding
+that game's functions, under a per-game `__qualname__`: its closure holds only that string,
+so each game (and variant) gets its own cache entry, stable across processes. The cache
+folder itself is keyed on a hash of sim/ and strategies/ (sim/__init__.py), so an edited
+rule never loads stale code. Kernels around user strategies are built from the same template
+without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+import types
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from sim.rng import game_seed_nb
+
+SEARCH_BASE = 1000          # strategy ids >= SEARCH_BASE are search players (strategies/search.py)
+HARNESS_SEATS = 8           # capacity of the harness's per-seat scratch arrays (>= any game's seats)
+
+
+def user_id(k: int) -> int:
+    """The strategy id of the k-th user function (0-based): -1, -2, ..."""
+    return -1 - int(k)
+
+
+# the functions every model.py exports (docs/adding-a-game.md); optional ones get a no-op
+MODEL_FUNCTIONS = ("setup_nb", "is_over_nb", "to_move_nb", "decision_nb", "legal_nb",
+                   "context_nb", "apply_nb", "returns_nb", "check_state_nb", "record_nb")
+MODEL_CONSTANTS = ("MAX_OPTIONS", "CTX_LEN", "KEEP_LEN")
+
+
+@njit(cache=True, error_model="numpy")
+def unknown_choose_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
+    """The dispatcher's answer for an id nothing handles: illegal (counted, option 0)."""
+    return -1
+
+
+def _template(token):
+    """The generic kernels; `token` only marks the game in the closure (see the module doc).
+    A kernel calls another through an upper-case global name (DECIDE, PLAY_ON, PLAY_GAMES,
+    ROLLOUT), never by the sibling's own name: that would make the sibling a closure cell.
+    Globals they read (bound per game by `_instantiate`): the model's functions and
+    constants, `choose_builtin`, `user_choose`, `search_choose`, N_BUILTIN, SEARCH_BASE,
+    SEATS, and the kernels built before them."""
+
+    def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
+        """Index of the seat's answer into options[:n_options], or -1 when it is illegal."""
+        token
+        sid = sids[seat]
+        if sid >= 0 and sid < N_BUILTIN:
+            i = choose_builtin(sid, params[seat], tables, s, seat, decision, options, n_options,
+                               ctx, keep)
+        elif sid >= SEARCH_BASE:
+            i = search_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
+                              ctx, keep)
+        elif sid < 0:
+            i = user_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
+                            ctx, keep)
+        else:
+            i = -1
+        if i < 0 or i >= n_options:
+            return -1
+        return i
+
+    def play_on_nb(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
+                   illegal, choices, check, fail):
+        """Play state s to its end; returns the number of decisions taken. With `check`,
+        check_state_nb runs after every apply and the first failure goes to fail[0] (code)
+        and fail[1] (step)."""
+        token
+        steps = 0
+        while not is_over_nb(s):
+            seat = to_move_nb(s)
+            dec = decision_nb(s)
+            n = legal_nb(tables, s, options)
+            context_nb(tables, s, ctx, keep)
+            if n > 1:
+                choices[seat] += 1
+            i = DECIDE(sids, params, tables, s, seat, dec, options, n, ctx, keep)
+            if i < 0:
+                illegal[seat] += 1
+                i = 0
+            apply_nb(tables, s, options[i], keep, trace, tn)
+            steps += 1
+            if check and fail[0] == 0:
+                c = check_state_nb(tables, s)
+                if c != 0:
+                    fail[0] = c
+                    fail[1] = steps
+        return steps
+
+    def play_games_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
+                      params, rec, check):
+        token
+        tables = tables_rec[0]
+        s = state_rec[0]
+        options = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(max(CTX_LEN, 1), np.int64)
+        keep = np.zeros(max(KEEP_LEN, 1), np.float64)
+        illegal = np.zeros(SEATS, np.int64)
+        choices = np.zeros(SEATS, np.int64)
+        no_trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        fail = np.zeros(2, np.int64)
+        first_fail = np.zeros(3, np.int64)
+        for g in range(n_games):
+            game = first_game + g
+            setup_nb(tables, s, n_players, game_seed_nb(run_seed, game), no_trace, tn)
+            illegal[:] = 0
+            choices[:] = 0
+            fail[:] = 0
+            if check:
+                fail[0] = check_state_nb(tables, s)   # step 0: the state after setup
+            PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace, tn,
+                       illegal, choices, check, fail)
+            if check and fail[0] != 0 and first_fail[0] == 0:
+                first_fail[0] = fail[0]
+                first_fail[1] = game
+                first_fail[2] = fail[1]
+            row0 = g * n_players
+            record_nb(tables, s, n_players, game, rec, row0)
+            for p in range(n_players):
+                rec[row0 + p].illegal = illegal[p]
+                rec[row0 + p].choices = choices[p]
+        return first_fail
+
+    def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
+                      params, rec):
+        """Games first_game..first_game+n_games-1 into rec (n_games * n_players rows)."""
+        token
+        PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
+                      params, rec, False)
+
+    def checked_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
+                         sids, params, rec):
+        """play_chunk with check_state_nb after setup and every apply; returns the first
+        failure as (code, game, step), code 0 when every state held."""
+        token
+        return PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
+                             sids, params, rec, True)
+
+    def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
+                      max_events, rec):
+        """One game with its trace on: (events, count); records in rec[:n_players], the
+        final state left in state_rec[0]."""
+        token
+        tables = tables_rec[0]
+        s = state_rec[0]
+        trace = np.zeros((max_events, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        options = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(max(CTX_LEN, 1), np.int64)
+        keep = np.zeros(max(KEEP_LEN, 1), np.float64)
+        illegal = np.zeros(SEATS, np.int64)
+        choices = np.zeros(SEATS, np.int64)
+        fail = np.zeros(2, np.int64)
+        setup_nb(tables, s, n_players, game_seed_nb(run_seed, game), trace, tn)
+        PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
+                   illegal, choices, False, fail)
+        record_nb(tables, s, n_players, game, rec, 0)
+        for p in range(n_players):
+            rec[p].illegal = illegal[p]
+            rec[p].choices = choices[p]
+        return trace, tn[0]
+
+    def rollout_nb(tables, s, n_players, sids, params, out):
+        """From state record s (modified: pass a copy), play to the end with the built-in
+        players sids (ids 0..n_builtin-1; anything else plays option 0); out[:n_players] =
+        win shares (out needs the game's MAX_PLAYERS entries, or SEATS). Returns the number
+        of decisions taken."""
+        token
+        options = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(max(CTX_LEN, 1), np.int64)
+        keep = np.zeros(max(KEEP_LEN, 1), np.float64)
+        illegal = np.zeros(SEATS, np.int64)
+        choices = np.zeros(SEATS, np.int64)
+        no_trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        fail = np.zeros(2, np.int64)
+        steps = PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace,
+                           tn, illegal, choices, False, fail)
+        returns_nb(tables, s, n_players, out)
+        return steps
+
+    def rollout_chunk_nb(tables_rec, state_rec, n_players, sids, params, n_rollouts, seed,
+                         out):
+        """Benchmarks and tests: n_rollouts rollouts from copies of state_rec[0], each with
+        the chance stream reseeded from (seed, k); out[k, :] the win
+        shares. Returns the total number of decisions taken."""
+        token
+        tables = tables_rec[0]
+        steps = 0
+        for k in range(n_rollouts):
+            work = state_rec.copy()          # a copied state: the whole game is in the record
+            w = work[0]
+            w.streams[0] = game_seed_nb(seed, k)
+            steps += ROLLOUT(tables, w, n_players, sids, params, out[k])
+        return steps
+
+    return {f.__name__: f for f in (decide_nb, play_on_nb, play_games_nb, play_chunk_nb,
+                                    checked_chunk_nb, trace_game_nb, rollout_nb,
+                                    rollout_chunk_nb)}
+
+
+_SAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def instantiate(fn, token: str, glb: dict, qualname: str, cache: bool = True,
+                nogil: bool = False):
+    """`fn` (a nested function of a template whose only closure cell is `token`, rebuilt here
+    with this very token) re-created on globals `glb` and jitted: with cache=True each
+    (qualname, token) gets its own entry in numba's disk cache. Reusable by other templates
+    (strategies/search.py builds its per-game players the same way)."""
+    copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = _SAFE.sub("_", qualname)
+    copy.__module__ = __name__
+    copy.__doc__ = fn.__doc__
+    if cache:
+        return njit(cache=True, error_model="numpy", nogil=nogil)(copy)
+    return njit(error_model="numpy", nogil=nogil)(copy)
+
+
+def source_token(game_key: str, *objects) -> str:
+    """The cache token of a game: its key and a hash of the source files of `objects` (its
+    model and strategy modules / functions). The cache folder is keyed on sim/ and
+    strategies/ already; the hash also covers a game defined elsewhere (the tests' toy)."""
+    digest = hashlib.sha256()
+    for obj in objects:
+        obj = getattr(obj, "py_func", obj)
+        try:
+            path = inspect.getsourcefile(obj)
+            with open(path, "rb") as fh:
+                digest.update(fh.read())
+        except (TypeError, OSError):
+            digest.update(repr(obj).encode())
+    return f"{game_key}-{digest.hexdigest()[:12]}"
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The compiled kernels of one game (see the module doc for their signatures)."""
+    play_chunk: object
+    checked_chunk: object
+    trace_game: object
+    rollout: object          # built-in players only: usable inside search players
+    rollout_chunk: object
+    decide: object           # the dispatcher (ids as in the module doc); -1 = illegal
+    token: str
+
+
+def user_choose_for(user_functions):
+    """A jitted dispatcher sending id -1-k to user_functions[k]; any other id: -1."""
+    from sim.user_strategies import ARGS, as_dispatcher
+    if not user_functions:
+        return unknown_choose_nb
+    lines = [f"def user_choose({ARGS}):"]
+    env = {}
+    for k, fn in enumerate(user_functions):
+        env[f"user{k}"] = as_dispatcher(fn)
+        lines += [f"    if sid == {user_id(k)}:", f"        return user{k}({ARGS})"]
+    lines.append("    return -1")
+    exec("\n".join(lines), env)
+    return njit(env["user_choose"], error_model="numpy", nogil=True)
+
+
+_BUILT: dict = {}
+
+
+def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_functions=(),
+                  search_choose=None) -> Kernels:
+    """The kernels of game `game_key` from its `model` module and built-in dispatcher
+    `choose_builtin` (ids 0..n_builtin-1), once per process and argument set.
+
+    Without user functions the kernels are cached on disk (one entry per game and variant:
+    with or without `search_choose`). With user functions they are compiled in this process
+    without the cache and release the GIL. The rollout kernel never includes user or search
+    players (a search player calls it)."""
+    key = (game_key, id(model), id(choose_builtin), int(n_builtin),
+           tuple(id(f) for f in user_functions), id(search_choose))
+    if key in _BUILT:
+        return _BUILT[key]
+    missing = [n for n in MODEL_FUNCTIONS + MODEL_CONSTANTS if not hasattr(model, n)]
+    if missing:
+        raise AttributeError(f"{getattr(model, '__name__', model)} lacks {', '.join(missing)}")
+    base_token = source_token(game_key, model, choose_builtin)
+    users = bool(user_functions)
+    variant = ("user" if users else "builtin") + ("+search" if search_choose is not None else "")
+    cache = not users
+    seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
+    glb = {"np": np, "game_seed_nb": game_seed_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
+           "N_BUILTIN": int(n_builtin), "choose_builtin": choose_builtin}
+    for name in MODEL_FUNCTIONS:
+        glb[name] = getattr(model, name)
+    for name in MODEL_CONSTANTS:
+        glb[name] = int(getattr(model, name))
+
+    def make(funcs, name, token, extra, cache_it, nogil):
+        g = dict(glb)
+        g.update(extra)
+        return instantiate(funcs[name], token, g, f"{name}__{token}", cache=cache_it,
+                           nogil=nogil)
+
+    # the rollout chain: built-ins only, always cached (shared by every variant)
+    rtoken = f"{base_token}-rollout"
+    rf = _template(rtoken)
+    r_decide = make(rf, "decide_nb", rtoken, {"user_choose": unknown_choose_nb,
+                                             "search_choose": unknown_choose_nb}, True, False)
+    r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False)
+    rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False)
+    rollout_chunk = make(rf, "rollout_chunk_nb", rtoken, {"ROLLOUT": rollout}, True, False)
+
+    token = f"{base_token}-{variant}"
+    tf = _template(token)
+    decide = make(tf, "decide_nb", token, {
+        "user_choose": user_choose_for(tuple(user_functions)),
+        "search_choose": search_choose if search_choose is not None else unknown_choose_nb},
+        cache, users)
+    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, users)
+    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, users)
+    kernels = Kernels(
+        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, users),
+        checked_chunk=make(tf, "checked_chunk_nb", token, {"PLAY_GAMES": play_games},
+                           cache, users),
+        trace_game=make(tf, "trace_game_nb", token, {"PLAY_ON": play_on}, cache, users),
+        rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
+    _BUILT[key] = kernels
+    return kernels
