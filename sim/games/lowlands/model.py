@@ -20,6 +20,7 @@ from sim.games.lowlands.enums import (
 )
 
 MAX_OPTIONS = _MAX_OPTIONS
+OBS_LEN = 2048     # observe_nb output capacity
 CTX_LEN = 8        # ctx[0:6] = the decision task's fields a..f (value left, mode, ...), ctx[6] = seat
 KEEP_LEN = 1       # no keep values in Lowlands
 
@@ -243,6 +244,76 @@ def determinize_nb(tables, s, seat, seed):
         if used[u] == 0:
             s.flood_deck[d] = unseen[u]
             d += 1
+
+
+@njit(cache=True, error_model="numpy")
+def _put(out, k, x):
+    out[k] = x
+    return k + 1
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """What `seat` may know: the whole public state (boards, farms, tracks, market, displays,
+    task stack, counts of every pile), its own hand, the other hands' SIZES, the face-up
+    flood cards and the backs of the face-down ones. Not: deck orders, other hands' contents,
+    face-down flood values."""
+    k = 0
+    for i in range(s.g.shape[0]):
+        k = _put(out, k, s.g[i])
+    np_ = s.g[G_NP]
+    for p in range(np_):
+        k = _put(out, k, s.coins[p])
+        k = _put(out, k, s.hand[p, 0] + s.hand[p, 1] + s.hand[p, 2])
+        k = _put(out, k, s.sheep[p])
+        k = _put(out, k, s.sheep_tile[p])
+        k = _put(out, k, s.dike_pos[p])
+        k = _put(out, k, s.dike_lap[p])
+        k = _put(out, k, s.breach[p])
+        k = _put(out, k, s.plus2[p])
+        k = _put(out, k, s.owned[p])
+        k = _put(out, k, s.fence_supply[p])
+        k = _put(out, k, s.n_buildings[p])
+        k = _put(out, k, s.storm_built[p])
+        k = _put(out, k, s.hands_supply[p])
+        k = _put(out, k, s.order_stamp[p])
+        k = _put(out, k, s.layout[p])
+        k = _put(out, k, s.coin_plus_used[p])
+        for e in range(N_EDGES):
+            k = _put(out, k, s.fence[p, e])
+        for c in range(N_CELLS):
+            k = _put(out, k, s.tile_at[p, c])
+        for a in range(N_ACTIONS):
+            k = _put(out, k, s.uses[p, a])
+            k = _put(out, k, s.hands[p, a])
+        for f in range(s.farmer_on.shape[1]):
+            k = _put(out, k, s.farmer_on[p, f])
+    for r in range(N_RES):
+        k = _put(out, k, s.hand[seat, r])
+        k = _put(out, k, s.discard[r])
+    for i in range(DISPLAY_CARDS):
+        k = _put(out, k, s.display[i])
+    for j in range(SEA):
+        c = s.sea[j]
+        if c < 0:
+            k = _put(out, k, -1)
+        elif j < s.g[G_SEA_SHOWN]:
+            k = _put(out, k, tables.flood_value[c])
+        else:
+            k = _put(out, k, 100 + tables.flood_back_high[c])   # only the back shows
+    for kk in range(N_KINDS):
+        k = _put(out, k, s.tile_deck_n[kk])
+        for i in range(s.tile_display.shape[1]):
+            k = _put(out, k, s.tile_display[kk, i])
+    for i in range(s.token_order.shape[0]):
+        k = _put(out, k, s.token_order[i])
+    for i in range(s.market_avail.shape[0]):
+        k = _put(out, k, s.market_avail[i])
+        k = _put(out, k, s.market_free[i])
+    for i in range(min(s.g[G_NTASK], MAX_TASKS)):
+        for j in range(TASK_W):
+            k = _put(out, k, s.task[i, j])
+    return k
 
 
 @njit(cache=True, error_model="numpy")

@@ -48,6 +48,12 @@ from sim.games.lowlands.enums import (
 CHANCE = 0
 
 
+def new_state():
+    """A 1-element STATE_DTYPE record array (kernels take element 0)."""
+    from sim.games.lowlands.enums import new_state as _new
+    return _new()
+
+
 # ---------------------------------------------------------------------------------------
 # the task stack
 # ---------------------------------------------------------------------------------------
