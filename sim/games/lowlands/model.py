@@ -405,50 +405,50 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
     rank = np.zeros(MAX_PLAYERS, np.int64)
     ranks_nb(tables, s, n_players, rank)
     for p in range(n_players):
-        r = rec[row0 + p]
-        r.game = game_index
-        r.seat = p
-        r.score = s.score[p]
-        r.rank = rank[p]
-        r.win = 1.0 if rank[p] == 1 else 0.0
-        r.pts_dike = s.pts[p, PTS_DIKE]
-        r.pts_sheep = s.pts[p, PTS_SHEEP]
-        r.pts_shields = s.pts[p, PTS_SHIELDS]
-        r.pts_coins = s.pts[p, PTS_COINS]
-        r.pts_cards = s.pts[p, PTS_CARDS]
-        r.pts_bonus = s.pts[p, PTS_BONUS]
+        i = row0 + p   # rec[name][i]: works compiled and interpreted
+        rec["game"][i] = game_index
+        rec["seat"][i] = p
+        rec["score"][i] = s.score[p]
+        rec["rank"][i] = rank[p]
+        rec["win"][i] = 1.0 if rank[p] == 1 else 0.0
+        rec["pts_dike"][i] = s.pts[p, PTS_DIKE]
+        rec["pts_sheep"][i] = s.pts[p, PTS_SHEEP]
+        rec["pts_shields"][i] = s.pts[p, PTS_SHIELDS]
+        rec["pts_coins"][i] = s.pts[p, PTS_COINS]
+        rec["pts_cards"][i] = s.pts[p, PTS_CARDS]
+        rec["pts_bonus"][i] = s.pts[p, PTS_BONUS]
         if s.pts[p, PTS_DIKE] > s.pts[p, PTS_SHEEP]:
-            r.route = 0
+            rec["route"][i] = 0
         elif s.pts[p, PTS_SHEEP] > s.pts[p, PTS_DIKE]:
-            r.route = 1
+            rec["route"][i] = 1
         else:
-            r.route = 2
-        r.dike_points = N.dike_points_nb(tables, s, p)
-        r.sheep = s.sheep[p] + s.sheep_tile[p]
-        r.coins = s.coins[p]
-        r.tiles_mask = s.owned[p]
+            rec["route"][i] = 2
+        rec["dike_points"][i] = N.dike_points_nb(tables, s, p)
+        rec["sheep"][i] = s.sheep[p] + s.sheep_tile[p]
+        rec["coins"][i] = s.coins[p]
+        rec["tiles_mask"][i] = s.owned[p]
         nt = 0
         for x in range(tables.n_tiles):
             if (s.owned[p] >> x) & 1:
                 nt += 1
-        r.n_tiles = nt
-        r.start_player = 1 if p == s.g[G_FIRST_START] else 0
-        r.start_order = (p - s.g[G_FIRST_START] + n_players) % n_players
-        r.floods_broke = s.g[G_BREACHES]
-        r.final_breach = s.g[G_FINAL_BREACH]
-        r.breach_tokens = s.st[p, ST_BREACH_FINAL]
-        r.support_asked = s.st[p, ST_SUPPORT_ASKED]
-        r.support_given = s.st[p, ST_SUPPORT_GIVEN]
-        r.dike_resources = s.st[p, ST_DIKE_RES]
-        r.sheep_bought = s.st[p, ST_SHEEP_BOUGHT]
-        r.sheep_sold = s.st[p, ST_SHEEP_SOLD]
-        r.sheep_escaped = s.st[p, ST_ESCAPED]
-        r.sheep_bred = s.st[p, ST_BRED]
-        r.fences_built = s.st[p, ST_FENCES_BUILT]
-        r.penalty_sheep = s.st[p, ST_PENALTY_SHEEP]
-        r.penalty_coins = s.st[p, ST_PENALTY_COINS]
-        r.penalty_points = s.st[p, ST_PENALTY_PTS]
-        r.progress_tokens = s.st[p, ST_TOKENS]
-        r.dike_actions = s.st[p, 8 + A_DIKE]
-        r.first_game = tables.rules[R_FIRST_GAME]
-        r.length = s.g[G_TURNS]
+        rec["n_tiles"][i] = nt
+        rec["start_player"][i] = 1 if p == s.g[G_FIRST_START] else 0
+        rec["start_order"][i] = (p - s.g[G_FIRST_START] + n_players) % n_players
+        rec["floods_broke"][i] = s.g[G_BREACHES]
+        rec["final_breach"][i] = s.g[G_FINAL_BREACH]
+        rec["breach_tokens"][i] = s.st[p, ST_BREACH_FINAL]
+        rec["support_asked"][i] = s.st[p, ST_SUPPORT_ASKED]
+        rec["support_given"][i] = s.st[p, ST_SUPPORT_GIVEN]
+        rec["dike_resources"][i] = s.st[p, ST_DIKE_RES]
+        rec["sheep_bought"][i] = s.st[p, ST_SHEEP_BOUGHT]
+        rec["sheep_sold"][i] = s.st[p, ST_SHEEP_SOLD]
+        rec["sheep_escaped"][i] = s.st[p, ST_ESCAPED]
+        rec["sheep_bred"][i] = s.st[p, ST_BRED]
+        rec["fences_built"][i] = s.st[p, ST_FENCES_BUILT]
+        rec["penalty_sheep"][i] = s.st[p, ST_PENALTY_SHEEP]
+        rec["penalty_coins"][i] = s.st[p, ST_PENALTY_COINS]
+        rec["penalty_points"][i] = s.st[p, ST_PENALTY_PTS]
+        rec["progress_tokens"][i] = s.st[p, ST_TOKENS]
+        rec["dike_actions"][i] = s.st[p, 8 + A_DIKE]
+        rec["first_game"][i] = tables.rules[R_FIRST_GAME]
+        rec["length"][i] = s.g[G_TURNS]
