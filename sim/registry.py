@@ -15,6 +15,7 @@ GAME_MODULES: list[str] = [
     "sim.games.sunset",
     "sim.games.sagrada",
     "sim.games.surfers",
+    "sim.games.lowlands",
 ]
 
 GAMES: dict[str, GameSpec] = {}      # name -> spec, filled by _load()

@@ -17,7 +17,7 @@ from sim.registry import list_games
 GAMES = [g.name for g in list_games()]
 # one field per game for sweep and tune (they have no default --vary): a rule option
 VARY = {"sunset": "rules.return_home_bonus=1..2", "sagrada": "rules.token_points=1..2",
-        "surfers": "rules.duo_points=2..3"}
+        "surfers": "rules.duo_points=2..3", "lowlands": "dike.site_length=3..4"}
 
 
 def call(capsys, *argv):

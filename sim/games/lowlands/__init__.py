@@ -1,0 +1,77 @@
+"""Lowlands (Das tiefe Land, Feuerland Spiele 2018): 2-4 players, on the game template.
+
+Where each rule lives: docs/games/lowlands.md; the reconstructed components:
+docs/games/lowlands-components.md.
+"""
+from __future__ import annotations
+
+from sim.compiled_game import CompiledGameSpec
+from sim.game_api import Components
+
+
+class LowlandsSpec(CompiledGameSpec):
+    package = "sim.games.lowlands"
+    strategies_module = "strategies.lowlands"
+    name = "lowlands"
+    aliases = ("das-tiefe-land", "tiefe-land")
+    title = "Lowlands"
+    min_players = 2
+    max_players = 4
+    default_strategy = "greedy"
+    description = ("Raise sheep in fenced pastures or build the shared dike against the rising "
+                   "sea (component values partly reconstructed: docs/games/lowlands-components.md)")
+
+    def variant_for(self, n_players: int) -> str:
+        return "standard"
+
+    def report_metadata(self, components: Components | None = None) -> dict:
+        """What the balance report needs: the 46 farm expansion tiles as a card type (value:
+        shield points), the score components, and the issue's questions as breakdowns."""
+        comp = components or self.load_components()
+        t = comp.tables[0]
+        names = comp.card_names["tile"]
+        return {
+            "cards": [
+                {"type": "tile", "label": "Farm expansion tiles built", "names": list(names),
+                 "values": [int(t.tile_shields[i]) for i in range(len(names))],
+                 "mask_column": "tiles_mask", "unit": "shield points",
+                 "value_path": "tiles[{i}].shields"},
+            ],
+            "score_components": ["pts_dike", "pts_sheep", "pts_shields", "pts_coins",
+                                 "pts_cards", "pts_bonus"],
+            "length_column": "length", "length_unit": "decisions",
+            "breakdowns": [
+                {"column": "route", "label": "Route (0 dike, 1 sheep, 2 neither)", "unit": "route",
+                 "headline": True,
+                 "question": "Does paying into the dike pay, or raising sheep? Win share and score "
+                             "by the route that brought more points at the end (0: dike points "
+                             "above sheep points, 1: sheep above dike, 2: level)."},
+                {"column": "floods_broke", "label": "High tides that broke the dike",
+                 "unit": "count", "headline": True,
+                 "question": "How much does the flood deck decide? Outcomes by how many of the "
+                             "3 high tides broke the dike."},
+                {"column": "start_order", "label": "Start position", "headline": True,
+                 "fairness": True,
+                 "seat_note": "the start player is the top dike marker, stacked at random; the "
+                              "others get +1 coin",
+                 "question": "Is the start player's edge worth the +1 coin the others get? Seats "
+                             "by their place in the first stage's order (0 = start player)."},
+                {"column": "final_breach", "label": "Dike broken at the storm surge", "unit": "0/1",
+                 "question": "Who wins when the dike breaks at the end?"},
+                {"column": "support_given", "label": "Support requests answered", "unit": "count",
+                 "question": "How often are dike-support requests answered, and does answering "
+                             "pay? Seats by requests answered."},
+            ],
+            "per_strategy": [
+                {"column": "support_asked", "label": "Support requests received"},
+                {"column": "support_given", "label": "Support requests answered"},
+                {"column": "dike_points", "label": "Dike points"},
+                {"column": "sheep", "label": "Sheep at the end"},
+                {"column": "dike_resources", "label": "Resources put into the dike"},
+                {"column": "n_tiles", "label": "Tiles built"},
+                {"column": "sheep_escaped", "label": "Sheep escaped"},
+            ],
+        }
+
+
+SPEC = LowlandsSpec()

@@ -1,0 +1,1833 @@
+"""Lowlands: the rules, as pure compiled functions over the STATE_DTYPE record.
+
+No recursion anywhere: the game's progress lives in an explicit task stack in the state
+(`s.task`), so a copied record has the same future, and the farm's enclosures are found
+with an explicit stack (flood fill). `t` is the tables record, `s` the state record.
+Every choice a player makes is a task that waits for a decision (model.py asks for it);
+everything else runs in `advance_nb`.
+"""
+import numpy as np
+from numba import njit
+
+from sim.events import trace_nb
+from sim.rng import init_streams_nb, randint_nb, shuffle_nb
+from sim.games.lowlands.enums import (
+    A_BUILD, A_CARDS, A_DIKE, A_FENCE, A_SHEEP, ALT_FARMHAND, ALT_FREE_FENCE, ALT_NONE,
+    ALT_PLUS2, ALT_REMOVE_WAVE, CELL_EDGE, CELL_NB, CORNERS, DEC_ASK, DEC_BUILD, DEC_CARDS,
+    DEC_CELL, DEC_DIKE, DEC_DISCARD, DEC_FARMHAND, DEC_FENCE, DEC_FENCE_TO, DEC_INCOME,
+    DEC_PLACE, DEC_SHEEP, DEC_TOKEN, DIKE_OWN, DIKE_SUPPORT, DIKE_TILE, DISPLAY_CARDS,
+    EDGE_CELLS, EF_BANK, EF_BETWEEN, EF_BREEDING, EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP,
+    EF_CAPACITY_COINS, EF_COIN_PLUS, EF_COINS, EF_COMPLETE_SEGMENT, EF_CORNERS, EF_DAIRY,
+    EF_DIKE_ACTION, EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT, EF_ESTATE, EF_FARMHOUSE,
+    EF_FEED_ADJ, EF_FENCE_AND_SHEEP, EF_FENCE_BONUS, EF_FREE_FENCES, EF_HALF_BREACH,
+    EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS, EF_LAKE_SHEEP, EF_MOUND, EF_REPEAT_PLUS,
+    EF_SHEARER, EF_SHEEP, EF_SHEEP_FARM, EF_TREE_CARDS, EF_TREE_POINTS, EF_WAVES,
+    EV_ASK, EV_BUILD, EV_CARDS, EV_DIKE, EV_DISCARD, EV_END, EV_ESCAPE, EV_FARMHAND, EV_FENCE,
+    EV_FLOOD, EV_HIGH, EV_PLACE, EV_SHEEP, EV_STAGE, EV_TOKEN, EV_UPKEEP,
+    FENCE_FREE, FENCE_OWN, FENCE_TILE, G_ASK_FROM, G_BREACHES, G_DEC, G_DECK_N,
+    G_FINAL_BREACH, G_FIRST_START, G_FLOOD_N, G_NP, G_NTASK, G_OVER, G_PICKED, G_PLACED,
+    G_PRICE, G_SEA_N, G_SEA_SHOWN, G_SEAT, G_SEGMENTS, G_SITE_POS, G_SITE_RES, G_STAGE,
+    G_STAGE_BREACH, G_STAMP, G_START, G_STARTED, G_STEP, G_TURNS, G_WAVES,
+    INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN, INC_FARMHAND,
+    K_FACILITY, K_STORM, MAX_DISPLAY, MAX_OPTIONS, MAX_PLAYERS, MAX_TASKS, N_ACTIONS,
+    N_CELLS, N_EDGES, N_FARMERS, N_KINDS, N_RES, N_STAGES, N_STEPS, PASS_PLACE, PTS_BONUS,
+    PTS_CARDS, PTS_COINS, PTS_DIKE, PTS_SHEEP, PTS_SHIELDS, R_BORDER_IS_FENCE,
+    R_CARDS_PER_POINT, R_DISPLAY_PER_KIND, R_EXCHANGE_RATE, R_FARMER_PLUS, R_FARMHANDS,
+    R_FIRST_GAME, R_HAND_LIMIT, R_MAX_BUILDINGS, R_MAX_FARMHAND_OTHER, R_MAX_FARMHAND_SHEEP,
+    R_MAX_STORM, R_NON_START_BONUS, R_PRICE_START, R_REUSE_COST, R_SAME_RES_AFTER_SEGMENT,
+    R_SHEEP_BREED_PER, R_SHUFFLE_TOKENS, R_SITE_LENGTH, R_START_CARDS, R_START_COINS,
+    R_START_SHEEP, R_STORM_DISPLAY_EXTRA, R_TRACK_LEN, R_TWO_PLAYER_SUPPORT, R_WRAP_POINTS,
+    R_WRAP_TO, ST_ACTIONS, ST_BONUS_PTS, ST_BRED, ST_BREACH_FINAL, ST_DIKE_RES, ST_ESCAPED,
+    ST_FENCES_BUILT, ST_PENALTY_COINS, ST_PENALTY_PTS, ST_PENALTY_SHEEP, ST_SHEEP_BOUGHT,
+    ST_SHEEP_SOLD, ST_SUPPORT_ASKED, ST_SUPPORT_GIVEN, ST_TOKENS, STEP_HIGH, STEP_TIDE,
+    STEP_UP1, STEP_UP2, STEP_WORK1, STEP_WORK2, STOP, T_AFTER, T_ASK, T_BUILD, T_CARDS,
+    T_CELL, T_DIKE, T_DISCARD, T_ESCAPE, T_FARMHAND, T_FENCE, T_FENCE_TO, T_FLOOD, T_INCOME,
+    T_PLACE, T_SHEEP, T_SHEEP_GAIN, T_TOKEN, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
+)
+
+CHANCE = 0
+
+
+def new_state():
+    """A 1-element STATE_DTYPE record array (kernels take element 0)."""
+    from sim.games.lowlands.enums import new_state as _new
+    return _new()
+
+
+# ---------------------------------------------------------------------------------------
+# the task stack
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def push_nb(s, kind, seat, a, b, c, d, e, f):
+    n = s.g[G_NTASK]
+    if n >= MAX_TASKS:  # cannot happen in a legal game; check_state_nb reports it
+        s.g[G_NTASK] = MAX_TASKS + 1
+        return
+    s.task[n, 0] = kind
+    s.task[n, 1] = seat
+    s.task[n, 2] = a
+    s.task[n, 3] = b
+    s.task[n, 4] = c
+    s.task[n, 5] = d
+    s.task[n, 6] = e
+    s.task[n, 7] = f
+    s.g[G_NTASK] = n + 1
+
+
+@njit(cache=True, error_model="numpy")
+def pop_nb(s):
+    s.g[G_NTASK] -= 1
+
+
+# ---------------------------------------------------------------------------------------
+# farm: tiles, enclosures (explicit-stack flood fill), capacity
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def is_building_nb(t, s, p, cell):
+    x = s.tile_at[p, cell]
+    return x >= 0 and t.tile_kind[x] != K_FACILITY
+
+
+@njit(cache=True, error_model="numpy")
+def edge_closed_nb(t, s, p, e):
+    """A fence stands on edge e, or a building's border does (buildings' borders are fences;
+    facilities' are not); the farm's outer border only with the border_is_fence option."""
+    if s.fence[p, e] == 1:
+        return True
+    a = EDGE_CELLS[e, 0]
+    b = EDGE_CELLS[e, 1]
+    if a >= 0 and is_building_nb(t, s, p, a):
+        return True
+    if b >= 0 and is_building_nb(t, s, p, b):
+        return True
+    if b < 0 and t.rules[R_BORDER_IS_FENCE] == 1:
+        return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def pastures_nb(t, s, p, region, closed):
+    """Enclosure detection: region[cell] = region id of each non-building cell (-1 for a
+    building), closed[r] = 1 when region r is a pasture (no open way out of the farm).
+    Flood fill with an explicit stack (no recursion). Returns the number of regions."""
+    for k in range(N_CELLS):
+        region[k] = -2 if not is_building_nb(t, s, p, k) else -1
+    stack = np.empty(N_CELLS, np.int64)
+    nr = 0
+    for k0 in range(N_CELLS):
+        if region[k0] != -2:
+            continue
+        region[k0] = nr
+        closed[nr] = 1
+        top = 0
+        stack[top] = k0
+        top += 1
+        while top > 0:
+            top -= 1
+            k = stack[top]
+            for d in range(4):
+                e = CELL_EDGE[k, d]
+                if edge_closed_nb(t, s, p, e):
+                    continue
+                nb = CELL_NB[k, d]
+                if nb < 0:
+                    closed[nr] = 0          # an open way off the farm: not a pasture
+                elif region[nb] == -2:
+                    region[nb] = nr
+                    stack[top] = nb
+                    top += 1
+        nr += 1
+    return nr
+
+
+@njit(cache=True, error_model="numpy")
+def in_pasture_mask_nb(t, s, p):
+    """Bitmask of the cells inside pastures."""
+    region = np.empty(N_CELLS, np.int64)
+    closed = np.empty(N_CELLS, np.int64)
+    pastures_nb(t, s, p, region, closed)
+    m = 0
+    for k in range(N_CELLS):
+        if region[k] >= 0 and closed[region[k]] == 1:
+            m |= 1 << k
+    return m
+
+
+@njit(cache=True, error_model="numpy")
+def n_pastures_nb(t, s, p):
+    region = np.empty(N_CELLS, np.int64)
+    closed = np.empty(N_CELLS, np.int64)
+    nr = pastures_nb(t, s, p, region, closed)
+    c = 0
+    for r in range(nr):
+        c += closed[r]
+    return c
+
+
+@njit(cache=True, error_model="numpy")
+def has_effect_nb(t, s, p, effect):
+    """How many of seat p's tiles have `effect`."""
+    c = 0
+    m = s.owned[p]
+    for x in range(t.n_tiles):
+        if (m >> x) & 1 and t.tile_effect[x] == effect:
+            c += 1
+    return c
+
+
+@njit(cache=True, error_model="numpy")
+def terrain_outside_nb(t, s, p, bit, inmask):
+    """Cells showing terrain `bit` outside pastures and not covered by a building."""
+    lay = s.layout[p]
+    c = 0
+    for k in range(N_CELLS):
+        if (t.layout_terrain[lay, k] & bit) and not ((inmask >> k) & 1) and not is_building_nb(t, s, p, k):
+            c += 1
+    return c
+
+
+@njit(cache=True, error_model="numpy")
+def capacity_nb(t, s, p):
+    """Sheep the farm houses: one per pasture cell without a tile, plus what tiles house
+    (inside/outside a pasture), plus the tile effects that add places."""
+    inmask = in_pasture_mask_nb(t, s, p)
+    lay = s.layout[p]
+    cap = 0
+    for k in range(N_CELLS):
+        x = s.tile_at[p, k]
+        inside = (inmask >> k) & 1
+        if x < 0:
+            if inside:
+                cap += 1
+            continue
+        cap += t.tile_cap_in[x] if inside else t.tile_cap_out[x]
+        ef = t.tile_effect[x]
+        if ef == EF_FEED_ADJ:
+            for d in range(4):
+                nb = CELL_NB[k, d]
+                if nb >= 0 and s.tile_at[p, nb] < 0 and (inmask >> nb) & 1:
+                    cap += 1
+        elif ef == EF_LAKE_SHEEP:
+            cap += terrain_outside_nb(t, s, p, TERRAIN_LAKE, inmask)
+        elif ef == EF_CORNERS:
+            for i in range(4):
+                if s.tile_at[p, CORNERS[i]] < 0:
+                    cap += 1
+        elif ef == EF_BETWEEN:
+            for a in range(N_CELLS):
+                if is_building_nb(t, s, p, a):
+                    for d in (1, 3):  # down, right: each adjacent pair once
+                        nb = CELL_NB[a, d]
+                        if nb >= 0 and is_building_nb(t, s, p, nb):
+                            cap += 1
+    return cap
+
+
+@njit(cache=True, error_model="numpy")
+def gain_sheep_nb(t, s, p, n):
+    """Take up to n sheep from the supply, as far as the farm houses them."""
+    room = capacity_nb(t, s, p) - s.sheep[p]
+    k = n if n < room else room
+    if k > 0:
+        s.sheep[p] += k
+        return k
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def escape_nb(t, s, p, trace, tn):
+    """After an action: sheep beyond what the farm houses run away (to the supply)."""
+    cap = capacity_nb(t, s, p)
+    if s.sheep[p] > cap:
+        lost = s.sheep[p] - cap
+        s.sheep[p] = cap
+        s.st[p, ST_ESCAPED] += lost
+        trace_nb(trace, tn, EV_ESCAPE, p, lost, 0, 0, 0)
+
+
+# ---------------------------------------------------------------------------------------
+# resources: deck, display, paying with the 2-for-1 exchange
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def draw_card_nb(s):
+    """The top card of the resource deck (reshuffling the discards when it is empty); -1 when
+    no card is left anywhere outside hands and the display."""
+    if s.g[G_DECK_N] == 0:
+        n = 0
+        for r in range(N_RES):
+            for _ in range(s.discard[r]):
+                s.res_deck[n] = r
+                n += 1
+            s.discard[r] = 0
+        shuffle_nb(s.streams, CHANCE, s.res_deck, n)
+        s.g[G_DECK_N] = n
+        if n == 0:
+            return -1
+    s.g[G_DECK_N] -= 1
+    return s.res_deck[s.g[G_DECK_N]]
+
+
+@njit(cache=True, error_model="numpy")
+def refill_display_nb(s):
+    for i in range(DISPLAY_CARDS):
+        if s.display[i] < 0:
+            s.display[i] = draw_card_nb(s)
+
+
+@njit(cache=True, error_model="numpy")
+def cards_available_nb(s):
+    """Cards that could be drawn (deck + discards) -- the display is counted apart."""
+    return s.g[G_DECK_N] + s.discard[0] + s.discard[1] + s.discard[2]
+
+
+@njit(cache=True, error_model="numpy")
+def hand_total_nb(s, p):
+    return s.hand[p, 0] + s.hand[p, 1] + s.hand[p, 2]
+
+
+@njit(cache=True, error_model="numpy")
+def discounts_nb(t, s, p, out):
+    """out[r] = resources of type r spared by the player's discount tiles (Carpenter,
+    Brickmaker, Stonemason: one fewer each time a tile is built or the dike is built)."""
+    out[0] = 0
+    out[1] = 0
+    out[2] = 0
+    m = s.owned[p]
+    for x in range(t.n_tiles):
+        if (m >> x) & 1 and t.tile_effect[x] == EF_DISCOUNT:
+            out[t.tile_param[x]] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def pay_plan_nb(t, s, p, need, free_any, out):
+    """Can seat p pay `need` (by type), `free_any` resources of its choice spared (farmhands on
+    Build)? Missing cards come from the 2-for-1 exchange. out[r] = cards of type r given up.
+    The player's choices here are automatic: the spared resources go to the type most short,
+    and an exchange gives up pairs of the type held most in surplus (this never makes a
+    payable cost unpayable and keeps the most cards)."""
+    rate = t.rules[R_EXCHANGE_RATE]
+    nd = np.empty(N_RES, np.int64)
+    for r in range(N_RES):
+        nd[r] = need[r] if need[r] > 0 else 0
+    for _ in range(free_any):
+        best = -1
+        bv = -1000
+        for r in range(N_RES):
+            if nd[r] > 0:
+                v = nd[r] - s.hand[p, r]
+                if v > bv:
+                    bv = v
+                    best = r
+        if best < 0:
+            break
+        nd[best] -= 1
+    short = 0
+    surplus = np.empty(N_RES, np.int64)
+    for r in range(N_RES):
+        out[r] = 0
+        if nd[r] > s.hand[p, r]:
+            short += nd[r] - s.hand[p, r]
+            out[r] = s.hand[p, r]
+            surplus[r] = 0
+        else:
+            out[r] = nd[r]
+            surplus[r] = s.hand[p, r] - nd[r]
+    while short > 0:
+        best = -1
+        for r in range(N_RES):
+            if surplus[r] >= rate and (best < 0 or surplus[r] > surplus[best]):
+                best = r
+        if best < 0:
+            return False
+        surplus[best] -= rate
+        out[best] += rate
+        short -= 1
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def pay_nb(s, p, out):
+    for r in range(N_RES):
+        s.hand[p, r] -= out[r]
+        s.discard[r] += out[r]
+
+
+# ---------------------------------------------------------------------------------------
+# dike, waves, tokens
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def dike_points_nb(t, s, p):
+    return s.dike_lap[p] * t.rules[R_WRAP_POINTS] + s.dike_pos[p] // 2
+
+
+@njit(cache=True, error_model="numpy")
+def dike_progress_nb(t, s, p):
+    """Distance along the track (laps counted): orders the markers."""
+    return s.dike_lap[p] * t.rules[R_TRACK_LEN] + s.dike_pos[p]
+
+
+@njit(cache=True, error_model="numpy")
+def ahead_nb(t, s, p, q):
+    """Is p's marker ahead of q's: further along, or on the same space and on top."""
+    a = dike_progress_nb(t, s, p)
+    b = dike_progress_nb(t, s, q)
+    if a != b:
+        return a > b
+    return s.order_stamp[p] > s.order_stamp[q]
+
+
+@njit(cache=True, error_model="numpy")
+def move_marker_nb(t, s, p, steps, tokens):
+    """Advance p's dike marker `steps` spaces; past the last space it continues on the wrap
+    space (a lap: +wrap_points dike points). With `tokens`, every progress token landed on OR
+    passed gives its bonus (a choice -> a T_TOKEN task, resolved right after)."""
+    L = t.rules[R_TRACK_LEN]
+    for _ in range(steps):
+        s.dike_pos[p] += 1
+        if s.dike_pos[p] >= L:
+            s.dike_pos[p] = t.rules[R_WRAP_TO]
+            s.dike_lap[p] += 1
+        if tokens:
+            for i in range(t.n_tokens):
+                if t.token_space[i] == s.dike_pos[p]:
+                    s.st[p, ST_TOKENS] += 1
+                    k = s.token_order[i]
+                    if t.token_alt[k] == ALT_NONE:
+                        s.coins[p] += t.token_coins[k]
+                    else:
+                        push_nb(s, T_TOKEN, p, k, 0, 0, 0, 0, 0)
+    if steps > 0:
+        s.g[G_STAMP] += 1
+        s.order_stamp[p] = s.g[G_STAMP]   # lands on top of the markers already there
+
+
+@njit(cache=True, error_model="numpy")
+def dike_height_nb(t, s):
+    """(layer, length in that layer) of the dike: the top layer holding a segment."""
+    k = s.g[G_SEGMENTS]
+    if k == 0:
+        return 0, 0
+    layer = t.segment_layer[k - 1]
+    length = 0
+    for i in range(k):
+        if t.segment_layer[i] == layer:
+            length += t.segment_length[i]
+    return layer, length
+
+
+@njit(cache=True, error_model="numpy")
+def wave_height_nb(t, s):
+    w = s.g[G_WAVES]
+    if w <= 0:
+        return 0, 0
+    layer = (w + t.layer_width - 1) // t.layer_width
+    return layer, w - (layer - 1) * t.layer_width
+
+
+@njit(cache=True, error_model="numpy")
+def dike_holds_nb(t, s):
+    """High tide: a higher dike holds, a higher sea breaks it; at the same layer the top
+    layers' lengths compare, and a dike as long as the waves holds (wave <= dike)."""
+    dl, dlen = dike_height_nb(t, s)
+    wl, wlen = wave_height_nb(t, s)
+    if dl != wl:
+        return dl > wl
+    return dlen >= wlen
+
+
+@njit(cache=True, error_model="numpy")
+def remove_waves_nb(t, s, n):
+    w = s.g[G_WAVES] - n
+    s.g[G_WAVES] = w if w > 0 else 0
+
+
+@njit(cache=True, error_model="numpy")
+def complete_segment_nb(t, s):
+    if s.g[G_SEGMENTS] < t.n_segments:
+        s.g[G_SEGMENTS] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# income board
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def uncover_nb(t, s, p, icon):
+    """An icon uncovered on the income board: income icons count at upkeep (read from the
+    board there); a farmhand icon lets the player place or move a farmhand at once."""
+    if icon == INC_FARMHAND:
+        push_nb(s, T_FARMHAND, p, 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def take_fence_nb(t, s, p):
+    """Take the leftmost fence off the income board (uncovering its slot)."""
+    slot = t.n_fence_income - s.fence_supply[p]
+    s.fence_supply[p] -= 1
+    uncover_nb(t, s, p, t.fence_income[slot])
+
+
+@njit(cache=True, error_model="numpy")
+def income_icons_nb(t, s, p, out):
+    """out = (cards, coins, card-or-coin choices) of p's uncovered income icons, base card
+    included."""
+    out[0] = 1
+    out[1] = 0
+    out[2] = 0
+    nf = t.n_fence_income - s.fence_supply[p]
+    for i in range(nf):
+        _add_icon(t.fence_income[i], out)
+    for i in range(s.n_buildings[p]):
+        _add_icon(t.building_income[i], out)
+
+
+@njit(cache=True, error_model="numpy")
+def _add_icon(icon, out):
+    if icon == INC_CARD:
+        out[0] += 1
+    elif icon == INC_COIN:
+        out[1] += 1
+    elif icon == INC_CARD_OR_COIN:
+        out[2] += 1
+    elif icon == INC_CARD_AND_COIN:
+        out[0] += 1
+        out[1] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# set-up
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def market_reset_nb(t, s):
+    np_ = s.g[G_NP]
+    for r in range(s.market_avail.shape[0]):
+        if r < t.n_market_rows[np_]:
+            s.market_avail[r] = t.market_buy[np_, r]
+            s.market_free[r] = t.market_sell[np_, r]
+        else:
+            s.market_avail[r] = 0
+            s.market_free[r] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def refill_tiles_nb(t, s, k):
+    """Fill the empty face-up places of tile kind k from its pile (storm buildings: never)."""
+    if k == K_STORM:
+        return
+    n = t.rules[R_DISPLAY_PER_KIND]
+    for i in range(n):
+        if s.tile_display[k, i] < 0 and s.tile_deck_n[k] > 0:
+            s.tile_deck_n[k] -= 1
+            s.tile_display[k, i] = s.tile_deck[k, s.tile_deck_n[k]]
+
+
+@njit(cache=True, error_model="numpy")
+def setup_state_nb(t, s, n_players, game_seed):
+    """Everything of the set-up (rules text, set-up 1-12 and the personal set-up)."""
+    s.g[:] = 0
+    init_streams_nb(s.streams, game_seed)
+    g = s.g
+    g[G_NP] = n_players
+    g[G_DEC] = -1
+    g[G_SEAT] = -1
+    g[G_ASK_FROM] = -1
+    g[G_PICKED] = -1
+    g[G_SITE_RES] = -1
+    g[G_PRICE] = t.rules[R_PRICE_START]
+    s.task[:, :] = 0
+    s.st[:, :] = 0
+    s.pts[:, :] = 0
+    s.score[:] = 0
+    # flood cards (first game: the 6 goes back to the box)
+    n = 0
+    for i in range(t.n_flood):
+        if t.rules[R_FIRST_GAME] == 1 and t.flood_value[i] == 6:
+            continue
+        s.flood_deck[n] = i
+        n += 1
+    shuffle_nb(s.streams, CHANCE, s.flood_deck, n)
+    g[G_FLOOD_N] = n
+    s.sea[:] = -1
+    # dike markers stacked on the first 0 space in random order: the top one starts
+    perm = np.arange(MAX_PLAYERS)
+    shuffle_nb(s.streams, CHANCE, perm, n_players)
+    for i in range(n_players):
+        s.order_stamp[perm[i]] = i + 1
+    g[G_STAMP] = n_players
+    g[G_START] = perm[n_players - 1]
+    g[G_FIRST_START] = g[G_START]
+    # progress tokens on the large spaces
+    for i in range(t.n_tokens):
+        s.token_order[i] = i
+    if t.rules[R_SHUFFLE_TOKENS] == 1:
+        shuffle_nb(s.streams, CHANCE, s.token_order, t.n_tokens)
+    g[G_PRICE] = t.rules[R_PRICE_START]
+    # resource cards
+    n = 0
+    for r in range(N_RES):
+        for _ in range(t.n_res_cards[r]):
+            s.res_deck[n] = r
+            n += 1
+    shuffle_nb(s.streams, CHANCE, s.res_deck, n)
+    g[G_DECK_N] = n
+    s.discard[:] = 0
+    s.display[:] = -1
+    refill_display_nb(s)
+    # farm expansion tiles: 4 piles by kind, 3 face up each, players + 1 storm buildings
+    s.tile_deck_n[:] = 0
+    s.tile_display[:, :] = -1
+    for x in range(t.n_tiles):
+        k = t.tile_kind[x]
+        s.tile_deck[k, s.tile_deck_n[k]] = x
+        s.tile_deck_n[k] += 1
+    for k in range(N_KINDS):
+        shuffle_nb(s.streams, CHANCE, s.tile_deck[k], s.tile_deck_n[k])
+        if k == K_STORM:
+            ns = n_players + t.rules[R_STORM_DISPLAY_EXTRA]
+            for i in range(ns):
+                if s.tile_deck_n[k] > 0 and i < MAX_DISPLAY:
+                    s.tile_deck_n[k] -= 1
+                    s.tile_display[k, i] = s.tile_deck[k, s.tile_deck_n[k]]
+            s.tile_deck_n[k] = 0      # the rest go back to the box
+        else:
+            refill_tiles_nb(t, s, k)
+    # farms, dealt at random
+    lay = np.arange(t.n_layouts)
+    shuffle_nb(s.streams, CHANCE, lay, t.n_layouts)
+    market_reset_nb(t, s)
+    for p in range(MAX_PLAYERS):
+        s.tile_at[p, :] = -1
+        s.fence[p, :] = 0
+        s.farmer_on[p, :] = -1
+        s.uses[p, :] = 0
+        s.hands[p, :] = 0
+        s.hand[p, :] = 0
+        s.owned[p] = 0
+        s.coins[p] = 0
+        s.sheep[p] = 0
+        s.sheep_tile[p] = 0
+        s.dike_pos[p] = 0
+        s.dike_lap[p] = 0
+        s.breach[p] = 0
+        s.plus2[p] = 0
+        s.n_buildings[p] = 0
+        s.storm_built[p] = 0
+        s.fence_supply[p] = 0
+        s.hands_supply[p] = 0
+        s.coin_plus_used[p] = 0
+        s.layout[p] = 0
+        if p >= n_players:
+            s.order_stamp[p] = 0
+            continue
+        s.layout[p] = lay[p % t.n_layouts]
+        for e in range(N_EDGES):
+            s.fence[p, e] = t.start_fences[e]
+        s.fence_supply[p] = t.n_fence_income
+        s.hands_supply[p] = t.rules[R_FARMHANDS]
+        s.coins[p] = t.rules[R_START_COINS] + (0 if p == g[G_START] else t.rules[R_NON_START_BONUS])
+        s.sheep[p] = t.rules[R_START_SHEEP]
+    for p in range(n_players):
+        for _ in range(t.rules[R_START_CARDS]):
+            c = draw_card_nb(s)
+            if c >= 0:
+                s.hand[p, c] += 1
+    g[G_STAGE] = 0
+    g[G_STEP] = STEP_TIDE
+    g[G_STARTED] = 0
+    g[G_NTASK] = 0
+
+
+# ---------------------------------------------------------------------------------------
+# option lists (also used to test whether an action can be taken at all)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def tile_cells_nb(t, s, p, x, cells):
+    """Empty cells of p's farm where tile x may stand (terrain requirement)."""
+    n = 0
+    lay = s.layout[p]
+    req = t.tile_terrain[x]
+    for k in range(N_CELLS):
+        if s.tile_at[p, k] >= 0:
+            continue
+        if req != 0 and (t.layout_terrain[lay, k] & req) == 0:
+            continue
+        cells[n] = k
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def tile_cost_nb(t, s, p, x, need):
+    disc = np.empty(N_RES, np.int64)
+    discounts_nb(t, s, p, disc)
+    for r in range(N_RES):
+        need[r] = t.tile_cost[x, r] - disc[r]
+
+
+@njit(cache=True, error_model="numpy")
+def build_options_nb(t, s, p, value, facility_only, free_any, options):
+    """Face-up tiles p may build: value reached, limits (4 buildings, 1 storm building),
+    cost payable (discount tiles, farmhands, exchange), a cell for it. code = kind*MAX_DISPLAY+slot."""
+    n = 0
+    need = np.empty(N_RES, np.int64)
+    out = np.empty(N_RES, np.int64)
+    cells = np.empty(N_CELLS, np.int64)
+    for k in range(N_KINDS):
+        if facility_only and k != K_FACILITY:
+            continue
+        if k != K_FACILITY and s.n_buildings[p] >= t.rules[R_MAX_BUILDINGS]:
+            continue
+        if k == K_STORM and s.storm_built[p] >= t.rules[R_MAX_STORM]:
+            continue
+        for i in range(MAX_DISPLAY):
+            x = s.tile_display[k, i]
+            if x < 0 or t.tile_value[x] > value:
+                continue
+            tile_cost_nb(t, s, p, x, need)
+            if not pay_plan_nb(t, s, p, need, free_any, out):
+                continue
+            if tile_cells_nb(t, s, p, x, cells) == 0:
+                continue
+            options[n] = k * MAX_DISPLAY + i
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def dike_options_nb(t, s, p, left, done_res, disc_used, options):
+    """(resource, amount) payments into the dike: one resource per segment; a segment begun
+    must be finished with its resource; after a segment completed in this action the next one
+    takes another resource (rules text; option same_resource_after_segment). code = res*16+amount."""
+    if s.g[G_SEGMENTS] >= t.n_segments or left <= 0:
+        return 0
+    L = t.rules[R_SITE_LENGTH]
+    pos = s.g[G_SITE_POS]
+    res = s.g[G_SITE_RES]
+    fresh = res < 0 or pos >= L
+    disc = np.empty(N_RES, np.int64)
+    discounts_nb(t, s, p, disc)
+    need = np.zeros(N_RES, np.int64)
+    out = np.empty(N_RES, np.int64)
+    n = 0
+    for r in range(N_RES):
+        if not fresh and r != res:
+            continue
+        if fresh and done_res > 0 and r == done_res - 1 and t.rules[R_SAME_RES_AFTER_SEGMENT] == 0:
+            continue
+        room = L if fresh else L - pos
+        amax = left if left < room else room
+        free = 0 if (disc_used >> r) & 1 else disc[r]
+        for a in range(1, amax + 1):
+            need[0] = 0
+            need[1] = 0
+            need[2] = 0
+            need[r] = a - free
+            if pay_plan_nb(t, s, p, need, 0, out):
+                options[n] = r * 16 + a
+                n += 1
+            else:
+                break
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def fence_edge_ok_nb(t, s, p, e, skip):
+    """A fence may go on edge e: none there and no building border there."""
+    if e == skip or s.fence[p, e] == 1:
+        return False
+    a = EDGE_CELLS[e, 0]
+    b = EDGE_CELLS[e, 1]
+    if a >= 0 and is_building_nb(t, s, p, a):
+        return False
+    if b >= 0 and is_building_nb(t, s, p, b):
+        return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def fence_res_nb(s, p, res):
+    """The resource new fences of this action are paid with: fixed by the first one (all the
+    same type); the first is the type the player holds most of (automatic choice)."""
+    if res >= 0:
+        return res
+    best = 0
+    for r in range(1, N_RES):
+        if s.hand[p, r] > s.hand[p, best]:
+            best = r
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def fence_options_nb(t, s, p, left, mode, res, count, options):
+    """Build a fence on an edge (code = edge), pick one up to move it (N_EDGES + edge), or
+    STOP (not before the first fence of a farmer's action)."""
+    n = 0
+    if left <= 0:
+        return 0
+    can_build = s.fence_supply[p] > 0
+    if can_build and mode != FENCE_FREE:
+        need = np.zeros(N_RES, np.int64)
+        out = np.empty(N_RES, np.int64)
+        r = fence_res_nb(s, p, res)
+        need[r] = 1
+        can_build = hand_total_nb(s, p) > 0 and pay_plan_nb(t, s, p, need, 0, out)
+    if can_build:
+        for e in range(N_EDGES):
+            if fence_edge_ok_nb(t, s, p, e, -1):
+                options[n] = e
+                n += 1
+    if mode != FENCE_FREE:
+        anywhere = False
+        for e in range(N_EDGES):
+            if fence_edge_ok_nb(t, s, p, e, -1):
+                anywhere = True
+                break
+        if anywhere:
+            for e in range(N_EDGES):
+                if s.fence[p, e] == 1:
+                    options[n] = N_EDGES + e
+                    n += 1
+        if count > 0 and n > 0:
+            options[n] = STOP
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def sheep_price_nb(t, s):
+    return t.price_sheep[s.g[G_PRICE]]
+
+
+@njit(cache=True, error_model="numpy")
+def sheep_options_nb(t, s, p, value, options):
+    """Buy from one market row (its sheep, room on the farm, coins) or sell to one row (its
+    empty places): up to the action value. code = mode*100 + row*10 + count."""
+    n = 0
+    np_ = s.g[G_NP]
+    hand = s.hands[p, A_SHEEP]
+    price = sheep_price_nb(t, s)
+    buy = price - hand
+    if buy < 0:
+        buy = 0
+    room = capacity_nb(t, s, p) - s.sheep[p]
+    for r in range(t.n_market_rows[np_]):
+        kmax = value
+        if s.market_avail[r] < kmax:
+            kmax = s.market_avail[r]
+        if room < kmax:
+            kmax = room
+        for k in range(1, kmax + 1):
+            if k * buy > s.coins[p]:
+                break
+            options[n] = r * 10 + k
+            n += 1
+    for r in range(t.n_market_rows[np_]):
+        kmax = value
+        if s.market_free[r] < kmax:
+            kmax = s.market_free[r]
+        if s.sheep[p] < kmax:
+            kmax = s.sheep[p]
+        for k in range(1, kmax + 1):
+            options[n] = 100 + r * 10 + k
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def cards_options_nb(s, want, options):
+    """Take `want` cards: the face-up ones chosen (code = bitmask of display places), the rest
+    from the deck; face-up first (rules text). Fewer only when the cards run out."""
+    avail = cards_available_nb(s)
+    nd = 0
+    for i in range(DISPLAY_CARDS):
+        if s.display[i] >= 0:
+            nd += 1
+    if want > avail + nd:
+        want = avail + nd
+    n = 0
+    for m in range(1 << DISPLAY_CARDS):
+        ok = True
+        pc = 0
+        for i in range(DISPLAY_CARDS):
+            if (m >> i) & 1:
+                if s.display[i] < 0:
+                    ok = False
+                pc += 1
+        if not ok or pc > want or want - pc > avail:
+            continue
+        options[n] = m
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def token_alt_ok_nb(t, s, p, k):
+    alt = t.token_alt[k]
+    if alt == ALT_REMOVE_WAVE:
+        return s.g[G_WAVES] > 0
+    if alt == ALT_FARMHAND:
+        return farmhand_options_nb(t, s, p, np.empty(MAX_OPTIONS, np.int64)) > 1
+    if alt == ALT_FREE_FENCE:
+        if s.fence_supply[p] == 0:
+            return False
+        for e in range(N_EDGES):
+            if fence_edge_ok_nb(t, s, p, e, -1):
+                return True
+        return False
+    if alt == ALT_PLUS2:
+        return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def farmhand_options_nb(t, s, p, options):
+    """Place a farmhand from the income board on an action space, or move one; at most 1 on
+    the sheep action, 2 on the others. code = from*8 + to (from N_ACTIONS = the income board);
+    STOP = leave them."""
+    n = 0
+    for a in range(N_ACTIONS):
+        cap = t.rules[R_MAX_FARMHAND_SHEEP] if a == A_SHEEP else t.rules[R_MAX_FARMHAND_OTHER]
+        if s.hands[p, a] >= cap:
+            continue
+        if s.hands_supply[p] > 0:
+            options[n] = N_ACTIONS * 8 + a
+            n += 1
+        for f in range(N_ACTIONS):
+            if f != a and s.hands[p, f] > 0:
+                options[n] = f * 8 + a
+                n += 1
+    options[n] = STOP
+    n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def place_value_nb(t, s, p, a, farmer, plus2, coinplus):
+    """The action value of a farmer placed on action a: its value, the +2 token, the
+    Foreman's +1, farmhands (dike, fence, cards: +1 each), Routine (+1 on a repeated action),
+    Lake Pumping Station (dike: +1/+2 with 3/4 lakes outside pastures)."""
+    v = t.farmer_values[farmer] + plus2 * t.rules[R_FARMER_PLUS] + coinplus
+    if a == A_DIKE or a == A_FENCE or a == A_CARDS:
+        v += s.hands[p, a]
+    if s.uses[p, a] > 0 and has_effect_nb(t, s, p, EF_REPEAT_PLUS) > 0:
+        v += 1
+    if a == A_DIKE and has_effect_nb(t, s, p, EF_LAKE_DIKE) > 0:
+        lakes = terrain_outside_nb(t, s, p, TERRAIN_LAKE, in_pasture_mask_nb(t, s, p))
+        if lakes >= 4:
+            v += 2
+        elif lakes >= 3:
+            v += 1
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def action_possible_nb(t, s, p, a, value):
+    """Can the action use at least 1 of its value? (A farmer cannot be placed only to turn its
+    value into cards.)"""
+    tmp = np.empty(MAX_OPTIONS, np.int64)
+    if a == A_BUILD:
+        return build_options_nb(t, s, p, value, False, s.hands[p, A_BUILD], tmp) > 0
+    if a == A_DIKE:
+        return dike_options_nb(t, s, p, value, 0, 0, tmp) > 0
+    if a == A_FENCE:
+        return fence_options_nb(t, s, p, value, FENCE_OWN, -1, 0, tmp) > 0
+    if a == A_SHEEP:
+        return sheep_options_nb(t, s, p, value, tmp) > 0
+    nd = 0
+    for i in range(DISPLAY_CARDS):
+        if s.display[i] >= 0:
+            nd += 1
+    return nd + cards_available_nb(s) > 0
+
+
+@njit(cache=True, error_model="numpy")
+def place_options_nb(t, s, p, options):
+    n = 0
+    rc = t.rules[R_REUSE_COST]
+    has_fore = has_effect_nb(t, s, p, EF_COIN_PLUS) > 0 and s.coin_plus_used[p] == 0
+    for a in range(N_ACTIONS):
+        cost = s.uses[p, a] * rc
+        for f in range(N_FARMERS):
+            if s.farmer_on[p, f] >= 0:
+                continue
+            for p2 in range(2):
+                if p2 == 1 and s.plus2[p] == 0:
+                    continue
+                for cp in range(2):
+                    if cp == 1 and not has_fore:
+                        continue
+                    if cost + cp > s.coins[p]:
+                        continue
+                    v = place_value_nb(t, s, p, a, f, p2, cp)
+                    if action_possible_nb(t, s, p, a, v):
+                        options[n] = a * 16 + f * 4 + p2 * 2 + cp
+                        n += 1
+    if n == 0:
+        options[0] = PASS_PLACE
+        n = 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# options of the task on top of the stack
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def task_options_nb(t, s, options):
+    """The legal options of the decision task on top of the stack (0: it resolves itself)."""
+    i = s.g[G_NTASK] - 1
+    kind = s.task[i, 0]
+    p = s.task[i, 1]
+    a = s.task[i, 2]
+    b = s.task[i, 3]
+    if kind == T_PLACE:
+        return place_options_nb(t, s, p, options)
+    if kind == T_BUILD:
+        free = s.hands[p, A_BUILD] if s.task[i, 4] == 1 else 0
+        return build_options_nb(t, s, p, a, b == 1, free, options)
+    if kind == T_CELL:
+        return tile_cells_nb(t, s, p, a, options)
+    if kind == T_DIKE:
+        n = dike_options_nb(t, s, p, a, s.task[i, 5], s.task[i, 6], options)
+        paid = s.task[i, 4]
+        if b == DIKE_SUPPORT or (paid > 0 and n > 0):
+            options[n] = STOP        # support: STOP before paying = decline
+            n += 1
+        return n
+    if kind == T_FENCE:
+        if b == FENCE_FREE:
+            return fence_options_nb(t, s, p, a, b, -1, 0, options)
+        return fence_options_nb(t, s, p, a, b, s.task[i, 4], s.task[i, 6], options)
+    if kind == T_FENCE_TO:
+        n = 0
+        for e in range(N_EDGES):
+            if fence_edge_ok_nb(t, s, p, e, s.g[G_PICKED]):
+                options[n] = e
+                n += 1
+        return n
+    if kind == T_SHEEP:
+        return sheep_options_nb(t, s, p, a, options)
+    if kind == T_CARDS:
+        return cards_options_nb(s, a, options)
+    if kind == T_ASK:
+        n = 0
+        for q in range(s.g[G_NP]):
+            if q != p:
+                options[n] = q
+                n += 1
+        return n
+    if kind == T_TOKEN:
+        options[0] = 0
+        if token_alt_ok_nb(t, s, p, a):
+            options[1] = 1
+            return 2
+        return 1
+    if kind == T_FARMHAND:
+        return farmhand_options_nb(t, s, p, options)
+    if kind == T_INCOME:
+        options[0] = 0
+        options[1] = 1
+        return 2
+    if kind == T_DISCARD:
+        n = 0
+        for r in range(N_RES):
+            if s.hand[p, r] > 0:
+                options[n] = r
+                n += 1
+        return n
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def is_decision_task_nb(kind):
+    return not (kind == T_AFTER or kind == T_ESCAPE or kind == T_SHEEP_GAIN or kind == T_FLOOD)
+
+
+# ---------------------------------------------------------------------------------------
+# applying a decision
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def finish_dike_nb(t, s, p, left, mode, paid):
+    """End of a dike payment sequence: a farmer's action turns its unspent value into cards
+    and then MUST ask one other player for support (after the cards, rules text)."""
+    if mode == DIKE_SUPPORT:
+        return
+    np_ = s.g[G_NP]
+    ask = paid > 0 and np_ > 1 and not (np_ == 2 and t.rules[R_TWO_PLAYER_SUPPORT] == 1)
+    if ask:
+        push_nb(s, T_ASK, p, paid, 0, 0, 0, 0, 0)
+    if mode == DIKE_OWN and left > 0:
+        push_nb(s, T_CARDS, p, left, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_dike_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    left = s.task[i, 2]
+    mode = s.task[i, 3]
+    paid = s.task[i, 4]
+    done = s.task[i, 5]
+    used = s.task[i, 6]
+    builder = s.task[i, 7]
+    pop_nb(s)
+    if option == STOP:
+        if mode == DIKE_SUPPORT and paid == 0:
+            pass      # declined
+        finish_dike_nb(t, s, p, left, mode, paid)
+        return
+    r = option // 16
+    amt = option % 16
+    disc = np.empty(N_RES, np.int64)
+    discounts_nb(t, s, p, disc)
+    free = 0 if (used >> r) & 1 else disc[r]
+    need = np.zeros(N_RES, np.int64)
+    need[r] = amt - free
+    out = np.empty(N_RES, np.int64)
+    pay_plan_nb(t, s, p, need, 0, out)
+    pay_nb(s, p, out)
+    if free > 0:
+        used |= 1 << r
+    L = t.rules[R_SITE_LENGTH]
+    if s.g[G_SITE_RES] < 0 or s.g[G_SITE_POS] >= L:
+        s.g[G_SITE_RES] = r
+        s.g[G_SITE_POS] = 0
+    s.g[G_SITE_POS] += amt
+    if s.g[G_SITE_POS] >= L:
+        complete_segment_nb(t, s)
+        done = r + 1
+    s.st[p, ST_DIKE_RES] += amt
+    trace_nb(trace, tn, EV_DIKE, p, r, amt, mode, s.g[G_SEGMENTS])
+    first = paid == 0
+    paid += amt
+    left -= amt
+    # the continuation goes under the bonuses the move triggers (they resolve at once)
+    push_nb(s, T_DIKE, p, left, mode, paid, done, used, builder)
+    steps = amt
+    if first and mode == DIKE_SUPPORT:
+        s.st[p, ST_SUPPORT_GIVEN] += 1
+        move_marker_nb(t, s, builder, 1, True)   # the builder moves 1 first (rules text)
+    if first and mode != DIKE_SUPPORT:
+        steps += has_effect_nb(t, s, p, EF_DIKE_PLUS)
+    move_marker_nb(t, s, p, steps, True)
+
+
+@njit(cache=True, error_model="numpy")
+def start_dike_nb(t, s, p, value, mode):
+    push_nb(s, T_DIKE, p, value, mode, 0, 0, 0, -1)
+
+
+@njit(cache=True, error_model="numpy")
+def tile_effect_nb(t, s, p, x, cell, trace, tn):
+    """The immediate effects of tile x just built on `cell` (its passive effects are read
+    where they apply). Effects that are actions become tasks on the stack."""
+    ef = t.tile_effect[x]
+    prm = t.tile_param[x]
+    if ef == EF_COINS:
+        s.coins[p] += prm
+    elif ef == EF_SHEEP:
+        push_nb(s, T_SHEEP_GAIN, p, prm, 0, 0, 0, 0, 0)
+    elif ef == EF_FREE_FENCES:
+        if s.fence_supply[p] > 0:
+            push_nb(s, T_FENCE, p, prm, FENCE_FREE, -1, 0, 0, 0)
+    elif ef == EF_BANK:
+        s.coins[p] += prm
+    elif ef == EF_FARMHOUSE:
+        push_nb(s, T_BUILD, p, 4, 1, 0, 0, 0, 0)
+    elif ef == EF_DIKE_ASSOC:
+        move_marker_nb(t, s, p, prm, True)
+    elif ef == EF_ESTATE:
+        if s.fence_supply[p] > 0:
+            push_nb(s, T_FENCE, p, 2, FENCE_FREE, -1, 0, 0, 0)
+    elif ef == EF_BREEDING:
+        push_nb(s, T_SHEEP_GAIN, p, 1, 0, 0, 0, 0, 0)
+    elif ef == EF_COMPLETE_SEGMENT:
+        if s.g[G_SEGMENTS] < t.n_segments:
+            if s.g[G_SITE_RES] < 0:
+                s.g[G_SITE_RES] = 0
+            s.g[G_SITE_POS] = t.rules[R_SITE_LENGTH]
+            complete_segment_nb(t, s)
+        move_marker_nb(t, s, p, prm, True)
+    elif ef == EF_WAVES:
+        remove_waves_nb(t, s, s.n_buildings[p])
+    elif ef == EF_DAIRY:
+        s.coins[p] += s.sheep[p] // 2
+    elif ef == EF_CAPACITY_COINS:
+        room = capacity_nb(t, s, p) - s.sheep[p]
+        if room > 0:
+            s.coins[p] += prm * room
+    elif ef == EF_FENCE_AND_SHEEP:
+        push_nb(s, T_SHEEP_GAIN, p, prm, 0, 0, 0, 0, 0)
+        push_nb(s, T_FENCE, p, 3, FENCE_TILE, -1, 0, 0, in_pasture_mask_nb(t, s, p))
+    elif ef == EF_BUSH_COINS:
+        s.coins[p] += terrain_outside_nb(t, s, p, TERRAIN_BUSH, in_pasture_mask_nb(t, s, p))
+    elif ef == EF_SHEEP_FARM:
+        inmask = in_pasture_mask_nb(t, s, p)
+        lay = s.layout[p]
+        for k in range(N_CELLS):
+            if (inmask >> k) & 1 and (t.layout_terrain[lay, k] & TERRAIN_BUSH):
+                s.coins[p] += prm
+        push_nb(s, T_SHEEP_GAIN, p, 1, 0, 0, 0, 0, 0)
+    elif ef == EF_DIKE_ACTION:
+        start_dike_nb(t, s, p, prm, DIKE_TILE)
+    # Builders' Guild: every building (not facility), this one included, gives a value-2 dike action
+    if t.tile_kind[x] != K_FACILITY and has_effect_nb(t, s, p, EF_BUILD_DIKE) > 0:
+        for y in range(t.n_tiles):
+            if (s.owned[p] >> y) & 1 and t.tile_effect[y] == EF_BUILD_DIKE:
+                start_dike_nb(t, s, p, t.tile_param[y], DIKE_TILE)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_cell_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    x = s.task[i, 2]
+    left = s.task[i, 3]
+    own = s.task[i, 4]
+    free = s.task[i, 5]
+    pop_nb(s)
+    need = np.empty(N_RES, np.int64)
+    out = np.empty(N_RES, np.int64)
+    tile_cost_nb(t, s, p, x, need)
+    pay_plan_nb(t, s, p, need, free, out)
+    pay_nb(s, p, out)
+    k = t.tile_kind[x]
+    for j in range(MAX_DISPLAY):
+        if s.tile_display[k, j] == x:
+            s.tile_display[k, j] = -1
+    refill_tiles_nb(t, s, k)
+    s.tile_at[p, option] = x
+    s.owned[p] |= 1 << x
+    trace_nb(trace, tn, EV_BUILD, p, x, option, 0, 0)
+    if own == 1 and left > 0:
+        push_nb(s, T_CARDS, p, left, 0, 0, 0, 0, 0)
+    push_nb(s, T_ESCAPE, p, 0, 0, 0, 0, 0, 0)
+    if k != K_FACILITY:
+        s.n_buildings[p] += 1
+        if k == K_STORM:
+            s.storm_built[p] += 1
+        uncover_nb(t, s, p, t.building_income[s.n_buildings[p] - 1])
+    tile_effect_nb(t, s, p, x, option, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def end_fence_nb(t, s, p, left, mode, built, before):
+    """End of a fence action: Fence Maker's extra fence, the tree/bush pasture bonuses, sheep
+    escape from pastures left open, then the unspent value as cards."""
+    if mode == FENCE_OWN and left > 0:
+        push_nb(s, T_CARDS, p, left, 0, 0, 0, 0, 0)
+    push_nb(s, T_ESCAPE, p, 0, 0, 0, 0, 0, 0)
+    if mode == FENCE_FREE:
+        return
+    now = in_pasture_mask_nb(t, s, p)
+    new = now & ~before
+    lay = s.layout[p]
+    tree = False
+    bush = False
+    for k in range(N_CELLS):
+        if (new >> k) & 1:
+            if t.layout_terrain[lay, k] & TERRAIN_TREE:
+                tree = True
+            if t.layout_terrain[lay, k] & TERRAIN_BUSH:
+                bush = True
+    if tree:
+        for y in range(t.n_tiles):
+            if (s.owned[p] >> y) & 1 and t.tile_effect[y] == EF_TREE_CARDS:
+                push_nb(s, T_CARDS, p, t.tile_param[y], 0, 0, 0, 0, 0)
+    if bush:
+        for y in range(t.n_tiles):
+            if (s.owned[p] >> y) & 1 and t.tile_effect[y] == EF_BUSH_SHEEP:
+                push_nb(s, T_SHEEP_GAIN, p, t.tile_param[y], 0, 0, 0, 0, 0)
+    if mode == FENCE_OWN and built > 0 and s.fence_supply[p] > 0:
+        nb = has_effect_nb(t, s, p, EF_FENCE_BONUS)
+        if nb > 0:
+            push_nb(s, T_FENCE, p, nb, FENCE_FREE, -1, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_fence_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    left = s.task[i, 2]
+    mode = s.task[i, 3]
+    res = s.task[i, 4]
+    built = s.task[i, 5]
+    count = s.task[i, 6]
+    before = s.task[i, 7]
+    pop_nb(s)
+    if option == STOP:
+        end_fence_nb(t, s, p, left, mode, built, before)
+        return
+    if option >= N_EDGES:        # pick up a fence to move it (free of resources)
+        e = option - N_EDGES
+        s.fence[p, e] = 0
+        s.g[G_PICKED] = e
+        trace_nb(trace, tn, EV_FENCE, p, e, 2, 0, 0)
+        push_nb(s, T_FENCE_TO, p, left - 1, mode, res, built, count + 1, before)
+        return
+    if mode != FENCE_FREE:
+        res = fence_res_nb(s, p, res)
+        need = np.zeros(N_RES, np.int64)
+        need[res] = 1
+        out = np.empty(N_RES, np.int64)
+        pay_plan_nb(t, s, p, need, 0, out)
+        pay_nb(s, p, out)
+    s.fence[p, option] = 1
+    s.st[p, ST_FENCES_BUILT] += 1
+    trace_nb(trace, tn, EV_FENCE, p, option, 1 if mode != FENCE_FREE else 3, 0, 0)
+    left -= 1
+    built += 1
+    count += 1
+    more = left > 0
+    if more:
+        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
+    else:
+        end_fence_nb(t, s, p, left, mode, built, before)
+    take_fence_nb(t, s, p)   # may uncover a farmhand icon (resolved before going on)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_fence_to_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    left = s.task[i, 2]
+    mode = s.task[i, 3]
+    res = s.task[i, 4]
+    built = s.task[i, 5]
+    count = s.task[i, 6]
+    before = s.task[i, 7]
+    pop_nb(s)
+    s.fence[p, option] = 1
+    s.g[G_PICKED] = -1
+    trace_nb(trace, tn, EV_FENCE, p, option, 0, 0, 0)
+    if left > 0:
+        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
+    else:
+        end_fence_nb(t, s, p, left, mode, built, before)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_sheep_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    value = s.task[i, 2]
+    pop_nb(s)
+    mode = option // 100
+    r = (option % 100) // 10
+    k = option % 10
+    price = sheep_price_nb(t, s)
+    hand = s.hands[p, A_SHEEP]
+    if mode == 0:
+        each = price - hand
+        if each < 0:
+            each = 0
+        s.coins[p] -= k * each
+        s.sheep[p] += k
+        s.market_avail[r] -= k
+        s.st[p, ST_SHEEP_BOUGHT] += k
+    else:
+        each = price + hand + has_effect_nb(t, s, p, EF_SHEARER)
+        s.coins[p] += k * each
+        s.sheep[p] -= k
+        s.market_free[r] -= k
+        s.st[p, ST_SHEEP_SOLD] += k
+    trace_nb(trace, tn, EV_SHEEP, p, mode, r, k, each)
+    if value - k > 0:
+        push_nb(s, T_CARDS, p, value - k, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_cards_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    want = s.task[i, 2]
+    pop_nb(s)
+    nd = 0
+    for j in range(DISPLAY_CARDS):
+        if s.display[j] >= 0:
+            nd += 1
+    avail = cards_available_nb(s)
+    if want > avail + nd:
+        want = avail + nd
+    pc = 0
+    for j in range(DISPLAY_CARDS):
+        if (option >> j) & 1:
+            s.hand[p, s.display[j]] += 1
+            s.display[j] = -1
+            pc += 1
+    for _ in range(want - pc):
+        c = draw_card_nb(s)
+        if c >= 0:
+            s.hand[p, c] += 1
+    refill_display_nb(s)
+    trace_nb(trace, tn, EV_CARDS, p, option, want - pc, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_place_nb(t, s, option, trace, tn):
+    i = s.g[G_NTASK] - 1
+    p = s.task[i, 1]
+    pop_nb(s)
+    s.g[G_PLACED] += 1
+    if option == PASS_PLACE:     # nothing possible: a farmer stands idle
+        for f in range(N_FARMERS):
+            if s.farmer_on[p, f] < 0:
+                s.farmer_on[p, f] = N_ACTIONS
+                break
+        return
+    a = option // 16
+    f = (option // 4) % 4
+    p2 = (option // 2) % 2
+    cp = option % 2
+    v = place_value_nb(t, s, p, a, f, p2, cp)
+    cost = s.uses[p, a] * t.rules[R_REUSE_COST] + cp
+    s.coins[p] -= cost
+    s.uses[p, a] += 1
+    s.farmer_on[p, f] = a
+    s.st[p, ST_ACTIONS + a] += 1
+    if p2 == 1:
+        s.plus2[p] -= 1
+    if cp == 1:
+        s.coin_plus_used[p] = 1
+    trace_nb(trace, tn, EV_PLACE, p, a, t.farmer_values[f], v, cost)
+    if a == A_BUILD:
+        push_nb(s, T_BUILD, p, v, 0, 1, 0, 0, 0)
+    elif a == A_DIKE:
+        start_dike_nb(t, s, p, v, DIKE_OWN)
+    elif a == A_FENCE:
+        push_nb(s, T_FENCE, p, v, FENCE_OWN, -1, 0, 0, in_pasture_mask_nb(t, s, p))
+    elif a == A_SHEEP:
+        push_nb(s, T_SHEEP, p, v, 0, 0, 0, 0, 0)
+    else:
+        push_nb(s, T_CARDS, p, v, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_task_nb(t, s, option, trace, tn):
+    """Apply `option` to the decision task on top of the stack."""
+    i = s.g[G_NTASK] - 1
+    kind = s.task[i, 0]
+    p = s.task[i, 1]
+    s.g[G_TURNS] += 1
+    if kind == T_PLACE:
+        apply_place_nb(t, s, option, trace, tn)
+    elif kind == T_BUILD:
+        value = s.task[i, 2]
+        own = s.task[i, 4]
+        free = s.hands[p, A_BUILD] if own == 1 else 0
+        pop_nb(s)
+        k = option // MAX_DISPLAY
+        x = s.tile_display[k, option % MAX_DISPLAY]
+        push_nb(s, T_CELL, p, x, value - t.tile_value[x], own, free, 0, 0)
+    elif kind == T_CELL:
+        apply_cell_nb(t, s, option, trace, tn)
+    elif kind == T_DIKE:
+        apply_dike_nb(t, s, option, trace, tn)
+    elif kind == T_FENCE:
+        apply_fence_nb(t, s, option, trace, tn)
+    elif kind == T_FENCE_TO:
+        apply_fence_to_nb(t, s, option, trace, tn)
+    elif kind == T_SHEEP:
+        apply_sheep_nb(t, s, option, trace, tn)
+    elif kind == T_CARDS:
+        apply_cards_nb(t, s, option, trace, tn)
+    elif kind == T_ASK:
+        paid = s.task[i, 2]
+        pop_nb(s)
+        s.st[option, ST_SUPPORT_ASKED] += 1
+        trace_nb(trace, tn, EV_ASK, p, option, paid, 0, 0)
+        # the supporter pays as many resources as the builder paid, at most; no farmhands
+        push_nb(s, T_DIKE, option, paid, DIKE_SUPPORT, 0, 0, 0, p)
+    elif kind == T_TOKEN:
+        k = s.task[i, 2]
+        pop_nb(s)
+        trace_nb(trace, tn, EV_TOKEN, p, k, option, 0, 0)
+        if option == 0:
+            s.coins[p] += t.token_coins[k]
+        else:
+            alt = t.token_alt[k]
+            if alt == ALT_REMOVE_WAVE:
+                remove_waves_nb(t, s, 1)
+            elif alt == ALT_FARMHAND:
+                push_nb(s, T_FARMHAND, p, 0, 0, 0, 0, 0, 0)
+            elif alt == ALT_FREE_FENCE:
+                push_nb(s, T_FENCE, p, 1, FENCE_FREE, -1, 0, 0, 0)
+            elif alt == ALT_PLUS2:
+                s.plus2[p] += 1
+    elif kind == T_FARMHAND:
+        pop_nb(s)
+        if option != STOP:
+            fr = option // 8
+            to = option % 8
+            if fr == N_ACTIONS:
+                s.hands_supply[p] -= 1
+            else:
+                s.hands[p, fr] -= 1
+            s.hands[p, to] += 1
+            trace_nb(trace, tn, EV_FARMHAND, p, fr, to, 0, 0)
+    elif kind == T_INCOME:
+        pop_nb(s)
+        if option == 0:
+            c = draw_card_nb(s)
+            if c >= 0:
+                s.hand[p, c] += 1
+        else:
+            s.coins[p] += 1
+    elif kind == T_DISCARD:
+        pop_nb(s)
+        s.hand[p, option] -= 1
+        s.discard[option] += 1
+        trace_nb(trace, tn, EV_DISCARD, p, option, 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def skip_task_nb(t, s, trace, tn):
+    """A decision task with no legal option resolves itself (e.g. a dike action whose
+    resources ran out, a free fence with no edge left)."""
+    i = s.g[G_NTASK] - 1
+    kind = s.task[i, 0]
+    p = s.task[i, 1]
+    if kind == T_DIKE:
+        left = s.task[i, 2]
+        mode = s.task[i, 3]
+        paid = s.task[i, 4]
+        pop_nb(s)
+        finish_dike_nb(t, s, p, left, mode, paid)
+    elif kind == T_FENCE:
+        left = s.task[i, 2]
+        mode = s.task[i, 3]
+        built = s.task[i, 5]
+        before = s.task[i, 7]
+        pop_nb(s)
+        end_fence_nb(t, s, p, left, mode, built, before)
+    elif kind == T_FENCE_TO:   # nowhere to put it: it goes back where it was
+        s.fence[p, s.g[G_PICKED]] = 1
+        s.g[G_PICKED] = -1
+        left = s.task[i, 2] + 1
+        mode = s.task[i, 3]
+        built = s.task[i, 5]
+        before = s.task[i, 7]
+        pop_nb(s)
+        end_fence_nb(t, s, p, left, mode, built, before)
+    elif kind == T_CARDS or kind == T_BUILD or kind == T_SHEEP:
+        left = s.task[i, 2]
+        pop_nb(s)
+        # a build with no tile possible (the Farmhouse's facility): nothing happens
+    else:
+        pop_nb(s)
+
+
+# ---------------------------------------------------------------------------------------
+# automatic steps: floods, upkeep, high tide, storm surge
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def reveal_flood_nb(t, s, trace, tn):
+    """Reveal the leftmost face-down sea card: that many wave pieces, left to right, layer on
+    layer (a piece beyond 3 full layers cannot be placed)."""
+    j = s.g[G_SEA_SHOWN]
+    if j >= s.g[G_SEA_N]:
+        return
+    c = s.sea[j]
+    s.g[G_SEA_SHOWN] = j + 1
+    w = s.g[G_WAVES] + t.flood_value[c]
+    top = t.n_layers * t.layer_width
+    s.g[G_WAVES] = w if w < top else top
+    trace_nb(trace, tn, EV_FLOOD, t.flood_value[c], s.g[G_WAVES], 0, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def lay_sea_nb(s):
+    n = 0
+    for j in range(3):
+        s.sea[j] = -1
+        if s.g[G_FLOOD_N] > 0:
+            s.g[G_FLOOD_N] -= 1
+            s.sea[j] = s.flood_deck[s.g[G_FLOOD_N]]
+            n += 1
+    s.g[G_SEA_N] = n
+    s.g[G_SEA_SHOWN] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def upkeep_nb(t, s, last, trace, tn):
+    """Upkeep: breeding (1 lamb per 2 sheep, as housed), income (start player first; a
+    card-or-coin icon is a choice), farmers home, market reset, start player by dike position
+    (skipped in the last upkeep), then the next flood card."""
+    np_ = s.g[G_NP]
+    inc = np.empty(3, np.int64)
+    push_nb(s, T_FLOOD, 0, 0, 0, 0, 0, 0, 0)       # revealed after the rest
+    for j in range(np_):
+        p = (s.g[G_START] + j) % np_
+        lambs = s.sheep[p] // t.rules[R_SHEEP_BREED_PER]
+        got = gain_sheep_nb(t, s, p, lambs)
+        s.st[p, ST_BRED] += got
+    for j in range(np_ - 1, -1, -1):                # pushed in reverse: the start player first
+        p = (s.g[G_START] + j) % np_
+        income_icons_nb(t, s, p, inc)
+        for _ in range(inc[2]):
+            push_nb(s, T_INCOME, p, 0, 0, 0, 0, 0, 0)
+    for j in range(np_):
+        p = (s.g[G_START] + j) % np_
+        income_icons_nb(t, s, p, inc)
+        for _ in range(inc[0]):
+            c = draw_card_nb(s)
+            if c >= 0:
+                s.hand[p, c] += 1
+        s.coins[p] += inc[1]
+        trace_nb(trace, tn, EV_UPKEEP, p, 0, inc[0], inc[1], 0)
+    if not last:
+        for p in range(np_):
+            s.farmer_on[p, :] = -1
+            s.uses[p, :] = 0
+            s.coin_plus_used[p] = 0
+        market_reset_nb(t, s)
+        best = 0
+        for p in range(1, np_):
+            if ahead_nb(t, s, p, best):
+                best = p
+        s.g[G_START] = best
+
+
+@njit(cache=True, error_model="numpy")
+def high_tide_nb(t, s, trace, tn):
+    """High tide: Bush Clearing's coins, then the dike against the waves. Held: each player
+    gets 1 coin per dike point above the lowest, the price marker moves right. Broken: each
+    takes 1 breach token per dike point below the highest (Flood Insurance: half, rounded up),
+    the marker moves left. The stage's flood cards leave the game."""
+    np_ = s.g[G_NP]
+    for p in range(np_):
+        nb = has_effect_nb(t, s, p, EF_BUSH_COINS)
+        if nb > 0:
+            s.coins[p] += nb * terrain_outside_nb(t, s, p, TERRAIN_BUSH, in_pasture_mask_nb(t, s, p))
+    lo = 1 << 40
+    hi = -1
+    for p in range(np_):
+        d = dike_points_nb(t, s, p)
+        if d < lo:
+            lo = d
+        if d > hi:
+            hi = d
+    holds = dike_holds_nb(t, s)
+    if holds:
+        for p in range(np_):
+            s.coins[p] += dike_points_nb(t, s, p) - lo
+        if s.g[G_PRICE] < t.n_price - 1:
+            s.g[G_PRICE] += 1
+    else:
+        s.g[G_BREACHES] += 1
+        s.g[G_STAGE_BREACH] |= 1 << s.g[G_STAGE]
+        for p in range(np_):
+            k = hi - dike_points_nb(t, s, p)
+            if has_effect_nb(t, s, p, EF_HALF_BREACH) > 0:
+                k = (k + 1) // 2
+            s.breach[p] += k
+        if s.g[G_PRICE] > 0:
+            s.g[G_PRICE] -= 1
+    trace_nb(trace, tn, EV_HIGH, 1 if holds else 0, s.g[G_WAVES], s.g[G_SEGMENTS], 0, 0)
+    s.sea[:] = -1
+    s.g[G_SEA_N] = 0
+    s.g[G_SEA_SHOWN] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def storm_surge_nb(t, s, trace, tn):
+    """The storm surge: '!' effects, the final dike check with its penalties (sheep, then the
+    sheep price in coins per token, then 1 point per coin missing), final scoring."""
+    np_ = s.g[G_NP]
+    bonus = np.zeros(MAX_PLAYERS, np.int64)
+    for p in range(np_):
+        inmask = in_pasture_mask_nb(t, s, p)
+        lay = s.layout[p]
+        for x in range(t.n_tiles):
+            if not (s.owned[p] >> x) & 1:
+                continue
+            ef = t.tile_effect[x]
+            prm = t.tile_param[x]
+            if ef == EF_BANK:
+                bonus[p] += s.coins[p] // prm if prm > 0 else 0
+            elif ef == EF_FARMHOUSE:
+                nf = 0
+                for k in range(N_CELLS):
+                    y = s.tile_at[p, k]
+                    if y >= 0 and t.tile_kind[y] == K_FACILITY:
+                        nf += 1
+                bonus[p] += prm * nf
+            elif ef == EF_DIKE_ASSOC:
+                move_marker_nb(t, s, p, 2 * (dike_points_nb(t, s, p) // prm), False)
+            elif ef == EF_MOUND:
+                if s.breach[p] <= prm:
+                    s.breach[p] = 0
+            elif ef == EF_ESTATE:
+                bonus[p] += prm * n_pastures_nb(t, s, p)
+            elif ef == EF_BREEDING:
+                s.sheep_tile[p] += (s.sheep[p] + s.sheep_tile[p]) // prm if prm > 0 else 0
+            elif ef == EF_LAKE_POINTS:
+                nl = terrain_outside_nb(t, s, p, TERRAIN_LAKE, inmask)
+                bonus[p] += 10 if nl >= 4 else (7 if nl >= 3 else 0)
+            elif ef == EF_TREE_POINTS:
+                ntr = terrain_outside_nb(t, s, p, TERRAIN_TREE, inmask)
+                bonus[p] += 15 if ntr >= 5 else (10 if ntr >= 4 else (5 if ntr >= 3 else 0))
+            elif ef == EF_LAKE_CABIN:
+                for k in range(N_CELLS):
+                    if s.tile_at[p, k] == x:
+                        for d in range(4):
+                            nb = CELL_NB[k, d]
+                            if nb >= 0 and s.tile_at[p, nb] < 0 and not (inmask >> nb) & 1:
+                                bonus[p] += prm
+        s.st[p, ST_BONUS_PTS] = bonus[p]
+        s.st[p, ST_BREACH_FINAL] = s.breach[p]
+    holds = dike_holds_nb(t, s)
+    s.g[G_FINAL_BREACH] = 0 if holds else 1
+    price = sheep_price_nb(t, s)
+    penalty = np.zeros(MAX_PLAYERS, np.int64)
+    for p in range(np_):
+        if holds:
+            s.breach[p] = 0
+            continue
+        k = s.breach[p]
+        lose = k if k < s.sheep[p] else s.sheep[p]
+        s.sheep[p] -= lose
+        k -= lose
+        lose2 = k if k < s.sheep_tile[p] else s.sheep_tile[p]
+        s.sheep_tile[p] -= lose2
+        k -= lose2
+        s.st[p, ST_PENALTY_SHEEP] = lose + lose2
+        owe = k * price
+        pay = owe if owe < s.coins[p] else s.coins[p]
+        s.coins[p] -= pay
+        s.st[p, ST_PENALTY_COINS] = pay
+        penalty[p] = owe - pay
+        s.st[p, ST_PENALTY_PTS] = penalty[p]
+    for p in range(np_):
+        s.pts[p, PTS_DIKE] = dike_points_nb(t, s, p) * t.price_dike[s.g[G_PRICE]]
+        s.pts[p, PTS_SHEEP] = (s.sheep[p] + s.sheep_tile[p]) * price
+        sh = 0
+        for x in range(t.n_tiles):
+            if (s.owned[p] >> x) & 1:
+                sh += t.tile_shields[x]
+        s.pts[p, PTS_SHIELDS] = sh
+        s.pts[p, PTS_COINS] = s.coins[p] - penalty[p]
+        s.pts[p, PTS_CARDS] = hand_total_nb(s, p) // t.rules[R_CARDS_PER_POINT]
+        s.pts[p, PTS_BONUS] = bonus[p]
+        tot = 0
+        for c in range(s.pts.shape[1]):
+            tot += s.pts[p, c]
+        s.score[p] = tot
+    trace_nb(trace, tn, EV_END, 1 - (1 if holds else 0), 0, 0, 0, 0)
+    s.g[G_OVER] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def start_step_nb(t, s, trace, tn):
+    """The automatic beginning of the current step (may push tasks)."""
+    step = s.g[G_STEP]
+    np_ = s.g[G_NP]
+    trace_nb(trace, tn, EV_STAGE, s.g[G_STAGE], step, 0, 0, 0)
+    if step == STEP_TIDE:
+        push_nb(s, T_FLOOD, 0, 1, 0, 0, 0, 0, 0)    # after the hand limit
+        for j in range(np_ - 1, -1, -1):
+            p = (s.g[G_START] + j) % np_
+            extra = hand_total_nb(s, p) - t.rules[R_HAND_LIMIT]
+            for _ in range(extra):
+                push_nb(s, T_DISCARD, p, 0, 0, 0, 0, 0, 0)
+    elif step == STEP_WORK1 or step == STEP_WORK2:
+        s.g[G_PLACED] = 0
+    elif step == STEP_UP1 or step == STEP_UP2:
+        last = step == STEP_UP2 and s.g[G_STAGE] == N_STAGES - 1
+        upkeep_nb(t, s, last, trace, tn)
+    elif step == STEP_HIGH:
+        high_tide_nb(t, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def run_auto_task_nb(t, s, trace, tn):
+    i = s.g[G_NTASK] - 1
+    kind = s.task[i, 0]
+    p = s.task[i, 1]
+    a = s.task[i, 2]
+    pop_nb(s)
+    if kind == T_ESCAPE:
+        escape_nb(t, s, p, trace, tn)
+    elif kind == T_SHEEP_GAIN:
+        gain_sheep_nb(t, s, p, a)
+    elif kind == T_FLOOD:
+        if a == 1:
+            lay_sea_nb(s)
+        reveal_flood_nb(t, s, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def advance_nb(t, s, trace, tn):
+    """Run everything automatic up to the next decision with 2+ options (forced moves are
+    applied on the spot) or the end. Sets g[G_DEC] and g[G_SEAT]."""
+    options = np.empty(MAX_OPTIONS, np.int64)
+    np_ = s.g[G_NP]
+    while True:
+        if s.g[G_OVER] == 1:
+            s.g[G_DEC] = -1
+            s.g[G_SEAT] = -1
+            return
+        if s.g[G_NTASK] > MAX_TASKS:
+            s.g[G_OVER] = 1
+            continue
+        if s.g[G_NTASK] > 0:
+            i = s.g[G_NTASK] - 1
+            kind = s.task[i, 0]
+            if not is_decision_task_nb(kind):
+                run_auto_task_nb(t, s, trace, tn)
+                continue
+            n = task_options_nb(t, s, options)
+            if n == 0:
+                skip_task_nb(t, s, trace, tn)
+                continue
+            if n == 1:
+                apply_task_nb(t, s, options[0], trace, tn)
+                continue
+            s.g[G_DEC] = kind_to_dec_nb(kind)
+            s.g[G_SEAT] = s.task[i, 1]
+            return
+        if s.g[G_STAGE] >= N_STAGES:
+            storm_surge_nb(t, s, trace, tn)
+            continue
+        if s.g[G_STARTED] == 0:
+            s.g[G_STARTED] = 1
+            start_step_nb(t, s, trace, tn)
+            continue
+        step = s.g[G_STEP]
+        if (step == STEP_WORK1 or step == STEP_WORK2) and s.g[G_PLACED] < N_FARMERS * np_:
+            p = (s.g[G_START] + s.g[G_PLACED]) % np_
+            push_nb(s, T_PLACE, p, 0, 0, 0, 0, 0, 0)
+            continue
+        s.g[G_STEP] += 1
+        s.g[G_STARTED] = 0
+        if s.g[G_STEP] >= N_STEPS:
+            s.g[G_STEP] = 0
+            s.g[G_STAGE] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def kind_to_dec_nb(kind):
+    """Task kind -> the decision code strategies read (DEC_*)."""
+    if kind == T_PLACE:
+        return DEC_PLACE
+    if kind == T_BUILD:
+        return DEC_BUILD
+    if kind == T_CELL:
+        return DEC_CELL
+    if kind == T_DIKE:
+        return DEC_DIKE
+    if kind == T_FENCE:
+        return DEC_FENCE
+    if kind == T_FENCE_TO:
+        return DEC_FENCE_TO
+    if kind == T_SHEEP:
+        return DEC_SHEEP
+    if kind == T_CARDS:
+        return DEC_CARDS
+    if kind == T_ASK:
+        return DEC_ASK
+    if kind == T_TOKEN:
+        return DEC_TOKEN
+    if kind == T_FARMHAND:
+        return DEC_FARMHAND
+    if kind == T_INCOME:
+        return DEC_INCOME
+    return DEC_DISCARD
