@@ -141,11 +141,15 @@ def builtin(catalog: list, name: str):
     `choose_builtin_nb(ID, PARAMS, tables, s, seat, decision, options, n_options, ctx, keep)`
     (numba freezes a module-level array as a constant). The row is the one a seat playing
     that built-in gets, padded like every row of the game."""
-    entries = {e["name"]: e for e in catalog}
+    # the search players (mcts, flatmc) are not reachable through choose_builtin_nb: they are
+    # dispatched by the harness (ids >= SEARCH_BASE), so a user strategy cannot delegate to one
+    entries = _plain_builtins(catalog)
     if name not in entries:
-        raise ToolkitError(f"no built-in strategy '{name}'; built-in strategies: "
-                           f"{', '.join(entries)}")
-    row = np.zeros(n_params_of(catalog), dtype=np.float64)
+        search = [e["name"] for e in catalog if e.get("search")]
+        why = (f"'{name}' is a search player, which a strategy cannot call"
+               if name in search else f"no built-in strategy '{name}'")
+        raise ToolkitError(f"{why}; built-in strategies: {', '.join(entries)}")
+    row = np.zeros(n_params_of(list(entries.values())), dtype=np.float64)
     for k, (_, default, _) in enumerate(_param_list(entries[name])):
         row[k] = default
     return int(entries[name]["id"]), row

@@ -9,7 +9,7 @@ import pytest
 
 from scripts.cli import main
 from sim.game_api import ToolkitError
-from sim.registry import get_game
+from sim.registry import get_game, list_games
 from sim.runner import read_logs
 from strategies.registry import EXAMPLES_DIR, builtin, resolve_strategies
 from tests.toygame import SPEC as TOY
@@ -24,15 +24,18 @@ BOT = textwrap.dedent("""
     """)
 
 
-@pytest.mark.parametrize("game", ["sunset", "sagrada", "surfers"])
+@pytest.mark.parametrize("game", [g.name for g in list_games()])
 def test_builtin_gives_the_row_a_seat_playing_that_builtin_gets(game):
     catalog = get_game(game).strategy_catalog()
-    for entry in catalog:
+    for entry in (e for e in catalog if not e.get("search")):
         sid, row = builtin(catalog, entry["name"])
         ids, params, _, _ = resolve_strategies(catalog, [entry["name"]], 1)
         assert sid == ids[0] and row.dtype == np.float64 and row.tolist() == params[0].tolist()
     with pytest.raises(ToolkitError, match="no built-in strategy 'greddy'"):
         builtin(catalog, "greddy")
+    # a search player is dispatched by the harness, not by choose_builtin_nb: refused by name
+    with pytest.raises(ToolkitError, match="'mcts' is a search player, which a strategy cannot call"):
+        builtin(catalog, "mcts")
 
 
 def test_a_user_strategy_delegating_to_greedy_plays_like_greedy_from_any_folder(
