@@ -146,8 +146,6 @@ def test_ladder_command_equals_ladder_call(toy_registry, capsys, tmp_path):
     budgets: a few hundred quick games, as tests/test_ladder.py)."""
     import json
     from sim import ladder
-    if toy_registry.model() is None:
-        pytest.skip("the toy game is not on the forward-model template in this checkout")
     out = cli(capsys, "ladder", "toy", "--players", "2", "--games", "120", "--budgets", "8,40",
               "--verdict-games", "60", "--seed", "3", "--workers", "1", "--no-progress",
               "--out", tmp_path / "l1")
