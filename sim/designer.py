@@ -203,7 +203,7 @@ def owned_files(root: str, plan: dict) -> tuple[list, list]:
             if why is None:
                 owned += o
                 changed += c
-    lv = plan.get("ladder_variants")   # balance ladder's variants file (scripts/cli_ladder.py)
+    lv = plan.get("ladder_variants")   # balance ladder's variants file (sim/api/ladders.py)
     if isinstance(lv, dict) and lv.get("file") and os.path.isfile(os.path.join(root, lv["file"])):
         path = os.path.join(root, lv["file"])
         (owned if rf.sha256_file(path) == lv.get("sha256") else changed).append(path)
