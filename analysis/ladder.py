@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from analysis import formatting as fmt
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
 from analysis.stats import wilson_interval, z_value
 
@@ -167,9 +168,10 @@ def ladder_verdicts(res: LadderResult) -> list:
             word = "weaker than"
         else:
             word = "not distinguishable from"
-        out.append(f"{row.level} wins {100 * row.win_share:.1f}% ({100 * row.win_low:.1f}-"
-                   f"{100 * row.win_high:.1f}%) against {res.players - 1} x {res.reference} "
-                   f"(fair {100 * fair:.1f}%): {word} {res.reference}.")
+        # the one number format of every report (analysis/formatting.py)
+        out.append(f"{row.level} wins {fmt.share_interval(row.win_share, row.win_low, row.win_high)}"
+                   f" against {res.players - 1} x {res.reference} "
+                   f"(fair {fmt.fair_share(fair)}): {word} {res.reference}.")
     if res.depth:
         out.append(f"Skill depth: {res.depth} distinguishable step"
                    f"{'s' if res.depth != 1 else ''} of strength ({' < '.join(res.steps)}), at "

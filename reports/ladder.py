@@ -6,14 +6,11 @@ import math
 
 import numpy as np
 
+from analysis import formatting as fmt
 from analysis.ladder import LadderResult
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png
 from reports.output import ReportFolder, render_into
-
-
-def _pct(x):
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
 def _rating(r) -> str:
@@ -28,8 +25,7 @@ def table_rows(res: LadderResult) -> list:
         ref = r.level == res.reference
         rows.append([r.level, "" if r.budget is None or (isinstance(r.budget, float) and
                                                           math.isnan(r.budget)) else str(int(r.budget)),
-                     "reference" if ref else f"{_pct(r.win_share)} ({_pct(r.win_low)}-"
-                                             f"{_pct(r.win_high)})",
+                     "reference" if ref else fmt.share_interval(r.win_share, r.win_low, r.win_high),
                      "0 (reference)" if ref else _rating(r),
                      f"{r.elo:+.0f}", "" if ref else f"{int(r.games):,}",
                      "step" if r.level in res.steps else ""])
