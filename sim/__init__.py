@@ -53,9 +53,12 @@ def _prune_old_caches(root: str, current: str) -> None:
         shutil.rmtree(old, ignore_errors=True)  # another process may be pruning too
 
 
+TOOL_CACHE_ROOT = None   # ~/.cache/balance-toolkit when the toolkit chose the cache folder
+
 if "NUMBA_CACHE_DIR" not in os.environ:
     _base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    _root = os.path.join(_base, "balance-toolkit", "numba")
+    TOOL_CACHE_ROOT = os.path.join(_base, "balance-toolkit")
+    _root = os.path.join(TOOL_CACHE_ROOT, "numba")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(_root, _source_hash())
     if not os.path.isdir(os.environ["NUMBA_CACHE_DIR"]):
         _prune_old_caches(_root, os.environ["NUMBA_CACHE_DIR"])

@@ -21,6 +21,58 @@ _MODELS: dict = {}   # package -> its model module
 _SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
+def _compile_times_file():
+    """Where the last compile time of each game is kept: a file of the toolkit's own cache
+    folder (None when the user chose NUMBA_CACHE_DIR: then nothing is written)."""
+    import os
+    import sim
+    return None if sim.TOOL_CACHE_ROOT is None else os.path.join(sim.TOOL_CACHE_ROOT,
+                                                                 "compile_seconds.json")
+
+
+def last_compile_seconds(key: str):
+    """Seconds the last cold compile of `key` took on this machine, or None (never measured,
+    or the file is unreadable: it only feeds a message)."""
+    import json
+    path = _compile_times_file()
+    try:
+        with open(path, encoding="utf-8") as f:
+            value = json.load(f).get(key)
+        return float(value) if isinstance(value, (int, float)) and value > 0 else None
+    except (OSError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def remember_compile_seconds(key: str, seconds: float) -> None:
+    import json
+    import os
+    path = _compile_times_file()
+    if path is None:
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            times = json.load(f)
+        times = times if isinstance(times, dict) else {}
+    except (OSError, ValueError):
+        times = {}
+    times[key] = round(float(seconds), 1)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(times, f, indent=1, sort_keys=True)
+        os.replace(tmp, path)       # atomic: a concurrent run reads the old or the new file
+    except OSError:
+        pass                        # a message's estimate is not worth failing a run for
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    return f"about {seconds / 60:.0f} min" if seconds >= 570 else \
+        f"about {int(seconds // 60)} min {round(seconds % 60):02d} s"
+
+
 def kernel_needs_compile(dispatcher) -> bool:
     """True when calling this numba dispatcher will compile: it has no machine code in this
     process, and numba's on-disk cache index holds no entry for this machine and this
@@ -178,11 +230,21 @@ class CompiledGameSpec(GameSpec):
         play_chunk, _ = self._kernels(prepared)
         if not kernel_needs_compile(play_chunk):
             return None
+        took = last_compile_seconds(self._compile_key(prepared))
+        how_long = (f"{_duration(took)} last time on this machine" if took is not None
+                    else "30 s to a few minutes, by game")
         if prepared.user_strategies:
             return (f"compiling the {self.title} play loop around your own strategy "
-                    f"(about 30 s, at every run with a strategy file)...")
+                    f"({how_long}, at every run with a strategy file)...")
         return (f"compiling the {self.title} engine for this machine (first run after an "
-                f"install or an edit: about 30 s; later runs start in seconds)...")
+                f"install or an edit: {how_long}; later runs start in seconds)...")
+
+    def _compile_key(self, prepared: Prepared) -> str:
+        return self.name + (" with a strategy file" if prepared.user_strategies else "")
+
+    def compiled(self, prepared: Prepared, seconds: float) -> None:
+        """The runner's warm-up compiled the play loop in `seconds`: kept for the next note."""
+        remember_compile_seconds(self._compile_key(prepared), seconds)
 
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
         model = self.model()

@@ -545,7 +545,10 @@ def _warm_up(spec, jobs: list, plans: list) -> float:
             note = getattr(spec, "compile_note", lambda _: None)(prepared)
             if note:
                 print(f"balance: {note}", file=sys.stderr, flush=True)
+            started = time.perf_counter()
             spec.play_chunk(prepared, 0, min(2, plan.n_games))
+            if note and hasattr(spec, "compiled"):   # remembered for the next such note
+                spec.compiled(prepared, time.perf_counter() - started)
             warmed.add(key)
     return time.perf_counter() - t0
 
