@@ -368,3 +368,34 @@ def test_invariants_hold_with_the_four_tiles_in_every_game(names_):
     assert play_many_nb(t, s[0], n, 13, 0, 100, sids, params, rec, True) == 0
     # the tiles were played: trades happened
     assert rec["tile_sheep_sold"].sum() + rec["tile_sheep_bought"].sum() > 0
+
+
+# --- the component file ----------------------------------------------------------------
+@pytest.mark.parametrize("override, expected", [
+    ('tiles["Auction House"].count=0', 'tiles[28] "Auction House": count: effect \'auction_house\' needs'),
+    ('tiles["Market Hall"].count=12', 'tiles[29] "Market Hall": count must be <= 9'),
+    ('tiles["Fodder Silo"].buy_price=-1', 'tiles[34] "Fodder Silo": buy_price must be >= 0'),
+    ('rules.auction_house_sells_to="auction"', "rules.auction_house_sells_to must be one of"),
+])
+def test_trading_tile_numbers_are_validated_one_line_per_problem(override, expected):
+    from sim.game_api import ComponentError
+    from sim.games.lowlands import components as C
+    with pytest.raises(ComponentError) as exc:
+        C.load_components(overrides=(override,))
+    assert len(exc.value.lines) == 1 and expected in exc.value.lines[0], exc.value.lines
+
+
+def test_trading_tile_numbers_come_from_the_file_not_the_code(names):
+    t = tables(['tiles["Market Hall"].sell_price=7', 'tiles["Auction House"].param=3'])[0]
+    x = names.index("Market Hall")
+    assert t.tile_sell[x] == 7
+    s_arr = E.new_state()
+    N.setup_state_nb(t, s_arr[0], 2, 1)
+    s = s_arr[0]
+    farm_with_pasture(t, s, 0, [(1, 1), (1, 2)], 2)
+    own(s, 0, names.index("Auction House"), 0)
+    to_upkeep(t, s)
+    coins = s.coins[0]
+    tr, tn = no_trace()
+    N.apply_task_nb(t, s, 16, tr, tn)
+    assert s.coins[0] - coins == t.price_sheep[s.g[E.G_PRICE]] + 3
