@@ -24,6 +24,11 @@ from sim.games.lowlands.enums import (
     ROWS, STOP,
 )
 
+from sim.games.lowlands.enums import (  # noqa: E402  (the sheep-trading tiles, the Dog Kennel)
+    DEC_MARKET_HALL, DEC_UPKEEP_TRADE, EF_AUCTION, EF_FODDER_SILO, EF_KENNEL, EF_MARKET_HALL,
+    G_STEP, N_STAGES, R_SHEEP_BREED_PER, STEP_UP1, STEP_UP2, TRADE_MAX,
+)
+
 RANDOM, GREEDY, PLANNER, DIKE, SHEPHERD = range(5)
 
 P_CARD = 0        # points a resource card is worth when spent or gained
@@ -160,6 +165,7 @@ def tile_value_nb(tables, s, seat, x, params):
     cost = 0
     for r in range(N_RES):
         cost += tables.tile_cost[x, r]
+    v += trade_tile_value_nb(tables, s, seat, x, params)
     return v - cost * params[P_CARD]
 
 
@@ -450,6 +456,8 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         return best
     if decision == DEC_INCOME:
         return 0 if N.hand_total_nb(s, seat) < 5 else 1
+    if decision == DEC_UPKEEP_TRADE or decision == DEC_MARKET_HALL:
+        return choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx)
     # DEC_DISCARD: the type held most
     for i in range(n_options):
         v = float(s.hand[seat, options[i]])
@@ -457,3 +465,110 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
             bv = v
             best = i
     return best
+
+
+# ---------------------------------------------------------------------------------------
+# the sheep-trading tiles (Auction House, Fodder Silo at each upkeep; Market Hall when built)
+# and the Dog Kennel: public information and the seat's own farm only
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def upkeeps_left_nb(s):
+    """Upkeeps still to come in the game, the current one included if it has not run yet."""
+    n = 2 * (N_STAGES - s.g[G_STAGE])
+    if s.g[G_STEP] > STEP_UP1:
+        n -= 1
+    if s.g[G_STEP] > STEP_UP2:
+        n -= 1
+    return n if n > 0 else 0
+
+
+@njit(cache=True, error_model="numpy")
+def trade_sheep_value_nb(tables, s, params, planner):
+    """What a sheep is worth in a trade: greedy, the sheep value now; the planner, the value
+    after this stage's high tide as it expects it (the price moves right if the dike holds
+    against the waves it expects from the flood cards' backs, left if not)."""
+    pos = s.g[G_PRICE]
+    if planner and s.g[G_STAGE] < N_STAGES:
+        pos += -1 if dike_gap_nb(tables, s) > 0 else 1
+        if pos < 0:
+            pos = 0
+        if pos > tables.n_price - 1:
+            pos = tables.n_price - 1
+    return tables.price_sheep[pos] * params[P_SHEEP]
+
+
+@njit(cache=True, error_model="numpy")
+def lambs_nb(tables, sheep, cap):
+    k = sheep // tables.rules[R_SHEEP_BREED_PER]
+    room = cap - sheep
+    if room < k:
+        k = room
+    return k if k > 0 else 0
+
+
+@njit(cache=True, error_model="numpy")
+def trade_value_nb(tables, s, seat, params, planner, decision, code, x, cap):
+    """Points a trade banks: the coins, and the sheep it adds or removes with the lambs that
+    changes at the next breeding (at most 1 per 2 sheep, as housed). A sale is worth it when the
+    price beats the sheep's value or the farm has no room to breed it; a purchase when the
+    sheep (and its lambs) are worth more than it costs."""
+    ds = code // 16
+    db = code % 16
+    sheep = s.sheep[seat]
+    if decision == DEC_UPKEEP_TRADE:
+        aslots = np.empty(TRADE_MAX, np.int64)
+        fslots = np.empty(TRADE_MAX, np.int64)
+        N.trade_slots_nb(tables, s, seat, EF_AUCTION, aslots)
+        N.trade_slots_nb(tables, s, seat, EF_FODDER_SILO, fslots)
+        gain, cost = N.upkeep_trade_coins_nb(tables, s, seat, ds, db, aslots, fslots)
+        coins = gain - cost
+    else:
+        coins = ds * tables.tile_sell[x] - db * tables.tile_buy[x]
+    new = sheep - ds + db
+    dsheep = (db - ds) + lambs_nb(tables, new, cap) - lambs_nb(tables, sheep, cap)
+    return coins + dsheep * trade_sheep_value_nb(tables, s, params, planner)
+
+
+@njit(cache=True, error_model="numpy")
+def choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx):
+    cap = N.capacity_nb(tables, s, seat)
+    x = ctx[0]
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        v = trade_value_nb(tables, s, seat, params, planner, decision, options[i], x, cap)
+        if v > bv + 1e-9:          # ties: the first (0 = no trade)
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def trade_tile_value_nb(tables, s, seat, x, params):
+    """Rough extra points of the sheep-trading tiles and the Dog Kennel, to choose them when
+    building (0 for the other tiles)."""
+    ef = tables.tile_effect[x]
+    sv = sheep_value_nb(tables, s, params)
+    if ef == EF_AUCTION:
+        # a sale per upkeep, worth its bonus over the sheep when there is no room to breed
+        return 0.5 * upkeeps_left_nb(s) * tables.tile_count[x] * tables.tile_param[x]
+    if ef == EF_FODDER_SILO:
+        gain = sv - tables.tile_buy[x]
+        return 0.5 * upkeeps_left_nb(s) * tables.tile_count[x] * gain if gain > 0 else 0.0
+    if ef == EF_MARKET_HALL:
+        room = N.capacity_nb(tables, s, seat) - s.sheep[seat]
+        best = 0.0
+        for k in range(1, tables.tile_count[x] + 1):
+            if k <= room and k * tables.tile_buy[x] <= s.coins[seat] and k * (sv - tables.tile_buy[x]) > best:
+                best = k * (sv - tables.tile_buy[x])
+            if k <= s.sheep[seat] and k * (tables.tile_sell[x] - sv) > best:
+                best = k * (tables.tile_sell[x] - sv)
+        return best
+    if ef == EF_KENNEL and not (s.owned[seat] >> x) & 1:
+        # the sheep places its pasture rule would add now
+        cap0 = N.capacity_nb(tables, s, seat)
+        s.owned[seat] |= 1 << x
+        cap1 = N.capacity_nb(tables, s, seat)
+        s.owned[seat] &= ~(1 << x)
+        return 0.8 * (cap1 - cap0) * sv
+    return 0.0

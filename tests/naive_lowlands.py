@@ -1,6 +1,6 @@
 """A naive reference scorer for Lowlands, written apart from the engine: plain Python over a
 copy of the state, its own pasture detection (union-find instead of the engine's flood
-fill), the storm surge's '!' tiles, the final dike check with its penalties, and final
+fill; the Dog Kennel's pasture by trying every missing fence, not by finding bridges), the storm surge's '!' tiles, the final dike check with its penalties, and final
 scoring, straight from the rules text. The engine's storm_surge_nb is checked against it."""
 from sim.games.lowlands import enums as E
 
@@ -12,7 +12,7 @@ def _building(t, s, p, k):
     return x >= 0 and t.tile_kind[x] != E.K_FACILITY
 
 
-def pasture_cells(t, s, p):
+def _closed_cells(t, s, p):
     """Set of cells inside closed pastures (union-find over cells joined by open edges)."""
     parent = list(range(E.N_CELLS))
 
@@ -59,6 +59,47 @@ def pasture_cells(t, s, p):
             cells.update(ks)
             n_pastures += 1
     return cells, n_pastures
+
+
+def pasture_cells(t, s, p):
+    """Set of cells inside closed pastures and their number; with a Dog Kennel ("one pasture
+    short of one fence counts as closed"), by brute force: every free edge is tried as the
+    missing fence, and the cells it would newly close are a candidate; the one housing most
+    sheep (1 per empty cell, tiles' inside minus outside places), then the largest, then the
+    smallest cell bitmask, counts as a pasture."""
+    cells, n_pastures = _closed_cells(t, s, p)
+    kennel = any((int(s.owned[p]) >> x) & 1 and t.tile_effect[x] == EFFECTS["dog_kennel"]
+                 for x in range(t.n_tiles))
+    if not kennel:
+        return cells, n_pastures
+    best = None
+    for e in range(E.N_EDGES):
+        if s.fence[p, e]:
+            continue
+        ab = [k for k in range(E.N_CELLS) if e in _edges_of(k)]
+        if any(_building(t, s, p, k) for k in ab):
+            continue                       # a building's border: no fence goes there
+        s.fence[p, e] = 1
+        with_e, _ = _closed_cells(t, s, p)
+        s.fence[p, e] = 0
+        new = with_e - cells
+        if not new:
+            continue
+        places = sum(1 if s.tile_at[p, k] < 0 else
+                     int(t.tile_cap_in[s.tile_at[p, k]]) - int(t.tile_cap_out[s.tile_at[p, k]])
+                     for k in new)
+        key = (places, len(new), -sum(1 << k for k in new))
+        if best is None or key > best[0]:
+            best = (key, new)
+    if best is None:
+        return cells, n_pastures
+    return cells | best[1], n_pastures + 1
+
+
+def _edges_of(k):
+    r, c = divmod(k, E.COLS)
+    return (r * E.COLS + c, (r + 1) * E.COLS + c,
+            E.N_HEDGES + r * (E.COLS + 1) + c, E.N_HEDGES + r * (E.COLS + 1) + c + 1)
 
 
 def dike_points(t, lap, pos):

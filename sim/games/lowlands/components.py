@@ -56,6 +56,10 @@ class Tile(_Model):
     param: int = Field(ge=0)
     cap_in: int = Field(ge=0)
     cap_out: int = Field(ge=0)
+    # the sheep-trading tiles' numbers (Auction House, Market Hall, Fodder Silo); 0 elsewhere
+    count: int = Field(default=0, ge=0, le=E.TRADE_MAX)
+    buy_price: int = Field(default=0, ge=0)
+    sell_price: int = Field(default=0, ge=0)
 
     @field_validator("kind")
     @classmethod
@@ -77,6 +81,9 @@ class Tile(_Model):
         if self.effect == "discount" and self.param >= E.N_RES:
             raise ValueError(f"param: effect 'discount' needs the resource type 0..2 "
                              f"(wood, clay, stone), got {self.param}")
+        if self.effect in ("auction_house", "market_hall", "fodder_silo") and self.count < 1:
+            raise ValueError(f"count: effect {self.effect!r} needs the sheep it trades per use "
+                             f"(count = 1..{E.TRADE_MAX}), got {self.count}")
         return self
 
 
@@ -210,6 +217,7 @@ class RulesSection(_Model):
     border_is_fence: bool
     same_resource_after_segment: bool
     shuffle_progress_tokens: bool
+    auction_house_sells_to: Literal["supply", "market"] = "supply"
 
     @field_validator("start_pasture")
     @classmethod
@@ -349,6 +357,10 @@ def build_tables(m: LowlandsComponentFile) -> np.recarray:
         t.tile_param[i] = x.param
         t.tile_cap_in[i] = x.cap_in
         t.tile_cap_out[i] = x.cap_out
+        t.tile_count[i] = x.count
+        t.tile_buy[i] = x.buy_price
+        t.tile_sell[i] = x.sell_price
+        t.effect_tiles[t.tile_effect[i]] |= 1 << i
     t.n_flood = len(m.floods)
     for i, v in enumerate(m.floods):
         t.flood_value[i] = v
@@ -422,4 +434,5 @@ def build_tables(m: LowlandsComponentFile) -> np.recarray:
     R[E.R_CARDS_PER_POINT] = r.cards_per_point
     R[E.R_EXCHANGE_RATE] = r.exchange_rate
     R[E.R_SHUFFLE_TOKENS] = int(r.shuffle_progress_tokens)
+    R[E.R_AUCTION_TO_MARKET] = int(r.auction_house_sells_to == "market")
     return rec

@@ -103,8 +103,15 @@ EFFECT_NAMES = (
     "bush_sheep",         # 32 sheep: closing a pasture holding a bush by fencing: 1 sheep
     "feed_adjacent",      # 33 sheep: +1 capacity per adjacent empty cell inside a pasture
     "between_buildings",  # 34 sheep: +1 capacity per pair of adjacent buildings
-    "not_implemented",    # 35 an effect the engine does not play (docs: deviations); shields count
+    "not_implemented",    # 35 shields only (kept for old files; no default tile uses it any more)
     "coin_plus",          # 36 action: once per work phase pay 1 coin: a farmer's value +1
+    "auction_house",      # 37 sheep: each upkeep, before breeding, sell up to `count` sheep at
+                          #    the sheep price + param (+ the Shearer's bonus)
+    "market_hall",        # 38 sheep: immediately buy up to `count` sheep at `buy_price` each OR
+                          #    sell up to `count` at `sell_price` each (with the supply)
+    "fodder_silo",        # 39 sheep: each upkeep, before breeding, buy up to `count` sheep at
+                          #    `buy_price` each (if housed)
+    "dog_kennel",         # 40 facility: one pasture short of one fence counts as closed
 )
 (EF_NONE, EF_COINS, EF_SHEEP, EF_FREE_FENCES, EF_BANK, EF_FARMHOUSE, EF_DIKE_ASSOC, EF_MOUND,
  EF_ESTATE, EF_BREEDING, EF_DIKE_PLUS, EF_DISCOUNT, EF_BUILD_DIKE, EF_COMPLETE_SEGMENT,
@@ -112,7 +119,10 @@ EFFECT_NAMES = (
  EF_CAPACITY_COINS, EF_SHEARER, EF_FENCE_AND_SHEEP, EF_BUSH_COINS, EF_LAKE_POINTS,
  EF_TREE_CARDS, EF_TREE_POINTS, EF_SHEEP_FARM, EF_DIKE_ACTION, EF_LAKE_CABIN, EF_LAKE_SHEEP,
  EF_CORNERS, EF_BUSH_SHEEP, EF_FEED_ADJ, EF_BETWEEN, EF_NOT_IMPLEMENTED, EF_COIN_PLUS) = range(37)
+EF_AUCTION, EF_MARKET_HALL, EF_FODDER_SILO, EF_KENNEL = range(37, 41)
 N_EFFECTS = len(EFFECT_NAMES)
+MAX_EFFECTS = 64               # size of tables.effect_tiles
+TRADE_MAX = 9                  # sheep one trade decision moves each way (codes sold*16+bought)
 
 # --- progress-token kinds (alternatives to their coins) ----------------------------------
 TOKEN_ALT_NAMES = ("none", "remove_wave", "farmhand", "free_fence", "farmer_plus2")
@@ -153,7 +163,9 @@ R_DISPLAY_PER_KIND = 24   # face-up tiles of the other kinds (3)
 R_CARDS_PER_POINT = 25    # resource cards per final point (2)
 R_EXCHANGE_RATE = 26      # cards of one type for one of another (2)
 R_SHUFFLE_TOKENS = 27     # 1: progress tokens shuffled onto the large spaces (default 0)
-N_RULES = 28
+R_AUCTION_TO_MARKET = 28  # 1: the Auction House's sale needs (and fills) an empty place on a
+                          # sheep-market row; 0 (default): sold to the supply
+N_RULES = 29
 
 # --- tables record (what the kernels read) -----------------------------------------------
 TABLES_DTYPE = np.dtype([
@@ -194,6 +206,11 @@ TABLES_DTYPE = np.dtype([
     ("fence_income", np.int64, (MAX_INCOME,)),  # INC_* uncovered when the slot's fence leaves
     ("building_income", np.int64, (MAX_INCOME,)),  # INC_* uncovered by the k-th building marker
     ("rules", np.int64, (N_RULES,)),
+    # tile trades (Auction House, Market Hall, Fodder Silo; 0 for other tiles)
+    ("tile_count", np.int64, (MAX_TILES,)),     # sheep the effect moves per use
+    ("tile_buy", np.int64, (MAX_TILES,)),       # coins paid per sheep bought
+    ("tile_sell", np.int64, (MAX_TILES,)),      # coins received per sheep sold (Market Hall)
+    ("effect_tiles", np.int64, (MAX_EFFECTS,)), # bitmask of the tiles with each effect (O(1) tests)
 ])
 
 # --- game scalars: state.g[...] ------------------------------------------------------------
@@ -245,7 +262,9 @@ ST_PENALTY_COINS = 15
 ST_PENALTY_PTS = 16
 ST_BREACH_FINAL = 17      # breach tokens held at the storm surge (before effects)
 ST_TOKENS = 18            # progress-token bonuses taken
-N_STATS = 19
+ST_TILE_SOLD = 19         # sheep sold through tiles (Auction House, Market Hall)
+ST_TILE_BOUGHT = 20       # sheep bought through tiles (Market Hall, Fodder Silo)
+N_STATS = 21
 
 # --- score components (pts[p, ...]) ---------------------------------------------------------
 PTS_DIKE, PTS_SHEEP, PTS_SHIELDS, PTS_COINS, PTS_CARDS, PTS_BONUS = range(6)
@@ -277,6 +296,9 @@ T_AFTER = 13       # automatic: end of an action: a = value left -> T_CARDS, b =
 T_ESCAPE = 14      # automatic: sheep escape from open pastures (end of an action)
 T_SHEEP_GAIN = 15  # automatic: a = sheep gained if housed
 T_FLOOD = 16       # automatic: a = 1 lay this stage's flood cards first; reveal the leftmost
+T_UPKEEP_TRADE = 17  # before breeding: sell at the Auction House / buy at the Fodder Silo
+T_MARKET_HALL = 18   # the Market Hall just built: a = tile id
+T_UPKEEP = 19      # automatic: the rest of the upkeep (breeding on), after the trades; a = 1 last
 TASK_W = 8         # (kind, seat, a, b, c, d, e, f)
 DIKE_OWN, DIKE_SUPPORT, DIKE_TILE = range(3)   # farmer action / support / tile effect (asks, no cards)
 FENCE_OWN, FENCE_FREE, FENCE_TILE = range(3)   # farmer action / free placements / tile's fence action
@@ -296,8 +318,12 @@ DEC_TOKEN = 9      # code 0 = coins, 1 = the alternative
 DEC_FARMHAND = 10  # code = from * 8 + to; from = N_ACTIONS: from the income board; STOP = skip
 DEC_INCOME = 11    # code 0 = card, 1 = coin
 DEC_DISCARD = 12   # code = resource type
+DEC_UPKEEP_TRADE = 13  # code = sold * 16 + bought: sheep sold at the Auction House(s) and bought
+                       # at the Fodder Silo(s) before breeding (0 = neither)
+DEC_MARKET_HALL = 14   # code = sold * 16 + bought (one of them 0): the Market Hall's trade;
+                       # ctx[0] = the tile
 DEC_NAMES = ("place", "build", "cell", "dike", "fence", "fence_to", "sheep", "cards", "ask",
-             "token", "farmhand", "income", "discard")
+             "token", "farmhand", "income", "discard", "upkeep_trade", "market_hall")
 STOP = 999
 PASS_PLACE = 998
 MAX_OPTIONS = 128
@@ -319,6 +345,8 @@ EV_UPKEEP = 12     # a = seat, b = lambs, c = cards, d = coins
 EV_END = 13        # a = final breach
 EV_DISCARD = 14    # a = seat, b = res
 EV_FARMHAND = 15   # a = seat, b = from, c = to
+EV_TRADE = 16      # a = seat, b = 0 upkeep (Auction House / Fodder Silo), 1 Market Hall,
+                   # c = sold, d = bought, e = coins received minus paid
 TRACE_WIDTH = 6
 
 STATE_DTYPE = np.dtype([

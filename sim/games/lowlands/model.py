@@ -19,6 +19,8 @@ from sim.games.lowlands.enums import (
     ST_SUPPORT_GIVEN, ST_TOKENS, TASK_W, T_ESCAPE, T_FENCE, T_FENCE_TO,
 )
 
+from sim.games.lowlands.enums import ST_TILE_BOUGHT, ST_TILE_SOLD  # noqa: E402
+
 MAX_OPTIONS = _MAX_OPTIONS
 OBS_LEN = 2048     # observe_nb output capacity
 CTX_LEN = 8        # ctx[0:6] = the decision task's fields a..f (value left, mode, ...), ctx[6] = seat
@@ -77,6 +79,8 @@ RECORD = declare(
     ("dike_actions", "i8", "farmers placed on the dike action"),
     ("first_game", "i8", "1 when played with the first-game variant"),
     ("length", "i8", "decisions in the game"),
+    ("tile_sheep_sold", "i8", "sheep sold through tiles (Auction House at upkeeps, Market Hall)"),
+    ("tile_sheep_bought", "i8", "sheep bought through tiles (Market Hall, Fodder Silo at upkeeps)"),
     ("illegal", "i8", "strategy decisions that were not legal (always 0 for built-ins)"),
     ("choices", "i8", "decisions the seat took among 2 or more legal options"),
 )
@@ -452,3 +456,5 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         rec["dike_actions"][i] = s.st[p, 8 + A_DIKE]
         rec["first_game"][i] = tables.rules[R_FIRST_GAME]
         rec["length"][i] = s.g[G_TURNS]
+        rec["tile_sheep_sold"][i] = s.st[p, ST_TILE_SOLD]
+        rec["tile_sheep_bought"][i] = s.st[p, ST_TILE_BOUGHT]

@@ -45,6 +45,12 @@ from sim.games.lowlands.enums import (
     T_PLACE, T_SHEEP, T_SHEEP_GAIN, T_TOKEN, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
 )
 
+from sim.games.lowlands.enums import (
+    DEC_MARKET_HALL, DEC_UPKEEP_TRADE, EF_AUCTION, EF_FODDER_SILO, EF_KENNEL, EF_MARKET_HALL,
+    EV_TRADE, R_AUCTION_TO_MARKET, ST_TILE_BOUGHT, ST_TILE_SOLD, T_MARKET_HALL, T_UPKEEP,
+    T_UPKEEP_TRADE, TRADE_MAX,
+)
+
 CHANCE = 0
 
 
@@ -150,6 +156,8 @@ def in_pasture_mask_nb(t, s, p):
     for k in range(N_CELLS):
         if region[k] >= 0 and closed[region[k]] == 1:
             m |= 1 << k
+    if s.owned[p] & t.effect_tiles[EF_KENNEL]:       # Dog Kennel: one pasture short of a fence
+        m |= kennel_mask_nb(t, s, p, region, closed)
     return m
 
 
@@ -161,6 +169,8 @@ def n_pastures_nb(t, s, p):
     c = 0
     for r in range(nr):
         c += closed[r]
+    if s.owned[p] & t.effect_tiles[EF_KENNEL] and kennel_mask_nb(t, s, p, region, closed) != 0:
+        c += 1                                      # the Dog Kennel's pasture counts as closed
     return c
 
 
@@ -1033,12 +1043,17 @@ def task_options_nb(t, s, options):
                 options[n] = r
                 n += 1
         return n
+    if kind == T_UPKEEP_TRADE:
+        return upkeep_trade_options_nb(t, s, p, options)
+    if kind == T_MARKET_HALL:
+        return market_hall_options_nb(t, s, p, a, options)
     return 0
 
 
 @njit(cache=True, error_model="numpy")
 def is_decision_task_nb(kind):
-    return not (kind == T_AFTER or kind == T_ESCAPE or kind == T_SHEEP_GAIN or kind == T_FLOOD)
+    return not (kind == T_AFTER or kind == T_ESCAPE or kind == T_SHEEP_GAIN or kind == T_FLOOD
+                or kind == T_UPKEEP)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1168,6 +1183,8 @@ def tile_effect_nb(t, s, p, x, cell, trace, tn):
         push_nb(s, T_SHEEP_GAIN, p, 1, 0, 0, 0, 0, 0)
     elif ef == EF_DIKE_ACTION:
         start_dike_nb(t, s, p, prm, DIKE_TILE)
+    elif ef == EF_MARKET_HALL:
+        push_nb(s, T_MARKET_HALL, p, x, 0, 0, 0, 0, 0)
     # Builders' Guild: every building (not facility), this one included, gives a value-2 dike action
     if t.tile_kind[x] != K_FACILITY and has_effect_nb(t, s, p, EF_BUILD_DIKE) > 0:
         for y in range(t.n_tiles):
@@ -1324,7 +1341,7 @@ def apply_sheep_nb(t, s, option, trace, tn):
         s.market_avail[r] -= k
         s.st[p, ST_SHEEP_BOUGHT] += k
     else:
-        each = price + hand + has_effect_nb(t, s, p, EF_SHEARER)
+        each = price + hand + shearer_bonus_nb(t, s, p)
         s.coins[p] += k * each
         s.sheep[p] -= k
         s.market_free[r] -= k
@@ -1476,6 +1493,13 @@ def apply_task_nb(t, s, option, trace, tn):
         s.hand[p, option] -= 1
         s.discard[option] += 1
         trace_nb(trace, tn, EV_DISCARD, p, option, 0, 0, 0)
+    elif kind == T_UPKEEP_TRADE:
+        pop_nb(s)
+        apply_upkeep_trade_nb(t, s, p, option, trace, tn)
+    elif kind == T_MARKET_HALL:
+        x = s.task[i, 2]
+        pop_nb(s)
+        apply_market_hall_nb(t, s, p, x, option, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1732,7 +1756,8 @@ def start_step_nb(t, s, trace, tn):
         s.g[G_PLACED] = 0
     elif step == STEP_UP1 or step == STEP_UP2:
         last = step == STEP_UP2 and s.g[G_STAGE] == N_STAGES - 1
-        upkeep_nb(t, s, last, trace, tn)
+        if not push_upkeep_trades_nb(t, s, last):   # no Auction House / Fodder Silo: at once
+            upkeep_nb(t, s, last, trace, tn)
     elif step == STEP_HIGH:
         high_tide_nb(t, s, trace, tn)
 
@@ -1752,6 +1777,8 @@ def run_auto_task_nb(t, s, trace, tn):
         if a == 1:
             lay_sea_nb(s)
         reveal_flood_nb(t, s, trace, tn)
+    elif kind == T_UPKEEP:
+        upkeep_nb(t, s, a == 1, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1830,4 +1857,274 @@ def kind_to_dec_nb(kind):
         return DEC_FARMHAND
     if kind == T_INCOME:
         return DEC_INCOME
+    if kind == T_UPKEEP_TRADE:
+        return DEC_UPKEEP_TRADE
+    if kind == T_MARKET_HALL:
+        return DEC_MARKET_HALL
     return DEC_DISCARD
+
+
+# ---------------------------------------------------------------------------------------
+# the Dog Kennel's pasture and the sheep-trading tiles (Auction House, Market Hall, Fodder
+# Silo); the hooks are in in_pasture_mask_nb / n_pastures_nb, tile_effect_nb, start_step_nb
+# and the task dispatchers
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def kennel_mask_nb(t, s, p, region, closed):
+    """Dog Kennel (rules text: "one of your pastures counts as closed even if it lacks one
+    fence; its cells count as inside a pasture"): the cells that ONE more fence would close
+    off, or 0. One fence closes off a set of cells exactly when it stands on a bridge of the
+    graph of open cells plus the outside (an open edge whose removal cuts them from the
+    farm's open border), so the candidates are found in one pass (Tarjan's bridges, iterative:
+    no recursion). When several qualify, the player's choice is automatic: the one housing
+    the most sheep (1 per empty cell, tiles' inside minus outside places), then the largest,
+    then the smallest cell bitmask. Only cells of open regions (`region`, `closed` of
+    pastures_nb) take part; buildings have region -1."""
+    OUT = N_CELLS
+    W = 2 * (N_CELLS + 1)
+    adj_n = np.zeros(N_CELLS + 1, np.int64)
+    adj_to = np.empty((N_CELLS + 1, W), np.int64)
+    adj_e = np.empty((N_CELLS + 1, W), np.int64)
+    for k in range(N_CELLS):
+        if region[k] < 0 or closed[region[k]] == 1:
+            continue
+        for d in range(4):
+            nb = CELL_NB[k, d]
+            if nb >= 0 and nb < k:
+                continue                   # each cell-cell edge once, from its lower cell
+            e = CELL_EDGE[k, d]
+            if edge_closed_nb(t, s, p, e):
+                continue
+            if nb < 0:
+                nb = OUT
+            adj_to[k, adj_n[k]] = nb
+            adj_e[k, adj_n[k]] = e
+            adj_n[k] += 1
+            adj_to[nb, adj_n[nb]] = k
+            adj_e[nb, adj_n[nb]] = e
+            adj_n[nb] += 1
+    disc = np.full(N_CELLS + 1, -1, np.int64)
+    low = np.zeros(N_CELLS + 1, np.int64)
+    it = np.zeros(N_CELLS + 1, np.int64)
+    pe = np.full(N_CELLS + 1, -1, np.int64)
+    order = np.empty(N_CELLS + 1, np.int64)
+    stk = np.empty(N_CELLS + 1, np.int64)
+    disc[OUT] = 0
+    order[0] = OUT
+    time = 1
+    stk[0] = OUT
+    top = 1
+    best = 0
+    best_places = -(1 << 40)
+    best_cells = 0
+    while top > 0:
+        u = stk[top - 1]
+        if it[u] < adj_n[u]:
+            j = it[u]
+            it[u] += 1
+            w = adj_to[u, j]
+            if adj_e[u, j] == pe[u]:
+                continue                   # the tree edge back to the parent (parallel edges differ)
+            if disc[w] < 0:
+                disc[w] = time
+                low[w] = time
+                order[time] = w
+                time += 1
+                pe[w] = adj_e[u, j]
+                stk[top] = w
+                top += 1
+            elif disc[w] < low[u]:
+                low[u] = disc[w]
+            continue
+        top -= 1
+        if top == 0:
+            break
+        par = stk[top - 1]
+        if low[u] < low[par]:
+            low[par] = low[u]
+        if low[u] > disc[par]:             # a bridge: u's subtree is cut off by one fence
+            m = 0
+            places = 0
+            cells = 0
+            for q in range(disc[u], time):
+                c = order[q]
+                m |= 1 << c
+                cells += 1
+                x = s.tile_at[p, c]
+                places += 1 if x < 0 else t.tile_cap_in[x] - t.tile_cap_out[x]
+            if places > best_places or (places == best_places and (
+                    cells > best_cells or (cells == best_cells and m < best))):
+                best = m
+                best_places = places
+                best_cells = cells
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def shearer_bonus_nb(t, s, p):
+    """Coins the Shearer(s) add per sheep sold to the market (its param)."""
+    b = 0
+    m = s.owned[p] & t.effect_tiles[EF_SHEARER]
+    if m == 0:
+        return 0
+    for x in range(t.n_tiles):
+        if (m >> x) & 1:
+            b += t.tile_param[x]
+    return b
+
+
+@njit(cache=True, error_model="numpy")
+def trade_slots_nb(t, s, p, effect, out):
+    """One entry per sheep p's tiles with `effect` may trade at an upkeep, best first: the
+    Auction House's coins above the price (param, descending), the Fodder Silo's price
+    (buy_price, ascending). Returns how many (at most TRADE_MAX)."""
+    n = 0
+    m = s.owned[p] & t.effect_tiles[effect]
+    if m == 0:
+        return 0
+    for x in range(t.n_tiles):
+        if not (m >> x) & 1:
+            continue
+        v = t.tile_param[x] if effect == EF_AUCTION else t.tile_buy[x]
+        for _ in range(t.tile_count[x]):
+            if n >= TRADE_MAX:
+                break
+            j = n                          # insertion: auction descending, silo ascending
+            while j > 0 and ((effect == EF_AUCTION and out[j - 1] < v) or
+                             (effect != EF_AUCTION and out[j - 1] > v)):
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = v
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def market_free_total_nb(t, s):
+    c = 0
+    for r in range(t.n_market_rows[s.g[G_NP]]):
+        c += s.market_free[r]
+    return c
+
+
+@njit(cache=True, error_model="numpy")
+def upkeep_trade_coins_nb(t, s, p, sold, bought, aslots, fslots):
+    """Coins received for `sold` sheep at the Auction House(s) (the sheep price + its bonus +
+    the Shearer's; no farmhand: rules text) and paid for `bought` at the Fodder Silo(s)."""
+    gain = 0
+    if sold > 0:
+        each = sheep_price_nb(t, s) + shearer_bonus_nb(t, s, p)
+        for j in range(sold):
+            gain += each + aslots[j]
+    cost = 0
+    for j in range(bought):
+        cost += fslots[j]
+    return gain, cost
+
+
+@njit(cache=True, error_model="numpy")
+def upkeep_trade_options_nb(t, s, p, options):
+    """Before breeding: sell up to the Auction Houses' sheep and buy up to the Fodder Silos'
+    (code = sold * 16 + bought; 0 = neither). A combination is legal when the sales then the
+    purchases, or the purchases then the sales, can be made: sheep to sell, room for the
+    bought ones (rules text: not if they cannot be housed), coins to pay; with the rule option
+    auction_house_sells_to = "market", a free place on a market row per sheep sold."""
+    aslots = np.empty(TRADE_MAX, np.int64)
+    fslots = np.empty(TRADE_MAX, np.int64)
+    na = trade_slots_nb(t, s, p, EF_AUCTION, aslots)
+    nf = trade_slots_nb(t, s, p, EF_FODDER_SILO, fslots)
+    if t.rules[R_AUCTION_TO_MARKET] == 1:
+        free = market_free_total_nb(t, s)
+        if free < na:
+            na = free
+    sheep = s.sheep[p]
+    room = capacity_nb(t, s, p) - sheep
+    n = 0
+    for ds in range(na + 1):
+        for db in range(nf + 1):
+            gain, cost = upkeep_trade_coins_nb(t, s, p, ds, db, aslots, fslots)
+            sb = ds <= sheep and db <= room + ds and cost <= s.coins[p] + gain
+            bs = db <= room and cost <= s.coins[p] and ds <= sheep + db
+            if (ds == 0 and db == 0) or sb or bs:
+                options[n] = ds * 16 + db
+                n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def apply_upkeep_trade_nb(t, s, p, option, trace, tn):
+    ds = option // 16
+    db = option % 16
+    if ds == 0 and db == 0:
+        return
+    aslots = np.empty(TRADE_MAX, np.int64)
+    fslots = np.empty(TRADE_MAX, np.int64)
+    trade_slots_nb(t, s, p, EF_AUCTION, aslots)
+    trade_slots_nb(t, s, p, EF_FODDER_SILO, fslots)
+    gain, cost = upkeep_trade_coins_nb(t, s, p, ds, db, aslots, fslots)
+    if t.rules[R_AUCTION_TO_MARKET] == 1:       # the sold sheep fill market places, row by row
+        left = ds
+        for r in range(t.n_market_rows[s.g[G_NP]]):
+            k = s.market_free[r] if s.market_free[r] < left else left
+            s.market_free[r] -= k
+            left -= k
+    s.sheep[p] += db - ds
+    s.coins[p] += gain - cost
+    s.st[p, ST_TILE_SOLD] += ds
+    s.st[p, ST_TILE_BOUGHT] += db
+    trace_nb(trace, tn, EV_TRADE, p, 0, ds, db, gain - cost)
+
+
+@njit(cache=True, error_model="numpy")
+def push_upkeep_trades_nb(t, s, last):
+    """Upkeep, before breeding: the owners of an Auction House or a Fodder Silo decide their
+    trades (start player first), then the rest of the upkeep runs (T_UPKEEP). Returns False
+    when nobody owns one (the upkeep then runs at once, as before)."""
+    np_ = s.g[G_NP]
+    tiles = t.effect_tiles[EF_AUCTION] | t.effect_tiles[EF_FODDER_SILO]
+    anyone = False
+    for p in range(np_):
+        if s.owned[p] & tiles:
+            anyone = True
+    if not anyone:
+        return False
+    push_nb(s, T_UPKEEP, 0, 1 if last else 0, 0, 0, 0, 0, 0)
+    for j in range(np_ - 1, -1, -1):                # pushed in reverse: the start player first
+        p = (s.g[G_START] + j) % np_
+        if s.owned[p] & tiles:
+            push_nb(s, T_UPKEEP_TRADE, p, 0, 0, 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def market_hall_options_nb(t, s, p, x, options):
+    """Market Hall, when built: buy up to `count` sheep from the supply at buy_price each
+    (room and coins permitting) OR sell up to `count` to it at sell_price each; 0 = neither.
+    code = sold * 16 + bought."""
+    options[0] = 0
+    n = 1
+    room = capacity_nb(t, s, p) - s.sheep[p]
+    for k in range(1, t.tile_count[x] + 1):
+        if k <= room and k * t.tile_buy[x] <= s.coins[p]:
+            options[n] = k
+            n += 1
+    for k in range(1, t.tile_count[x] + 1):
+        if k <= s.sheep[p]:
+            options[n] = k * 16
+            n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def apply_market_hall_nb(t, s, p, x, option, trace, tn):
+    """The Market Hall's trade: its own prices only (no Shearer, no farmhand: rules text)."""
+    ds = option // 16
+    db = option % 16
+    if ds == 0 and db == 0:
+        return
+    net = ds * t.tile_sell[x] - db * t.tile_buy[x]
+    s.sheep[p] += db - ds
+    s.coins[p] += net
+    s.st[p, ST_TILE_SOLD] += ds
+    s.st[p, ST_TILE_BOUGHT] += db
+    trace_nb(trace, tn, EV_TRADE, p, 1, ds, db, net)

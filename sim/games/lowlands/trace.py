@@ -56,6 +56,9 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
         elif ev == E.EV_FARMHAND:
             fr = "the income board" if b == E.N_ACTIONS else E.ACTION_NAMES[b]
             lines.append(f"{seat(a)}: farmhand from {fr} to {E.ACTION_NAMES[c]}")
+        elif ev == E.EV_TRADE:
+            where = "at the upkeep (Auction House / Fodder Silo)" if b == 0 else "at the Market Hall"
+            lines.append(f"{seat(a)}: sells {c} and buys {d} sheep {where}, {e:+d} coins")
         elif ev == E.EV_END:
             lines.append(f"storm surge: the dike {'BREAKS' if a else 'holds'}")
     for p in range(prepared.n_players):
