@@ -14,9 +14,11 @@ from reports.output import ReportFolder, render_into
 
 
 def _rating(r) -> str:
+    # * = held finite by the prior alone (the level never won or never lost; the note says so)
+    mark = "*" if getattr(r, "prior_held", False) else ""
     if math.isnan(r.rating_se):
-        return f"{r.rating:+.2f}"
-    return f"{r.rating:+.2f} ({r.rating_low:+.2f} to {r.rating_high:+.2f})"
+        return f"{r.rating:+.2f}{mark}"
+    return f"{r.rating:+.2f}{mark} ({r.rating_low:+.2f} to {r.rating_high:+.2f})"
 
 
 def table_rows(res: LadderResult) -> list:
@@ -46,6 +48,45 @@ def ladder_table_text(res: LadderResult) -> str:
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def ladder_verdict_lines(res: LadderResult) -> list:
+    """Each level against the reference and the skill depth, in words."""
+    fair = 1.0 / res.players
+    out = []
+    for row in res.table.itertuples():
+        if row.level == res.reference:
+            continue
+        if row.win_low > fair:
+            word = "stronger than"
+        elif row.win_high < fair:
+            word = "weaker than"
+        else:
+            word = "not distinguishable from"
+        # the one number format of every report (analysis/formatting.py)
+        out.append(f"{row.level} wins {fmt.share_interval(row.win_share, row.win_low, row.win_high)}"
+                   f" against {res.players - 1} x {res.reference} "
+                   f"(fair {fmt.fair_share(fair)}): {word} {res.reference}.")
+    if res.depth:
+        out.append(f"Skill depth: {res.depth} distinguishable step"
+                   f"{'s' if res.depth != 1 else ''} of strength ({' < '.join(res.steps)}), at "
+                   f"95% confidence on these games (a lower bound: more games can separate more "
+                   f"levels).")
+    return out
+
+
+def verdict_change_lines(table, base_name: str, top_name: str) -> list:
+    """The verdict comparison of analysis.ladder.compare_verdicts in words: how many hold,
+    and each that changes."""
+    if table.empty:
+        return [f"No seat or card verdict to compare ({base_name} vs {top_name})."]
+    lines = [f"{int(table['holds'].sum())} of {len(table)} seat and card verdicts with "
+             f"{base_name} in every seat still hold with {top_name} in every seat (same deals)."]
+    for _, row in table.iterrows():
+        if not row["holds"]:
+            lines.append(f"{row['verdict']}: {row[base_name]} with {base_name}, "
+                         f"{row[top_name]} with {top_name}.")
+    return lines
 
 
 def ladder_figure(res: LadderResult) -> Figure:
