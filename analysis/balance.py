@@ -99,8 +99,6 @@ class BalanceAnalysis:
 
 # --- helpers ------------------------------------------------------------------------------
 # the one formatting module (analysis/formatting.py); the old names stay for callers
-from analysis.formatting import digits_for as _digits_for  # noqa: E402
-from analysis.formatting import fair_share  # noqa: E402
 from analysis.formatting import num  # noqa: E402,F401
 from analysis.formatting import p_text as fmt_p  # noqa: E402
 from analysis.formatting import share as pct  # noqa: E402
@@ -527,8 +525,6 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
 
 
 ROTATION_TOLERANCE = 0.01   # a strategy's seat-games may differ by 1% across seats (a partial run)
-CONFOUNDED_STRATEGY = (" (seats not rotated: the advantage or handicap of its seats is part "
-                       "of this)")
 
 
 def _balanced_over_seats(counts: np.ndarray) -> bool:
@@ -571,15 +567,23 @@ def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
 def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence: float,
                   names, used, halve: int, flags: list, response: dict | None = None,
                   game: str = "") -> CardSection:
-    label = card["label"]
-    singular = label[:-1] if label.endswith("s") else label
-    never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
+    """One card type: its table (numbers per card), then its findings (flags and verdicts)."""
+    table, gap = _card_table(card, sums, agg, G, confidence, names, used)
+    findings = _card_findings(card, table, gap, agg, G, solo, halve, flags, response, game)
+    never = [card["names"][c] for c in range(sums.n) if table["taken"][c] == 0]
+    return CardSection(type=card["type"], label=card["label"], time_unit=card["time_unit"],
+                       table=table, days=sums.days, never_taken=never, findings=findings,
+                       unit=card.get("unit", "points"), kind=card.get("kind", "card"))
+
+
+def _card_table(card, sums, agg: RunAggregates, G: int, confidence: float, names, used):
+    """(the card table, the taker gap of analysis.cards.taker_gap): per card how often taken,
+    its takers' win share and score against the others', when taken, by whom."""
     nrows = agg.n_rows
     taken = sums.taken.astype(float)
     values = np.asarray(card["values"], dtype=float)
     total_win = float(agg.seat.win.sum())
     total_score = float(agg.seat.score.sum())
-    total_sq = float(agg.seat.score_sq.sum())
     not_n = nrows - taken
     win_t, win_n = sums.win_taken, total_win - sums.win_taken
     wt, wt_lo, wt_hi = (win_t / np.where(taken > 0, taken, np.nan),
@@ -629,12 +633,36 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         "mean_day": mean_day, "top_taker": top_taker,
     })
     table["flag"] = ""
-    never = [card["names"][c] for c in range(sums.n) if taken[c] == 0]
+    return table, gap
+
+
+def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: int,
+                   solo: bool, halve: int, flags: list, response: dict | None,
+                   game: str) -> list:
+    """The card type's findings: each card that over- or under-performs beyond its interval
+    and the minimum effect (its flag; the strongest few each way are verdicts), the cards
+    never taken; the table's `flag` column is filled in. Flags are appended to `flags`."""
+    label = card["label"]
+    singular = label[:-1] if label.endswith("s") else label
+    never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
+    nrows = agg.n_rows
+    total_score = float(agg.seat.score.sum())
+    total_sq = float(agg.seat.score_sq.sum())
+    taken = table["taken"].to_numpy(float)
+    values = table["value"].to_numpy(float)
+    wt, wt_lo, wt_hi = (table[c].to_numpy() for c in ("win_taken", "win_taken_low",
+                                                      "win_taken_high"))
+    rel, rel_lo, rel_hi = (table[c].to_numpy() for c in ("vs_peers", "vs_peers_low",
+                                                         "vs_peers_high"))
+    sd, sd_lo, sd_hi = (table[c].to_numpy() for c in ("score_vs_peers", "score_vs_peers_low",
+                                                      "score_vs_peers_high"))
+    sc_t = table["score_taken"].to_numpy()
+    never = [card["names"][c] for c in range(len(table)) if taken[c] == 0]
     notes = []
     flagged = []
     score_sd = math.sqrt(max(total_sq / nrows - (total_score / nrows) ** 2, 0.0)) if nrows else 0.0
     singular_label = singular
-    for c in range(sums.n):
+    for c in range(len(table)):
         nm = card["names"][c]
         # what the card is, for the sentence: "(9 points)" (analysis/metadata.py value_text)
         about = {"value_text": value_text(card.get("unit", "points"), values[c]),
@@ -679,9 +707,8 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
             notes.append(Finding("card-more", label, word, "cards", len(side) - CARD_VERDICTS))
     if never:
         notes.append(Finding("card-never", label, never_word, "cards", len(never),
-                             detail={"names": never, "of": sums.n, "games": G}))
+                             detail={"names": never, "of": len(table), "games": G}))
     if not notes:
-        notes.append(Finding("card-none", label, detail={"singular": singular, "of": sums.n}))
-    return CardSection(type=card["type"], label=label, time_unit=card["time_unit"], table=table,
-                       days=sums.days, never_taken=never, findings=notes,
-                       unit=card.get("unit", "points"), kind=card.get("kind", "card"))
+        notes.append(Finding("card-none", label, detail={"singular": singular,
+                                                         "of": len(table)}))
+    return notes

@@ -224,8 +224,9 @@ def flag_text(f: Finding) -> str:
 
 
 def flag_kind(f: Finding) -> str:
-    """The flag table's "kind": a headline breakdown is named by its log column."""
-    return f.get("column") or f.kind
+    """The flag table's "kind": a headline breakdown is named by its log column, dominance is
+    a strategy flag."""
+    return f.get("column") or ("strategy" if f.kind == "dominance" else f.kind)
 
 
 def verdict_lines(a) -> list:
