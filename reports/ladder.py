@@ -47,6 +47,12 @@ def ladder_table_text(res: LadderResult) -> str:
         lines.append("  ".join(str(v).ljust(widths[k]) for k, v in enumerate(row)).rstrip())
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
+    t = res.table
+    held = [str(x) for x in t.loc[t["prior_held"].astype(bool), "level"]] if "prior_held" in t else []
+    if held:   # the mark * of _rating, explained where it is printed
+        lines.append(f"* {', '.join(held)}: never won or never lost, so only the prior (one "
+                     f"virtual game each way) holds the rating finite; the real gap is this "
+                     f"large or larger (the report's note says more)")
     return "\n".join(lines)
 
 

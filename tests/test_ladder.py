@@ -97,6 +97,7 @@ def test_a_level_that_never_wins_still_gets_a_finite_rating_interval_and_a_skill
     text = ladder_table_text(res)
     row = next(line for line in text.splitlines() if line.startswith("random"))
     assert "*" in row and " to " in row          # the rating is shown with its interval
+    assert text.splitlines()[-1].startswith("* random: never won or never lost")   # and why
     assert any(v.startswith("Skill depth: 4 distinguishable steps")
                for v in ladder_verdict_lines(res))
 
