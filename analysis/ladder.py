@@ -68,7 +68,9 @@ class LadderResult:
     table: pd.DataFrame               # one row per level, sorted by rating
     depth: int
     steps: list                       # the levels that form the distinguishable steps
-    rating_note: str
+    fit: dict                         # the rating fit: iterations, converged, games, prior,
+    #                                   confidence, estimable, why, held (reports/ladder.py
+    #                                   rating_note says it in words)
     verdicts: list = field(default_factory=list)       # lines (reports/ladder.py writes them)
     verdict_table: pd.DataFrame | None = None          # the report's verdicts, both levels
     strongest: str = ""
@@ -147,23 +149,15 @@ def analyse_ladder(game: str, players: int, reference: str, levels: list, logs_b
     table = table.sort_values("rating", kind="stable").reset_index(drop=True)
     n_games = int(sum(orders.values()))
     depth, steps = skill_depth(fit.theta, cov, levels, confidence)
-    note = (f"Plackett-Luce (Hunter's MM, {fit.iterations} iterations"
-            f"{'' if fit.converged else ', NOT converged'}) on {n_games:,} games, "
-            f"{RATING_PRIOR:g} virtual game each way per pair of levels as a prior; rating = "
-            f"log-strength minus the reference's ({reference}), "
-            f"{int(round(100 * confidence))}% intervals from the Fisher information")
-    if not fit.estimable:
-        why = fit.why
-        for k in sorted(range(len(levels)), reverse=True):
-            why = why.replace(f"#{k}", levels[k])
-        why = why.replace("strategies", "levels").replace("strategy", "level")
-        names = ", ".join(levels[k] for k in sorted(held)) or "some levels"
-        note += (f" of the prior-regularised fit: {why}, so no maximum-likelihood rating "
-                 f"exists; the prior's virtual games hold {names} "
-                 f"at a finite rating (marked *), pulled towards the other levels (the real "
-                 f"gap is this large or larger); the skill depth stays a lower bound")
+    why = fit.why
+    for k in sorted(range(len(levels)), reverse=True):   # "#10" before "#1"
+        why = why.replace(f"#{k}", levels[k])
+    why = why.replace("strategies", "levels").replace("strategy", "level")
+    info = {"iterations": fit.iterations, "converged": fit.converged, "games": n_games,
+            "prior": RATING_PRIOR, "confidence": confidence, "estimable": fit.estimable,
+            "why": why, "held": [levels[k] for k in sorted(held)]}
     return LadderResult(game=game, players=players, reference=reference, levels=list(levels),
-                        table=table, depth=depth, steps=steps, rating_note=note)
+                        table=table, depth=depth, steps=steps, fit=info)
 
 
 def prior_held_levels(orders: dict, n_levels: int) -> set:

@@ -56,6 +56,24 @@ def ladder_table_text(res: LadderResult) -> str:
     return "\n".join(lines)
 
 
+def rating_note(res: LadderResult) -> str:
+    """How the ratings were fitted (the table's caption), and, when a level never won or
+    never lost, that its rating is held finite by the prior."""
+    f = res.fit
+    note = (f"Plackett-Luce (Hunter's MM, {f['iterations']} iterations"
+            f"{'' if f['converged'] else ', NOT converged'}) on {f['games']:,} games, "
+            f"{f['prior']:g} virtual game each way per pair of levels as a prior; rating = "
+            f"log-strength minus the reference's ({res.reference}), "
+            f"{int(round(100 * f['confidence']))}% intervals from the Fisher information")
+    if not f["estimable"]:
+        names = ", ".join(f["held"]) or "some levels"
+        note += (f" of the prior-regularised fit: {f['why']}, so no maximum-likelihood rating "
+                 f"exists; the prior's virtual games hold {names} "
+                 f"at a finite rating (marked *), pulled towards the other levels (the real "
+                 f"gap is this large or larger); the skill depth stays a lower bound")
+    return note
+
+
 def ladder_verdict_lines(res: LadderResult) -> list:
     """Each level against the reference and the skill depth, in words."""
     fair = 1.0 / res.players
@@ -131,7 +149,7 @@ def ladder_figure(res: LadderResult) -> Figure:
 def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document:
     fig = ladder_figure(res)
     verdict = Section("Verdicts", "verdicts", [list(res.verdicts) + list(res.notes)])
-    ev = Section("Evidence", "evidence", [fig, Table(HEADERS, table_rows(res), res.rating_note)])
+    ev = Section("Evidence", "evidence", [fig, Table(HEADERS, table_rows(res), rating_note(res))])
     if res.verdict_table is not None and not res.verdict_table.empty:
         vt = res.verdict_table
         cols = list(vt.columns)

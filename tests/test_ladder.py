@@ -14,7 +14,8 @@ import pytest
 from analysis.ladder import analyse_ladder, compare_verdicts, skill_depth
 from analysis.findings import Finding
 from analysis.ratings import RATING_PRIOR
-from reports.ladder import ladder_table_text, ladder_verdict_lines, verdict_change_lines
+from reports.ladder import (ladder_table_text, ladder_verdict_lines, rating_note,
+                            verdict_change_lines)
 from scripts.cli import main
 
 
@@ -92,8 +93,10 @@ def test_a_level_that_never_wins_still_gets_a_finite_rating_interval_and_a_skill
     # random is far below mcts-50, which is below mcts-200, below the planner: 4 steps
     assert t.loc["random", "rating_high"] < t.loc["mcts-50", "rating"]
     assert res.depth == 4 and res.steps == ["random", "mcts-50", "mcts-200", "planner"]
-    assert "random never finished ahead of another level" in res.rating_note
-    assert "prior" in res.rating_note and "lower bound" in res.rating_note
+    assert res.fit["held"] == ["random"] and not res.fit["estimable"]
+    note = rating_note(res)
+    assert "random never finished ahead of another level" in note
+    assert "prior" in note and "lower bound" in note
     text = ladder_table_text(res)
     row = next(line for line in text.splitlines() if line.startswith("random"))
     assert "*" in row and " to " in row          # the rating is shown with its interval
