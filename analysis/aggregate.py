@@ -167,6 +167,22 @@ class RunAggregates:
         if n % P:
             raise ValueError(f"a chunk has {n} rows, not a multiple of {P} seats")
         G = n // P
+        grid = self._grid_reader(table, G, P)
+        strat = self._strategy_grid(table, grid.order, G, P)
+        win, score, score_raw, rank, comp = self._outcome_grids(grid, G, P)
+        self.n_rows += n
+        self.n_games += G
+        self._add_seats_and_strategies(grid, strat, win, score, score_raw, rank, comp, G, P)
+        self._add_game_shape(grid, G)
+        if P > 1:
+            self._add_finishes(strat, win, score, rank, G, P)
+        self._add_cards(grid, win, score, strat, G, P)
+
+    @staticmethod
+    def _grid_reader(table, G: int, P: int):
+        """grid(name, dtype=None): a column as a (games x seats) array, rows put in (game,
+        seat) order when the chunk holds them otherwise (`grid.order`: that permutation or
+        None). A chunk that does not hold every seat of each of its games is refused."""
         col = lambda name: table.column(name).to_numpy()  # noqa: E731
         seat = col("seat").astype(np.int64)
         game = col("game").astype(np.int64)
@@ -187,8 +203,12 @@ class RunAggregates:
                 a = a.astype(dtype, copy=False)
             return a.reshape(G, P)
 
-        strat = self._strategy_grid(table, order, G, P)
+        grid.order = order
+        return grid
 
+    def _outcome_grids(self, grid, G: int, P: int):
+        """(win, score, score as logged, rank, score components) grids; rank and win are
+        derived from the score when the logs lack them."""
         score = grid("score", np.float64) if "score" in self.columns else np.zeros((G, P))
         score_raw = grid("score") if "score" in self.columns else np.zeros((G, P), np.int64)
         if "rank" in self.columns:
@@ -204,9 +224,12 @@ class RunAggregates:
         comps = self.meta["score_components"]
         comp = (np.stack([grid(c, np.float64) for c in comps], axis=2) if comps
                 else np.zeros((G, P, 0)))
+        return win, score, score_raw, rank, comp
 
-        self.n_rows += n
-        self.n_games += G
+    def _add_seats_and_strategies(self, grid, strat, win, score, score_raw, rank, comp,
+                                  G: int, P: int) -> None:
+        """Per seat and per strategy: wins, scores, ranks, components, who sat where,
+        illegal decisions and choices, games played."""
         seat_idx = np.broadcast_to(np.arange(P), (G, P))
         _add_group(self.seat, seat_idx, win, score, rank, comp, P)
         _add_group(self.strat, strat, win, score, rank, comp, len(self.strategies))
@@ -214,28 +237,27 @@ class RunAggregates:
                                           minlength=P * len(self.strategies)).reshape(P, -1)
         self.score_by_seat.add(seat_idx, score_raw)
         self.score_by_strategy.add(strat, score_raw)
+        S = len(self.strategies)
         if "illegal" in self.columns:
-            S = len(self.strategies)
             ill = grid("illegal", np.int64)
             for name, w in (("illegal", ill), ("illegal_rows", (ill > 0).astype(np.int64))):
                 cur = getattr(self, name)
                 cur = np.zeros(S, np.int64) if cur is None else np.pad(cur, (0, S - len(cur)))
                 cur += np.bincount(strat.ravel(), weights=w.ravel(), minlength=S).astype(np.int64)
                 setattr(self, name, cur)
-
         if "choices" in self.columns:
-            S = len(self.strategies)
             cur = np.zeros(S, np.int64) if self.choices is None else np.pad(
                 self.choices, (0, S - len(self.choices)))
             cur += np.bincount(strat.ravel(), weights=grid("choices", np.int64).ravel(),
                                minlength=S).astype(np.int64)
             self.choices = cur
-        S = len(self.strategies)
         present = np.zeros((G, S), dtype=bool)
         present[np.repeat(np.arange(G), P), strat.ravel()] = True
         self.strat.games += present.sum(axis=0)
         self.seat.games += G
 
+    def _add_game_shape(self, grid, G: int) -> None:
+        """How games end (end reason counts) and how long they last, per end reason."""
         reason = grid("end_reason", np.int64)[:, 0] if "end_reason" in self.columns else np.zeros(G, np.int64)
         for r, k in zip(*np.unique(reason, return_counts=True)):
             self.end_reason_counts[int(r)] = self.end_reason_counts.get(int(r), 0) + int(k)
@@ -247,28 +269,29 @@ class RunAggregates:
             self.length.grow_groups(nr)
             self.length.add(reason, length)
 
-        if P > 1:
-            srt = np.sort(score, axis=1)
-            self.margin.add(np.zeros(G, np.int64), srt[:, -1] - srt[:, -2])
-            shared = win.max(axis=1) < 1.0 - 1e-9
-            self.tie_games += int(shared.sum())
-            self.all_tied_games += int(np.all(rank == rank[:, :1], axis=1).sum())
-            self._add_head_to_head(strat, rank, G, P)
-            base = S * P
-            if base ** P < 2 ** 62:
-                key = np.zeros(G, dtype=np.int64)
-                for p in range(P - 1, -1, -1):
-                    key = key * base + strat[:, p] * P + np.clip(rank[:, p] - 1, 0, P - 1)
-                for k, c in zip(*np.unique(key, return_counts=True)):
-                    t = []
-                    k = int(k)
-                    for _ in range(P):
-                        t.append(((k % base) // P, k % P + 1))
-                        k //= base
-                    t = tuple(t)
-                    self.orders[t] = self.orders.get(t, 0) + int(c)
-
-        self._add_cards(grid, win, score, strat, G, P)
+    def _add_finishes(self, strat, win, score, rank, G: int, P: int) -> None:
+        """Margin of victory, shared wins, head-to-head and the finishing orders of the
+        strategies (Plackett-Luce input)."""
+        S = len(self.strategies)
+        srt = np.sort(score, axis=1)
+        self.margin.add(np.zeros(G, np.int64), srt[:, -1] - srt[:, -2])
+        shared = win.max(axis=1) < 1.0 - 1e-9
+        self.tie_games += int(shared.sum())
+        self.all_tied_games += int(np.all(rank == rank[:, :1], axis=1).sum())
+        self._add_head_to_head(strat, rank, G, P)
+        base = S * P
+        if base ** P < 2 ** 62:
+            key = np.zeros(G, dtype=np.int64)
+            for p in range(P - 1, -1, -1):
+                key = key * base + strat[:, p] * P + np.clip(rank[:, p] - 1, 0, P - 1)
+            for k, c in zip(*np.unique(key, return_counts=True)):
+                t = []
+                k = int(k)
+                for _ in range(P):
+                    t.append(((k % base) // P, k % P + 1))
+                    k //= base
+                t = tuple(t)
+                self.orders[t] = self.orders.get(t, 0) + int(c)
 
     def _strategy_grid(self, table, order, G: int, P: int) -> np.ndarray:
         """(games x seats) global strategy codes of a chunk (its dictionary column mapped to

@@ -1,5 +1,6 @@
-"""A run's balance analysis: tables, verdicts in plain words and flags, from one streaming
-pass over its logs (analysis.aggregate).
+"""A run's balance analysis: tables, verdicts and flags, from one streaming pass over its
+logs (analysis.aggregate). Verdicts and flags are data (analysis/findings.py `Finding`);
+reports/findings.py writes them as sentences.
 
     analyse_run(run_dir) -> BalanceAnalysis
 
@@ -22,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import RunAggregates, aggregate_files
-from analysis.cards import baseline_name, response_word, taker_gap
+from analysis.cards import taker_gap
+from analysis.findings import Finding
 from analysis.metadata import game_metadata, normalise, value_text
 from analysis.tables import dominant, head_to_head, win_table
 from analysis.tables import ratings as rating_table
@@ -35,18 +37,7 @@ ALPHA = 0.05
 CARD_MIN_WIN_EFFECT = 0.05        # flag a card only if its win-share gap is >= 5 points
 CARD_VERDICTS = 3                 # card verdicts shown first: the strongest few each way
 CARD_MIN_SCORE_EFFECT_SD = 0.10   # solo: a score gap of >= 0.1 standard deviation
-
-
-@dataclass
-class Flag:
-    kind: str             # seat / strategy / card / ties / ...
-    subject: str
-    text: str             # plain words
-    effect: float | None = None
-    low: float | None = None
-    high: float | None = None
-    unit: str = ""        # "pp" (percentage points), "points", ""
-    games_to_halve: int | None = None
+TIE_FLAG = 0.2                    # flag shared wins when at least a fifth of the games end so
 
 
 @dataclass
@@ -57,7 +48,7 @@ class CardSection:
     table: pd.DataFrame
     days: np.ndarray | None          # cards x 16 (0 = not taken)
     never_taken: list
-    notes: list = field(default_factory=list)
+    findings: list = field(default_factory=list)   # its verdicts (Finding), in reading order
     unit: str = "points"             # what a value is (analysis/metadata.py value_text)
     kind: str = "card"               # "card" or "outcome" (not a card: its own section)
 
@@ -91,8 +82,8 @@ class BalanceAnalysis:
     length: dict | None
     end_reasons: pd.DataFrame
     cards: list
-    verdicts: list
-    flags: list
+    findings: list                   # the verdicts, in reading order (analysis/findings.py)
+    flags: list                      # the findings that stand out (Finding), flag-table order
     aggregates: RunAggregates | None = None
     breakdowns: list = field(default_factory=list)   # analysis/breakdowns.py
     # seat fairness is measurable when every seat plays one strategy or the strategies were
@@ -100,7 +91,7 @@ class BalanceAnalysis:
     # mixes the seat with its strategy: no seat verdict is given (seat_note says why)
     seats_rotated: bool = False
     seat_confounded: bool = False
-    seat_note: str = ""
+    seating: Finding | None = None   # kind "seating": rotated or confounded (reports say why)
     illegal: pd.DataFrame | None = None  # strategies with illegal decisions (replaced by option 0)
     h2h_low: pd.DataFrame | None = None   # the head-to-head interval (analysis/tables.py)
     h2h_high: pd.DataFrame | None = None
@@ -108,8 +99,6 @@ class BalanceAnalysis:
 
 # --- helpers ------------------------------------------------------------------------------
 # the one formatting module (analysis/formatting.py); the old names stay for callers
-from analysis.formatting import digits_for as _digits_for  # noqa: E402
-from analysis.formatting import fair_share  # noqa: E402
 from analysis.formatting import num  # noqa: E402,F401
 from analysis.formatting import p_text as fmt_p  # noqa: E402
 from analysis.formatting import share as pct  # noqa: E402
@@ -216,24 +205,25 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
         lines = lead if b.fairness else later
         unit = f" ({b.unit})" if b.unit else ""
         for r in b.table.itertuples():
-            d = _digits_for(r.lo, r.hi)
             ok = r.verdict != "fair"
-            subject = f"{b.label}{unit} {r.value}"
-            tail = (f" (Holm-adjusted {fmt_p(r.p_holm)})" if ok else
-                    " (no significant difference)")
-            lines.append(f"{subject} wins {pct_interval(r.win_share, r.lo, r.hi, d)} against a "
-                         f"fair {fair_share(fair)}: {r.verdict}{tail}.")
+            f = Finding("headline", f"{b.label}{unit} {r.value}", str(r.verdict), "win_share",
+                        r.win_share, r.lo, r.hi, fair, p_holm=r.p_holm,
+                        **(_pp_effect(r.win_share, r.lo, r.hi, fair, halve) if ok else {}),
+                        detail={"column": b.column})
+            lines.append(f)
             if ok:
-                a.flags.append(Flag(b.column, subject,
-                                    f"{subject} is {r.verdict}: {100 * (r.win_share - fair):+.2f} "
-                                    f"points of win share (Holm-adjusted {fmt_p(r.p_holm)})",
-                                    effect=r.win_share - fair, low=r.lo - fair, high=r.hi - fair,
-                                    unit="pp", games_to_halve=halve))
+                a.flags.append(f)
     if lead:
         notes = [b.seat_note for b in heads if b.fairness and b.seat_note]
-        second = ("Seat numbers come second" + (f": {notes[0]}" if notes else "") + ".")
-        a.verdicts[:0] = lead + [second]
-    a.verdicts.extend(later)
+        a.findings[:0] = lead + [Finding("seat-order", "seats",
+                                         detail={"note": notes[0] if notes else ""})]
+    a.findings.extend(later)
+
+
+def _pp_effect(share, lo, hi, fair, halve) -> dict:
+    """A flag's effect: percentage points of win share beyond the fair share."""
+    return {"effect": share - fair, "effect_low": lo - fair, "effect_high": hi - fair,
+            "unit": "pp", "games_to_halve": halve}
 
 
 # --- derivation ---------------------------------------------------------------------------
@@ -259,7 +249,7 @@ class _Derivation:
     single: bool
     rotated: bool
     confounded: bool
-    seat_note: str
+    seating: Finding | None
     verdicts: list = field(default_factory=list)
     flags: list = field(default_factory=list)
 
@@ -280,7 +270,7 @@ def _derivation(agg: RunAggregates, manifest: dict, meta: dict, confidence: floa
     return _Derivation(agg, manifest, meta, confidence, P, agg.n_games, solo, 1.0 / P, names, S,
                        used, z_value(confidence), games_to_halve(agg.n_games), seat_strats,
                        fixed, used_names, single, rotated, confounded,
-                       _seat_note(fixed, rotated, confounded, seat_strats, manifest))
+                       _seating(fixed, rotated, confounded, seat_strats, manifest))
 
 
 def _derive_seats(d: _Derivation):
@@ -288,7 +278,7 @@ def _derive_seats(d: _Derivation):
     agg, P, G, solo, fair, confidence = d.agg, d.P, d.G, d.solo, d.fair, d.confidence
     z, halve, verdicts, flags = d.z, d.halve, d.verdicts, d.flags
     seat_strats, used_names = d.seat_strats, d.used_names
-    rotated, confounded, seat_note = d.rotated, d.confounded, d.seat_note
+    rotated, confounded, seating = d.rotated, d.confounded, d.seating
     n = agg.seat.n.astype(float)
     wt = win_table(agg.seat, range(P), confidence)          # the one win-share definition
     share, lo, hi = (wt[c].to_numpy() for c in ("win_share", "win_low", "win_high"))
@@ -311,37 +301,30 @@ def _derive_seats(d: _Derivation):
     if solo:
         st = _hist_stats(agg.score_by_seat.values, agg.score_by_seat.counts[0])
         se = st["sd"] / math.sqrt(st["n"]) if st["n"] > 1 else float("nan")
-        verdicts.append(f"Solo run (one seat, {used_names[0] if used_names else 'one strategy'}): "
-                        f"there is no opponent, so no win shares or seat fairness; the mean "
-                        f"score is {num(st['mean'])} ({num(st['mean'] - z * se)}-"
-                        f"{num(st['mean'] + z * se)}), from {num(st['min'], 0)} to {num(st['max'], 0)}.")
+        verdicts.append(Finding("solo", used_names[0] if used_names else "one strategy", "solo",
+                                "mean_score", st["mean"], st["mean"] - z * se,
+                                st["mean"] + z * se, detail={"min": st["min"], "max": st["max"]}))
         seats.loc[:, "verdict"] = "solo"
     elif all_tied_rate == 1.0:
-        verdicts.append(f"Every game ended with all {P} seats tied: every seat gets exactly "
-                        f"1/{P} of each win by construction, so the win shares say nothing "
-                        f"about balance.")
+        verdicts.append(Finding("all-tied", "seats", "all tied", detail={"players": P}))
         seats.loc[:, "verdict"] = "all tied"
     elif confounded:
         # the caution IS the verdict: a seat's share here is as much its strategy's strength
         seats.loc[:, "verdict"] = "confounded"
-        verdicts.append(seat_note)
+        verdicts.append(seating)
     else:
         for i in range(P):
-            d = _digits_for(lo[i], hi[i])
             ok = not math.isnan(p_holm[i]) and p_holm[i] < ALPHA
             word = ("favoured" if share[i] > fair else "disadvantaged") if ok else "fair"
             seats.loc[i, "verdict"] = word
-            tail = ("" if ok else " (no significant difference)")
-            verdicts.append(f"{seat_label(i)} wins {pct_interval(share[i], lo[i], hi[i], d)} "
-                            f"against a fair {fair_share(fair)}: {word}{tail}.")
+            f = Finding("seat", seat_label(i), word, "win_share", share[i], lo[i], hi[i], fair,
+                        p_holm=p_holm[i],
+                        **(_pp_effect(share[i], lo[i], hi[i], fair, halve) if ok else {}))
+            verdicts.append(f)
             if ok:
-                flags.append(Flag("seat", seat_label(i),
-                                  f"{seat_label(i)} is {word}: {100 * (share[i] - fair):+.2f} points "
-                                  f"of win share (Holm-adjusted {fmt_p(p_holm[i])})",
-                                  effect=share[i] - fair, low=lo[i] - fair, high=hi[i] - fair,
-                                  unit="pp", games_to_halve=halve))
+                flags.append(f)
         if rotated:
-            verdicts.append(seat_note)
+            verdicts.append(seating)
     return seats, tie_rate, all_tied_rate
 
 
@@ -376,43 +359,41 @@ def _derive_strategies(d: _Derivation):
         rating_note = "one seat: no ratings"
     elif single:
         rating_note = f"every seat plays {used_names[0]}: nothing to rate"
-        verdicts.append(f"Every seat plays {used_names[0]}: no strategy comparison.")
+        verdicts.append(Finding("single-strategy", used_names[0]))
     else:
         idx = [s for s in range(S) if used[s]]
         # the one head-to-head definition (pooled, interval over games) and the one rating fit
         h2h, h2h_low, h2h_high, h2h_pairs, _ = head_to_head(agg, idx, used_names, confidence)
         ratings, rating_note = rating_table(agg, idx, used_names, confidence)
         order = np.argsort(-strategy_table["win_share"].to_numpy(), kind="stable")
+        # confounded: the seats were not rotated, so a strategy's share includes its seats'
+        conf = {"seats": "", "confounded": bool(confounded)}
         for k in order:
             r = strategy_table.iloc[k]
-            d = _digits_for(r.win_low, r.win_high)
             ok = not math.isnan(r.p_holm) and r.p_holm < ALPHA
             word = ("above" if r.win_share > fair else "below") if ok else "level with"
-            verdicts.append(f"{r.strategy} wins {pct_interval(r.win_share, r.win_low, r.win_high, d)} "
-                            f"of its games ({r.seats}), {word} a fair {fair_share(fair)}"
-                            f"{CONFOUNDED_STRATEGY if confounded else ''}.")
+            verdicts.append(Finding("strategy", r.strategy, word, "win_share", r.win_share,
+                                    r.win_low, r.win_high, fair, p_holm=r.p_holm,
+                                    detail={**conf, "seats": r.seats}))
         dom = dominant(h2h, h2h_low, h2h_high)
         if dom is not None:
             name, worst, wlo, whi = dom
             top = strategy_table.set_index("strategy").loc[name]
-            verdicts.append(f"{name} dominates: it finishes ahead of every other strategy more "
-                            f"often than not (its closest match-up: {pct_interval(worst, wlo, whi)})"
-                            f"{CONFOUNDED_STRATEGY if confounded else ''}.")
-            flags.append(Flag("strategy", name,
-                              f"{name} dominates every other strategy; it wins "
-                              f"{pct_interval(top.win_share, top.win_low, top.win_high)} against a "
-                              f"fair {pct(fair)}{CONFOUNDED_STRATEGY if confounded else ''}",
-                              effect=top.win_share - fair, low=top.win_low - fair,
-                              high=top.win_high - fair, unit="pp", games_to_halve=halve))
+            f = Finding("dominance", name, "dominates", "win_share", top.win_share, top.win_low,
+                        top.win_high, fair, p_holm=top.p_holm,
+                        **_pp_effect(top.win_share, top.win_low, top.win_high, fair, halve),
+                        detail={**conf, "closest": worst, "closest_low": wlo,
+                                "closest_high": whi})
+            verdicts.append(f)
+            flags.append(f)
         for k in range(len(strategy_table)):
             r = strategy_table.iloc[k]
             if (not math.isnan(r.p_holm) and r.p_holm < ALPHA and r.win_high < fair / 4):
-                flags.append(Flag("strategy", r.strategy,
-                                  f"{r.strategy} almost never wins: "
-                                  f"{pct_interval(r.win_share, r.win_low, r.win_high)}"
-                                  f"{CONFOUNDED_STRATEGY if confounded else ''}",
-                                  effect=r.win_share - fair, low=r.win_low - fair,
-                                  high=r.win_high - fair, unit="pp", games_to_halve=halve))
+                flags.append(Finding("strategy", r.strategy, "almost never wins", "win_share",
+                                     r.win_share, r.win_low, r.win_high, fair, p_holm=r.p_holm,
+                                     **_pp_effect(r.win_share, r.win_low, r.win_high, fair,
+                                                  halve),
+                                     detail={**conf, "seats": r.seats}))
     return strategy_table, h2h, h2h_pairs, h2h_low, h2h_high, ratings, rating_note
 
 
@@ -435,17 +416,17 @@ def _derive_scores(d: _Derivation, tie_rate, all_tied_rate):
         margin = _hist_stats(agg.margin.values, agg.margin.counts[0])
         margin["values"] = agg.margin.values
         margin["counts"] = agg.margin.counts[0]
-        if tie_rate and all_tied_rate != 1.0:
-            verdicts.append(f"{pct(tie_rate)} of games ended in a shared win (ties split the win); "
-                            f"the winner's median lead is {num(margin['median'], 0)} points.")
-        elif all_tied_rate != 1.0:
-            verdicts.append(f"No game ended in a shared win; the winner's median lead is "
-                            f"{num(margin['median'], 0)} points.")
-        if tie_rate is not None and tie_rate >= 0.2 and all_tied_rate != 1.0:
-            flags.append(Flag("ties", "shared wins", f"{pct(tie_rate)} of games end in a shared win",
-                              effect=tie_rate, low=float(wilson_interval(agg.tie_games, G, confidence)[0]),
-                              high=float(wilson_interval(agg.tie_games, G, confidence)[1]),
-                              unit="share", games_to_halve=halve))
+        if all_tied_rate != 1.0:
+            tlo, thi = (float(x) for x in wilson_interval(agg.tie_games, G, confidence))
+            flagged = tie_rate is not None and tie_rate >= TIE_FLAG
+            f = Finding("ties", "shared wins", "shared" if tie_rate else "none", "tie_share",
+                        tie_rate, tlo, thi,
+                        **({"effect": tie_rate, "effect_low": tlo, "effect_high": thi,
+                            "unit": "share", "games_to_halve": halve} if flagged else {}),
+                        detail={"median_lead": margin["median"]})
+            verdicts.append(f)
+            if flagged:
+                flags.append(f)
     return components, component_seats, margin
 
 
@@ -470,15 +451,14 @@ def _derive_shape(d: _Derivation):
             if k < agg.length.counts.shape[0]:
                 length["by_reason"][rn(k)] = _hist_stats(vals, agg.length.counts[k])
                 length["by_reason"][rn(k)]["counts"] = agg.length.counts[k]
-    shape = []
-    if length:
-        shape.append(f"Games last {num(length['mean'], 1)} {length['unit'] or length['column']} on "
-                     f"average (middle 80%: {num(length['p10'], 0)} to {num(length['p90'], 0)})")
-    if len(end_reasons):
-        shape.append("they end by " + ", ".join(f"{r.reason} ({pct(r.share)})"
-                                                for r in end_reasons.itertuples()))
-    if shape:
-        verdicts.append("; ".join(shape) + ".")
+    if length or len(end_reasons):
+        verdicts.append(Finding(
+            "shape", "games", statistic="mean_length" if length else "",
+            value=length["mean"] if length else float("nan"),
+            low=length["p10"] if length else float("nan"),
+            high=length["p90"] if length else float("nan"),
+            detail={"unit": (length["unit"] or length["column"]) if length else "",
+                    "end_reasons": [(r.reason, r.share) for r in end_reasons.itertuples()]}))
     return end_reasons, length
 
 
@@ -493,7 +473,7 @@ def _derive_cards(d: _Derivation, card_response: dict | None) -> list:
                             response=(card_response or {}).get(card["type"]),
                             game=str(manifest.get("game") or ""))
         cards.append(sec)
-        verdicts.extend(sec.notes)
+        verdicts.extend(sec.findings)
     return cards
 
 
@@ -502,11 +482,12 @@ def _derive_illegal(d: _Derivation):
     agg, verdicts, flags = d.agg, d.verdicts, d.flags
     illegal = illegal_table(agg)
     for r in (illegal.itertuples() if illegal is not None else ()):
-        text = (f"{r.strategy} made {r.decisions:,} illegal decisions in {r.seat_games:,} of "
-                f"its {r.of_seat_games:,} seat-games; each was replaced by the first legal "
-                f"option, so these games are not entirely its own play")
-        verdicts.insert(0, text + ".")
-        flags.insert(0, Flag("illegal", r.strategy, text))
+        f = Finding("illegal", r.strategy, "illegal decisions", "illegal_decisions",
+                    float(r.decisions), detail={"decisions": int(r.decisions),
+                                                "seat_games": int(r.seat_games),
+                                                "of_seat_games": int(r.of_seat_games)})
+        verdicts.insert(0, f)
+        flags.insert(0, f)
     return illegal
 
 
@@ -526,7 +507,7 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
     illegal = _derive_illegal(d)
     P, G, solo, used = d.P, d.G, d.solo, d.used
     used_names, single, fixed = d.used_names, d.single, d.fixed
-    rotated, confounded, seat_note = d.rotated, d.confounded, d.seat_note
+    rotated, confounded, seating = d.rotated, d.confounded, d.seating
     verdicts, flags = d.verdicts, d.flags
     # order: seat/strategy verdicts first (as built), card verdicts after
     return BalanceAnalysis(
@@ -534,18 +515,16 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
         run_dir=run_dir, manifest=manifest, meta=meta, notes=notes, confidence=confidence,
         n_games=G, players=P, solo=solo, strategies=used_names, seats=seats,
         strategy_table=strategy_table, single_strategy=single, strategies_fixed_to_seats=fixed,
-        seats_rotated=rotated, seat_confounded=confounded, seat_note=seat_note,
+        seats_rotated=rotated, seat_confounded=confounded, seating=seating,
         h2h=h2h, h2h_pairs=h2h_pairs, h2h_low=h2h_low, h2h_high=h2h_high, ratings=ratings, rating_note=rating_note,
         score_hist_seat=(agg.score_by_seat.values, agg.score_by_seat.counts),
         score_hist_strategy=(agg.score_by_strategy.values, agg.score_by_strategy.counts[used]),
         components=components, component_seats=component_seats, margin=margin,
         tie_rate=tie_rate, all_tied_rate=all_tied_rate, length=length, end_reasons=end_reasons,
-        cards=cards, verdicts=verdicts, flags=flags, aggregates=agg)
+        cards=cards, findings=verdicts, flags=flags, aggregates=agg)
 
 
 ROTATION_TOLERANCE = 0.01   # a strategy's seat-games may differ by 1% across seats (a partial run)
-CONFOUNDED_STRATEGY = (" (seats not rotated: the advantage or handicap of its seats is part "
-                       "of this)")
 
 
 def _balanced_over_seats(counts: np.ndarray) -> bool:
@@ -559,25 +538,20 @@ def _balanced_over_seats(counts: np.ndarray) -> bool:
                 np.all(c.max(axis=0) - c.min(axis=0) <= ROTATION_TOLERANCE * c.mean(axis=0)))
 
 
-def _seat_note(fixed: bool, rotated: bool, confounded: bool, seat_strats: list,
-               manifest: dict) -> str:
-    """Why the seat shares can or cannot be read as seat fairness, in plain words."""
+def _seating(fixed: bool, rotated: bool, confounded: bool, seat_strats: list,
+             manifest: dict) -> Finding | None:
+    """Whether the seat shares can be read as seat fairness (reports/findings.py says why in
+    words): rotated, confounded (each seat kept its strategy, or the strategies were spread
+    unevenly), or None (one strategy in every seat: nothing to say)."""
     if rotated:
         n_rot = len((manifest.get("config") or {}).get("rotation") or [])
-        how = (f" ({n_rot} seatings, each deal played under every one)" if n_rot else "")
-        return (f"Seats were rotated{how}: each strategy sat in each seat equally often, so the "
-                f"seat shares above measure the seats alone, and each strategy's share is "
-                f"averaged over the seats.")
+        return Finding("seating", "seats", "rotated", detail={"seatings": n_rot})
     if not confounded:
-        return ""
-    if fixed:
-        who = ", ".join(f"{seat_label(p)} {x[0]}" for p, x in enumerate(seat_strats))
-        why = f"each seat always played the same strategy ({who})"
-    else:
-        why = "the strategies were not spread evenly over the seats"
-    return (f"No seat verdict: {why}, so a seat's win share mixes the seat's advantage with "
-            f"its strategy's strength (seat and strategy are confounded). Play with "
-            f"--rotate-seats, or one strategy in every seat, to measure seat fairness.")
+        return None
+    return Finding("seating", "seats", "confounded",
+                   detail={"fixed": bool(fixed),
+                           "seat_strategies": [(seat_label(p), x[0] if x else "")
+                                               for p, x in enumerate(seat_strats)]})
 
 
 def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
@@ -590,37 +564,26 @@ def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
     return pd.DataFrame(rows, columns=["strategy", "decisions", "seat_games", "of_seat_games"])
 
 
-def response_text(game: str, step: dict | None) -> str:
-    """Whether the players respond to card c's value: from a paired +/-1 step on shared
-    seeds (analysis/cards.py) when one was played, otherwise where to measure it."""
-    if step is None:
-        return (f"this is an association: whether the players respond to its value is not "
-                f"measured by one run (`balance cards {game or '<game>'}` measures it)")
-    lo, hi = step["take"][1], step["take"][2]
-    word = response_word(lo, hi)
-    rate = (f"take rate {100 * step['take'][0]:+.1f} pp per point "
-            f"({100 * lo:+.1f} to {100 * hi:+.1f}) over {step['games']:,} paired games at "
-            f"{step['values']}")
-    if word == "players do not respond":
-        return (f"the players do not respond to its value ({rate}): its takers' lead is "
-                f"association, not the value's effect")
-    if word == "players respond":
-        return f"the players respond to its value ({rate})"
-    return f"whether the players respond to its value is unclear ({rate})"
-
-
 def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence: float,
                   names, used, halve: int, flags: list, response: dict | None = None,
                   game: str = "") -> CardSection:
-    label = card["label"]
-    singular = label[:-1] if label.endswith("s") else label
-    never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
+    """One card type: its table (numbers per card), then its findings (flags and verdicts)."""
+    table, gap = _card_table(card, sums, agg, G, confidence, names, used)
+    findings = _card_findings(card, table, gap, agg, G, solo, halve, flags, response, game)
+    never = [card["names"][c] for c in range(sums.n) if table["taken"][c] == 0]
+    return CardSection(type=card["type"], label=card["label"], time_unit=card["time_unit"],
+                       table=table, days=sums.days, never_taken=never, findings=findings,
+                       unit=card.get("unit", "points"), kind=card.get("kind", "card"))
+
+
+def _card_table(card, sums, agg: RunAggregates, G: int, confidence: float, names, used):
+    """(the card table, the taker gap of analysis.cards.taker_gap): per card how often taken,
+    its takers' win share and score against the others', when taken, by whom."""
     nrows = agg.n_rows
     taken = sums.taken.astype(float)
     values = np.asarray(card["values"], dtype=float)
     total_win = float(agg.seat.win.sum())
     total_score = float(agg.seat.score.sum())
-    total_sq = float(agg.seat.score_sq.sum())
     not_n = nrows - taken
     win_t, win_n = sums.win_taken, total_win - sums.win_taken
     wt, wt_lo, wt_hi = (win_t / np.where(taken > 0, taken, np.nan),
@@ -670,33 +633,60 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         "mean_day": mean_day, "top_taker": top_taker,
     })
     table["flag"] = ""
-    never = [card["names"][c] for c in range(sums.n) if taken[c] == 0]
+    return table, gap
+
+
+def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: int,
+                   solo: bool, halve: int, flags: list, response: dict | None,
+                   game: str) -> list:
+    """The card type's findings: each card that over- or under-performs beyond its interval
+    and the minimum effect (its flag; the strongest few each way are verdicts), the cards
+    never taken; the table's `flag` column is filled in. Flags are appended to `flags`."""
+    label = card["label"]
+    singular = label[:-1] if label.endswith("s") else label
+    never_word = "never happened" if card.get("kind") == "outcome" else "never taken"
+    nrows = agg.n_rows
+    total_score = float(agg.seat.score.sum())
+    total_sq = float(agg.seat.score_sq.sum())
+    taken = table["taken"].to_numpy(float)
+    values = table["value"].to_numpy(float)
+    wt, wt_lo, wt_hi = (table[c].to_numpy() for c in ("win_taken", "win_taken_low",
+                                                      "win_taken_high"))
+    rel, rel_lo, rel_hi = (table[c].to_numpy() for c in ("vs_peers", "vs_peers_low",
+                                                         "vs_peers_high"))
+    sd, sd_lo, sd_hi = (table[c].to_numpy() for c in ("score_vs_peers", "score_vs_peers_low",
+                                                      "score_vs_peers_high"))
+    sc_t = table["score_taken"].to_numpy()
+    never = [card["names"][c] for c in range(len(table)) if taken[c] == 0]
     notes = []
     flagged = []
     score_sd = math.sqrt(max(total_sq / nrows - (total_score / nrows) ** 2, 0.0)) if nrows else 0.0
-    for c in range(sums.n):
+    singular_label = singular
+    for c in range(len(table)):
         nm = card["names"][c]
-        vtxt = value_text(card.get("unit", "points"), values[c])
-        vtxt = f" ({vtxt})" if vtxt else ""
+        # what the card is, for the sentence: "(9 points)" (analysis/metadata.py value_text)
+        about = {"value_text": value_text(card.get("unit", "points"), values[c]),
+                 "label": label, "game": game}
+        subject = f"{singular_label} '{nm}'"
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word
-            flags.append(Flag("card", f"{singular} '{nm}'",
-                              f"{singular} '{nm}'{vtxt} was {never_word} in {G:,} games"))
+            flags.append(Finding("card", subject, never_word, "taken", 0.0,
+                                 detail={**about, "games": G}))
             continue
         if solo:
             e, l, h = sd[c], sd_lo[c], sd_hi[c]
             big = score_sd > 0 and abs(e) >= CARD_MIN_SCORE_EFFECT_SD * score_sd
             unit = "points"
-            what = (f"scores {num(sc_t[c], 1)} when taken against "
-                    f"{num(sc_t[c] - e, 1)} for the other {label.lower()}")
+            stat = dict(statistic="takers_score", value=sc_t[c], reference=sc_t[c] - e)
         else:
             e, l, h = rel[c], rel_lo[c], rel_hi[c]
             big = abs(e) >= CARD_MIN_WIN_EFFECT
             unit = "pp"
-            what = (f"its takers win {pct_interval(wt[c], wt_lo[c], wt_hi[c])} against "
-                    f"{pct_interval(gap['base'][c], gap['base_low'][c], gap['base_high'][c])} "
-                    f"for {baseline_name(label)}")
-            what += "; " + response_text(game, (response or {}).get(c))
+            stat = dict(statistic="takers_win_share", value=wt[c], low=wt_lo[c], high=wt_hi[c],
+                        reference=gap["base"][c], reference_low=gap["base_low"][c],
+                        reference_high=gap["base_high"][c])
+            # whether the players respond to its value (a paired +/-1 step), if measured
+            about["response"] = (response or {}).get(c)
         if math.isnan(l) or not big:
             continue
         if l > 0:
@@ -706,22 +696,19 @@ def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence
         else:
             continue
         table.loc[c, "flag"] = word
-        flags.append(Flag("card", f"{singular} '{nm}'", f"{singular} '{nm}'{vtxt} {word}: {what}",
-                          effect=e, low=l, high=h, unit=unit,
-                          games_to_halve=halve))
-        flagged.append((e, f"{singular} '{nm}'{vtxt} {word}: {what}."))
+        f = Finding("card", subject, word, **stat, effect=e, effect_low=l, effect_high=h,
+                    unit=unit, games_to_halve=halve, detail={**about, "solo": solo})
+        flags.append(f)
+        flagged.append(f)
     for sign, word in ((1, "over-perform"), (-1, "under-perform")):
-        side = sorted([f for f in flagged if f[0] * sign > 0], key=lambda f: -abs(f[0]))
-        notes.extend(t for _, t in side[:CARD_VERDICTS])
+        side = sorted([f for f in flagged if f.effect * sign > 0], key=lambda f: -abs(f.effect))
+        notes.extend(side[:CARD_VERDICTS])
         if len(side) > CARD_VERDICTS:
-            notes.append(f"{len(side) - CARD_VERDICTS} more {label.lower()} {word} "
-                         f"(see the {label.lower()} table).")
+            notes.append(Finding("card-more", label, word, "cards", len(side) - CARD_VERDICTS))
     if never:
-        shown = ", ".join(f"'{x}'" for x in never[:6]) + (" ..." if len(never) > 6 else "")
-        notes.append(f"{len(never)} of {sums.n} {label.lower()} {never_word} in {G:,} games: {shown}.")
+        notes.append(Finding("card-never", label, never_word, "cards", len(never),
+                             detail={"names": never, "of": len(table), "games": G}))
     if not notes:
-        notes.append(f"No {singular.lower()} stands out among the {sums.n} {label.lower()} "
-                     f"beyond its uncertainty.")
-    return CardSection(type=card["type"], label=label, time_unit=card["time_unit"], table=table,
-                       days=sums.days, never_taken=never, notes=notes,
-                       unit=card.get("unit", "points"), kind=card.get("kind", "card"))
+        notes.append(Finding("card-none", label, detail={"singular": singular,
+                                                         "of": len(table)}))
+    return notes

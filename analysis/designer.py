@@ -111,7 +111,10 @@ class SweepResult:
     games: int = 0
     axes: list = field(default_factory=list)   # [(path, values)]: the grid's shape
     card_baseline: str = ""        # the card verdicts' baseline, in words (analysis/cards.py)
-    card_response: str = ""        # do the players respond to the varied card's value?
+    # do the players respond to the varied card's value? The paired step of its take rate
+    # per point, first to last value (analysis.cards.paired_step), or None; in words:
+    # reports/designer.py
+    card_response: dict | None = None
 
 
 def card_of_path(path: str, meta: dict | None):
@@ -232,7 +235,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         paired["p"] = z_test_p(paired["diff"].to_numpy(float), se.to_numpy(float))
         paired["p_holm"] = holm(paired["p"].to_numpy(float))
         paired["moves"] = paired["p_holm"] < 0.05
-    card_response = ""
+    card_response = None
     if card_info and len(per_point_logs) > 1:
         card_response = _sweep_response(per_point_logs, points, card_info)
     return SweepResult(points, labels, pd.concat(seat_rows, ignore_index=True),
@@ -242,31 +245,25 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
                        card_baseline=card_baseline, card_response=card_response)
 
 
-def _sweep_response(per_point_logs: list, points: list, card_info) -> str:
+def _sweep_response(per_point_logs: list, points: list, card_info) -> dict | None:
     """Whether the players respond to the varied card's value: the paired change in its take
     rate per point from the first to the last value (the same games: common random numbers),
-    in the words of the run report and `balance cards` (analysis/cards.py)."""
+    as analysis.cards.paired_step gives it (None when not measurable), with its `word`
+    (analysis.cards.response_word, the words of the run report and `balance cards`)."""
     from analysis.cards import paired_step, per_game, response_word
     card, cid = card_info
     try:
         v0, v1 = (float(p[0].split("=", 1)[1]) for p in (points[0], points[-1]))
     except (ValueError, IndexError):
-        return ""
+        return None
     if v1 == v0:
-        return ""
+        return None
     try:
         step = paired_step(per_game(per_point_logs[0], card), per_game(per_point_logs[-1], card),
                            cid, v1 - v0)
     except ValueError:
-        return ""
-    m, lo, hi = step["take"]
-    word = response_word(lo, hi)
-    rate = f"take rate {100 * m:+.2f} pp per point ({100 * lo:+.2f} to {100 * hi:+.2f})"
-    if word == "players do not respond":
-        return f"the players do not respond to its value ({rate})"
-    if word == "players respond":
-        return f"the players respond to its value ({rate})"
-    return f"whether the players respond to its value is unclear ({rate})"
+        return None
+    return {**step, "word": response_word(step["take"][1], step["take"][2])}
 
 
 # ---------------------------------------------------------------------------------------

@@ -19,10 +19,16 @@ Measures per level:
     included). With two players this is Bradley-Terry. Elo = 400 / ln 10 * rating. The prior
     links every pair of levels, also two that never met (each meets only the reference): it
     pulls the ratings slightly together, a few per cent at a few hundred games per level.
+    When a level never finishes ahead of the reference (random against a planner) or never
+    behind it, no maximum-likelihood rating exists; the rating and its interval are then the
+    prior-regularised fit's (analysis/ratings.py `cov_prior`: the level's one virtual win or
+    loss per pair holds it finite). Such a level is marked `prior_held`: its rating is pulled
+    towards the others, the real gap is this large or larger, and the note says so.
   * skill depth: the levels sorted by rating, walked from the weakest: a level is a new
     step when the 95% interval of its rating minus the last step's rating lies above 0.
     The depth is the number of steps (1 = no level is distinguishably stronger than the
-    weakest). This is a lower bound: more games tell more levels apart.
+    weakest). This is a lower bound: more games tell more levels apart (and a prior-held
+    level's gap to the next is shrunk by the prior, so it stays a lower bound).
 
 Verdicts at the strongest level (`compare_verdicts`): the seat-fairness verdict of every seat
 and the card verdicts of the balance report (analysis/balance.py, analysis/cards.py) from a
@@ -37,7 +43,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analysis import formatting as fmt
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
 from analysis.stats import wilson_interval, z_value
 
@@ -63,8 +68,10 @@ class LadderResult:
     table: pd.DataFrame               # one row per level, sorted by rating
     depth: int
     steps: list                       # the levels that form the distinguishable steps
-    rating_note: str
-    verdicts: list = field(default_factory=list)       # plain-word lines
+    fit: dict                         # the rating fit: iterations, converged, games, prior,
+    #                                   confidence, estimable, why, held (reports/ladder.py
+    #                                   rating_note says it in words)
+    verdicts: list = field(default_factory=list)       # lines (reports/ladder.py writes them)
     verdict_table: pd.DataFrame | None = None          # the report's verdicts, both levels
     strongest: str = ""
     notes: list = field(default_factory=list)
@@ -122,62 +129,53 @@ def analyse_ladder(game: str, players: int, reference: str, levels: list, logs_b
                "win_share": np.nan, "win_low": np.nan, "win_high": np.nan}
     table = pd.DataFrame([ref_row] + rows)
     fit = fit_plackett_luce(list(orders.items()), len(levels), prior=RATING_PRIOR)
+    # the prior-regularised covariance: = the maximum-likelihood one when the fit is
+    # estimable, finite (held by the prior) when a level never won or never lost
+    cov = fit.cov_prior
     r = index[reference]
     z = z_value(confidence)
+    held = prior_held_levels(orders, len(levels))
     rating, se = [], []
     for name in table["level"]:
         i = index[name]
         rating.append(fit.theta[i] - fit.theta[r])
-        se.append(math.sqrt(max(fit.cov[i, i] + fit.cov[r, r] - 2 * fit.cov[i, r], 0.0))
-                  if fit.estimable else np.nan)
+        se.append(math.sqrt(max(cov[i, i] + cov[r, r] - 2 * cov[i, r], 0.0)))
     table["rating"] = rating
     table["rating_se"] = se
     table["rating_low"] = table["rating"] - z * table["rating_se"]
     table["rating_high"] = table["rating"] + z * table["rating_se"]
     table["elo"] = ELO * table["rating"]
+    table["prior_held"] = [index[name] in held for name in table["level"]]
     table = table.sort_values("rating", kind="stable").reset_index(drop=True)
     n_games = int(sum(orders.values()))
-    if fit.estimable:
-        depth, steps = skill_depth(fit.theta, fit.cov, levels, confidence)
-        note = (f"Plackett-Luce (Hunter's MM, {fit.iterations} iterations"
-                f"{'' if fit.converged else ', NOT converged'}) on {n_games:,} games, "
-                f"{RATING_PRIOR:g} virtual game each way per pair of levels as a prior; rating = "
-                f"log-strength minus the reference's ({reference}), "
-                f"{int(round(100 * confidence))}% intervals from the Fisher information")
-    else:
-        why = fit.why
-        for k in sorted(range(len(levels)), reverse=True):
-            why = why.replace(f"#{k}", levels[k])
-        depth, steps = 0, []
-        note = (f"Plackett-Luce ratings not estimable: {why}; no skill depth is given "
-                f"(the win shares still hold)")
+    depth, steps = skill_depth(fit.theta, cov, levels, confidence)
+    why = fit.why
+    for k in sorted(range(len(levels)), reverse=True):   # "#10" before "#1"
+        why = why.replace(f"#{k}", levels[k])
+    why = why.replace("strategies", "levels").replace("strategy", "level")
+    info = {"iterations": fit.iterations, "converged": fit.converged, "games": n_games,
+            "prior": RATING_PRIOR, "confidence": confidence, "estimable": fit.estimable,
+            "why": why, "held": [levels[k] for k in sorted(held)]}
     return LadderResult(game=game, players=players, reference=reference, levels=list(levels),
-                        table=table, depth=depth, steps=steps, rating_note=note)
+                        table=table, depth=depth, steps=steps, fit=info)
 
 
-def ladder_verdicts(res: LadderResult) -> list:
-    """Plain-word lines: each level against the reference, the depth, the strongest level."""
-    fair = 1.0 / res.players
-    out = []
-    for row in res.table.itertuples():
-        if row.level == res.reference:
+def prior_held_levels(orders: dict, n_levels: int) -> set:
+    """The levels that never finished ahead of another level or never behind one in the
+    real games: only the prior holds their rating finite (analysis/ratings.py)."""
+    ahead = np.zeros(n_levels, dtype=bool)
+    behind = np.zeros(n_levels, dtype=bool)
+    for o, w in orders.items():
+        if w <= 0:
             continue
-        if row.win_low > fair:
-            word = "stronger than"
-        elif row.win_high < fair:
-            word = "weaker than"
-        else:
-            word = "not distinguishable from"
-        # the one number format of every report (analysis/formatting.py)
-        out.append(f"{row.level} wins {fmt.share_interval(row.win_share, row.win_low, row.win_high)}"
-                   f" against {res.players - 1} x {res.reference} "
-                   f"(fair {fmt.fair_share(fair)}): {word} {res.reference}.")
-    if res.depth:
-        out.append(f"Skill depth: {res.depth} distinguishable step"
-                   f"{'s' if res.depth != 1 else ''} of strength ({' < '.join(res.steps)}), at "
-                   f"95% confidence on these games (a lower bound: more games can separate more "
-                   f"levels).")
-    return out
+        o = [int(x) for x in o]
+        for k in range(len(o) - 1):
+            for m in range(k + 1, len(o)):
+                if o[k] != o[m]:
+                    ahead[o[k]] = True
+                    behind[o[m]] = True
+    played = ahead | behind
+    return {i for i in range(n_levels) if played[i] and not (ahead[i] and behind[i])}
 
 
 # --- the report's verdicts at the strongest level --------------------------------------------
@@ -196,10 +194,11 @@ def _card_verdicts(a) -> dict:
     return out
 
 
-def compare_verdicts(base, top, base_name: str, top_name: str) -> tuple[pd.DataFrame, list]:
+def compare_verdicts(base, top, base_name: str, top_name: str) -> pd.DataFrame:
     """The seat and card verdicts of two balance analyses (analysis.balance.BalanceAnalysis)
-    of the same deals, side by side: (table, plain lines). A card flagged in neither run is
-    not listed; a card flagged in one is 'not flagged' in the other."""
+    of the same deals, side by side: one row per verdict, a column per level and `holds`
+    (reports/ladder.py `verdict_change_lines` says it in words). A card flagged in neither
+    run is not listed; a card flagged in one is 'not flagged' in the other."""
     rows = []
     sb, st = _seat_verdicts(base), _seat_verdicts(top)
     for k in sb:
@@ -209,15 +208,6 @@ def compare_verdicts(base, top, base_name: str, top_name: str) -> tuple[pd.DataF
         rows.append({"verdict": k, base_name: cb.get(k, "not flagged"),
                      top_name: ct.get(k, "not flagged")})
     table = pd.DataFrame(rows, columns=["verdict", base_name, top_name])
-    if table.empty:
-        return table, [f"No seat or card verdict to compare ({base_name} vs {top_name})."]
-    table["holds"] = table[base_name] == table[top_name]
-    lines = []
-    held = int(table["holds"].sum())
-    lines.append(f"{held} of {len(table)} seat and card verdicts with {base_name} in every "
-                 f"seat still hold with {top_name} in every seat (same deals).")
-    for _, row in table.iterrows():
-        if not row["holds"]:
-            lines.append(f"{row['verdict']}: {row[base_name]} with {base_name}, "
-                         f"{row[top_name]} with {top_name}.")
-    return table, lines
+    table["holds"] = (table[base_name] == table[top_name]) if len(table) else pd.Series(
+        dtype=bool)
+    return table

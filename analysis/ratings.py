@@ -34,9 +34,19 @@ Estimability: the maximum-likelihood strengths exist only when, for every split 
 strategies into two groups, some strategy of each group finished ahead of some strategy of
 the other in the real games (Hunter 2004, Assumption 1; Zermelo / Ford for paired data): the
 "finished ahead of" graph is strongly connected. Otherwise (one strategy won every game, one
-never finished ahead of anyone ...) the estimate is set by the prior alone, and its standard
-errors (near-singular information) mean nothing: `PLFit.estimable` is False, `why` says what
-happened in plain words, and `se` is nan, never a reassuring 0.000.
+never finished ahead of anyone ...) the maximum-likelihood estimate does not exist:
+`PLFit.estimable` is False, `why` says what happened in plain words, and `se` / `cov` (the
+maximum-likelihood uncertainty) are nan, never a reassuring 0.000.
+
+The prior-regularised fit (the posterior mode under the prior's virtual games) exists in
+every case, and so does its curvature: `se_prior` / `cov_prior` are the standard errors and
+covariance of the penalised log-likelihood (the prior's virtual games counted like real ones;
+a Laplace approximation of the posterior). When the fit is estimable they equal `se` / `cov`.
+When it is not, they are finite and honest about what they say: a strategy that never won is
+held at a finite strength only by its one virtual win, so its rating is pulled towards the
+others (the real gap is this large or larger) and its interval is that of the regularised
+estimate. Callers that show them must say so (the skill ladder does: analysis/ladder.py);
+callers comparing freely chosen strategies (the run report, `compare`) show no ratings then.
 """
 from __future__ import annotations
 
@@ -60,6 +70,8 @@ class PLFit:
     n_orders: int              # distinct weighted orders used
     estimable: bool = True     # the real orders identify the strengths (module docstring)
     why: str = ""              # if not: what happened, items named "#i" (callers rename)
+    se_prior: np.ndarray | None = None    # the prior-regularised fit's (always finite with
+    cov_prior: np.ndarray | None = None   # a prior > 0; = se / cov when estimable)
 
     def win_probability(self, i: int, j: int) -> float:
         """P(i finishes ahead of j) in a two-seat comparison under the model."""
@@ -167,10 +179,30 @@ def fit_plackett_luce(orders, n_items: int, prior: float = RATING_PRIOR, max_ite
     P = C * gamma                                           # stages x items
     P /= P.sum(axis=1, keepdims=True)
     info = np.diag((W[:, None] * P).sum(axis=0)) - (P * W[:, None]).T @ P
-    cov = np.linalg.pinv(info, hermitian=True)
+    cov = _centred_inverse(info)
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-    if why:   # the prior alone sets the strengths: no uncertainty worth showing
+    se_prior, cov_prior = se.copy(), cov.copy()
+    if why:   # no maximum-likelihood estimate: its uncertainty is not shown as if it existed
         se = np.full(n_items, np.nan)
         cov = np.full_like(cov, np.nan)
+    if prior <= 0:   # nothing regularises: the prior-regularised fit is the plain one
+        se_prior, cov_prior = se.copy(), cov.copy()
     return PLFit(theta=theta, se=se, cov=cov, iterations=it, converged=converged,
-                 n_orders=len(data), estimable=not why, why=why)
+                 n_orders=len(data), estimable=not why, why=why, se_prior=se_prior,
+                 cov_prior=cov_prior)
+
+
+def _centred_inverse(info: np.ndarray) -> np.ndarray:
+    """The Moore-Penrose inverse of a Plackett-Luce information matrix, whose null space is
+    the constant direction (strengths are identified up to a constant): with u = 1/sqrt(n),
+    pinv(I) = inv(I + u u^T) - u u^T. Computed so, not with np.linalg.pinv: rounding leaves
+    the constant direction an eigenvalue of ~1e-14 instead of 0, which pinv's cut-off may
+    keep and invert into a covariance of 1e13 (seen with two items, one never winning)."""
+    n = info.shape[0]
+    u = np.full((n, 1), 1.0 / math.sqrt(n))
+    proj = np.eye(n) - u @ u.T
+    info = proj @ ((info + info.T) / 2) @ proj          # exactly singular along u
+    try:
+        return np.linalg.inv(info + u @ u.T) - u @ u.T
+    except np.linalg.LinAlgError:   # more null directions (no prior, groups that never met)
+        return np.linalg.pinv(info, hermitian=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from analysis.balance import BalanceAnalysis, analyse_run
 from reports.document import build_document
 from reports.figures import make_figures
+from reports.findings import verdict_lines
 from reports.output import ReportFolder, render_into
 from sim.game_api import ToolkitError
 
@@ -23,6 +24,11 @@ class ReportFiles:
     markdown: str | None
     analysis: BalanceAnalysis
     seconds: float
+
+    @property
+    def verdicts(self) -> list:
+        """The report's verdict lines (reports/findings.py), as the terminal prints them."""
+        return verdict_lines(self.analysis)
 
 
 def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = False,

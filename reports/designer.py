@@ -23,6 +23,19 @@ _pct = F.share
 _pci = F.share_interval
 
 
+
+def sweep_response_text(step: dict) -> str:
+    """Whether the players respond to the varied card's value, in words (from
+    analysis.designer's paired step: `take` = (change per point, low, high), `word`)."""
+    m, lo, hi = step["take"]
+    rate = f"take rate {100 * m:+.2f} pp per point ({100 * lo:+.2f} to {100 * hi:+.2f})"
+    if step["word"] == "players do not respond":
+        return f"the players do not respond to its value ({rate})"
+    if step["word"] == "players respond":
+        return f"the players respond to its value ({rate})"
+    return f"whether the players respond to its value is unclear ({rate})"
+
+
 def compare_verdicts(c: Comparison) -> list:
     """The plain-language lines of a comparison: each strategy's win share and standing, then
     every pair's head-to-head (pooled share of their meetings, interval over games)."""
@@ -340,7 +353,8 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
                         f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}; its "
                         f"takers win {c['gap'].iloc[0] * 100:+.1f} pp against {r.card_baseline} at "
                         f"{r.labels[0]}, {c['gap'].iloc[-1] * 100:+.1f} pp at {r.labels[-1]}"
-                        + (f"; {r.card_response}." if r.card_response else "."))
+                        + (f"; {sweep_response_text(r.card_response)}." if r.card_response
+                           else "."))
     verdicts += step_verdicts(r.paired)
     ev = Section("Evidence", "evidence", list(figs))
     ev.blocks.append(Table(["point", "seat", "win share (95%)", "mean score"],

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from analysis import formatting as F
 from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
+from reports.findings import card_lines, flag_kind, flag_text, seating_line, verdict_lines
 
 
 @dataclass
@@ -61,19 +62,20 @@ def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   build_seconds: float | None) -> list:
     """Verdicts."""
     out = []
-    s = Section("Verdicts", "verdicts", [list(a.verdicts)])
+    s = Section("Verdicts", "verdicts", [verdict_lines(a)])
     if a.flags:
         rows = []
         for f in a.flags:
+            lo, hi = f.effect_low, f.effect_high
             if f.effect is None:
                 eff = iv = "-"
             elif f.unit == "pp":
-                eff, iv = _signed(f.effect) + " pp", _interval(f.low, f.high, suffix=" pp")
+                eff, iv = _signed(f.effect) + " pp", _interval(lo, hi, suffix=" pp")
             elif f.unit == "share":
-                eff, iv = pct(f.effect), _interval(f.low, f.high, suffix="%")
+                eff, iv = pct(f.effect), _interval(lo, hi, suffix="%")
             else:
-                eff, iv = f"{f.effect:+.2f}", _interval(f.low, f.high, scale=1.0, digits=2)
-            rows.append([f.kind, f.text, eff, iv,
+                eff, iv = f"{f.effect:+.2f}", _interval(lo, hi, scale=1.0, digits=2)
+            rows.append([flag_kind(f), flag_text(f), eff, iv,
                          f"{f.games_to_halve:,}" if f.games_to_halve else "-"])
         s.blocks.append("Everything that stands out beyond its uncertainty:")
         s.blocks.append(Table(["kind", "what", "effect", f"{conf}% interval",
@@ -105,8 +107,8 @@ def _section_seats(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                                "mean rank"], rows,
                               "Win share: wins with ties split; test: two-sided score test against "
                               "the fair share, Holm-adjusted across seats."))
-        if a.seat_note:  # rotated (clean seat shares) or confounded (no seat verdict)
-            s.blocks.append(a.seat_note)
+        if a.seating is not None:  # rotated (clean seat shares) or confounded (no verdict)
+            s.blocks.append(seating_line(a))
     out.append(s)
     return out
 
@@ -227,7 +229,7 @@ def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     for k, sec in enumerate(a.cards):
         outcome = sec.kind == "outcome"
         title = f"Outcomes: {sec.label}" if outcome else sec.label
-        s = Section(title, f"{'outcomes' if outcome else 'cards'}-{sec.type}", [list(sec.notes)])
+        s = Section(title, f"{'outcomes' if outcome else 'cards'}-{sec.type}", [card_lines(sec)])
         if f"cards-{sec.type}" in figs:
             s.blocks.append(figs[f"cards-{sec.type}"])
         if f"timing-{sec.type}" in figs:

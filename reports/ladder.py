@@ -14,9 +14,11 @@ from reports.output import ReportFolder, render_into
 
 
 def _rating(r) -> str:
+    # * = held finite by the prior alone (the level never won or never lost; the note says so)
+    mark = "*" if getattr(r, "prior_held", False) else ""
     if math.isnan(r.rating_se):
-        return f"{r.rating:+.2f}"
-    return f"{r.rating:+.2f} ({r.rating_low:+.2f} to {r.rating_high:+.2f})"
+        return f"{r.rating:+.2f}{mark}"
+    return f"{r.rating:+.2f}{mark} ({r.rating_low:+.2f} to {r.rating_high:+.2f})"
 
 
 def table_rows(res: LadderResult) -> list:
@@ -45,7 +47,70 @@ def ladder_table_text(res: LadderResult) -> str:
         lines.append("  ".join(str(v).ljust(widths[k]) for k, v in enumerate(row)).rstrip())
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
+    t = res.table
+    held = [str(x) for x in t.loc[t["prior_held"].astype(bool), "level"]] if "prior_held" in t else []
+    if held:   # the mark * of _rating, explained where it is printed
+        lines.append(f"* {', '.join(held)}: never won or never lost, so only the prior (one "
+                     f"virtual game each way) holds the rating finite; the real gap is this "
+                     f"large or larger (the report's note says more)")
     return "\n".join(lines)
+
+
+def rating_note(res: LadderResult) -> str:
+    """How the ratings were fitted (the table's caption), and, when a level never won or
+    never lost, that its rating is held finite by the prior."""
+    f = res.fit
+    note = (f"Plackett-Luce (Hunter's MM, {f['iterations']} iterations"
+            f"{'' if f['converged'] else ', NOT converged'}) on {f['games']:,} games, "
+            f"{f['prior']:g} virtual game each way per pair of levels as a prior; rating = "
+            f"log-strength minus the reference's ({res.reference}), "
+            f"{int(round(100 * f['confidence']))}% intervals from the Fisher information")
+    if not f["estimable"]:
+        names = ", ".join(f["held"]) or "some levels"
+        note += (f" of the prior-regularised fit: {f['why']}, so no maximum-likelihood rating "
+                 f"exists; the prior's virtual games hold {names} "
+                 f"at a finite rating (marked *), pulled towards the other levels (the real "
+                 f"gap is this large or larger); the skill depth stays a lower bound")
+    return note
+
+
+def ladder_verdict_lines(res: LadderResult) -> list:
+    """Each level against the reference and the skill depth, in words."""
+    fair = 1.0 / res.players
+    out = []
+    for row in res.table.itertuples():
+        if row.level == res.reference:
+            continue
+        if row.win_low > fair:
+            word = "stronger than"
+        elif row.win_high < fair:
+            word = "weaker than"
+        else:
+            word = "not distinguishable from"
+        # the one number format of every report (analysis/formatting.py)
+        out.append(f"{row.level} wins {fmt.share_interval(row.win_share, row.win_low, row.win_high)}"
+                   f" against {res.players - 1} x {res.reference} "
+                   f"(fair {fmt.fair_share(fair)}): {word} {res.reference}.")
+    if res.depth:
+        out.append(f"Skill depth: {res.depth} distinguishable step"
+                   f"{'s' if res.depth != 1 else ''} of strength ({' < '.join(res.steps)}), at "
+                   f"95% confidence on these games (a lower bound: more games can separate more "
+                   f"levels).")
+    return out
+
+
+def verdict_change_lines(table, base_name: str, top_name: str) -> list:
+    """The verdict comparison of analysis.ladder.compare_verdicts in words: how many hold,
+    and each that changes."""
+    if table.empty:
+        return [f"No seat or card verdict to compare ({base_name} vs {top_name})."]
+    lines = [f"{int(table['holds'].sum())} of {len(table)} seat and card verdicts with "
+             f"{base_name} in every seat still hold with {top_name} in every seat (same deals)."]
+    for _, row in table.iterrows():
+        if not row["holds"]:
+            lines.append(f"{row['verdict']}: {row[base_name]} with {base_name}, "
+                         f"{row[top_name]} with {top_name}.")
+    return lines
 
 
 def ladder_figure(res: LadderResult) -> Figure:
@@ -84,7 +149,7 @@ def ladder_figure(res: LadderResult) -> Figure:
 def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document:
     fig = ladder_figure(res)
     verdict = Section("Verdicts", "verdicts", [list(res.verdicts) + list(res.notes)])
-    ev = Section("Evidence", "evidence", [fig, Table(HEADERS, table_rows(res), res.rating_note)])
+    ev = Section("Evidence", "evidence", [fig, Table(HEADERS, table_rows(res), rating_note(res))])
     if res.verdict_table is not None and not res.verdict_table.empty:
         vt = res.verdict_table
         cols = list(vt.columns)

@@ -255,10 +255,11 @@ def _write_report(run_dir: str, out_dir: str, formats: list, progress: bool, par
                                 partial=partial, progress=progress)
     a = files.analysis
     print(f"balance report of {a.n_games:,} games ({files.seconds:.1f} s)", file=out)
-    for v in a.verdicts[:8]:
+    verdicts = files.verdicts
+    for v in verdicts[:8]:
         print(f"  {v}", file=out)
-    if len(a.verdicts) > 8:
-        print(f"  ... {len(a.verdicts) - 8} more in the report", file=out)
+    if len(verdicts) > 8:
+        print(f"  ... {len(verdicts) - 8} more in the report", file=out)
     for path in (files.html, files.markdown):
         if path:
             print(f"report: {os.path.abspath(path)}", file=out)

@@ -79,8 +79,27 @@ def test_report_command_equals_run_report(pair, capsys, tmp_path):
     table = lambda p: [x for x in open(p).read().splitlines() if x.startswith("|")  # noqa: E731
                        and not x.startswith(("| report built in", "| time taken"))]
     assert table(tmp_path / "r1" / "report.md") == table(files.markdown)
-    for v in files.analysis.verdicts[:8]:
+    for v in files.verdicts[:8]:
         assert v in out
+
+
+def test_run_findings_are_the_report_verdicts_as_data(pair, tmp_path):
+    """`Run.findings()` hands the report's verdicts and flags to Python as a DataFrame (one
+    row per finding, numbers as numbers); its sentences are the lines the report prints."""
+    cli_dir, _, _ = pair
+    from sim import open_run
+    r = open_run(str(cli_dir))
+    t = r.findings(card_check=0)
+    files = r.report(str(tmp_path / "rep"), card_check=0)
+    assert list(t.sentence[t.is_verdict]) == files.verdicts
+    # three strategies, each in its own seat: no seat verdict, the seating says why
+    assert t.iloc[0].kind == "seating" and t.iloc[0].verdict == "confounded"
+    strat = t[(t.kind == "strategy") & t.is_verdict].set_index("subject")
+    assert {"planner", "greedy", "random"} <= set(strat.index)
+    shares = r.summary().strategies["win_share"]      # indexed by strategy
+    for name in ("planner", "greedy", "random"):
+        assert strat.loc[name, "value"] == pytest.approx(shares[name], abs=1e-12)
+    assert t.is_flag.dtype == bool and t.value.dtype == float
 
 
 def test_replay_command_equals_run_replay(pair, capsys):

@@ -12,6 +12,7 @@ from analysis.metadata import game_metadata
 from scripts.cli import main
 from sim.registry import get_game
 from sim.runner import read_logs
+from reports.findings import flag_text
 
 
 def run_cli(capsys, *argv):
@@ -44,7 +45,7 @@ def test_gallery_days_verdict_says_the_players_do_not_respond_to_its_value(sunse
 
 def test_without_the_check_a_card_flag_says_it_is_an_association_not_measured(sunset_run):
     a = analyse_run(sunset_run, card_check=0)
-    texts = [f.text for f in a.flags if "'Gallery Day'" in f.subject]
+    texts = [flag_text(f) for f in a.flags if "'Gallery Day'" in f.subject]
     assert texts and "not measured by one run (`balance cards sunset` measures it)" in texts[0]
     assert "do not respond" not in texts[0]
 
@@ -77,7 +78,7 @@ def test_run_sweep_and_tune_use_one_baseline_and_agree_on_the_same_games(sunset_
     # and they name it the same way
     assert sweep.card_baseline == baseline_name("Commissions") == \
         "the takers of the other commissions"
-    flags = [f.text for f in a.flags if f.kind == "card" and "performs" in f.text]
+    flags = [flag_text(f) for f in a.flags if f.kind == "card" and "performs" in flag_text(f)]
     assert flags and all("for the takers of the other " in t for t in flags)
 
 

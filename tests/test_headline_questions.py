@@ -10,6 +10,7 @@ import pytest
 
 from analysis.breakdowns import Breakdown, headline_tests
 from analysis.stats import holm, proportion_test
+from reports.findings import verdict_lines
 
 
 def _bd(column, rows, wins, fairness=False):
@@ -52,11 +53,11 @@ def sagrada_report(tmp_path_factory):
 
 def test_sagradas_three_player_report_opens_with_the_start_position_verdict(sagrada_report):
     a = sagrada_report.analysis
-    assert a.verdicts[0].startswith("Start position 0 wins ")
-    assert "against a fair 33.3%" in a.verdicts[0]
-    assert [v.split(" wins")[0] for v in a.verdicts[:3]] == [f"Start position {i}" for i in range(3)]
-    assert a.verdicts[3].startswith("Seat numbers come second: the start player is chosen at random")
-    assert a.verdicts[4].startswith("Seat 1 wins ")
+    assert verdict_lines(a)[0].startswith("Start position 0 wins ")
+    assert "against a fair 33.3%" in verdict_lines(a)[0]
+    assert [v.split(" wins")[0] for v in verdict_lines(a)[:3]] == [f"Start position {i}" for i in range(3)]
+    assert verdict_lines(a)[3].startswith("Seat numbers come second: the start player is chosen at random")
+    assert verdict_lines(a)[4].startswith("Seat 1 wins ")
     md = open(sagrada_report.markdown, encoding="utf-8").read()
     verdicts = md[md.index("Verdicts"):]
     first_bullet = next(line for line in verdicts.splitlines() if line.lstrip().startswith(("-", "*")))
@@ -71,7 +72,7 @@ def test_other_headline_questions_get_verdict_lines_after_the_seats(sagrada_repo
     a = sagrada_report.analysis
     diff = next(b for b in a.breakdowns if b.column == "difficulty")
     assert diff.headline
-    lines = [v for v in a.verdicts if v.startswith("Window difficulty (favor tokens) ")]
+    lines = [v for v in verdict_lines(a) if v.startswith("Window difficulty (favor tokens) ")]
     assert len(lines) == len(diff.table)
-    assert a.verdicts.index(lines[0]) > a.verdicts.index(next(v for v in a.verdicts
+    assert verdict_lines(a).index(lines[0]) > verdict_lines(a).index(next(v for v in verdict_lines(a)
                                                               if v.startswith("Seat 1 wins")))

@@ -12,8 +12,10 @@ import pandas as pd
 import pytest
 
 from analysis.ladder import analyse_ladder, compare_verdicts, skill_depth
-from analysis.balance import Flag
+from analysis.findings import Finding
 from analysis.ratings import RATING_PRIOR
+from reports.ladder import (ladder_table_text, ladder_verdict_lines, rating_note,
+                            verdict_change_lines)
 from scripts.cli import main
 
 
@@ -73,17 +75,60 @@ def test_two_player_rating_is_the_log_odds_with_one_virtual_game_each_way():
     assert rating == pytest.approx(np.log((160 + RATING_PRIOR) / (40 + RATING_PRIOR)), abs=1e-6)
 
 
+def test_a_level_that_never_wins_still_gets_a_finite_rating_interval_and_a_skill_depth():
+    """Sunset's ladder: random never beats the planner. No maximum-likelihood rating exists
+    for it; the prior-regularised fit (the one prior) must still give every level a finite
+    interval, mark random as held by the prior, and count the skill depth (before: no
+    interval, no depth at all)."""
+    levels = ["random", "planner", "mcts-50", "mcts-200"]
+    logs = {"random": _logs("random", "planner", 0, 400),
+            "mcts-50": _logs("mcts-50", "planner", 36, 400),
+            "mcts-200": _logs("mcts-200", "planner", 119, 400)}
+    res = analyse_ladder("sunset", 2, "planner", levels, logs)
+    t = res.table.set_index("level")
+    others = t.drop(index="planner")
+    assert np.isfinite(others[["rating", "rating_se", "rating_low", "rating_high"]]).all().all()
+    assert (others["rating_se"] > 0).all()
+    assert list(t.index[t["prior_held"]]) == ["random"]
+    # random is far below mcts-50, which is below mcts-200, below the planner: 4 steps
+    assert t.loc["random", "rating_high"] < t.loc["mcts-50", "rating"]
+    assert res.depth == 4 and res.steps == ["random", "mcts-50", "mcts-200", "planner"]
+    assert res.fit["held"] == ["random"] and not res.fit["estimable"]
+    note = rating_note(res)
+    assert "random never finished ahead of another level" in note
+    assert "prior" in note and "lower bound" in note
+    text = ladder_table_text(res)
+    row = next(line for line in text.splitlines() if line.startswith("random"))
+    assert "*" in row and " to " in row          # the rating is shown with its interval
+    assert text.splitlines()[-1].startswith("* random: never won or never lost")   # and why
+    assert any(v.startswith("Skill depth: 4 distinguishable steps")
+               for v in ladder_verdict_lines(res))
+
+
+def test_the_regularised_interval_equals_the_plain_one_when_every_level_won_and_lost():
+    """The prior-regularised covariance is the maximum-likelihood one when the fit is
+    estimable: the fix for a level that never wins changes nothing elsewhere."""
+    from analysis.ratings import fit_plackett_luce
+    fit = fit_plackett_luce([((0, 1), 60.0), ((1, 0), 40.0), ((1, 2), 30.0), ((2, 1), 20.0)], 3)
+    assert fit.estimable
+    assert np.allclose(fit.se_prior, fit.se) and np.allclose(fit.cov_prior, fit.cov)
+    never = fit_plackett_luce([((1, 0), 100.0)], 2)
+    assert not never.estimable and np.isnan(never.se).all()
+    assert np.isfinite(never.se_prior).all() and (never.se_prior > 0).all()
+
+
 def test_verdicts_that_change_at_the_strongest_level_are_named():
     def analysis(seat_verdicts, flags):
         seats = pd.DataFrame({"label": [f"Seat {i + 1}" for i in range(len(seat_verdicts))],
                               "verdict": seat_verdicts})
         return SimpleNamespace(seats=seats, solo=False, flags=flags)
     base = analysis(["favoured", "disadvantaged"],
-                    [Flag("card", "goal 'Sunrise'", "", effect=0.08)])
+                    [Finding("card", "goal 'Sunrise'", "over-performs", effect=0.08)])
     top = analysis(["fair", "disadvantaged"],
-                   [Flag("card", "goal 'Sunrise'", "", effect=0.06),
-                    Flag("card", "goal 'Harbour'", "", effect=-0.07)])
-    table, lines = compare_verdicts(base, top, "greedy", "mcts-800")
+                   [Finding("card", "goal 'Sunrise'", "over-performs", effect=0.06),
+                    Finding("card", "goal 'Harbour'", "under-performs", effect=-0.07)])
+    table = compare_verdicts(base, top, "greedy", "mcts-800")
+    lines = verdict_change_lines(table, "greedy", "mcts-800")
     assert list(table["holds"]) == [False, True, True, False]
     assert "2 of 4" in lines[0]
     assert any("Seat 1 fairness: favoured with greedy, fair with mcts-800" in x for x in lines)

@@ -21,6 +21,7 @@ from reports.build import write_report
 from scripts.cli import main as cli_main
 from sim.run_folder import record_of_file
 from sim.runner import read_logs
+from reports.findings import verdict_lines
 
 CARD_NAMES = [f"Card {c}" for c in range(20)]
 CARD_VALUES = [2, 3, 4, 5] * 5
@@ -230,14 +231,14 @@ def test_chunk_order_and_rows_per_chunk_do_not_matter(tmp_path):
 def test_verdicts_plain_words_and_flags(tmp_path, no_warnings):
     run, meta = make_run(tmp_path / "run", "rotated", n_games=6000)
     a = analyse_run(run, metadata=meta)
-    text = "\n".join(a.verdicts)
+    text = "\n".join(verdict_lines(a))
     # seats rotated: the report opens with the seat verdicts, in the documented form; the
     # planted seat advantage is found, and no verdict is marked as confounded
     assert a.seats_rotated and not a.seat_confounded
     assert re.match(r"Seat 1 wins \d+\.\d+% \(\d+\.\d+ to \d+\.\d+\) against a fair 25%: favoured\.$",
-                    a.verdicts[0])
+                    verdict_lines(a)[0])
     assert "Seats were rotated" in text and "not rotated" not in text
-    assert any(f.kind == "seat" and f.subject == "Seat 1" and f.low > 0 for f in a.flags)
+    assert any(f.kind == "seat" and f.subject == "Seat 1" and f.effect_low > 0 for f in a.flags)
     assert "planner dominates" in text
     # the strong card is singled out, the never-taken card reported as such
     t = a.cards[0].table
@@ -249,7 +250,7 @@ def test_verdicts_plain_words_and_flags(tmp_path, no_warnings):
     subjects = [f.subject for f in a.flags]
     assert "Commission 'Card 2'" in subjects
     f = next(f for f in a.flags if f.subject == "Commission 'Card 2'")
-    assert f.low > 0 and f.games_to_halve == 18000
+    assert f.effect_low > 0 and f.games_to_halve == 18000
     # ratings order: planner > greedy > random
     assert list(a.ratings.strategy) == ["planner", "greedy", "random"]
 
@@ -262,13 +263,13 @@ def test_fixed_seats_with_different_strategies_give_no_seat_verdict(tmp_path, no
     files = write_report(run, str(tmp_path / "rep"), metadata=meta)
     a = files.analysis
     assert a.seat_confounded and not a.seats_rotated
-    assert a.verdicts[0].startswith("No seat verdict: each seat always played the same strategy")
-    assert "--rotate-seats" in a.verdicts[0]
-    text = "\n".join(a.verdicts)
+    assert verdict_lines(a)[0].startswith("No seat verdict: each seat always played the same strategy")
+    assert "--rotate-seats" in verdict_lines(a)[0]
+    text = "\n".join(verdict_lines(a))
     assert not re.search(r"Seat \d wins .*: (favoured|disadvantaged|fair)", text)
     assert not any(f.kind == "seat" for f in a.flags)
     assert set(a.seats.verdict) == {"confounded"}
-    planner = next(v for v in a.verdicts if v.startswith("planner wins"))
+    planner = next(v for v in verdict_lines(a) if v.startswith("planner wins"))
     assert "seats not rotated" in planner
     seat_section = _read(files.markdown).split("## Seat fairness")[1].split("## Strategy strength")[0]
     assert "favoured" not in seat_section and "disadvantaged" not in seat_section
@@ -280,7 +281,7 @@ def test_solo_run_says_so(tmp_path, no_warnings):
     files = write_report(run, str(tmp_path / "rep"), metadata=meta)
     a = files.analysis
     assert a.solo and a.h2h is None and a.ratings is None
-    assert a.verdicts[0].startswith("Solo run (one seat, planner)")
+    assert verdict_lines(a)[0].startswith("Solo run (one seat, planner)")
     md = _read(files.markdown)
     assert "One seat: no seat comparison." in md
     assert "One seat: no strategy comparison." in md
@@ -292,7 +293,7 @@ def test_ties_everywhere_say_so(tmp_path, no_warnings):
     files = write_report(run, str(tmp_path / "rep"), metadata=meta)
     a = files.analysis
     assert a.all_tied_rate == 1.0 and a.tie_rate == 1.0
-    assert any("Every game ended with all 4 seats tied" in v for v in a.verdicts)
+    assert any("Every game ended with all 4 seats tied" in v for v in verdict_lines(a))
     assert not any(f.kind == "seat" for f in a.flags)
     np.testing.assert_allclose(a.seats.win_share, 0.25)
     md = _read(files.markdown)
@@ -303,9 +304,9 @@ def test_one_strategy_everywhere(tmp_path, no_warnings):
     run, meta = make_run(tmp_path / "run", "single")
     a = write_report(run, str(tmp_path / "rep"), metadata=meta).analysis
     assert a.single_strategy and a.ratings is None
-    assert "Every seat plays greedy: no strategy comparison." in a.verdicts
+    assert "Every seat plays greedy: no strategy comparison." in verdict_lines(a)
     # seat fairness is meaningful here: no caution about strategies
-    assert not any(v.startswith("Caution") for v in a.verdicts)
+    assert not any(v.startswith("Caution") for v in verdict_lines(a))
 
 
 def test_game_without_metadata_gets_generic_sections(tmp_path, no_warnings):

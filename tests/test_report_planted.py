@@ -12,6 +12,7 @@ import pytest
 
 from analysis.balance import analyse_run
 from scripts.cli import main as cli_main
+from reports.findings import verdict_lines
 
 PLANTED = "Forest Study"   # a one-frame commission worth 2 in the shipped file
 
@@ -55,9 +56,9 @@ def test_planted_commission_is_singled_out(planted_run):
     assert card.vs_peers == t.vs_peers.max()
     assert card.points_per_game == t.points_per_game.max()
     flag = next(f for f in a.flags if f.subject == f"Commission '{PLANTED}'")
-    assert flag.low > 0 and flag.games_to_halve == 9000
+    assert flag.effect_low > 0 and flag.games_to_halve == 9000
     # first verdict about commissions names it
-    first = next(v for v in a.verdicts if v.startswith("Commission"))
+    first = next(v for v in verdict_lines(a) if v.startswith("Commission"))
     assert first.startswith(f"Commission '{PLANTED}' (20 points) over-performs")
     # `run --report` wrote the report and printed where
     assert os.path.isfile(run_dir / "report" / "report.html")

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from analysis import formatting as F
+from reports.findings import verdict_lines
 
 
 def cells(line: str) -> list:
@@ -66,8 +67,8 @@ def test_seat_and_strategy_win_shares_and_intervals_agree(fixed):
         assert term[rep[0]][2:6] == [rep[3], rep[4], rep[6], rep[7]]
     # the verdict sentences use the same strings
     r0 = a.seats.iloc[0]
-    assert F.share_interval(r0.win_share, r0.win_low, r0.win_high) in "\n".join(a.verdicts)
-    assert F.share(r0.win_share) in a.verdicts[0]
+    assert F.share_interval(r0.win_share, r0.win_low, r0.win_high) in "\n".join(verdict_lines(a))
+    assert F.share(r0.win_share) in verdict_lines(a)[0]
 
 
 def test_head_to_head_agrees(fixed):

@@ -20,6 +20,7 @@ from analysis.balance import analyse_run
 from scripts.cli import main as cli_main
 from sim import rotation, runner
 from tests.toygame import SPEC as TOY
+from reports.findings import verdict_lines
 
 MIXED = ["planner", "greedy", "greedy", "random"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -191,11 +192,11 @@ def test_main_job_report_opens_with_verdicts_that_are_not_confounded(in_tmp, cap
     assert code == 0, err
     a = analyse_run("main")
     assert a.seats_rotated and not a.seat_confounded
-    assert all(re.match(rf"Seat {i + 1} wins .* against a fair 25%: ", a.verdicts[i])
+    assert all(re.match(rf"Seat {i + 1} wins .* against a fair 25%: ", verdict_lines(a)[i])
                for i in range(4))
-    assert a.verdicts[4].startswith("Seats were rotated (12 seatings")
-    assert any(v.startswith("planner wins") and "every seat, rotated" in v for v in a.verdicts)
-    assert not any("not rotated" in v or "No seat verdict" in v for v in a.verdicts)
+    assert verdict_lines(a)[4].startswith("Seats were rotated (12 seatings")
+    assert any(v.startswith("planner wins") and "every seat, rotated" in v for v in verdict_lines(a))
+    assert not any("not rotated" in v or "No seat verdict" in v for v in verdict_lines(a))
     logs = runner.read_logs("main")
     counts = logs.groupby(["seat", "strategy"], observed=True).size().unstack()
     np.testing.assert_array_equal(counts.nunique().to_numpy(), [1, 1, 1])

@@ -340,19 +340,20 @@ def _before_after(root, dirs, card_infos, base_rec, best) -> list:
     """Full balance reports of the current values ('before') and of the candidate ('after'),
     both on the check's games: their flags say whether an imbalance is still there."""
     from reports.build import write_report
+    from reports.findings import flag_text
     notes = []
     for tag, key, rec in (("before", "base", base_rec), ("after", "best", best)):
         rep = write_report(dirs[key], os.path.join(root, tag))
         subjects = [s for s in (_card_subject(c) for c in card_infos) if s]
         if subjects:
-            flagged = [f.text for f in rep.analysis.flags
+            flagged = [flag_text(f) for f in rep.analysis.flags
                        if f.kind == "card" and any(s in f.subject for s in subjects)]
             notes.append(f"{tag} ({rec['label']}): " + ("; ".join(flagged) if flagged else
                          f"{', '.join(subjects)} {'is' if len(subjects) == 1 else 'are'} not "
                          f"flagged: no over- or under-performance beyond the interval")
                          + f" (full report: {rep.html})")
         else:
-            other = [f.text for f in rep.analysis.flags if f.kind != "card"]
+            other = [f for f in rep.analysis.flags if f.kind != "card"]
             notes.append(f"{tag} ({rec['label']}): {len(other)} seat/strategy flags "
                          f"(full report: {rep.html})")
     return notes

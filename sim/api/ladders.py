@@ -188,7 +188,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     them) with the default strategy in every seat and with the strongest level in every seat:
     which of the report's verdicts hold. out=None: a temporary folder."""
     from analysis.balance import analyse_run
-    from analysis.ladder import analyse_ladder, compare_verdicts, ladder_verdicts, mcts_level
+    from analysis.ladder import analyse_ladder, compare_verdicts, mcts_level
+    from reports.ladder import ladder_verdict_lines, verdict_change_lines
     from sim import designer, rotation
     from sim import run_folder as rf
     from sim.registry import get_game
@@ -252,7 +253,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     cols = ["game", "seat", "strategy", "rank", "win"]
     by_level = {c["level"]: read_logs(c["dir"], columns=cols) for c in configs}
     res = analyse_ladder(spec.name, n_players, reference, levels, by_level)
-    res.verdicts = ladder_verdicts(res)
+    res.verdicts = ladder_verdict_lines(res)
     res.strongest = strongest = str(res.table.iloc[-1]["level"])
     base_name = spec.default_strategy_name()
     if verdict_games > 0 and strongest != base_name:
@@ -263,10 +264,9 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
             f"{strongest} (the strongest level) in every seat")
         designer.run_configs(spec, vconf, verdict_games, seed, root, workers=workers,
                              progress=progress, by="seat", chunk_size=_chunk(verdict_games, 1))
-        res.verdict_table, lines = compare_verdicts(analyse_run(vconf[0]["dir"]),
-                                                    analyse_run(vconf[1]["dir"]),
-                                                    base_name, strongest)
-        res.verdicts += lines
+        res.verdict_table = compare_verdicts(analyse_run(vconf[0]["dir"]),
+                                             analyse_run(vconf[1]["dir"]), base_name, strongest)
+        res.verdicts += verdict_change_lines(res.verdict_table, base_name, strongest)
     elif verdict_games > 0:
         res.notes.append(f"The strongest level is the game's default strategy ({base_name}): "
                          f"the report's verdicts are already those of the strongest level.")

@@ -95,6 +95,14 @@ class Run:
         return analyse_run(self.path, progress=progress, allow_incomplete=partial,
                            card_check=card_check)
 
+    def findings(self, card_check: int = 0, partial: bool = False):
+        """The report's verdicts and flags as data: a DataFrame, one row per finding
+        (analysis/findings.py: kind, subject, verdict, statistic, value, low, high, reference,
+        p_holm, effect ...), with `is_verdict`, `is_flag` and the `sentence` the report
+        prints for it (reports/findings.py)."""
+        from reports.findings import findings_table
+        return findings_table(self.analysis(card_check=card_check, partial=partial))
+
     def report(self, path: str | None = None, formats=("html", "md"), card_check=None,
                partial: bool = False, progress: bool = False):
         """Write the balance report (HTML and/or Markdown) into `path` (default: RUN/report);
