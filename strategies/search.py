@@ -47,6 +47,11 @@ Parameter row of a search player (float64; `strategies.registry` fills the hidde
   [P_WIDEN]    mcts: progressive widening; a node visited v times may hold at most
                max(1, ceil(widening * sqrt(v))) children legal in the present world (0 = off:
                every legal option is tried once before any is tried twice)
+  [P_RANKED]   mcts: 1 = a new child is the rollout policy's choice among the options not
+               yet children (children come in the policy's order of preference); 0 = the
+               policy's choice if untried, else an untried option at random
+  [P_CANDIDATES] mcts: at most this many children legal in the present world per node
+               (0 = no cap); with ranked = 1: the policy's first choices only
   [P_NPLAYERS] hidden: the number of players (returns_nb needs it)
   [P_ROLL_PARAMS:]  hidden: the rollout policy's own parameter row (its defaults)
 
@@ -79,8 +84,10 @@ P_ROLLOUT = 1
 P_C = 2
 P_DEPTH = 3
 P_WIDEN = 4
-P_NPLAYERS = 5
-P_ROLL_PARAMS = 6
+P_RANKED = 5
+P_CANDIDATES = 6
+P_NPLAYERS = 7
+P_ROLL_PARAMS = 8
 N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
 
 MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
@@ -110,7 +117,12 @@ def search_catalog(random_id: int = 0) -> list:
                     ("depth", 0.0, "decisions below the root after which a playout is valued "
                                    "by the game's heuristic (0 = play to the end)"),
                     ("widening", 0.0, "progressive widening: at most widening * sqrt(visits) "
-                                      "children per node (0 = off)")],
+                                      "children per node (0 = off)"),
+                    ("ranked", 0.0, "1: new children in the rollout policy's order of "
+                                    "preference (its choice among the untried options); 0: "
+                                    "its choice first, then at random"),
+                    ("candidates", 0.0, "at most this many children per node (0 = no cap); "
+                                        "with ranked = 1, the rollout policy's first choices")],
          "strategy_params": ("rollout",)},
     ]
 
@@ -133,6 +145,21 @@ def _make_prepare_copy(token):
         init_streams_nb(w[0].streams, mix64_nb(np.uint64(seed) ^ STREAM_SALT2))
         determinize_nb(tables, w[0], seat, np.uint64(seed))
     return prepare_copy_nb
+
+
+def _make_fresh_world(token):
+    def fresh_world_nb(tables, s, w, seat, ctx, keep, ctx2, keep2):
+        """The start of every rollout (flatmc) and iteration (mcts): w <- a determinization
+        of s for `seat` seeded from the seat's own stream, ctx2 / keep2 <- the decision's
+        ctx / keep."""
+        _ = token
+        seed = next_u64_nb(s.streams, 1 + seat)
+        prepare_copy_nb(tables, s, w, seat, seed)
+        for j in range(ctx.shape[0]):
+            ctx2[j] = ctx[j]
+        for j in range(keep.shape[0]):
+            keep2[j] = keep[j]
+    return fresh_world_nb
 
 
 def _make_playout(token):
@@ -188,12 +215,7 @@ def _make_flatmc(token):
         for i in range(n_options):
             total = 0.0
             for _r in range(k):
-                seed = next_u64_nb(s.streams, 1 + seat)
-                prepare_copy_nb(tables, s, w, seat, seed)
-                for j in range(ctx.shape[0]):
-                    ctx2[j] = ctx[j]
-                for j in range(keep.shape[0]):
-                    keep2[j] = keep[j]
+                fresh_world_nb(tables, s, w, seat, ctx, keep, ctx2, keep2)
                 default_keep_nb(tables, w[0], keep2)
                 apply_nb(tables, w[0], options[i], keep2, trace, tn)
                 playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
@@ -218,6 +240,8 @@ def _make_mcts(token):
         c = params[P_C]
         depth = int(params[P_DEPTH])
         widen = params[P_WIDEN]
+        ranked = params[P_RANKED] > 0.0
+        cand = int(params[P_CANDIDATES])
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
         cap = iters + 1
@@ -236,6 +260,8 @@ def _make_mcts(token):
         w = np.empty(1, dtype=STATE_DTYPE)
         opts = np.zeros(MAX_OPTIONS, np.int64)
         child_of = np.zeros(MAX_OPTIONS, np.int64)
+        untried = np.zeros(MAX_OPTIONS, np.int64)     # ranked: the untried options' codes
+        untried_at = np.zeros(MAX_OPTIONS, np.int64)  # and their indices in opts
         ctx2 = np.zeros(CTX_LEN, np.int64)
         keep2 = np.zeros(KEEP_LEN, np.float64)
         out = np.zeros(MAX_SEATS, np.float64)
@@ -246,12 +272,7 @@ def _make_mcts(token):
         rs = np.zeros(1, np.uint64)
         rs[0] = next_u64_nb(s.streams, 1 + seat)
         for _it in range(iters):
-            seed = next_u64_nb(s.streams, 1 + seat)
-            prepare_copy_nb(tables, s, w, seat, seed)
-            for j in range(ctx.shape[0]):
-                ctx2[j] = ctx[j]
-            for j in range(keep.shape[0]):
-                keep2[j] = keep[j]
+            fresh_world_nb(tables, s, w, seat, ctx, keep, ctx2, keep2)
             node = 0
             n_path = 1
             path[0] = 0
@@ -281,24 +302,42 @@ def _make_mcts(token):
                     if child_of[j] == -1:
                         n_new += 1
                 grow = n_new > 0 and n_nodes < cap
+                jj = -1
                 if grow and widen > 0.0:
                     limit = math.ceil(widen * math.sqrt(visits[node] + 1.0))
                     if limit < 1.0:
                         limit = 1.0
                     grow = (n - n_new) < limit
-                if grow:
+                if grow and cand > 0:
+                    grow = (n - n_new) < cand
+                if grow and ranked:
+                    # the rollout policy's choice among the untried options: children come
+                    # in its order of preference (its k first choices with candidates = k)
+                    m = 0
+                    for j in range(n):
+                        if child_of[j] == -1:
+                            untried[m] = opts[j]
+                            untried_at[m] = j
+                            m += 1
+                    jm = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, untried, m,
+                                           ctx2, keep2)
+                    if jm < 0 or jm >= m:
+                        jm = randint_nb(rs, 0, m)
+                    jj = untried_at[jm]
+                elif grow:
                     # expand the rollout policy's option if untried, else a random untried one
                     jj = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
                                            ctx2, keep2)
-                    if jj < 0 or jj >= n or child_of[jj] != -1:
-                        pick = randint_nb(rs, 0, n_new)
-                        jj = 0
-                        for j in range(n):
-                            if child_of[j] == -1:
-                                if pick == 0:
-                                    jj = j
-                                    break
-                                pick -= 1
+                if grow and not ranked and (jj < 0 or jj >= n or child_of[jj] != -1):
+                    pick = randint_nb(rs, 0, n_new)
+                    jj = 0
+                    for j in range(n):
+                        if child_of[j] == -1:
+                            if pick == 0:
+                                jj = j
+                                break
+                            pick -= 1
+                if grow:
                     nd = n_nodes
                     n_nodes += 1
                     parent[nd] = node
@@ -486,6 +525,7 @@ def build_search(game_key: str, model, choose_builtin):
     g["CTX_LEN"] = max(1, int(getattr(model, "CTX_LEN", 1)))
     g["KEEP_LEN"] = max(1, int(getattr(model, "KEEP_LEN", 1)))
     g["prepare_copy_nb"] = _rebind(_make_prepare_copy, token, g, "prepare_copy_nb")
+    g["fresh_world_nb"] = _rebind(_make_fresh_world, token, g, "fresh_world_nb")
     g["playout_nb"] = _rebind(_make_playout, token, g, "playout_nb")
     g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
     g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")

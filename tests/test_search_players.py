@@ -54,13 +54,17 @@ params = { iterations = 30, depth = 3, rollout = "planner", widening = 0.5 }
 [variants.flat4]
 base = "flatmc"
 params = { rollouts = 4, rollout = "greedy" }
+[variants.mcts30r]
+base = "mcts"
+params = { iterations = 30, rollout = "greedy", ranked = 1, candidates = 2, depth = 2 }
 """
 
 
 def test_search_players_never_answer_illegally(choose, tmp_path):
     v = write_variants(tmp_path, SMALL)
     for names, n in ((["mcts30", "random"], 2), (["flat4", "planner", "mcts30d"], 3),
-                     (["mcts30d", "flat4", "mcts30", "greedy"], 4)):
+                     (["mcts30d", "flat4", "mcts30", "greedy"], 4),
+                     (["mcts30r", "planner", "random"], 3)):
         for g in range(15):
             log = []
             _, illegal = play(choose, names, n, 100 + g, v, log)
@@ -136,7 +140,7 @@ def test_search_does_not_peek_at_hidden_cards(choose, tmp_path):
     multi = 0
     for st in states:
         p = m.to_move_nb(st[0])
-        for name in ("mcts30", "flat4", "mcts30d"):
+        for name in ("mcts30", "flat4", "mcts30d", "mcts30r"):
             a = st.copy()
             b = st.copy()
             m.determinize_nb(tables[0], b[0], p, np.uint64(12345))
@@ -146,6 +150,44 @@ def test_search_does_not_peek_at_hidden_cards(choose, tmp_path):
             assert ia == ib
             multi += n > 1
     assert multi > 20   # real choices were compared
+
+
+def policy_ranking(tables, st, sid, k):
+    """The rollout policy's k first choices (option codes): its choice, then its choice
+    among the options left, and so on."""
+    s = st[0]
+    p = m.to_move_nb(s)
+    opts = np.zeros(m.MAX_OPTIONS, np.int64)
+    ctx = np.zeros(m.CTX_LEN, np.int64)
+    keep = np.zeros(m.KEEP_LEN)
+    n = m.legal_nb(tables[0], s, opts)
+    m.context_nb(tables[0], s, ctx, keep)
+    left = list(opts[:n])
+    ranked = []
+    while left and len(ranked) < k:
+        i = m.choose_builtin_nb(sid, np.zeros(1), tables[0], s, p, 0, np.array(left), len(left),
+                                ctx, keep)
+        ranked.append(left.pop(i))
+    return ranked, list(opts[:n])
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_ranked_candidates_keep_mcts_to_the_policys_first_choices(choose, tmp_path, k):
+    """With ranked = 1 and candidates = k, mcts plays one of the k options its rollout policy
+    prefers (harm: a cap that lets other options in, or children not in the policy's order)."""
+    v = write_variants(tmp_path, f"""
+[variants.top]
+base = "mcts"
+params = {{ iterations = 40, rollout = "greedy", ranked = 1, candidates = {k} }}
+""")
+    tables, states = mid_game_states(40)
+    wider = 0
+    for st in states:
+        top, legal = policy_ranking(tables, st, 1, k)
+        i, n = decide(choose, tables, st.copy(), "top", v)
+        assert legal[i] in top
+        wider += n > k
+    assert wider > 10   # the cap was binding in many decisions
 
 
 def test_search_leaves_the_real_state_alone_but_its_own_stream(choose, tmp_path):
