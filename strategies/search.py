@@ -84,6 +84,7 @@ P_ROLLOUT = 1
 P_C = 2
 P_DEPTH = 3
 P_WIDEN = 4
+F_CANDIDATES = 2   # flatmc's third slot (flatmc has no c)
 P_RANKED = 5
 P_CANDIDATES = 6
 P_NPLAYERS = 7
@@ -105,7 +106,11 @@ def search_catalog(random_id: int = 0) -> list:
                         "rollout policy, each from a fresh determinization of the seat's "
                         "information set; takes the best mean win share.",
          "params": [("rollouts", 16.0, "playouts per legal option"),
-                    ("rollout", float(random_id), "rollout policy: a built-in of the game")],
+                    ("rollout", float(random_id), "rollout policy: a built-in of the game"),
+                    ("candidates", 0.0, "0: every legal option, each on its own worlds; k > 0: "
+                                        "only the rollout policy's k first choices, all "
+                                        "played on the same worlds, ties to the policy's "
+                                        "preference")],
          "strategy_params": ("rollout",)},
         {"name": "mcts", "id": MCTS, "search": True,
          "description": "Information-set MCTS (UCT over a fresh determinization of the seat's "
@@ -148,12 +153,11 @@ def _make_prepare_copy(token):
 
 
 def _make_fresh_world(token):
-    def fresh_world_nb(tables, s, w, seat, ctx, keep, ctx2, keep2):
-        """The start of every rollout (flatmc) and iteration (mcts): w <- a determinization
-        of s for `seat` seeded from the seat's own stream, ctx2 / keep2 <- the decision's
-        ctx / keep."""
+    def fresh_world_nb(tables, s, w, seat, seed, ctx, keep, ctx2, keep2):
+        """The start of every rollout (flatmc) and iteration (mcts): w <- the determinization
+        of s for `seat` drawn from `seed` (drawn from the seat's own stream), ctx2 / keep2 <-
+        the decision's ctx / keep."""
         _ = token
-        seed = next_u64_nb(s.streams, 1 + seat)
         prepare_copy_nb(tables, s, w, seat, seed)
         for j in range(ctx.shape[0]):
             ctx2[j] = ctx[j]
@@ -210,22 +214,66 @@ def _make_flatmc(token):
         out = np.zeros(MAX_SEATS, np.float64)
         trace = np.zeros((0, 6), np.int64)
         tn = np.zeros(1, np.int64)
-        best = 0
-        best_v = -1.0
-        for i in range(n_options):
-            total = 0.0
-            for _r in range(k):
-                fresh_world_nb(tables, s, w, seat, ctx, keep, ctx2, keep2)
+        cand = int(params[F_CANDIDATES])
+        if cand <= 0:
+            # every option, each on worlds of its own
+            best = 0
+            best_v = -1.0
+            for i in range(n_options):
+                total = 0.0
+                for _r in range(k):
+                    fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx,
+                                   keep, ctx2, keep2)
+                    default_keep_nb(tables, w[0], keep2)
+                    apply_nb(tables, w[0], options[i], keep2, trace, tn)
+                    playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1,
+                               opts, ctx2, keep2, out, trace, tn)
+                    total += out[seat]
+                v = total / k
+                if v > best_v:
+                    best_v = v
+                    best = i
+            return best
+        if cand > n_options:
+            cand = n_options
+        # the rollout policy's `cand` first choices, in its order of preference (its choice,
+        # then its choice among the options left, ...), asked on one determinization
+        pick = np.zeros(cand, np.int64)      # indices into options, best first
+        left = np.zeros(MAX_OPTIONS, np.int64)
+        left_at = np.zeros(MAX_OPTIONS, np.int64)
+        m = n_options
+        for j in range(m):
+            left[j] = options[j]
+            left_at[j] = j
+        fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep, ctx2,
+                       keep2)
+        for r in range(cand):
+            jm = choose_builtin_nb(rollout_id, rparams, tables, w[0], seat, decision_nb(s),
+                                   left, m, ctx2, keep2)
+            if jm < 0 or jm >= m:
+                jm = 0
+            pick[r] = left_at[jm]
+            for j in range(jm, m - 1):
+                left[j] = left[j + 1]
+                left_at[j] = left_at[j + 1]
+            m -= 1
+        # common random numbers: every candidate plays out from the same k worlds, so their
+        # difference measures the move, not the luck of the worlds
+        sums = np.zeros(cand, np.float64)
+        for _r in range(k):
+            seed = next_u64_nb(s.streams, 1 + seat)
+            for r in range(cand):
+                fresh_world_nb(tables, s, w, seat, seed, ctx, keep, ctx2, keep2)
                 default_keep_nb(tables, w[0], keep2)
-                apply_nb(tables, w[0], options[i], keep2, trace, tn)
+                apply_nb(tables, w[0], options[pick[r]], keep2, trace, tn)
                 playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
                            ctx2, keep2, out, trace, tn)
-                total += out[seat]
-            v = total / k
-            if v > best_v:
-                best_v = v
-                best = i
-        return best
+                sums[r] += out[seat]
+        best = 0
+        for r in range(1, cand):
+            if sums[r] > sums[best]:    # ties go to the policy's preference
+                best = r
+        return pick[best]
     return flatmc_nb
 
 
@@ -272,7 +320,8 @@ def _make_mcts(token):
         rs = np.zeros(1, np.uint64)
         rs[0] = next_u64_nb(s.streams, 1 + seat)
         for _it in range(iters):
-            fresh_world_nb(tables, s, w, seat, ctx, keep, ctx2, keep2)
+            fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep, ctx2,
+                       keep2)
             node = 0
             n_path = 1
             path[0] = 0

@@ -57,6 +57,9 @@ params = { rollouts = 4, rollout = "greedy" }
 [variants.mcts30r]
 base = "mcts"
 params = { iterations = 30, rollout = "greedy", ranked = 1, candidates = 2, depth = 2 }
+[variants.flat4c]
+base = "flatmc"
+params = { rollouts = 4, rollout = "planner", candidates = 2 }
 """
 
 
@@ -64,7 +67,7 @@ def test_search_players_never_answer_illegally(choose, tmp_path):
     v = write_variants(tmp_path, SMALL)
     for names, n in ((["mcts30", "random"], 2), (["flat4", "planner", "mcts30d"], 3),
                      (["mcts30d", "flat4", "mcts30", "greedy"], 4),
-                     (["mcts30r", "planner", "random"], 3)):
+                     (["mcts30r", "planner", "flat4c"], 3)):
         for g in range(15):
             log = []
             _, illegal = play(choose, names, n, 100 + g, v, log)
@@ -140,7 +143,7 @@ def test_search_does_not_peek_at_hidden_cards(choose, tmp_path):
     multi = 0
     for st in states:
         p = m.to_move_nb(st[0])
-        for name in ("mcts30", "flat4", "mcts30d", "mcts30r"):
+        for name in ("mcts30", "flat4", "mcts30d", "mcts30r", "flat4c"):
             a = st.copy()
             b = st.copy()
             m.determinize_nb(tables[0], b[0], p, np.uint64(12345))
@@ -171,14 +174,20 @@ def policy_ranking(tables, st, sid, k):
     return ranked, list(opts[:n])
 
 
+TOP_K = {"mcts": "iterations = 40, rollout = \"greedy\", ranked = 1, candidates = {k}",
+         "flatmc": "rollouts = 8, rollout = \"greedy\", candidates = {k}"}
+
+
+@pytest.mark.parametrize("player", ["mcts", "flatmc"])
 @pytest.mark.parametrize("k", [1, 2])
-def test_ranked_candidates_keep_mcts_to_the_policys_first_choices(choose, tmp_path, k):
-    """With ranked = 1 and candidates = k, mcts plays one of the k options its rollout policy
-    prefers (harm: a cap that lets other options in, or children not in the policy's order)."""
+def test_candidates_keep_search_to_the_policys_first_choices(choose, tmp_path, player, k):
+    """With candidates = k (mcts: and ranked = 1), the search plays one of the k options its
+    rollout policy prefers (harm: a cap that lets other options in, or candidates that are
+    not the policy's first choices)."""
     v = write_variants(tmp_path, f"""
 [variants.top]
-base = "mcts"
-params = {{ iterations = 40, rollout = "greedy", ranked = 1, candidates = {k} }}
+base = "{player}"
+params = {{ {TOP_K[player].format(k=k)} }}
 """)
     tables, states = mid_game_states(40)
     wider = 0
@@ -240,6 +249,9 @@ def test_rollout_names_a_builtin_in_variants_files(tmp_path):
     assert params[0, search.P_ROLLOUT] == 2        # planner
     assert params[1, search.P_ROLLOUT] == 1        # greedy
     assert params[0, search.P_NPLAYERS] == 2 and params[0, search.P_WIDEN] == 0.5
+    ids, params = seats(["mcts30r", "flat4c"], 2, v)
+    assert params[0, search.P_RANKED] == 1 and params[0, search.P_CANDIDATES] == 2
+    assert params[1, search.F_CANDIDATES] == 2 and params[1, search.P_ROLLOUT] == 2
     bad = write_variants(tmp_path, '[variants.x]\nbase = "mcts"\nparams = { rollout = "mcts" }\n')
     with pytest.raises(ToolkitError) as exc:
         load_variants(bad, catalog())

@@ -42,8 +42,7 @@ from sim.games.sagrada.enums import (
     G_SOLO, G_TO_MOVE, G_TOOL_EFFECT, G_TOOL_STEP, G_TOOL_TO, G_TURN_IN_ROUND, G_TURNS,
     G_END_REASON, G_N_BAG, CTX_LEN, MAX_DEAL, MAX_OPTIONS, MAX_PLAYERS, M_IGNORE_COLOUR,
     M_IGNORE_SHADE, M_NOT_ADJACENT, N_CELLS, N_PUB_SLOTS, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE,
-    R_WINDOW_CARDS, N_COLOURS, NO_COLOUR, NO_VALUE, ORTH, ROWS, COLS, R_EMPTY_PENALTY,
-    R_PIP_POINTS, OBJ_ROW_COLOUR, OBJ_ROW_SHADE, OBJ_COL_COLOUR, OBJ_COL_SHADE, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
+    R_WINDOW_CARDS, N_COLOURS, NO_COLOUR, NO_VALUE, ORTH, ROWS, COLS, OBJ_ROW_COLOUR, OBJ_ROW_SHADE, OBJ_COL_COLOUR, OBJ_COL_SHADE, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
     N_VALUES, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT,
     T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER,
     T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER,
@@ -501,17 +500,12 @@ def line_outlook_nb(s, p, start, step, length, by_colour):
 
 @njit(cache=True, error_model="numpy")
 def projected_score_nb(tables, s, p, pts):
-    """Seat p's final score as it stands (nb.score_nb: open spaces count as lost) plus what the
-    open spaces still promise: each space that can still be filled gets its empty-space
-    penalty back and the expected pips of its private colour (a fifth of the spaces, 3.5 pips
-    each), and each unfinished row / column still able to score a variety objective its
-    points times the square of the share already filled."""
+    """Seat p's final score as it stands (nb.score_nb: open spaces count as lost, the sets and
+    diagonals count what is placed) plus the promise of its unfinished rows and columns: each
+    one still able to score a variety objective adds the objective's points times the square
+    of the share already filled. (Counting open spaces as lost keeps a placement better than
+    a pass: every die not drafted is a space less at the end.)"""
     total = float(score_nb(tables, s, p, pts))
-    pen = tables.rules[R_EMPTY_PENALTY]
-    pip = tables.rules[R_PIP_POINTS]
-    for cell in range(N_CELLS):
-        if s.win_colour[p, cell] == NO_COLOUR and not dead_space_nb(s, p, cell):
-            total += float(pen) + 0.7 * float(pip)
     for k in range(s.g[G_N_PUBLIC]):
         o = s.public[k]
         kind = tables.public_kind[o]
