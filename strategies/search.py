@@ -52,6 +52,11 @@ Parameter row of a search player (float64; `strategies.registry` fills the hidde
                policy's choice if untried, else an untried option at random
   [P_CANDIDATES] mcts: at most this many children legal in the present world per node
                (0 = no cap); with ranked = 1: the policy's first choices only
+  [P_MARGIN]   mcts: a finished playout is worth (1 - margin) x its win share + margin x
+               evaluate_nb of the finished game (0 = the win share only)
+  [F_CANDIDATES], [F_MARGIN]  flatmc's slots 2 and 3: candidates (0 = every legal option,
+               each on its own worlds; k > 0 = the rollout policy's k first choices, every one
+               played out on the same worlds, ties to the policy's preference) and margin
   [P_NPLAYERS] hidden: the number of players (returns_nb needs it)
   [P_ROLL_PARAMS:]  hidden: the rollout policy's own parameter row (its defaults)
 
@@ -85,10 +90,12 @@ P_C = 2
 P_DEPTH = 3
 P_WIDEN = 4
 F_CANDIDATES = 2   # flatmc's third slot (flatmc has no c)
+F_MARGIN = 3       # flatmc's fourth slot
 P_RANKED = 5
 P_CANDIDATES = 6
-P_NPLAYERS = 7
-P_ROLL_PARAMS = 8
+P_MARGIN = 7
+P_NPLAYERS = 8
+P_ROLL_PARAMS = 9
 N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
 
 MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
@@ -110,7 +117,10 @@ def search_catalog(random_id: int = 0) -> list:
                     ("candidates", 0.0, "0: every legal option, each on its own worlds; k > 0: "
                                         "only the rollout policy's k first choices, all "
                                         "played on the same worlds, ties to the policy's "
-                                        "preference")],
+                                        "preference"),
+                    ("margin", 0.0, "share of a finished playout's value given by the game's "
+                                    "evaluate_nb (its score lead) instead of the win share: "
+                                    "a denser signal (0 = win share only)")],
          "strategy_params": ("rollout",)},
         {"name": "mcts", "id": MCTS, "search": True,
          "description": "Information-set MCTS (UCT over a fresh determinization of the seat's "
@@ -127,7 +137,10 @@ def search_catalog(random_id: int = 0) -> list:
                                     "preference (its choice among the untried options); 0: "
                                     "its choice first, then at random"),
                     ("candidates", 0.0, "at most this many children per node (0 = no cap); "
-                                        "with ranked = 1, the rollout policy's first choices")],
+                                        "with ranked = 1, the rollout policy's first choices"),
+                    ("margin", 0.0, "share of a finished playout's value given by the game's "
+                                    "evaluate_nb (its score lead) instead of the win share: "
+                                    "a denser signal (0 = win share only)")],
          "strategy_params": ("rollout",)},
     ]
 
@@ -167,11 +180,13 @@ def _make_fresh_world(token):
 
 
 def _make_playout(token):
-    def playout_nb(tables, w, seat, n_players, rollout_id, rparams, max_steps, opts, ctx,
-                   keep, out, trace, tn):
+    def playout_nb(tables, w, seat, n_players, rollout_id, rparams, max_steps, margin, opts,
+                   ctx, keep, out, trace, tn):
         """Play the copy w on with the rollout policy for every seat, at most max_steps
         decisions (< 0: to the end). Writes each seat's value into out[:n_players]: the win
-        share when the game ended, else evaluate_nb's heuristic. Returns the decisions played."""
+        share when the game ended (with margin > 0: (1 - margin) x the win share + margin x
+        evaluate_nb of the finished game, which ranks the wins and losses by their lead),
+        else evaluate_nb's heuristic. Returns the decisions played."""
         _ = token
         steps = 0
         while not is_over_nb(w):
@@ -190,6 +205,9 @@ def _make_playout(token):
             for q in range(out.shape[0]):
                 out[q] = 0.0
             returns_nb(tables, w, n_players, out)
+            if margin > 0.0:
+                for q in range(n_players):
+                    out[q] = (1.0 - margin) * out[q] + margin * evaluate_nb(tables, w, q)
         else:
             for q in range(n_players):
                 out[q] = evaluate_nb(tables, w, q)
@@ -215,6 +233,7 @@ def _make_flatmc(token):
         trace = np.zeros((0, 6), np.int64)
         tn = np.zeros(1, np.int64)
         cand = int(params[F_CANDIDATES])
+        margin = params[F_MARGIN]
         if cand <= 0:
             # every option, each on worlds of its own
             best = 0
@@ -226,7 +245,7 @@ def _make_flatmc(token):
                                    keep, ctx2, keep2)
                     default_keep_nb(tables, w[0], keep2)
                     apply_nb(tables, w[0], options[i], keep2, trace, tn)
-                    playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1,
+                    playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, margin,
                                opts, ctx2, keep2, out, trace, tn)
                     total += out[seat]
                 v = total / k
@@ -266,7 +285,7 @@ def _make_flatmc(token):
                 fresh_world_nb(tables, s, w, seat, seed, ctx, keep, ctx2, keep2)
                 default_keep_nb(tables, w[0], keep2)
                 apply_nb(tables, w[0], options[pick[r]], keep2, trace, tn)
-                playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
+                playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, margin, opts,
                            ctx2, keep2, out, trace, tn)
                 sums[r] += out[seat]
         best = 0
@@ -290,6 +309,7 @@ def _make_mcts(token):
         widen = params[P_WIDEN]
         ranked = params[P_RANKED] > 0.0
         cand = int(params[P_CANDIDATES])
+        margin = params[P_MARGIN]
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
         cap = iters + 1
@@ -429,7 +449,7 @@ def _make_mcts(token):
                 left = depth - steps
                 if left < 0:
                     left = 0
-            playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, left, opts,
+            playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, left, margin, opts,
                        ctx2, keep2, out, trace, tn)
             # backpropagation: every node holds the value of the seat that moved into it
             for k in range(n_path):
@@ -481,8 +501,8 @@ def _make_bench(token):
             else:
                 w[0] = s
                 init_streams_nb(w[0].streams, sd)
-            steps += playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
-                                ctx, keep, out, trace, tn)
+            steps += playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, 0.0,
+                                opts, ctx, keep, out, trace, tn)
             for q in range(n_players):
                 wins[q] += out[q]
         return steps

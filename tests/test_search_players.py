@@ -59,7 +59,7 @@ base = "mcts"
 params = { iterations = 30, rollout = "greedy", ranked = 1, candidates = 2, depth = 2 }
 [variants.flat4c]
 base = "flatmc"
-params = { rollouts = 4, rollout = "planner", candidates = 2 }
+params = { rollouts = 4, rollout = "planner", candidates = 2, margin = 0.5 }
 """
 
 
@@ -197,6 +197,30 @@ params = {{ {TOP_K[player].format(k=k)} }}
         assert legal[i] in top
         wider += n > k
     assert wider > 10   # the cap was binding in many decisions
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.5, 1.0])
+def test_margin_mixes_the_win_share_with_the_finished_games_evaluation(choose, margin):
+    """A finished playout is worth (1 - margin) x its win share + margin x evaluate_nb of the
+    finished game (harm: a margin that is ignored, or that values unfinished games)."""
+    playout = search._BENCH["search-test-tricks"]["playout_nb"]
+    tables, states = mid_game_states(12)
+    n_players = 3
+    differ = 0
+    for st in states:
+        w = st.copy()
+        out = np.zeros(search.MAX_SEATS)
+        playout(tables[0], w[0], 0, n_players, 0, np.zeros(1), -1, margin,
+                np.zeros(m.MAX_OPTIONS, np.int64), np.zeros(m.CTX_LEN, np.int64),
+                np.zeros(m.KEEP_LEN), out, np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
+        assert m.is_over_nb(w[0])
+        win = np.zeros(search.MAX_SEATS)
+        m.returns_nb(tables[0], w[0], n_players, win)
+        for q in range(n_players):
+            ev = m.evaluate_nb(tables[0], w[0], q)
+            assert out[q] == pytest.approx((1 - margin) * win[q] + margin * ev)
+            differ += abs(ev - win[q]) > 1e-6
+    assert differ > 0   # the two values differ, so the mix is really checked
 
 
 def test_search_leaves_the_real_state_alone_but_its_own_stream(choose, tmp_path):

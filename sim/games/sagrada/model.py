@@ -503,9 +503,11 @@ def projected_score_nb(tables, s, p, pts):
     """Seat p's final score as it stands (nb.score_nb: open spaces count as lost, the sets and
     diagonals count what is placed) plus the promise of its unfinished rows and columns: each
     one still able to score a variety objective adds the objective's points times the square
-    of the share already filled. (Counting open spaces as lost keeps a placement better than
+    of the share already filled (a finished game: its final score). (Counting open spaces as lost keeps a placement better than
     a pass: every die not drafted is a space less at the end.)"""
     total = float(score_nb(tables, s, p, pts))
+    if s.g[G_OVER] != 0:
+        return total       # the final score: nothing is promised any more
     for k in range(s.g[G_N_PUBLIC]):
         o = s.public[k]
         kind = tables.public_kind[o]
