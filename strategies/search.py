@@ -52,6 +52,8 @@ Parameter row of a search player (float64; `strategies.registry` fills the hidde
                policy's choice if untried, else an untried option at random
   [P_CANDIDATES] mcts: at most this many children legal in the present world per node
                (0 = no cap); with ranked = 1: the policy's first choices only
+  [P_TREE]     mcts: decisions below the root the tree may hold, selection and expansion stop
+               there and the playout begins (0 = no limit)
   [P_MARGIN]   mcts: a finished playout is worth (1 - margin) x its win share + margin x
                evaluate_nb of the finished game (0 = the win share only)
   [F_CANDIDATES], [F_MARGIN]  flatmc's slots 2 and 3: candidates (0 = every legal option,
@@ -94,8 +96,9 @@ F_MARGIN = 3       # flatmc's fourth slot
 P_RANKED = 5
 P_CANDIDATES = 6
 P_MARGIN = 7
-P_NPLAYERS = 8
-P_ROLL_PARAMS = 9
+P_TREE = 8
+P_NPLAYERS = 9
+P_ROLL_PARAMS = 10
 N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
 
 MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
@@ -140,7 +143,10 @@ def search_catalog(random_id: int = 0) -> list:
                                         "with ranked = 1, the rollout policy's first choices"),
                     ("margin", 0.0, "share of a finished playout's value given by the game's "
                                     "evaluate_nb (its score lead) instead of the win share: "
-                                    "a denser signal (0 = win share only)")],
+                                    "a denser signal (0 = win share only)"),
+                    ("tree", 0.0, "decisions below the root the tree may hold (0 = no limit; "
+                                  "1 = a bandit over the root's children, the rollout policy "
+                                  "plays every later decision)")],
          "strategy_params": ("rollout",)},
     ]
 
@@ -310,6 +316,7 @@ def _make_mcts(token):
         ranked = params[P_RANKED] > 0.0
         cand = int(params[P_CANDIDATES])
         margin = params[P_MARGIN]
+        tree = int(params[P_TREE])
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
         cap = iters + 1
@@ -350,6 +357,8 @@ def _make_mcts(token):
             # selection and expansion
             while not is_over_nb(w[0]) and not expanded:
                 if depth > 0 and steps >= depth:
+                    break
+                if tree > 0 and steps >= tree:
                     break
                 p = to_move_nb(w[0])
                 d = decision_nb(w[0])

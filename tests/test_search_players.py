@@ -56,7 +56,7 @@ base = "flatmc"
 params = { rollouts = 4, rollout = "greedy" }
 [variants.mcts30r]
 base = "mcts"
-params = { iterations = 30, rollout = "greedy", ranked = 1, candidates = 2, depth = 2 }
+params = { iterations = 30, rollout = "greedy", ranked = 1, candidates = 2, depth = 2, tree = 1, margin = 0.25 }
 [variants.flat4c]
 base = "flatmc"
 params = { rollouts = 4, rollout = "planner", candidates = 2, margin = 0.5 }
@@ -275,6 +275,7 @@ def test_rollout_names_a_builtin_in_variants_files(tmp_path):
     assert params[0, search.P_NPLAYERS] == 2 and params[0, search.P_WIDEN] == 0.5
     ids, params = seats(["mcts30r", "flat4c"], 2, v)
     assert params[0, search.P_RANKED] == 1 and params[0, search.P_CANDIDATES] == 2
+    assert params[0, search.P_TREE] == 1 and params[0, search.P_MARGIN] == 0.25
     assert params[1, search.F_CANDIDATES] == 2 and params[1, search.P_ROLLOUT] == 2
     bad = write_variants(tmp_path, '[variants.x]\nbase = "mcts"\nparams = { rollout = "mcts" }\n')
     with pytest.raises(ToolkitError) as exc:
