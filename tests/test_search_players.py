@@ -123,15 +123,21 @@ def mid_game_states(n_states, n_players=3, seed=0):
     return tables, out
 
 
-def decide(choose, tables, st, sid_name, variants):
-    ids, params = seats([sid_name] * 3, 3, variants)
-    s = st[0]
+def decision_view(tables, s):
+    """(seat to move, legal options, their number, ctx, keep) of the pending decision."""
     p = m.to_move_nb(s)
     opts = np.zeros(m.MAX_OPTIONS, np.int64)
     ctx = np.zeros(m.CTX_LEN, np.int64)
     keep = np.zeros(m.KEEP_LEN)
     n = m.legal_nb(tables[0], s, opts)
     m.context_nb(tables[0], s, ctx, keep)
+    return p, opts, n, ctx, keep
+
+
+def decide(choose, tables, st, sid_name, variants):
+    ids, params = seats([sid_name] * 3, 3, variants)
+    s = st[0]
+    p, opts, n, ctx, keep = decision_view(tables, s)
     return choose(ids[p], params[p], tables[0], s, p, 0, opts, n, ctx, keep), n
 
 
@@ -159,12 +165,7 @@ def policy_ranking(tables, st, sid, k):
     """The rollout policy's k first choices (option codes): its choice, then its choice
     among the options left, and so on."""
     s = st[0]
-    p = m.to_move_nb(s)
-    opts = np.zeros(m.MAX_OPTIONS, np.int64)
-    ctx = np.zeros(m.CTX_LEN, np.int64)
-    keep = np.zeros(m.KEEP_LEN)
-    n = m.legal_nb(tables[0], s, opts)
-    m.context_nb(tables[0], s, ctx, keep)
+    p, opts, n, ctx, keep = decision_view(tables, s)
     left = list(opts[:n])
     ranked = []
     while left and len(ranked) < k:
