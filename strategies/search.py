@@ -6,6 +6,8 @@ compiled search players for free:
   flatmc   flat Monte Carlo: for each legal option, `rollouts` playouts from a copy of the
            state after that option, each after a fresh determinization of the seat's
            information set; the option with the best mean win share for the seat is taken.
+           With `candidates` = k only the rollout policy's k first choices are played out,
+           all from the same worlds (common random numbers), ties to the policy's choice.
   mcts     information-set MCTS (Cowling, Powley & Whitehouse 2012, "single observer"
            variant, SO-ISMCTS): one tree for the deciding seat, built over a fresh
            determinization at every iteration. A node's children are keyed by (seat to move,
@@ -112,9 +114,10 @@ def search_catalog(random_id: int = 0) -> list:
     is the game's `random` built-in and a variants file may name any built-in."""
     return [
         {"name": "flatmc", "id": FLATMC, "search": True,
-         "description": "Flat Monte Carlo: for each legal option, `rollouts` playouts with the "
-                        "rollout policy, each from a fresh determinization of the seat's "
-                        "information set; takes the best mean win share.",
+         "description": "Flat Monte Carlo: for each legal option (or the rollout policy's "
+                        "`candidates` first choices), `rollouts` playouts with the rollout "
+                        "policy, each from a determinization of the seat's information set; "
+                        "takes the best mean value.",
          "params": [("rollouts", 16.0, "playouts per legal option"),
                     ("rollout", float(random_id), "rollout policy: a built-in of the game"),
                     ("candidates", 0.0, "0: every legal option, each on its own worlds; k > 0: "
