@@ -30,6 +30,7 @@ from sim.games.sagrada.enums import (
     T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH,
     T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
 )
+from sim.games.sagrada.model import dead_space_nb as is_dead_nb   # also evaluate_nb's
 from sim.games.sagrada.nb import (can_place_nb, lift_nb, move_options_nb, tool_cost_nb,
                                   track_colours_nb, unlift_nb)
 
@@ -178,23 +179,6 @@ def set_gain_nb(prep, base, size, mask, x, points):
     prep[base + x] -= 1
     after = float(lo2) + float(above2) / float(m)
     return float(points) * (after - before)
-
-
-@njit(cache=True, error_model="numpy")
-def is_dead_nb(s, p, cell):
-    """An open space no die can ever fill: its colour (value) restriction is the colour
-    (value) of an orthogonal neighbour. (A blank space always stays fillable: at most 4
-    neighbours cannot block all 5 colours.)"""
-    rc = s.restr_colour[p, cell]
-    rv = s.restr_value[p, cell]
-    for k in range(4):
-        q = ORTH[cell, k]
-        if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
-            if rc != NO_COLOUR and s.win_colour[p, q] == rc:
-                return True
-            if rv != NO_VALUE and s.win_value[p, q] == rv:
-                return True
-    return False
 
 
 @njit(cache=True, error_model="numpy")

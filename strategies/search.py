@@ -6,6 +6,8 @@ compiled search players for free:
   flatmc   flat Monte Carlo: for each legal option, `rollouts` playouts from a copy of the
            state after that option, each after a fresh determinization of the seat's
            information set; the option with the best mean win share for the seat is taken.
+           With `candidates` = k only the rollout policy's k first choices are played out,
+           all from the same worlds (common random numbers), ties to the policy's choice.
   mcts     information-set MCTS (Cowling, Powley & Whitehouse 2012, "single observer"
            variant, SO-ISMCTS): one tree for the deciding seat, built over a fresh
            determinization at every iteration. A node's children are keyed by (seat to move,
@@ -47,6 +49,18 @@ Parameter row of a search player (float64; `strategies.registry` fills the hidde
   [P_WIDEN]    mcts: progressive widening; a node visited v times may hold at most
                max(1, ceil(widening * sqrt(v))) children legal in the present world (0 = off:
                every legal option is tried once before any is tried twice)
+  [P_RANKED]   mcts: 1 = a new child is the rollout policy's choice among the options not
+               yet children (children come in the policy's order of preference); 0 = the
+               policy's choice if untried, else an untried option at random
+  [P_CANDIDATES] mcts: at most this many children legal in the present world per node
+               (0 = no cap); with ranked = 1: the policy's first choices only
+  [P_TREE]     mcts: decisions below the root the tree may hold, selection and expansion stop
+               there and the playout begins (0 = no limit)
+  [P_MARGIN]   mcts: a finished playout is worth (1 - margin) x its win share + margin x
+               evaluate_nb of the finished game (0 = the win share only)
+  [F_CANDIDATES], [F_MARGIN]  flatmc's slots 2 and 3: candidates (0 = every legal option,
+               each on its own worlds; k > 0 = the rollout policy's k first choices, every one
+               played out on the same worlds, ties to the policy's preference) and margin
   [P_NPLAYERS] hidden: the number of players (returns_nb needs it)
   [P_ROLL_PARAMS:]  hidden: the rollout policy's own parameter row (its defaults)
 
@@ -79,8 +93,14 @@ P_ROLLOUT = 1
 P_C = 2
 P_DEPTH = 3
 P_WIDEN = 4
-P_NPLAYERS = 5
-P_ROLL_PARAMS = 6
+F_CANDIDATES = 2   # flatmc's third slot (flatmc has no c)
+F_MARGIN = 3       # flatmc's fourth slot
+P_RANKED = 5
+P_CANDIDATES = 6
+P_MARGIN = 7
+P_TREE = 8
+P_NPLAYERS = 9
+P_ROLL_PARAMS = 10
 N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
 
 MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
@@ -94,11 +114,19 @@ def search_catalog(random_id: int = 0) -> list:
     is the game's `random` built-in and a variants file may name any built-in."""
     return [
         {"name": "flatmc", "id": FLATMC, "search": True,
-         "description": "Flat Monte Carlo: for each legal option, `rollouts` playouts with the "
-                        "rollout policy, each from a fresh determinization of the seat's "
-                        "information set; takes the best mean win share.",
+         "description": "Flat Monte Carlo: for each legal option (or the rollout policy's "
+                        "`candidates` first choices), `rollouts` playouts with the rollout "
+                        "policy, each from a determinization of the seat's information set; "
+                        "takes the best mean value.",
          "params": [("rollouts", 16.0, "playouts per legal option"),
-                    ("rollout", float(random_id), "rollout policy: a built-in of the game")],
+                    ("rollout", float(random_id), "rollout policy: a built-in of the game"),
+                    ("candidates", 0.0, "0: every legal option, each on its own worlds; k > 0: "
+                                        "only the rollout policy's k first choices, all "
+                                        "played on the same worlds, ties to the policy's "
+                                        "preference"),
+                    ("margin", 0.0, "share of a finished playout's value given by the game's "
+                                    "evaluate_nb (its score lead) instead of the win share: "
+                                    "a denser signal (0 = win share only)")],
          "strategy_params": ("rollout",)},
         {"name": "mcts", "id": MCTS, "search": True,
          "description": "Information-set MCTS (UCT over a fresh determinization of the seat's "
@@ -110,7 +138,18 @@ def search_catalog(random_id: int = 0) -> list:
                     ("depth", 0.0, "decisions below the root after which a playout is valued "
                                    "by the game's heuristic (0 = play to the end)"),
                     ("widening", 0.0, "progressive widening: at most widening * sqrt(visits) "
-                                      "children per node (0 = off)")],
+                                      "children per node (0 = off)"),
+                    ("ranked", 0.0, "1: new children in the rollout policy's order of "
+                                    "preference (its choice among the untried options); 0: "
+                                    "its choice first, then at random"),
+                    ("candidates", 0.0, "at most this many children per node (0 = no cap); "
+                                        "with ranked = 1, the rollout policy's first choices"),
+                    ("margin", 0.0, "share of a finished playout's value given by the game's "
+                                    "evaluate_nb (its score lead) instead of the win share: "
+                                    "a denser signal (0 = win share only)"),
+                    ("tree", 0.0, "decisions below the root the tree may hold (0 = no limit; "
+                                  "1 = a bandit over the root's children, the rollout policy "
+                                  "plays every later decision)")],
          "strategy_params": ("rollout",)},
     ]
 
@@ -135,12 +174,28 @@ def _make_prepare_copy(token):
     return prepare_copy_nb
 
 
+def _make_fresh_world(token):
+    def fresh_world_nb(tables, s, w, seat, seed, ctx, keep, ctx2, keep2):
+        """The start of every rollout (flatmc) and iteration (mcts): w <- the determinization
+        of s for `seat` drawn from `seed` (drawn from the seat's own stream), ctx2 / keep2 <-
+        the decision's ctx / keep."""
+        _ = token
+        prepare_copy_nb(tables, s, w, seat, seed)
+        for j in range(ctx.shape[0]):
+            ctx2[j] = ctx[j]
+        for j in range(keep.shape[0]):
+            keep2[j] = keep[j]
+    return fresh_world_nb
+
+
 def _make_playout(token):
-    def playout_nb(tables, w, seat, n_players, rollout_id, rparams, max_steps, opts, ctx,
-                   keep, out, trace, tn):
+    def playout_nb(tables, w, seat, n_players, rollout_id, rparams, max_steps, margin, opts,
+                   ctx, keep, out, trace, tn):
         """Play the copy w on with the rollout policy for every seat, at most max_steps
         decisions (< 0: to the end). Writes each seat's value into out[:n_players]: the win
-        share when the game ended, else evaluate_nb's heuristic. Returns the decisions played."""
+        share when the game ended (with margin > 0: (1 - margin) x the win share + margin x
+        evaluate_nb of the finished game, which ranks the wins and losses by their lead),
+        else evaluate_nb's heuristic. Returns the decisions played."""
         _ = token
         steps = 0
         while not is_over_nb(w):
@@ -159,6 +214,9 @@ def _make_playout(token):
             for q in range(out.shape[0]):
                 out[q] = 0.0
             returns_nb(tables, w, n_players, out)
+            if margin > 0.0:
+                for q in range(n_players):
+                    out[q] = (1.0 - margin) * out[q] + margin * evaluate_nb(tables, w, q)
         else:
             for q in range(n_players):
                 out[q] = evaluate_nb(tables, w, q)
@@ -183,27 +241,67 @@ def _make_flatmc(token):
         out = np.zeros(MAX_SEATS, np.float64)
         trace = np.zeros((0, 6), np.int64)
         tn = np.zeros(1, np.int64)
-        best = 0
-        best_v = -1.0
-        for i in range(n_options):
-            total = 0.0
-            for _r in range(k):
-                seed = next_u64_nb(s.streams, 1 + seat)
-                prepare_copy_nb(tables, s, w, seat, seed)
-                for j in range(ctx.shape[0]):
-                    ctx2[j] = ctx[j]
-                for j in range(keep.shape[0]):
-                    keep2[j] = keep[j]
+        cand = int(params[F_CANDIDATES])
+        margin = params[F_MARGIN]
+        if cand <= 0:
+            # every option, each on worlds of its own
+            best = 0
+            best_v = -1.0
+            for i in range(n_options):
+                total = 0.0
+                for _r in range(k):
+                    fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx,
+                                   keep, ctx2, keep2)
+                    default_keep_nb(tables, w[0], keep2)
+                    apply_nb(tables, w[0], options[i], keep2, trace, tn)
+                    playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, margin,
+                               opts, ctx2, keep2, out, trace, tn)
+                    total += out[seat]
+                v = total / k
+                if v > best_v:
+                    best_v = v
+                    best = i
+            return best
+        if cand > n_options:
+            cand = n_options
+        # the rollout policy's `cand` first choices, in its order of preference (its choice,
+        # then its choice among the options left, ...), asked on one determinization
+        pick = np.zeros(cand, np.int64)      # indices into options, best first
+        left = np.zeros(MAX_OPTIONS, np.int64)
+        left_at = np.zeros(MAX_OPTIONS, np.int64)
+        m = n_options
+        for j in range(m):
+            left[j] = options[j]
+            left_at[j] = j
+        fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep, ctx2,
+                       keep2)
+        for r in range(cand):
+            jm = choose_builtin_nb(rollout_id, rparams, tables, w[0], seat, decision_nb(s),
+                                   left, m, ctx2, keep2)
+            if jm < 0 or jm >= m:
+                jm = 0
+            pick[r] = left_at[jm]
+            for j in range(jm, m - 1):
+                left[j] = left[j + 1]
+                left_at[j] = left_at[j + 1]
+            m -= 1
+        # common random numbers: every candidate plays out from the same k worlds, so their
+        # difference measures the move, not the luck of the worlds
+        sums = np.zeros(cand, np.float64)
+        for _r in range(k):
+            seed = next_u64_nb(s.streams, 1 + seat)
+            for r in range(cand):
+                fresh_world_nb(tables, s, w, seat, seed, ctx, keep, ctx2, keep2)
                 default_keep_nb(tables, w[0], keep2)
-                apply_nb(tables, w[0], options[i], keep2, trace, tn)
-                playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
+                apply_nb(tables, w[0], options[pick[r]], keep2, trace, tn)
+                playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, margin, opts,
                            ctx2, keep2, out, trace, tn)
-                total += out[seat]
-            v = total / k
-            if v > best_v:
-                best_v = v
-                best = i
-        return best
+                sums[r] += out[seat]
+        best = 0
+        for r in range(1, cand):
+            if sums[r] > sums[best]:    # ties go to the policy's preference
+                best = r
+        return pick[best]
     return flatmc_nb
 
 
@@ -218,6 +316,10 @@ def _make_mcts(token):
         c = params[P_C]
         depth = int(params[P_DEPTH])
         widen = params[P_WIDEN]
+        ranked = params[P_RANKED] > 0.0
+        cand = int(params[P_CANDIDATES])
+        margin = params[P_MARGIN]
+        tree = int(params[P_TREE])
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
         cap = iters + 1
@@ -236,6 +338,8 @@ def _make_mcts(token):
         w = np.empty(1, dtype=STATE_DTYPE)
         opts = np.zeros(MAX_OPTIONS, np.int64)
         child_of = np.zeros(MAX_OPTIONS, np.int64)
+        untried = np.zeros(MAX_OPTIONS, np.int64)     # ranked: the untried options' codes
+        untried_at = np.zeros(MAX_OPTIONS, np.int64)  # and their indices in opts
         ctx2 = np.zeros(CTX_LEN, np.int64)
         keep2 = np.zeros(KEEP_LEN, np.float64)
         out = np.zeros(MAX_SEATS, np.float64)
@@ -246,12 +350,8 @@ def _make_mcts(token):
         rs = np.zeros(1, np.uint64)
         rs[0] = next_u64_nb(s.streams, 1 + seat)
         for _it in range(iters):
-            seed = next_u64_nb(s.streams, 1 + seat)
-            prepare_copy_nb(tables, s, w, seat, seed)
-            for j in range(ctx.shape[0]):
-                ctx2[j] = ctx[j]
-            for j in range(keep.shape[0]):
-                keep2[j] = keep[j]
+            fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep, ctx2,
+                       keep2)
             node = 0
             n_path = 1
             path[0] = 0
@@ -260,6 +360,8 @@ def _make_mcts(token):
             # selection and expansion
             while not is_over_nb(w[0]) and not expanded:
                 if depth > 0 and steps >= depth:
+                    break
+                if tree > 0 and steps >= tree:
                     break
                 p = to_move_nb(w[0])
                 d = decision_nb(w[0])
@@ -281,24 +383,42 @@ def _make_mcts(token):
                     if child_of[j] == -1:
                         n_new += 1
                 grow = n_new > 0 and n_nodes < cap
+                jj = -1
                 if grow and widen > 0.0:
                     limit = math.ceil(widen * math.sqrt(visits[node] + 1.0))
                     if limit < 1.0:
                         limit = 1.0
                     grow = (n - n_new) < limit
-                if grow:
+                if grow and cand > 0:
+                    grow = (n - n_new) < cand
+                if grow and ranked:
+                    # the rollout policy's choice among the untried options: children come
+                    # in its order of preference (its k first choices with candidates = k)
+                    m = 0
+                    for j in range(n):
+                        if child_of[j] == -1:
+                            untried[m] = opts[j]
+                            untried_at[m] = j
+                            m += 1
+                    jm = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, untried, m,
+                                           ctx2, keep2)
+                    if jm < 0 or jm >= m:
+                        jm = randint_nb(rs, 0, m)
+                    jj = untried_at[jm]
+                elif grow:
                     # expand the rollout policy's option if untried, else a random untried one
                     jj = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
                                            ctx2, keep2)
-                    if jj < 0 or jj >= n or child_of[jj] != -1:
-                        pick = randint_nb(rs, 0, n_new)
-                        jj = 0
-                        for j in range(n):
-                            if child_of[j] == -1:
-                                if pick == 0:
-                                    jj = j
-                                    break
-                                pick -= 1
+                if grow and not ranked and (jj < 0 or jj >= n or child_of[jj] != -1):
+                    pick = randint_nb(rs, 0, n_new)
+                    jj = 0
+                    for j in range(n):
+                        if child_of[j] == -1:
+                            if pick == 0:
+                                jj = j
+                                break
+                            pick -= 1
+                if grow:
                     nd = n_nodes
                     n_nodes += 1
                     parent[nd] = node
@@ -341,7 +461,7 @@ def _make_mcts(token):
                 left = depth - steps
                 if left < 0:
                     left = 0
-            playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, left, opts,
+            playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, left, margin, opts,
                        ctx2, keep2, out, trace, tn)
             # backpropagation: every node holds the value of the seat that moved into it
             for k in range(n_path):
@@ -393,8 +513,8 @@ def _make_bench(token):
             else:
                 w[0] = s
                 init_streams_nb(w[0].streams, sd)
-            steps += playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, opts,
-                                ctx, keep, out, trace, tn)
+            steps += playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, -1, 0.0,
+                                opts, ctx, keep, out, trace, tn)
             for q in range(n_players):
                 wins[q] += out[q]
         return steps
@@ -486,6 +606,7 @@ def build_search(game_key: str, model, choose_builtin):
     g["CTX_LEN"] = max(1, int(getattr(model, "CTX_LEN", 1)))
     g["KEEP_LEN"] = max(1, int(getattr(model, "KEEP_LEN", 1)))
     g["prepare_copy_nb"] = _rebind(_make_prepare_copy, token, g, "prepare_copy_nb")
+    g["fresh_world_nb"] = _rebind(_make_fresh_world, token, g, "fresh_world_nb")
     g["playout_nb"] = _rebind(_make_playout, token, g, "playout_nb")
     g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
     g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")

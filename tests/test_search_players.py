@@ -54,13 +54,20 @@ params = { iterations = 30, depth = 3, rollout = "planner", widening = 0.5 }
 [variants.flat4]
 base = "flatmc"
 params = { rollouts = 4, rollout = "greedy" }
+[variants.mcts30r]
+base = "mcts"
+params = { iterations = 30, rollout = "greedy", ranked = 1, candidates = 2, depth = 2, tree = 1, margin = 0.25 }
+[variants.flat4c]
+base = "flatmc"
+params = { rollouts = 4, rollout = "planner", candidates = 2, margin = 0.5 }
 """
 
 
 def test_search_players_never_answer_illegally(choose, tmp_path):
     v = write_variants(tmp_path, SMALL)
     for names, n in ((["mcts30", "random"], 2), (["flat4", "planner", "mcts30d"], 3),
-                     (["mcts30d", "flat4", "mcts30", "greedy"], 4)):
+                     (["mcts30d", "flat4", "mcts30", "greedy"], 4),
+                     (["mcts30r", "planner", "flat4c"], 3)):
         for g in range(15):
             log = []
             _, illegal = play(choose, names, n, 100 + g, v, log)
@@ -116,15 +123,21 @@ def mid_game_states(n_states, n_players=3, seed=0):
     return tables, out
 
 
-def decide(choose, tables, st, sid_name, variants):
-    ids, params = seats([sid_name] * 3, 3, variants)
-    s = st[0]
+def decision_view(tables, s):
+    """(seat to move, legal options, their number, ctx, keep) of the pending decision."""
     p = m.to_move_nb(s)
     opts = np.zeros(m.MAX_OPTIONS, np.int64)
     ctx = np.zeros(m.CTX_LEN, np.int64)
     keep = np.zeros(m.KEEP_LEN)
     n = m.legal_nb(tables[0], s, opts)
     m.context_nb(tables[0], s, ctx, keep)
+    return p, opts, n, ctx, keep
+
+
+def decide(choose, tables, st, sid_name, variants):
+    ids, params = seats([sid_name] * 3, 3, variants)
+    s = st[0]
+    p, opts, n, ctx, keep = decision_view(tables, s)
     return choose(ids[p], params[p], tables[0], s, p, 0, opts, n, ctx, keep), n
 
 
@@ -136,7 +149,7 @@ def test_search_does_not_peek_at_hidden_cards(choose, tmp_path):
     multi = 0
     for st in states:
         p = m.to_move_nb(st[0])
-        for name in ("mcts30", "flat4", "mcts30d"):
+        for name in ("mcts30", "flat4", "mcts30d", "mcts30r", "flat4c"):
             a = st.copy()
             b = st.copy()
             m.determinize_nb(tables[0], b[0], p, np.uint64(12345))
@@ -146,6 +159,69 @@ def test_search_does_not_peek_at_hidden_cards(choose, tmp_path):
             assert ia == ib
             multi += n > 1
     assert multi > 20   # real choices were compared
+
+
+def policy_ranking(tables, st, sid, k):
+    """The rollout policy's k first choices (option codes): its choice, then its choice
+    among the options left, and so on."""
+    s = st[0]
+    p, opts, n, ctx, keep = decision_view(tables, s)
+    left = list(opts[:n])
+    ranked = []
+    while left and len(ranked) < k:
+        i = m.choose_builtin_nb(sid, np.zeros(1), tables[0], s, p, 0, np.array(left), len(left),
+                                ctx, keep)
+        ranked.append(left.pop(i))
+    return ranked, list(opts[:n])
+
+
+TOP_K = {"mcts": "iterations = 40, rollout = \"greedy\", ranked = 1, candidates = {k}",
+         "flatmc": "rollouts = 8, rollout = \"greedy\", candidates = {k}"}
+
+
+@pytest.mark.parametrize("player", ["mcts", "flatmc"])
+@pytest.mark.parametrize("k", [1, 2])
+def test_candidates_keep_search_to_the_policys_first_choices(choose, tmp_path, player, k):
+    """With candidates = k (mcts: and ranked = 1), the search plays one of the k options its
+    rollout policy prefers (harm: a cap that lets other options in, or candidates that are
+    not the policy's first choices)."""
+    v = write_variants(tmp_path, f"""
+[variants.top]
+base = "{player}"
+params = {{ {TOP_K[player].format(k=k)} }}
+""")
+    tables, states = mid_game_states(40)
+    wider = 0
+    for st in states:
+        top, legal = policy_ranking(tables, st, 1, k)
+        i, n = decide(choose, tables, st.copy(), "top", v)
+        assert legal[i] in top
+        wider += n > k
+    assert wider > 10   # the cap was binding in many decisions
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.5, 1.0])
+def test_margin_mixes_the_win_share_with_the_finished_games_evaluation(choose, margin):
+    """A finished playout is worth (1 - margin) x its win share + margin x evaluate_nb of the
+    finished game (harm: a margin that is ignored, or that values unfinished games)."""
+    playout = search._BENCH["search-test-tricks"]["playout_nb"]
+    tables, states = mid_game_states(12)
+    n_players = 3
+    differ = 0
+    for st in states:
+        w = st.copy()
+        out = np.zeros(search.MAX_SEATS)
+        playout(tables[0], w[0], 0, n_players, 0, np.zeros(1), -1, margin,
+                np.zeros(m.MAX_OPTIONS, np.int64), np.zeros(m.CTX_LEN, np.int64),
+                np.zeros(m.KEEP_LEN), out, np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
+        assert m.is_over_nb(w[0])
+        win = np.zeros(search.MAX_SEATS)
+        m.returns_nb(tables[0], w[0], n_players, win)
+        for q in range(n_players):
+            ev = m.evaluate_nb(tables[0], w[0], q)
+            assert out[q] == pytest.approx((1 - margin) * win[q] + margin * ev)
+            differ += abs(ev - win[q]) > 1e-6
+    assert differ > 0   # the two values differ, so the mix is really checked
 
 
 def test_search_leaves_the_real_state_alone_but_its_own_stream(choose, tmp_path):
@@ -198,6 +274,10 @@ def test_rollout_names_a_builtin_in_variants_files(tmp_path):
     assert params[0, search.P_ROLLOUT] == 2        # planner
     assert params[1, search.P_ROLLOUT] == 1        # greedy
     assert params[0, search.P_NPLAYERS] == 2 and params[0, search.P_WIDEN] == 0.5
+    ids, params = seats(["mcts30r", "flat4c"], 2, v)
+    assert params[0, search.P_RANKED] == 1 and params[0, search.P_CANDIDATES] == 2
+    assert params[0, search.P_TREE] == 1 and params[0, search.P_MARGIN] == 0.25
+    assert params[1, search.F_CANDIDATES] == 2 and params[1, search.P_ROLLOUT] == 2
     bad = write_variants(tmp_path, '[variants.x]\nbase = "mcts"\nparams = { rollout = "mcts" }\n')
     with pytest.raises(ToolkitError) as exc:
         load_variants(bad, catalog())

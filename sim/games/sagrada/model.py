@@ -42,7 +42,7 @@ from sim.games.sagrada.enums import (
     G_SOLO, G_TO_MOVE, G_TOOL_EFFECT, G_TOOL_STEP, G_TOOL_TO, G_TURN_IN_ROUND, G_TURNS,
     G_END_REASON, G_N_BAG, CTX_LEN, MAX_DEAL, MAX_OPTIONS, MAX_PLAYERS, M_IGNORE_COLOUR,
     M_IGNORE_SHADE, M_NOT_ADJACENT, N_CELLS, N_PUB_SLOTS, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE,
-    R_WINDOW_CARDS, N_COLOURS, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
+    R_WINDOW_CARDS, N_COLOURS, NO_COLOUR, NO_VALUE, ORTH, ROWS, COLS, OBJ_ROW_COLOUR, OBJ_ROW_SHADE, OBJ_COL_COLOUR, OBJ_COL_SHADE, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
     N_VALUES, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT,
     T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER,
     T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER,
@@ -448,27 +448,101 @@ def returns_nb(tables, s, n_players, out):
 
 
 @njit(cache=True, error_model="numpy")
+def dead_space_nb(s, p, cell):
+    """An open space of seat p no die can ever fill: its colour (value) restriction is the
+    colour (value) of an orthogonal neighbour. (A blank space always stays fillable: at most 4
+    neighbours cannot block all 5 colours.) Used by evaluate_nb and the planner."""
+    rc = s.restr_colour[p, cell]
+    rv = s.restr_value[p, cell]
+    for k in range(4):
+        q = ORTH[cell, k]
+        if q >= 0 and s.win_colour[p, q] != NO_COLOUR:
+            if rc != NO_COLOUR and s.win_colour[p, q] == rc:
+                return True
+            if rv != NO_VALUE and s.win_value[p, q] == rv:
+                return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def line_outlook_nb(s, p, start, step, length, by_colour):
+    """Share of an unfinished line of seat p already filled with no repeated colour (by_colour)
+    or value, squared (a line nearly done is much likelier to score than one begun); 0 if the
+    line is complete (score_nb counts it), already spoiled, or holds a dead space or an open
+    space restricted to a colour (value) the line already has."""
+    seen = 0
+    filled = 0
+    for k in range(length):
+        c = start + k * step
+        if s.win_colour[p, c] == NO_COLOUR:
+            continue
+        x = s.win_colour[p, c] if by_colour else s.win_value[p, c]
+        if (seen >> x) & 1:
+            return 0.0
+        seen |= 1 << x
+        filled += 1
+    if filled == length:
+        return 0.0
+    for k in range(length):
+        c = start + k * step
+        if s.win_colour[p, c] != NO_COLOUR:
+            continue
+        if dead_space_nb(s, p, c):
+            return 0.0
+        r = s.restr_colour[p, c] if by_colour else s.restr_value[p, c]
+        if by_colour and r != NO_COLOUR and (seen >> r) & 1:
+            return 0.0
+        if not by_colour and r != NO_VALUE and (seen >> r) & 1:
+            return 0.0
+    f = float(filled) / float(length)
+    return f * f
+
+
+@njit(cache=True, error_model="numpy")
+def projected_score_nb(tables, s, p, pts):
+    """Seat p's final score as it stands (nb.score_nb: open spaces count as lost, the sets and
+    diagonals count what is placed) plus the promise of its unfinished rows and columns: each
+    one still able to score a variety objective adds the objective's points times the square
+    of the share already filled (a finished game: its final score). (Counting open spaces as lost keeps a placement better than
+    a pass: every die not drafted is a space less at the end.)"""
+    total = float(score_nb(tables, s, p, pts))
+    if s.g[G_OVER] != 0:
+        return total       # the final score: nothing is promised any more
+    for k in range(s.g[G_N_PUBLIC]):
+        o = s.public[k]
+        kind = tables.public_kind[o]
+        pts_o = float(tables.public_points[o])
+        if kind == OBJ_ROW_COLOUR or kind == OBJ_ROW_SHADE:
+            for r in range(ROWS):
+                total += pts_o * line_outlook_nb(s, p, r * COLS, 1, COLS, kind == OBJ_ROW_COLOUR)
+        elif kind == OBJ_COL_COLOUR or kind == OBJ_COL_SHADE:
+            for c in range(COLS):
+                total += pts_o * line_outlook_nb(s, p, c, COLS, ROWS, kind == OBJ_COL_COLOUR)
+    return total
+
+
+@njit(cache=True, error_model="numpy")
 def evaluate_nb(tables, s, seat):
-    """A rough chance of winning for `seat` in an unfinished game: a logistic of its score
-    now (nb.score_nb: open spaces count as lost) minus the best other seat's (solo: minus the
-    round track's sum so far, the target), 8 points = one unit. Before the windows are
-    revealed: an even share."""
+    """A rough chance of winning for `seat` in an unfinished game (the search players' depth
+    cut-off): a logistic of its projected score (projected_score_nb) minus the best other
+    seat's, 8 points = one unit. Solo: the score now (open spaces count as lost) minus the
+    round track's sum so far (the target). Before the windows are revealed: an even share."""
     n = s.g[G_N_PLAYERS]
     if s.pattern[0] < 0:
         return 0.5 if n == 1 else 1.0 / n
-    scores = np.zeros(MAX_PLAYERS, np.int64)
-    privs = np.zeros(MAX_PLAYERS, np.int64)
-    rank = np.zeros(MAX_PLAYERS, np.int64)
-    win = np.zeros(MAX_PLAYERS, np.float64)
-    scores_nb(tables, s, n, scores, privs, rank, win)
+    pts = np.zeros(N_PTS, np.int64)
     if n == 1:
-        lead = float(scores[0] - target_score_nb(s))
+        lead = float(score_nb(tables, s, 0, pts) - target_score_nb(s))
     else:
-        best = -(1 << 40)
+        best = -1e300
+        mine = 0.0
         for q in range(n):
-            if q != seat and scores[q] > best:
-                best = scores[q]
-        lead = float(scores[seat] - best)
+            v = projected_score_nb(tables, s, q, pts)
+            if q == seat:
+                mine = v
+            elif v > best:
+                best = v
+        lead = mine - best
     return 1.0 / (1.0 + np.exp(-lead / 8.0))
 
 
