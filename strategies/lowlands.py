@@ -246,8 +246,9 @@ def target_edges_nb(tables, s, seat, mark):
 
 
 @njit(cache=True, error_model="numpy")
-def fence_edge_value_nb(tables, s, seat, e, mark):
-    cap0 = N.capacity_nb(tables, s, seat)
+def fence_edge_value_nb(tables, s, seat, e, mark, cap0):
+    """A fence on edge e: 10 per sheep place it adds to cap0 (the farm's capacity now, computed
+    once per decision), +1 on the pasture plan, -1 off it."""
     s.fence[seat, e] = 1
     cap1 = N.capacity_nb(tables, s, seat)
     s.fence[seat, e] = 0
@@ -374,6 +375,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_FENCE or decision == DEC_FENCE_TO:
         mark = np.zeros(N_EDGES, np.int64)
         target_edges_nb(tables, s, seat, mark)
+        cap0 = N.capacity_nb(tables, s, seat)
         for i in range(n_options):
             o = options[i]
             if o == STOP:
@@ -384,7 +386,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
                 v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
                             N.in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
             else:
-                v = fence_edge_value_nb(tables, s, seat, o, mark)
+                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0)
             if v > bv:
                 bv = v
                 best = i

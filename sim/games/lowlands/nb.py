@@ -44,6 +44,7 @@ from sim.games.lowlands.enums import (
     T_CELL, T_DIKE, T_DISCARD, T_ESCAPE, T_FARMHAND, T_FENCE, T_FENCE_TO, T_FLOOD, T_INCOME,
     T_PLACE, T_SHEEP, T_SHEEP_GAIN, T_TOKEN, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
 )
+from sim.games.lowlands.enums import COLS, N_HEDGES, ROWS   # the bitmask enclosure test
 
 CHANCE = 0
 
@@ -142,15 +143,56 @@ def pastures_nb(t, s, p, region, closed):
 
 @njit(cache=True, error_model="numpy")
 def in_pasture_mask_nb(t, s, p):
-    """Bitmask of the cells inside pastures."""
-    region = np.empty(N_CELLS, np.int64)
-    closed = np.empty(N_CELLS, np.int64)
-    pastures_nb(t, s, p, region, closed)
-    m = 0
+    """Bitmask of the cells inside pastures: the same cells as pastures_nb's closed regions,
+    found on bitmasks (the hot path: capacity is asked at almost every decision). The cells
+    an open way off the farm reaches are flooded from the border through open edges; every
+    other cell without a building is in a pasture."""
+    closed = 0
+    for e in range(N_EDGES):
+        if s.fence[p, e] == 1:
+            closed |= 1 << e
+    bld = 0
     for k in range(N_CELLS):
-        if region[k] >= 0 and closed[region[k]] == 1:
-            m |= 1 << k
-    return m
+        if is_building_nb(t, s, p, k):
+            bld |= 1 << k
+            for d in range(4):
+                closed |= 1 << CELL_EDGE[k, d]
+    return pasture_mask_nb(closed, bld, t.rules[R_BORDER_IS_FENCE] == 1)
+
+
+@njit(cache=True, error_model="numpy")
+def pasture_mask_nb(closed, bld, border_closed):
+    """Cells inside pastures given the closed edges (bit e: a fence or a building border) and
+    the building cells (bit k). Row-major cells: a move up or down is a shift by COLS, left
+    or right by 1; bit k of the *_open masks says cell k's edge that way is open."""
+    cells = (1 << N_CELLS) - 1
+    row = (1 << COLS) - 1
+    opn = ~closed
+    up_open = opn & cells                      # horizontal edge k is the line above cell k
+    down_open = (opn >> COLS) & cells
+    left_open = 0
+    right_open = 0
+    for r in range(ROWS):
+        v = opn >> (N_HEDGES + r * (COLS + 1))  # vertical edges of row r, left of col 0..COLS
+        left_open |= (v & row) << (r * COLS)
+        right_open |= ((v >> 1) & row) << (r * COLS)
+    top = row
+    bottom = row << ((ROWS - 1) * COLS)
+    lcol = 0
+    for r in range(ROWS):
+        lcol |= 1 << (r * COLS)
+    rcol = lcol << (COLS - 1)
+    if border_closed:
+        esc = 0
+    else:
+        esc = (up_open & top) | (down_open & bottom) | (left_open & lcol) | (right_open & rcol)
+    while True:
+        grown = (esc | ((esc & up_open & ~top) >> COLS) | ((esc & down_open & ~bottom) << COLS)
+                 | ((esc & left_open & ~lcol) >> 1) | ((esc & right_open & ~rcol) << 1))
+        if grown == esc:
+            break
+        esc = grown
+    return cells & ~bld & ~esc
 
 
 @njit(cache=True, error_model="numpy")
