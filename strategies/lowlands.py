@@ -306,6 +306,9 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
 def choose_place_nb(tables, s, seat, params, planner, options, n_options):
     best = 0
     bv = -1e18
+    # an action's value depends on the state and the farmer's value only: once per pair
+    known = np.zeros(N_ACTIONS * 32, np.bool_)
+    memo = np.empty(N_ACTIONS * 32, np.float64)
     for i in range(n_options):
         o = options[i]
         if o == PASS_PLACE:
@@ -315,7 +318,14 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
         p2 = (o // 2) % 2
         cp = o % 2
         v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
-        val = action_value_nb(tables, s, seat, a, v, params, planner)
+        if v >= 0 and v < 32:
+            j = a * 32 + v
+            if not known[j]:
+                memo[j] = action_value_nb(tables, s, seat, a, v, params, planner)
+                known[j] = True
+            val = memo[j]
+        else:
+            val = action_value_nb(tables, s, seat, a, v, params, planner)
         val -= s.uses[seat, a] * tables.rules[R_REUSE_COST] + cp
         val -= p2 * params[P_TOKEN]
         # keep the big farmer for big jobs: a small penalty for value left unused later

@@ -90,6 +90,16 @@ def is_building_nb(t, s, p, cell):
 
 
 @njit(cache=True, error_model="numpy")
+def building_cells_nb(t, s, p):
+    """Bitmask of the cells of p's farm holding a building (not a facility)."""
+    m = 0
+    for k in range(N_CELLS):
+        if is_building_nb(t, s, p, k):
+            m |= 1 << k
+    return m
+
+
+@njit(cache=True, error_model="numpy")
 def edge_closed_nb(t, s, p, e):
     """A fence stands on edge e, or a building's border does (buildings' borders are fences;
     facilities' are not); the farm's outer border only with the border_is_fence option."""
@@ -151,10 +161,9 @@ def in_pasture_mask_nb(t, s, p):
     for e in range(N_EDGES):
         if s.fence[p, e] == 1:
             closed |= 1 << e
-    bld = 0
+    bld = building_cells_nb(t, s, p)
     for k in range(N_CELLS):
-        if is_building_nb(t, s, p, k):
-            bld |= 1 << k
+        if (bld >> k) & 1:
             for d in range(4):
                 closed |= 1 << CELL_EDGE[k, d]
     return pasture_mask_nb(closed, bld, t.rules[R_BORDER_IS_FENCE] == 1)
@@ -212,6 +221,8 @@ def has_effect_nb(t, s, p, effect):
     c = 0
     m = s.owned[p]
     for x in range(t.n_tiles):
+        if (m >> x) == 0:        # no tile above x: stop early (this runs at every decision)
+            break
         if (m >> x) & 1 and t.tile_effect[x] == effect:
             c += 1
     return c
@@ -336,6 +347,8 @@ def discounts_nb(t, s, p, out):
     out[2] = 0
     m = s.owned[p]
     for x in range(t.n_tiles):
+        if (m >> x) == 0:
+            break
         if (m >> x) & 1 and t.tile_effect[x] == EF_DISCOUNT:
             out[t.tile_param[x]] += 1
 
@@ -347,6 +360,16 @@ def pay_plan_nb(t, s, p, need, free_any, out):
     The player's choices here are automatic: the spared resources go to the type most short,
     and an exchange gives up pairs of the type held most in surplus (this never makes a
     payable cost unpayable and keeps the most cards)."""
+    if free_any == 0:
+        # the common case, without scratch arrays: the hand covers the cost, no exchange
+        covered = True
+        for r in range(N_RES):
+            if need[r] > s.hand[p, r]:
+                covered = False
+        if covered:
+            for r in range(N_RES):
+                out[r] = need[r] if need[r] > 0 else 0
+            return True
     rate = t.rules[R_EXCHANGE_RATE]
     nd = np.empty(N_RES, np.int64)
     for r in range(N_RES):
@@ -713,6 +736,8 @@ def build_options_nb(t, s, p, value, facility_only, free_any, options):
     need = np.empty(N_RES, np.int64)
     out = np.empty(N_RES, np.int64)
     cells = np.empty(N_CELLS, np.int64)
+    disc = np.empty(N_RES, np.int64)
+    discounts_nb(t, s, p, disc)          # as tile_cost_nb, once for every tile
     for k in range(N_KINDS):
         if facility_only and k != K_FACILITY:
             continue
@@ -724,7 +749,8 @@ def build_options_nb(t, s, p, value, facility_only, free_any, options):
             x = s.tile_display[k, i]
             if x < 0 or t.tile_value[x] > value:
                 continue
-            tile_cost_nb(t, s, p, x, need)
+            for r in range(N_RES):
+                need[r] = t.tile_cost[x, r] - disc[r]
             if not pay_plan_nb(t, s, p, need, free_any, out):
                 continue
             if tile_cells_nb(t, s, p, x, cells) == 0:
@@ -774,13 +800,21 @@ def dike_options_nb(t, s, p, left, done_res, disc_used, options):
 @njit(cache=True, error_model="numpy")
 def fence_edge_ok_nb(t, s, p, e, skip):
     """A fence may go on edge e: none there and no building border there."""
-    if e == skip or s.fence[p, e] == 1:
+    if e == skip:
+        return False
+    return free_edge_nb(s, p, e, building_cells_nb(t, s, p))
+
+
+@njit(cache=True, error_model="numpy")
+def free_edge_nb(s, p, e, bld):
+    """fence_edge_ok_nb with the building cells given as a bitmask (bld)."""
+    if s.fence[p, e] == 1:
         return False
     a = EDGE_CELLS[e, 0]
     b = EDGE_CELLS[e, 1]
-    if a >= 0 and is_building_nb(t, s, p, a):
+    if a >= 0 and (bld >> a) & 1:
         return False
-    if b >= 0 and is_building_nb(t, s, p, b):
+    if b >= 0 and (bld >> b) & 1:
         return False
     return True
 
@@ -812,17 +846,16 @@ def fence_options_nb(t, s, p, left, mode, res, count, options):
         r = fence_res_nb(s, p, res)
         need[r] = 1
         can_build = hand_total_nb(s, p) > 0 and pay_plan_nb(t, s, p, need, 0, out)
-    if can_build:
-        for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, -1):
-                options[n] = e
-                n += 1
-    if mode != FENCE_FREE:
-        anywhere = False
-        for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, -1):
-                anywhere = True
+    bld = building_cells_nb(t, s, p)     # once for every edge
+    anywhere = False
+    for e in range(N_EDGES):
+        if free_edge_nb(s, p, e, bld):
+            anywhere = True
+            if not can_build:
                 break
+            options[n] = e
+            n += 1
+    if mode != FENCE_FREE:
         if anywhere:
             for e in range(N_EDGES):
                 if s.fence[p, e] == 1:
@@ -911,8 +944,9 @@ def token_alt_ok_nb(t, s, p, k):
     if alt == ALT_FREE_FENCE:
         if s.fence_supply[p] == 0:
             return False
+        bld = building_cells_nb(t, s, p)
         for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, -1):
+            if free_edge_nb(s, p, e, bld):
                 return True
         return False
     if alt == ALT_PLUS2:
@@ -982,10 +1016,36 @@ def action_possible_nb(t, s, p, a, value):
 
 
 @njit(cache=True, error_model="numpy")
+def build_min_value_nb(t, s, p):
+    """The lowest action value at which p's own build action can build a tile (as
+    action_possible_nb asks it): build_options_nb filters the tiles by value only through
+    `tile_value <= value`, so the tiles listed at any value are those listed at the highest
+    value with tile_value <= value. 1 << 30 when nothing can be built."""
+    tmp = np.empty(MAX_OPTIONS, np.int64)
+    n = build_options_nb(t, s, p, 1 << 30, False, s.hands[p, A_BUILD], tmp)
+    best = 1 << 30
+    for i in range(n):
+        x = s.tile_display[tmp[i] // MAX_DISPLAY, tmp[i] % MAX_DISPLAY]
+        if t.tile_value[x] < best:
+            best = t.tile_value[x]
+    return best
+
+
+@njit(cache=True, error_model="numpy")
 def place_options_nb(t, s, p, options):
+    return place_options_upto_nb(t, s, p, options, MAX_OPTIONS)
+
+
+@njit(cache=True, error_model="numpy")
+def place_options_upto_nb(t, s, p, options, limit):
+    """The placements (code = action*16 + farmer*4 + plus2*2 + coin_plus), the first `limit`
+    of them (advance_nb only needs to know whether there are 2). Whether an action is possible
+    depends on the state and the value only: it is asked once per (action, value)."""
     n = 0
     rc = t.rules[R_REUSE_COST]
     has_fore = has_effect_nb(t, s, p, EF_COIN_PLUS) > 0 and s.coin_plus_used[p] == 0
+    memo = np.zeros(N_ACTIONS * 32, np.int8)       # 0 unknown, 1 possible, 2 not
+    build_min = -1         # the lowest value that builds a tile (listed once), -1 not yet
     for a in range(N_ACTIONS):
         cost = s.uses[p, a] * rc
         for f in range(N_FARMERS):
@@ -999,8 +1059,21 @@ def place_options_nb(t, s, p, options):
                         continue
                     if cost + cp > s.coins[p]:
                         continue
+                    if n >= limit:
+                        return n
                     v = place_value_nb(t, s, p, a, f, p2, cp)
-                    if action_possible_nb(t, s, p, a, v):
+                    if a == A_BUILD:
+                        if build_min < 0:
+                            build_min = build_min_value_nb(t, s, p)
+                        ok = v >= build_min
+                    elif v >= 0 and v < 32:
+                        j = a * 32 + v
+                        if memo[j] == 0:
+                            memo[j] = 1 if action_possible_nb(t, s, p, a, v) else 2
+                        ok = memo[j] == 1
+                    else:
+                        ok = action_possible_nb(t, s, p, a, v)
+                    if ok:
                         options[n] = a * 16 + f * 4 + p2 * 2 + cp
                         n += 1
     if n == 0:
@@ -1040,8 +1113,9 @@ def task_options_nb(t, s, options):
         return fence_options_nb(t, s, p, a, b, s.task[i, 4], s.task[i, 6], options)
     if kind == T_FENCE_TO:
         n = 0
+        bld = building_cells_nb(t, s, p)
         for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, s.g[G_PICKED]):
+            if e != s.g[G_PICKED] and free_edge_nb(s, p, e, bld):
                 options[n] = e
                 n += 1
         return n
@@ -1816,7 +1890,10 @@ def advance_nb(t, s, trace, tn):
             if not is_decision_task_nb(kind):
                 run_auto_task_nb(t, s, trace, tn)
                 continue
-            n = task_options_nb(t, s, options)
+            if kind == T_PLACE:     # 2 placements found: the player decides (legal_nb lists all)
+                n = place_options_upto_nb(t, s, s.task[i, 1], options, 2)
+            else:
+                n = task_options_nb(t, s, options)
             if n == 0:
                 skip_task_nb(t, s, trace, tn)
                 continue
