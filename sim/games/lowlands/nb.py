@@ -996,10 +996,11 @@ def place_value_nb(t, s, p, a, farmer, plus2, coinplus):
 
 
 @njit(cache=True, error_model="numpy")
-def action_possible_nb(t, s, p, a, value):
+def action_possible_nb(t, s, p, a, value, tmp):
     """Can the action use at least 1 of its value? (A farmer cannot be placed only to turn its
-    value into cards.)"""
-    tmp = np.empty(MAX_OPTIONS, np.int64)
+    value into cards.) tmp: MAX_OPTIONS scratch. Monotone in `value` (a higher value only
+    admits more: tiles up to it, larger amounts, more sheep), which place_options_upto_nb
+    relies on."""
     if a == A_BUILD:
         return build_options_nb(t, s, p, value, False, s.hands[p, A_BUILD], tmp) > 0
     if a == A_DIKE:
@@ -1016,22 +1017,6 @@ def action_possible_nb(t, s, p, a, value):
 
 
 @njit(cache=True, error_model="numpy")
-def build_min_value_nb(t, s, p):
-    """The lowest action value at which p's own build action can build a tile (as
-    action_possible_nb asks it): build_options_nb filters the tiles by value only through
-    `tile_value <= value`, so the tiles listed at any value are those listed at the highest
-    value with tile_value <= value. 1 << 30 when nothing can be built."""
-    tmp = np.empty(MAX_OPTIONS, np.int64)
-    n = build_options_nb(t, s, p, 1 << 30, False, s.hands[p, A_BUILD], tmp)
-    best = 1 << 30
-    for i in range(n):
-        x = s.tile_display[tmp[i] // MAX_DISPLAY, tmp[i] % MAX_DISPLAY]
-        if t.tile_value[x] < best:
-            best = t.tile_value[x]
-    return best
-
-
-@njit(cache=True, error_model="numpy")
 def place_options_nb(t, s, p, options):
     return place_options_upto_nb(t, s, p, options, MAX_OPTIONS)
 
@@ -1040,12 +1025,15 @@ def place_options_nb(t, s, p, options):
 def place_options_upto_nb(t, s, p, options, limit):
     """The placements (code = action*16 + farmer*4 + plus2*2 + coin_plus), the first `limit`
     of them (advance_nb only needs to know whether there are 2). Whether an action is possible
-    depends on the state and the value only: it is asked once per (action, value)."""
+    depends on the state and the value only, and monotonically (action_possible_nb)."""
     n = 0
     rc = t.rules[R_REUSE_COST]
     has_fore = has_effect_nb(t, s, p, EF_COIN_PLUS) > 0 and s.coin_plus_used[p] == 0
-    memo = np.zeros(N_ACTIONS * 32, np.int8)       # 0 unknown, 1 possible, 2 not
-    build_min = -1         # the lowest value that builds a tile (listed once), -1 not yet
+    # action_possible_nb is monotone in the value: per action, the lowest value found
+    # possible and the highest found impossible answer for every value above / below them
+    lo_ok = np.full(N_ACTIONS, 1 << 30, np.int64)
+    hi_no = np.full(N_ACTIONS, -(1 << 30), np.int64)
+    tmp = np.empty(MAX_OPTIONS, np.int64)
     for a in range(N_ACTIONS):
         cost = s.uses[p, a] * rc
         for f in range(N_FARMERS):
@@ -1062,17 +1050,16 @@ def place_options_upto_nb(t, s, p, options, limit):
                     if n >= limit:
                         return n
                     v = place_value_nb(t, s, p, a, f, p2, cp)
-                    if a == A_BUILD:
-                        if build_min < 0:
-                            build_min = build_min_value_nb(t, s, p)
-                        ok = v >= build_min
-                    elif v >= 0 and v < 32:
-                        j = a * 32 + v
-                        if memo[j] == 0:
-                            memo[j] = 1 if action_possible_nb(t, s, p, a, v) else 2
-                        ok = memo[j] == 1
+                    if v >= lo_ok[a]:
+                        ok = True
+                    elif v <= hi_no[a]:
+                        ok = False
                     else:
-                        ok = action_possible_nb(t, s, p, a, v)
+                        ok = action_possible_nb(t, s, p, a, v, tmp)
+                        if ok:
+                            lo_ok[a] = v
+                        else:
+                            hi_no[a] = v
                     if ok:
                         options[n] = a * 16 + f * 4 + p2 * 2 + cp
                         n += 1
