@@ -1346,7 +1346,9 @@ def end_fence_nb(t, s, p, left, mode, built, before):
 
 
 @njit(cache=True, error_model="numpy")
-def apply_fence_nb(t, s, option, trace, tn):
+def pop_fence_task_nb(s):
+    """Take the T_FENCE / T_FENCE_TO task off the stack: (seat, value left, mode, resource,
+    new fences built, fences placed or moved, cells in pastures when the action began)."""
     i = s.g[G_NTASK] - 1
     p = s.task[i, 1]
     left = s.task[i, 2]
@@ -1356,6 +1358,21 @@ def apply_fence_nb(t, s, option, trace, tn):
     count = s.task[i, 6]
     before = s.task[i, 7]
     pop_nb(s)
+    return p, left, mode, res, built, count, before
+
+
+@njit(cache=True, error_model="numpy")
+def fence_goes_on_nb(t, s, p, left, mode, res, built, count, before):
+    """After a fence is placed: the action goes on while value is left, else it ends."""
+    if left > 0:
+        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
+    else:
+        end_fence_nb(t, s, p, left, mode, built, before)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_fence_nb(t, s, option, trace, tn):
+    p, left, mode, res, built, count, before = pop_fence_task_nb(s)
     if option == STOP:
         end_fence_nb(t, s, p, left, mode, built, before)
         return
@@ -1376,35 +1393,17 @@ def apply_fence_nb(t, s, option, trace, tn):
     s.fence[p, option] = 1
     s.st[p, ST_FENCES_BUILT] += 1
     trace_nb(trace, tn, EV_FENCE, p, option, 1 if mode != FENCE_FREE else 3, 0, 0)
-    left -= 1
-    built += 1
-    count += 1
-    more = left > 0
-    if more:
-        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
-    else:
-        end_fence_nb(t, s, p, left, mode, built, before)
+    fence_goes_on_nb(t, s, p, left - 1, mode, res, built + 1, count + 1, before)
     take_fence_nb(t, s, p)   # may uncover a farmhand icon (resolved before going on)
 
 
 @njit(cache=True, error_model="numpy")
 def apply_fence_to_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
-    p = s.task[i, 1]
-    left = s.task[i, 2]
-    mode = s.task[i, 3]
-    res = s.task[i, 4]
-    built = s.task[i, 5]
-    count = s.task[i, 6]
-    before = s.task[i, 7]
-    pop_nb(s)
+    p, left, mode, res, built, count, before = pop_fence_task_nb(s)
     s.fence[p, option] = 1
     s.g[G_PICKED] = -1
     trace_nb(trace, tn, EV_FENCE, p, option, 0, 0, 0)
-    if left > 0:
-        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
-    else:
-        end_fence_nb(t, s, p, left, mode, built, before)
+    fence_goes_on_nb(t, s, p, left, mode, res, built, count, before)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1594,21 +1593,12 @@ def skip_task_nb(t, s, trace, tn):
         paid = s.task[i, 4]
         pop_nb(s)
         finish_dike_nb(t, s, p, left, mode, paid)
-    elif kind == T_FENCE:
-        left = s.task[i, 2]
-        mode = s.task[i, 3]
-        built = s.task[i, 5]
-        before = s.task[i, 7]
-        pop_nb(s)
-        end_fence_nb(t, s, p, left, mode, built, before)
-    elif kind == T_FENCE_TO:   # nowhere to put it: it goes back where it was
-        s.fence[p, s.g[G_PICKED]] = 1
-        s.g[G_PICKED] = -1
-        left = s.task[i, 2] + 1
-        mode = s.task[i, 3]
-        built = s.task[i, 5]
-        before = s.task[i, 7]
-        pop_nb(s)
+    elif kind == T_FENCE or kind == T_FENCE_TO:
+        p, left, mode, res, built, count, before = pop_fence_task_nb(s)
+        if kind == T_FENCE_TO:   # nowhere to put it: it goes back where it was
+            s.fence[p, s.g[G_PICKED]] = 1
+            s.g[G_PICKED] = -1
+            left += 1
         end_fence_nb(t, s, p, left, mode, built, before)
     elif kind == T_CARDS or kind == T_BUILD or kind == T_SHEEP:
         left = s.task[i, 2]
