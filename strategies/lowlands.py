@@ -255,13 +255,14 @@ def target_edges_nb(tables, s, seat, mark):
 
 
 @njit(cache=True, error_model="numpy")
-def fence_edge_value_nb(tables, s, seat, e, mark, cap0, mask0):
+def fence_edge_value_nb(tables, s, seat, e, mark, cap0, mask0, walls0, bld0):
     """A fence on edge e: 10 per sheep place it adds to cap0 (the farm's capacity now, computed
     once per decision), +1 on the pasture plan, -1 off it. The capacity reads the fences only
     through the cells in pastures (N.in_pasture_mask_nb): when the fence leaves them as they
-    are (mask0), it leaves the capacity as it is."""
+    are (mask0), it leaves the capacity as it is. walls0, bld0: the farm's closed edges and
+    building cells without the fence (N.farm_walls_nb, once per decision)."""
     s.fence[seat, e] = 1
-    if N.in_pasture_mask_nb(tables, s, seat) == mask0:
+    if N.in_pasture_mask_walls_nb(tables, s, seat, walls0 | (1 << e), bld0) == mask0:
         cap1 = cap0
     else:
         cap1 = N.capacity_nb(tables, s, seat)
@@ -403,6 +404,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         target_edges_nb(tables, s, seat, mark)
         cap0 = N.capacity_nb(tables, s, seat)
         mask0 = N.in_pasture_mask_nb(tables, s, seat)
+        walls0, bld0 = N.farm_walls_nb(tables, s, seat)
         for i in range(n_options):
             o = options[i]
             if o == STOP:
@@ -413,7 +415,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
                 v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
                             N.in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
             else:
-                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0)
+                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
             if v > bv:
                 bv = v
                 best = i

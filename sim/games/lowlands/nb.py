@@ -157,6 +157,13 @@ def in_pasture_mask_nb(t, s, p):
     found on bitmasks (the hot path: capacity is asked at almost every decision). The cells
     an open way off the farm reaches are flooded from the border through open edges; every
     other cell without a building is in a pasture."""
+    closed, bld = farm_walls_nb(t, s, p)
+    return in_pasture_mask_walls_nb(t, s, p, closed, bld)
+
+
+@njit(cache=True, error_model="numpy")
+def farm_walls_nb(t, s, p):
+    """(closed edges, building cells) of p's farm as bitmasks: fences and building borders."""
     closed = 0
     for e in range(N_EDGES):
         if s.fence[p, e] == 1:
@@ -166,6 +173,14 @@ def in_pasture_mask_nb(t, s, p):
         if (bld >> k) & 1:
             for d in range(4):
                 closed |= 1 << CELL_EDGE[k, d]
+    return closed, bld
+
+
+@njit(cache=True, error_model="numpy")
+def in_pasture_mask_walls_nb(t, s, p, closed, bld):
+    """in_pasture_mask_nb with the farm's walls given (farm_walls_nb): the greedy player's fence
+    evaluation asks it with one more fence (set in s.fence too) without recounting the walls.
+    A rule that changes which cells count as inside belongs here, so both callers see it."""
     return pasture_mask_nb(closed, bld, t.rules[R_BORDER_IS_FENCE] == 1)
 
 
