@@ -36,8 +36,10 @@ class Record:
         return tuple(name for name, _ in self.columns)
 
     def empty(self, n_rows: int) -> np.ndarray:
-        """A record array of n_rows rows, every field zero."""
-        return np.zeros(int(n_rows), dtype=self.dtype)
+        """A record array of n_rows rows, every field zero. A np.recarray view: numba types it
+        as the plain array (same kernels, same cache), and under NUMBA_DISABLE_JIT=1 (the
+        interpreted side of scripts/bench_engine.py) its rows take `rec[i].field = x`."""
+        return np.zeros(int(n_rows), dtype=self.dtype).view(np.recarray)
 
     def to_columns(self, rec: np.ndarray) -> dict:
         """{name: contiguous 1-d numpy column} of a record array (what play_chunk returns:

@@ -170,24 +170,33 @@ def tile_value_nb(tables, s, seat, x, params):
 
 
 @njit(cache=True, error_model="numpy")
-def pay_cards_nb(tables, s, seat, r, amount, used):
-    """Cards seat would give up to pay `amount` of resource r into the dike."""
-    disc = np.empty(N_RES, np.int64)
-    N.discounts_nb(tables, s, seat, disc)
-    free = 0 if (used >> r) & 1 else disc[r]
-    need = np.zeros(N_RES, np.int64)
+def pay_cards_nb(tables, s, seat, r, amount, used, work):
+    """Cards seat would give up to pay `amount` of resource r into the dike. work: int64
+    scratch (3, N_RES) whose row 0 holds the seat's discounts (dike_work_nb): a decision
+    weighs many payments, so nothing is allocated or recounted per payment."""
+    free = 0 if (used >> r) & 1 else work[0, r]
+    need = work[1]
+    need[:] = 0
     need[r] = amount - free
-    out = np.empty(N_RES, np.int64)
+    out = work[2]
     if not N.pay_plan_nb(tables, s, seat, need, 0, out):
         return 99
     return out[0] + out[1] + out[2]
 
 
 @njit(cache=True, error_model="numpy")
-def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support):
+def dike_work_nb(tables, s, seat):
+    """The scratch of pay_cards_nb, row 0 = the seat's discounts."""
+    work = np.empty((3, N_RES), np.int64)
+    N.discounts_nb(tables, s, seat, work[0])
+    return work
+
+
+@njit(cache=True, error_model="numpy")
+def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support, work):
     r = code // 16
     a = code % 16
-    cards = pay_cards_nb(tables, s, seat, r, a, used)
+    cards = pay_cards_nb(tables, s, seat, r, a, used, work)
     v = a * dike_step_value_nb(tables, s, params) - cards * params[P_CARD]
     if planner and s.g[G_STAGE] == 2:
         # only the storm surge's check costs sheep: before it a breach only moves the price
@@ -252,10 +261,17 @@ def target_edges_nb(tables, s, seat, mark):
 
 
 @njit(cache=True, error_model="numpy")
-def fence_edge_value_nb(tables, s, seat, e, mark):
-    cap0 = N.capacity_nb(tables, s, seat)
+def fence_edge_value_nb(tables, s, seat, e, mark, cap0, mask0, walls0, bld0):
+    """A fence on edge e: 10 per sheep place it adds to cap0 (the farm's capacity now, computed
+    once per decision), +1 on the pasture plan, -1 off it. The capacity reads the fences only
+    through the cells in pastures (N.in_pasture_mask_nb): when the fence leaves them as they
+    are (mask0), it leaves the capacity as it is. walls0, bld0: the farm's closed edges and
+    building cells without the fence (N.farm_walls_nb, once per decision)."""
     s.fence[seat, e] = 1
-    cap1 = N.capacity_nb(tables, s, seat)
+    if N.in_pasture_mask_walls_nb(tables, s, seat, walls0 | (1 << e), bld0) == mask0:
+        cap1 = cap0
+    else:
+        cap1 = N.capacity_nb(tables, s, seat)
     s.fence[seat, e] = 0
     return 10.0 * (cap1 - cap0) + (1.0 if mark[e] == 1 else -1.0)
 
@@ -278,8 +294,9 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
     if a == A_DIKE:
         n = N.dike_options_nb(tables, s, seat, v, 0, 0, opts)
         best = -1e9
+        work = dike_work_nb(tables, s, seat)
         for i in range(n):
-            val = dike_pay_value_nb(tables, s, seat, opts[i], params, planner, 0, False)
+            val = dike_pay_value_nb(tables, s, seat, opts[i], params, planner, 0, False, work)
             val += (v - opts[i] % 16) * card
             if val > best:
                 best = val
@@ -311,6 +328,9 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
 def choose_place_nb(tables, s, seat, params, planner, options, n_options):
     best = 0
     bv = -1e18
+    # an action's value depends on the state and the farmer's value only: once per pair
+    known = np.zeros(N_ACTIONS * 32, np.bool_)
+    memo = np.empty(N_ACTIONS * 32, np.float64)
     for i in range(n_options):
         o = options[i]
         if o == PASS_PLACE:
@@ -320,7 +340,14 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
         p2 = (o // 2) % 2
         cp = o % 2
         v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
-        val = action_value_nb(tables, s, seat, a, v, params, planner)
+        if v >= 0 and v < 32:
+            j = a * 32 + v
+            if not known[j]:
+                memo[j] = action_value_nb(tables, s, seat, a, v, params, planner)
+                known[j] = True
+            val = memo[j]
+        else:
+            val = action_value_nb(tables, s, seat, a, v, params, planner)
         val -= s.uses[seat, a] * tables.rules[R_REUSE_COST] + cp
         val -= p2 * params[P_TOKEN]
         # keep the big farmer for big jobs: a small penalty for value left unused later
@@ -367,12 +394,13 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_DIKE:
         support = ctx[1] == DIKE_SUPPORT
         used = ctx[4]
+        work = dike_work_nb(tables, s, seat)
         for i in range(n_options):
             if options[i] == STOP:
                 v = 0.0
             else:
                 v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
-                                      support and ctx[2] == 0)
+                                      support and ctx[2] == 0, work)
             if v > bv:
                 bv = v
                 best = i
@@ -380,6 +408,9 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_FENCE or decision == DEC_FENCE_TO:
         mark = np.zeros(N_EDGES, np.int64)
         target_edges_nb(tables, s, seat, mark)
+        cap0 = N.capacity_nb(tables, s, seat)
+        mask0 = N.in_pasture_mask_nb(tables, s, seat)
+        walls0, bld0 = N.farm_walls_nb(tables, s, seat)
         for i in range(n_options):
             o = options[i]
             if o == STOP:
@@ -390,7 +421,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
                 v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
                             N.in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
             else:
-                v = fence_edge_value_nb(tables, s, seat, o, mark)
+                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
             if v > bv:
                 bv = v
                 best = i

@@ -110,6 +110,34 @@ def test_farm_border_is_not_a_fence_unless_the_rule_option_says_so():
         assert (N.in_pasture_mask_nb(t, s, 0) & 0b11) == (0b11 if closed else 0)
 
 
+def flood_fill_mask(t, s, p):
+    """The cells in pastures by the explicit-stack flood fill (pastures_nb's closed regions)."""
+    region = np.empty(E.N_CELLS, np.int64)
+    closed = np.empty(E.N_CELLS, np.int64)
+    N.pastures_nb(t, s, p, region, closed)
+    return sum(1 << k for k in range(E.N_CELLS) if region[k] >= 0 and closed[region[k]] == 1)
+
+
+@pytest.mark.parametrize("border", ["false", "true"])
+def test_enclosure_bitmask_finds_the_same_pastures_as_the_flood_fill(names, border):
+    """in_pasture_mask_nb (bitmasks, the hot path) must agree with the region flood fill on
+    any farm: random fences (sparse to dense) and random buildings and facilities."""
+    t, s = fresh(overrides=[f"rules.border_is_fence={border}"])
+    rng = np.random.default_rng(13)
+    buildings = [i for i in range(t.n_tiles) if t.tile_kind[i] != E.K_FACILITY]
+    facilities = [i for i in range(t.n_tiles) if t.tile_kind[i] == E.K_FACILITY]
+    seen = set()
+    for trial in range(3000):
+        bare_farm(s, 0)
+        s.fence[0, :] = rng.random(E.N_EDGES) < rng.uniform(0.1, 0.9)
+        for k in rng.choice(E.N_CELLS, rng.integers(0, 5), replace=False):
+            s.tile_at[0, k] = rng.choice(buildings if rng.random() < 0.7 else facilities)
+        mask = N.in_pasture_mask_nb(t, s, 0)
+        assert mask == flood_fill_mask(t, s, 0), trial
+        seen.add(mask)
+    assert len(seen) > 500         # the farms drawn had many different pastures
+
+
 def test_starting_pasture_houses_the_two_starting_sheep():
     t, s = fresh()
     for p in range(2):

@@ -44,6 +44,7 @@ from sim.games.lowlands.enums import (
     T_CELL, T_DIKE, T_DISCARD, T_ESCAPE, T_FARMHAND, T_FENCE, T_FENCE_TO, T_FLOOD, T_INCOME,
     T_PLACE, T_SHEEP, T_SHEEP_GAIN, T_TOKEN, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
 )
+from sim.games.lowlands.enums import COLS, N_HEDGES, ROWS   # the bitmask enclosure test
 
 from sim.games.lowlands.enums import (
     DEC_MARKET_HALL, DEC_UPKEEP_TRADE, EF_AUCTION, EF_FODDER_SILO, EF_KENNEL, EF_MARKET_HALL,
@@ -92,6 +93,16 @@ def pop_nb(s):
 def is_building_nb(t, s, p, cell):
     x = s.tile_at[p, cell]
     return x >= 0 and t.tile_kind[x] != K_FACILITY
+
+
+@njit(cache=True, error_model="numpy")
+def building_cells_nb(t, s, p):
+    """Bitmask of the cells of p's farm holding a building (not a facility)."""
+    m = 0
+    for k in range(N_CELLS):
+        if is_building_nb(t, s, p, k):
+            m |= 1 << k
+    return m
 
 
 @njit(cache=True, error_model="numpy")
@@ -148,17 +159,76 @@ def pastures_nb(t, s, p, region, closed):
 
 @njit(cache=True, error_model="numpy")
 def in_pasture_mask_nb(t, s, p):
-    """Bitmask of the cells inside pastures."""
-    region = np.empty(N_CELLS, np.int64)
-    closed = np.empty(N_CELLS, np.int64)
-    pastures_nb(t, s, p, region, closed)
-    m = 0
+    """Bitmask of the cells inside pastures: the same cells as pastures_nb's closed regions,
+    found on bitmasks (the hot path: capacity is asked at almost every decision). The cells
+    an open way off the farm reaches are flooded from the border through open edges; every
+    other cell without a building is in a pasture."""
+    closed, bld = farm_walls_nb(t, s, p)
+    return in_pasture_mask_walls_nb(t, s, p, closed, bld)
+
+
+@njit(cache=True, error_model="numpy")
+def farm_walls_nb(t, s, p):
+    """(closed edges, building cells) of p's farm as bitmasks: fences and building borders."""
+    closed = 0
+    for e in range(N_EDGES):
+        if s.fence[p, e] == 1:
+            closed |= 1 << e
+    bld = building_cells_nb(t, s, p)
     for k in range(N_CELLS):
-        if region[k] >= 0 and closed[region[k]] == 1:
-            m |= 1 << k
+        if (bld >> k) & 1:
+            for d in range(4):
+                closed |= 1 << CELL_EDGE[k, d]
+    return closed, bld
+
+
+@njit(cache=True, error_model="numpy")
+def in_pasture_mask_walls_nb(t, s, p, closed, bld):
+    """in_pasture_mask_nb with the farm's walls given (farm_walls_nb): the greedy player's fence
+    evaluation asks it with one more fence (set in s.fence too) without recounting the walls.
+    A rule that changes which cells count as inside belongs here, so both callers see it."""
+    m = pasture_mask_nb(closed, bld, t.rules[R_BORDER_IS_FENCE] == 1)
     if s.owned[p] & t.effect_tiles[EF_KENNEL]:       # Dog Kennel: one pasture short of a fence
-        m |= kennel_mask_nb(t, s, p, region, closed)
+        region = np.empty(N_CELLS, np.int64)          # (rare: the region fill only with it)
+        closed_regions = np.empty(N_CELLS, np.int64)
+        pastures_nb(t, s, p, region, closed_regions)
+        m |= kennel_mask_nb(t, s, p, region, closed_regions)
     return m
+
+
+@njit(cache=True, error_model="numpy")
+def pasture_mask_nb(closed, bld, border_closed):
+    """Cells inside pastures given the closed edges (bit e: a fence or a building border) and
+    the building cells (bit k). Row-major cells: a move up or down is a shift by COLS, left
+    or right by 1; bit k of the *_open masks says cell k's edge that way is open."""
+    cells = (1 << N_CELLS) - 1
+    row = (1 << COLS) - 1
+    opn = ~closed
+    up_open = opn & cells                      # horizontal edge k is the line above cell k
+    down_open = (opn >> COLS) & cells
+    left_open = 0
+    right_open = 0
+    for r in range(ROWS):
+        v = opn >> (N_HEDGES + r * (COLS + 1))  # vertical edges of row r, left of col 0..COLS
+        left_open |= (v & row) << (r * COLS)
+        right_open |= ((v >> 1) & row) << (r * COLS)
+    top = row
+    bottom = row << ((ROWS - 1) * COLS)
+    lcol = 0
+    for r in range(ROWS):
+        lcol |= 1 << (r * COLS)
+    rcol = lcol << (COLS - 1)
+    if border_closed:
+        esc = 0
+    else:
+        esc = (up_open & top) | (down_open & bottom) | (left_open & lcol) | (right_open & rcol)
+    while True:
+        grown = (esc | ((esc & up_open & ~top) >> COLS) | ((esc & down_open & ~bottom) << COLS)
+                 | ((esc & left_open & ~lcol) >> 1) | ((esc & right_open & ~rcol) << 1))
+        if grown == esc:
+            break
+        esc = grown
+    return cells & ~bld & ~esc
 
 
 @njit(cache=True, error_model="numpy")
@@ -180,6 +250,8 @@ def has_effect_nb(t, s, p, effect):
     c = 0
     m = s.owned[p]
     for x in range(t.n_tiles):
+        if (m >> x) == 0:        # no tile above x: stop early (this runs at every decision)
+            break
         if (m >> x) & 1 and t.tile_effect[x] == effect:
             c += 1
     return c
@@ -304,6 +376,8 @@ def discounts_nb(t, s, p, out):
     out[2] = 0
     m = s.owned[p]
     for x in range(t.n_tiles):
+        if (m >> x) == 0:
+            break
         if (m >> x) & 1 and t.tile_effect[x] == EF_DISCOUNT:
             out[t.tile_param[x]] += 1
 
@@ -315,6 +389,16 @@ def pay_plan_nb(t, s, p, need, free_any, out):
     The player's choices here are automatic: the spared resources go to the type most short,
     and an exchange gives up pairs of the type held most in surplus (this never makes a
     payable cost unpayable and keeps the most cards)."""
+    if free_any == 0:
+        # the common case, without scratch arrays: the hand covers the cost, no exchange
+        covered = True
+        for r in range(N_RES):
+            if need[r] > s.hand[p, r]:
+                covered = False
+        if covered:
+            for r in range(N_RES):
+                out[r] = need[r] if need[r] > 0 else 0
+            return True
     rate = t.rules[R_EXCHANGE_RATE]
     nd = np.empty(N_RES, np.int64)
     for r in range(N_RES):
@@ -681,6 +765,8 @@ def build_options_nb(t, s, p, value, facility_only, free_any, options):
     need = np.empty(N_RES, np.int64)
     out = np.empty(N_RES, np.int64)
     cells = np.empty(N_CELLS, np.int64)
+    disc = np.empty(N_RES, np.int64)
+    discounts_nb(t, s, p, disc)          # as tile_cost_nb, once for every tile
     for k in range(N_KINDS):
         if facility_only and k != K_FACILITY:
             continue
@@ -692,7 +778,8 @@ def build_options_nb(t, s, p, value, facility_only, free_any, options):
             x = s.tile_display[k, i]
             if x < 0 or t.tile_value[x] > value:
                 continue
-            tile_cost_nb(t, s, p, x, need)
+            for r in range(N_RES):
+                need[r] = t.tile_cost[x, r] - disc[r]
             if not pay_plan_nb(t, s, p, need, free_any, out):
                 continue
             if tile_cells_nb(t, s, p, x, cells) == 0:
@@ -742,13 +829,21 @@ def dike_options_nb(t, s, p, left, done_res, disc_used, options):
 @njit(cache=True, error_model="numpy")
 def fence_edge_ok_nb(t, s, p, e, skip):
     """A fence may go on edge e: none there and no building border there."""
-    if e == skip or s.fence[p, e] == 1:
+    if e == skip:
+        return False
+    return free_edge_nb(s, p, e, building_cells_nb(t, s, p))
+
+
+@njit(cache=True, error_model="numpy")
+def free_edge_nb(s, p, e, bld):
+    """fence_edge_ok_nb with the building cells given as a bitmask (bld)."""
+    if s.fence[p, e] == 1:
         return False
     a = EDGE_CELLS[e, 0]
     b = EDGE_CELLS[e, 1]
-    if a >= 0 and is_building_nb(t, s, p, a):
+    if a >= 0 and (bld >> a) & 1:
         return False
-    if b >= 0 and is_building_nb(t, s, p, b):
+    if b >= 0 and (bld >> b) & 1:
         return False
     return True
 
@@ -780,17 +875,16 @@ def fence_options_nb(t, s, p, left, mode, res, count, options):
         r = fence_res_nb(s, p, res)
         need[r] = 1
         can_build = hand_total_nb(s, p) > 0 and pay_plan_nb(t, s, p, need, 0, out)
-    if can_build:
-        for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, -1):
-                options[n] = e
-                n += 1
-    if mode != FENCE_FREE:
-        anywhere = False
-        for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, -1):
-                anywhere = True
+    bld = building_cells_nb(t, s, p)     # once for every edge
+    anywhere = False
+    for e in range(N_EDGES):
+        if free_edge_nb(s, p, e, bld):
+            anywhere = True
+            if not can_build:
                 break
+            options[n] = e
+            n += 1
+    if mode != FENCE_FREE:
         if anywhere:
             for e in range(N_EDGES):
                 if s.fence[p, e] == 1:
@@ -879,8 +973,9 @@ def token_alt_ok_nb(t, s, p, k):
     if alt == ALT_FREE_FENCE:
         if s.fence_supply[p] == 0:
             return False
+        bld = building_cells_nb(t, s, p)
         for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, -1):
+            if free_edge_nb(s, p, e, bld):
                 return True
         return False
     if alt == ALT_PLUS2:
@@ -930,10 +1025,11 @@ def place_value_nb(t, s, p, a, farmer, plus2, coinplus):
 
 
 @njit(cache=True, error_model="numpy")
-def action_possible_nb(t, s, p, a, value):
+def action_possible_nb(t, s, p, a, value, tmp):
     """Can the action use at least 1 of its value? (A farmer cannot be placed only to turn its
-    value into cards.)"""
-    tmp = np.empty(MAX_OPTIONS, np.int64)
+    value into cards.) tmp: MAX_OPTIONS scratch. Monotone in `value` (a higher value only
+    admits more: tiles up to it, larger amounts, more sheep), which place_options_upto_nb
+    relies on."""
     if a == A_BUILD:
         return build_options_nb(t, s, p, value, False, s.hands[p, A_BUILD], tmp) > 0
     if a == A_DIKE:
@@ -951,9 +1047,22 @@ def action_possible_nb(t, s, p, a, value):
 
 @njit(cache=True, error_model="numpy")
 def place_options_nb(t, s, p, options):
+    return place_options_upto_nb(t, s, p, options, MAX_OPTIONS)
+
+
+@njit(cache=True, error_model="numpy")
+def place_options_upto_nb(t, s, p, options, limit):
+    """The placements (code = action*16 + farmer*4 + plus2*2 + coin_plus), the first `limit`
+    of them (advance_nb only needs to know whether there are 2). Whether an action is possible
+    depends on the state and the value only, and monotonically (action_possible_nb)."""
     n = 0
     rc = t.rules[R_REUSE_COST]
     has_fore = has_effect_nb(t, s, p, EF_COIN_PLUS) > 0 and s.coin_plus_used[p] == 0
+    # action_possible_nb is monotone in the value: per action, the lowest value found
+    # possible and the highest found impossible answer for every value above / below them
+    lo_ok = np.full(N_ACTIONS, 1 << 30, np.int64)
+    hi_no = np.full(N_ACTIONS, -(1 << 30), np.int64)
+    tmp = np.empty(MAX_OPTIONS, np.int64)
     for a in range(N_ACTIONS):
         cost = s.uses[p, a] * rc
         for f in range(N_FARMERS):
@@ -967,8 +1076,20 @@ def place_options_nb(t, s, p, options):
                         continue
                     if cost + cp > s.coins[p]:
                         continue
+                    if n >= limit:
+                        return n
                     v = place_value_nb(t, s, p, a, f, p2, cp)
-                    if action_possible_nb(t, s, p, a, v):
+                    if v >= lo_ok[a]:
+                        ok = True
+                    elif v <= hi_no[a]:
+                        ok = False
+                    else:
+                        ok = action_possible_nb(t, s, p, a, v, tmp)
+                        if ok:
+                            lo_ok[a] = v
+                        else:
+                            hi_no[a] = v
+                    if ok:
                         options[n] = a * 16 + f * 4 + p2 * 2 + cp
                         n += 1
     if n == 0:
@@ -1008,8 +1129,9 @@ def task_options_nb(t, s, options):
         return fence_options_nb(t, s, p, a, b, s.task[i, 4], s.task[i, 6], options)
     if kind == T_FENCE_TO:
         n = 0
+        bld = building_cells_nb(t, s, p)
         for e in range(N_EDGES):
-            if fence_edge_ok_nb(t, s, p, e, s.g[G_PICKED]):
+            if e != s.g[G_PICKED] and free_edge_nb(s, p, e, bld):
                 options[n] = e
                 n += 1
         return n
@@ -1260,7 +1382,9 @@ def end_fence_nb(t, s, p, left, mode, built, before):
 
 
 @njit(cache=True, error_model="numpy")
-def apply_fence_nb(t, s, option, trace, tn):
+def pop_fence_task_nb(s):
+    """Take the T_FENCE / T_FENCE_TO task off the stack: (seat, value left, mode, resource,
+    new fences built, fences placed or moved, cells in pastures when the action began)."""
     i = s.g[G_NTASK] - 1
     p = s.task[i, 1]
     left = s.task[i, 2]
@@ -1270,6 +1394,21 @@ def apply_fence_nb(t, s, option, trace, tn):
     count = s.task[i, 6]
     before = s.task[i, 7]
     pop_nb(s)
+    return p, left, mode, res, built, count, before
+
+
+@njit(cache=True, error_model="numpy")
+def fence_goes_on_nb(t, s, p, left, mode, res, built, count, before):
+    """After a fence is placed: the action goes on while value is left, else it ends."""
+    if left > 0:
+        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
+    else:
+        end_fence_nb(t, s, p, left, mode, built, before)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_fence_nb(t, s, option, trace, tn):
+    p, left, mode, res, built, count, before = pop_fence_task_nb(s)
     if option == STOP:
         end_fence_nb(t, s, p, left, mode, built, before)
         return
@@ -1290,35 +1429,17 @@ def apply_fence_nb(t, s, option, trace, tn):
     s.fence[p, option] = 1
     s.st[p, ST_FENCES_BUILT] += 1
     trace_nb(trace, tn, EV_FENCE, p, option, 1 if mode != FENCE_FREE else 3, 0, 0)
-    left -= 1
-    built += 1
-    count += 1
-    more = left > 0
-    if more:
-        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
-    else:
-        end_fence_nb(t, s, p, left, mode, built, before)
+    fence_goes_on_nb(t, s, p, left - 1, mode, res, built + 1, count + 1, before)
     take_fence_nb(t, s, p)   # may uncover a farmhand icon (resolved before going on)
 
 
 @njit(cache=True, error_model="numpy")
 def apply_fence_to_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
-    p = s.task[i, 1]
-    left = s.task[i, 2]
-    mode = s.task[i, 3]
-    res = s.task[i, 4]
-    built = s.task[i, 5]
-    count = s.task[i, 6]
-    before = s.task[i, 7]
-    pop_nb(s)
+    p, left, mode, res, built, count, before = pop_fence_task_nb(s)
     s.fence[p, option] = 1
     s.g[G_PICKED] = -1
     trace_nb(trace, tn, EV_FENCE, p, option, 0, 0, 0)
-    if left > 0:
-        push_nb(s, T_FENCE, p, left, mode, res, built, count, before)
-    else:
-        end_fence_nb(t, s, p, left, mode, built, before)
+    fence_goes_on_nb(t, s, p, left, mode, res, built, count, before)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1515,21 +1636,12 @@ def skip_task_nb(t, s, trace, tn):
         paid = s.task[i, 4]
         pop_nb(s)
         finish_dike_nb(t, s, p, left, mode, paid)
-    elif kind == T_FENCE:
-        left = s.task[i, 2]
-        mode = s.task[i, 3]
-        built = s.task[i, 5]
-        before = s.task[i, 7]
-        pop_nb(s)
-        end_fence_nb(t, s, p, left, mode, built, before)
-    elif kind == T_FENCE_TO:   # nowhere to put it: it goes back where it was
-        s.fence[p, s.g[G_PICKED]] = 1
-        s.g[G_PICKED] = -1
-        left = s.task[i, 2] + 1
-        mode = s.task[i, 3]
-        built = s.task[i, 5]
-        before = s.task[i, 7]
-        pop_nb(s)
+    elif kind == T_FENCE or kind == T_FENCE_TO:
+        p, left, mode, res, built, count, before = pop_fence_task_nb(s)
+        if kind == T_FENCE_TO:   # nowhere to put it: it goes back where it was
+            s.fence[p, s.g[G_PICKED]] = 1
+            s.g[G_PICKED] = -1
+            left += 1
         end_fence_nb(t, s, p, left, mode, built, before)
     elif kind == T_CARDS or kind == T_BUILD or kind == T_SHEEP:
         left = s.task[i, 2]
@@ -1801,7 +1913,10 @@ def advance_nb(t, s, trace, tn):
             if not is_decision_task_nb(kind):
                 run_auto_task_nb(t, s, trace, tn)
                 continue
-            n = task_options_nb(t, s, options)
+            if kind == T_PLACE:     # 2 placements found: the player decides (legal_nb lists all)
+                n = place_options_upto_nb(t, s, s.task[i, 1], options, 2)
+            else:
+                n = task_options_nb(t, s, options)
             if n == 0:
                 skip_task_nb(t, s, trace, tn)
                 continue
@@ -1866,7 +1981,7 @@ def kind_to_dec_nb(kind):
 
 # ---------------------------------------------------------------------------------------
 # the Dog Kennel's pasture and the sheep-trading tiles (Auction House, Market Hall, Fodder
-# Silo); the hooks are in in_pasture_mask_nb / n_pastures_nb, tile_effect_nb, start_step_nb
+# Silo); the hooks are in in_pasture_mask_walls_nb / n_pastures_nb, tile_effect_nb, start_step_nb
 # and the task dispatchers
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
