@@ -68,3 +68,21 @@ class Finding:
 
 
 FIELDS = [k for k in Finding.__dataclass_fields__ if k != "detail"]
+
+
+@dataclass(frozen=True)
+class Note:
+    """A remark on the method or the input, as data: `code` says which remark, `detail` its
+    numbers and names. reports/notes.py writes the sentence (note_text). Codes:
+
+      ratings-fit            iterations, converged, orders, games, prior, confidence
+      ratings-no-orders      (no finishing orders recorded)
+      ratings-not-estimable  why (a PLFit.why code), names (of PLFit.why_items), games
+      ratings-solo           (one seat)
+      ratings-single         strategy (every seat plays it)
+    """
+    code: str
+    detail: dict = field(default_factory=dict, hash=False, compare=True)
+
+    def get(self, key: str, default=None):
+        return self.detail.get(key, default)
