@@ -151,8 +151,7 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         # the run's own component file (its checked copy), never the game's default
         spec, comp = folder.spec, folder.components
         if spec is None:
-            notes.append(f"game '{manifest.get('game')}' is not registered here: generic "
-                         f"sections only")
+            notes.append(Note("unregistered-game", {"game": manifest.get("game")}))
         metadata = game_metadata(spec, comp)
     available = log_columns(run_dir)
     for need in ("game", "seat"):

@@ -301,7 +301,7 @@ def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
                  + ([fmt_p(r.p_holm), r.verdict] if b.headline else [])
                  for r in b.table.itertuples()],
-                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")
+                f"Every seat of every game, grouped by its '{b.column}'." + (f" {note_text(b.note)}." if b.note else "")
                 + (f" A headline question of the game: each value's win share is tested against "
                    f"the fair share {pct(1 / a.players)} (Holm's correction across every headline "
                    f"value of the run)." if b.headline else "")))

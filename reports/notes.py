@@ -50,6 +50,36 @@ def note_text(note) -> str:
         return "one seat: no ratings"
     if code == "ratings-single":
         return f"every seat plays {d['strategy']}: nothing to rate"
+    if code == "unregistered-game":
+        return f"game '{d['game']}' is not registered here: generic sections only"
+    if code == "missing-score-component":
+        return f"score component column '{d['column']}' is not in the logs; left out"
+    if code == "missing-length-column":
+        return f"game length column '{d['column']}' is not in the logs; left out"
+    if code == "cards-no-names":
+        return f"{d['label']}: no card names declared; left out"
+    if code == "cards-missing-mask":
+        return f"{d['label']}: mask column '{d['column']}' is not in the logs; left out"
+    if code == "cards-too-many":
+        return (f"{d['label']}: {d['cards']} cards do not fit a 64-bit mask; "
+                f"only the first 64 are analysed")
+    if code == "cards-missing-days":
+        return (f"{d['label']}: day columns {', '.join(d['columns'])} are not in the logs; "
+                f"no timing of when cards are taken")
+    if code == "cards-too-few-days":
+        return (f"{d['label']}: {d['days']} day columns hold 16 cards each, fewer than "
+                f"the {d['cards']} cards; no timing")
+    if code == "cards-unknown-kind":
+        return f"{d['label']}: unknown kind '{d['kind']}' (card, outcome); read as a card"
+    if code == "breakdown-missing-column":
+        return f"{d['label']}: column '{d['column']}' is not in the logs; left out"
+    if code == "values-pooled":
+        return f"{d['values']} rarer values pooled as 'other'"
+    if code == "card-check-user-strategies":
+        return "card response not checked: the run plays user strategies"
+    if code == "card-check-limited":
+        return (f"card response checked for the {d['checked']} strongest of the "
+                f"{d['flagged']} flagged cards")
     raise ValueError(f"no sentence for note code {code!r}")
 
 
