@@ -24,7 +24,7 @@ import pandas as pd
 
 from analysis.aggregate import RunAggregates, aggregate_files
 from analysis.cards import taker_gap
-from analysis.findings import Finding
+from analysis.findings import Finding, Note
 from analysis.metadata import game_metadata, normalise, value_text
 from analysis.tables import dominant, head_to_head, win_table
 from analysis.tables import ratings as rating_table
@@ -71,7 +71,7 @@ class BalanceAnalysis:
     h2h: pd.DataFrame | None
     h2h_pairs: pd.DataFrame | None
     ratings: pd.DataFrame | None
-    rating_note: str
+    rating_note: Note | None     # how the ratings were fitted, or why not (reports/notes.py)
     score_hist_seat: tuple           # (values, counts seats x values)
     score_hist_strategy: tuple       # (values, counts strategies x values)
     components: pd.DataFrame | None  # strategies x components: mean points
@@ -151,8 +151,7 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         # the run's own component file (its checked copy), never the game's default
         spec, comp = folder.spec, folder.components
         if spec is None:
-            notes.append(f"game '{manifest.get('game')}' is not registered here: generic "
-                         f"sections only")
+            notes.append(Note("unregistered-game", {"game": manifest.get("game")}))
         metadata = game_metadata(spec, comp)
     available = log_columns(run_dir)
     for need in ("game", "seat"):
@@ -354,11 +353,11 @@ def _derive_strategies(d: _Derivation):
 
     h2h = h2h_pairs = h2h_low = h2h_high = None
     ratings = None
-    rating_note = ""
+    rating_note = None
     if solo:
-        rating_note = "one seat: no ratings"
+        rating_note = Note("ratings-solo")
     elif single:
-        rating_note = f"every seat plays {used_names[0]}: nothing to rate"
+        rating_note = Note("ratings-single", {"strategy": used_names[0]})
         verdicts.append(Finding("single-strategy", used_names[0]))
     else:
         idx = [s for s in range(S) if used[s]]

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analysis.findings import Note
 from analysis.stats import wilson_interval, z_value
 
 MAX_VALUES = 40
@@ -51,7 +52,7 @@ class Breakdown:
     question: str
     table: pd.DataFrame      # value, rows, win_share, lo, hi, mean_score, score_lo, score_hi
     kind: str                # "breakdown" or "per_strategy"
-    note: str = ""
+    note: Note | None = None         # values pooled as "other" (reports/notes.py words it)
     summary: bool = False    # also printed by the terminal summary
     unit: str = ""           # what a value is (tokens, count, ...)
     headline: bool = False   # tested: columns p, p_holm, verdict in the table
@@ -82,7 +83,8 @@ def declared(meta_raw: dict | None, available: list,
                                  "fairness": key == "breakdowns" and bool(item.get("fairness")),
                                  "seat_note": str(item.get("seat_note") or "")})
             else:
-                notes.append(f"{item.get('label') or col}: column '{col}' is not in the logs; left out")
+                notes.append(Note("breakdown-missing-column", {"label": item.get("label") or col,
+                                                           "column": col}))
     return out["breakdowns"], out["per_strategy"], notes
 
 
@@ -131,10 +133,10 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
     for b in breakdowns:
         acc = sums[b["column"]]
         items = sorted(acc.items(), key=lambda kv: -kv[1][0])
-        note = ""
+        note = None
         if len(items) > MAX_VALUES:
             other = np.sum([v for _, v in items[MAX_VALUES:]], axis=0)
-            note = f"{len(items) - MAX_VALUES} rarer values pooled as 'other'"
+            note = Note("values-pooled", {"values": len(items) - MAX_VALUES})
             items = items[:MAX_VALUES] + [("other", other)]
         rows = []
         order = []   # binned: the numeric lower bound of each row ("other" last)

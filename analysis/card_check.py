@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from analysis.findings import Note
 from sim.cards import REPORT_CHECK_CARDS, REPORT_CHECK_GAMES, plan_steps
 
 
@@ -91,13 +92,12 @@ def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     if spec is None:
         return {}, []
     if manifest.get("user_strategies"):
-        return {}, ["card response not checked: the run plays user strategies"]
+        return {}, [Note("card-check-user-strategies")]
     meta = game_metadata(spec, folder.components)
     if not any(c.get("value_path") for c in meta.get("cards", [])):
         return {}, []
     if len(want) > max_cards:
-        notes.append(f"card response checked for the {max_cards} strongest of the "
-                     f"{len(want)} flagged cards")
+        notes.append(Note("card-check-limited", {"checked": max_cards, "flagged": len(want)}))
         want = want[:max_cards]
     comp = manifest["components"]
     copy = os.path.join(run_dir, comp["copy"])

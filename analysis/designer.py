@@ -78,7 +78,7 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
         if comp["ratings"] is not None:
             ratings = (comp["ratings"].set_index("strategy")
                        .rename(columns={"low": "lo", "high": "hi"}).reindex(strategies))
-            ratings.attrs["not_estimable"] = ""
+            ratings.attrs["not_estimable"] = None
         else:
             ratings = pd.DataFrame({"theta": np.nan, "se": np.nan, "lo": np.nan, "hi": np.nan},
                                    index=strategies)
@@ -431,7 +431,8 @@ def head_to_head(logs: pd.DataFrame, strategies: list):
 
 def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
     """Plackett-Luce ratings of a logs DataFrame (theta, se, lo, hi by strategy), with the one
-    prior RATING_PRIOR (analysis.tables.ratings); attrs['not_estimable'] says why when not."""
+    prior RATING_PRIOR (analysis.tables.ratings); attrs['not_estimable'] says why when not (a
+    Note; reports.notes.note_text writes it), None when estimable."""
     from analysis.tables import ratings
     agg = aggregate_frame(logs)
     idx = [agg.strategies.index(str(s)) for s in strategies]
@@ -443,5 +444,5 @@ def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
         return out
     out = table.set_index("strategy").rename(columns={"low": "lo", "high": "hi"})
     out = out[["theta", "se", "lo", "hi"]].reindex([str(s) for s in strategies])
-    out.attrs["not_estimable"] = ""
+    out.attrs["not_estimable"] = None
     return out

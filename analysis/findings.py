@@ -68,3 +68,33 @@ class Finding:
 
 
 FIELDS = [k for k in Finding.__dataclass_fields__ if k != "detail"]
+
+
+@dataclass(frozen=True)
+class Note:
+    """A remark on the method or the input, as data: `code` says which remark, `detail` its
+    numbers and names. reports/notes.py writes the sentence (note_text). Codes:
+
+      ratings-fit            iterations, converged, orders, games, prior, confidence
+      ratings-no-orders      (no finishing orders recorded)
+      ratings-not-estimable  why (a PLFit.why code), names (of PLFit.why_items), games
+      ratings-solo           (one seat)
+      ratings-single         strategy (every seat plays it)
+      unregistered-game      game (the run's game is not registered: generic sections only)
+      missing-score-component, missing-length-column    column (not in the logs; left out)
+      cards-no-names         label
+      cards-missing-mask     label, column
+      cards-too-many         label, cards (more than a 64-bit mask holds)
+      cards-missing-days     label, columns (no timing)
+      cards-too-few-days     label, days, cards (no timing)
+      cards-unknown-kind     label, kind (read as a card)
+      breakdown-missing-column  label, column
+      values-pooled          values (rarer values of a breakdown pooled as "other")
+      card-check-user-strategies   (card response not checked)
+      card-check-limited     checked, flagged (only the strongest flagged cards checked)
+    """
+    code: str
+    detail: dict = field(default_factory=dict, hash=False, compare=True)
+
+    def get(self, key: str, default=None):
+        return self.detail.get(key, default)

@@ -69,8 +69,8 @@ class LadderResult:
     depth: int
     steps: list                       # the levels that form the distinguishable steps
     fit: dict                         # the rating fit: iterations, converged, games, prior,
-    #                                   confidence, estimable, why, held (reports/ladder.py
-    #                                   rating_note says it in words)
+    #                                   confidence, estimable, why (a code), why_names, held
+    #                                   (reports/ladder.py rating_note says it in words)
     verdicts: list = field(default_factory=list)       # lines (reports/ladder.py writes them)
     verdict_table: pd.DataFrame | None = None          # the report's verdicts, both levels
     strongest: str = ""
@@ -149,13 +149,10 @@ def analyse_ladder(game: str, players: int, reference: str, levels: list, logs_b
     table = table.sort_values("rating", kind="stable").reset_index(drop=True)
     n_games = int(sum(orders.values()))
     depth, steps = skill_depth(fit.theta, cov, levels, confidence)
-    why = fit.why
-    for k in sorted(range(len(levels)), reverse=True):   # "#10" before "#1"
-        why = why.replace(f"#{k}", levels[k])
-    why = why.replace("strategies", "levels").replace("strategy", "level")
     info = {"iterations": fit.iterations, "converged": fit.converged, "games": n_games,
             "prior": RATING_PRIOR, "confidence": confidence, "estimable": fit.estimable,
-            "why": why, "held": [levels[k] for k in sorted(held)]}
+            "why": fit.why, "why_names": [levels[k] for k in fit.why_items],
+            "held": [levels[k] for k in sorted(held)]}
     return LadderResult(game=game, players=players, reference=reference, levels=list(levels),
                         table=table, depth=depth, steps=steps, fit=info)
 

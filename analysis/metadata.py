@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import inspect
 
+from analysis.findings import Note
+
 GENERIC_COLUMNS = ("strategy", "score", "win", "rank", "end_reason", "illegal", "choices")
 
 # What a card's value is: "points" (the default: the card scores them), or any other word a
@@ -68,7 +70,7 @@ def game_metadata(spec, components=None) -> dict:
 
 def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
     """(metadata restricted to the columns present, notes on what was dropped)."""
-    notes: list[str] = []
+    notes: list = []   # analysis.findings.Note (reports/notes.py words them)
     have = set(available)
     out = {
         "cards": [],
@@ -81,7 +83,7 @@ def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
         if c in have:
             out["score_components"].append(c)
         else:
-            notes.append(f"score component column '{c}' is not in the logs; left out")
+            notes.append(Note("missing-score-component", {"column": c}))
     length = meta.get("length_column")
     if length is None and "length" in have:
         length = "length"
@@ -89,20 +91,19 @@ def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
         if length in have:
             out["length_column"] = length
         else:
-            notes.append(f"game length column '{length}' is not in the logs; left out")
+            notes.append(Note("missing-length-column", {"column": length}))
     for card in meta.get("cards") or []:
         label = card.get("label") or card.get("type") or "cards"
         names = [str(n) for n in card.get("names") or []]
         mask = card.get("mask_column")
         if not names:
-            notes.append(f"{label}: no card names declared; left out")
+            notes.append(Note("cards-no-names", {"label": label}))
             continue
         if mask not in have:
-            notes.append(f"{label}: mask column '{mask}' is not in the logs; left out")
+            notes.append(Note("cards-missing-mask", {"label": label, "column": mask}))
             continue
         if len(names) > 64:
-            notes.append(f"{label}: {len(names)} cards do not fit a 64-bit mask; "
-                         f"only the first 64 are analysed")
+            notes.append(Note("cards-too-many", {"label": label, "cards": len(names)}))
             names = names[:64]
         values = list(card.get("values") or [])
         values = [float(v) for v in values[:len(names)]] + [float("nan")] * (len(names) - len(values))
@@ -110,16 +111,15 @@ def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
         if days:
             missing = [d for d in days if d not in have]
             if missing:
-                notes.append(f"{label}: day columns {', '.join(missing)} are not in the logs; "
-                             f"no timing of when cards are taken")
+                notes.append(Note("cards-missing-days", {"label": label, "columns": missing}))
                 days = []
             elif len(days) * 16 < len(names):
-                notes.append(f"{label}: {len(days)} day columns hold 16 cards each, fewer than "
-                             f"the {len(names)} cards; no timing")
+                notes.append(Note("cards-too-few-days", {"label": label, "days": len(days),
+                                                          "cards": len(names)}))
                 days = []
         kind = str(card.get("kind") or "card")
         if kind not in KINDS:
-            notes.append(f"{label}: unknown kind '{kind}' (card, outcome); read as a card")
+            notes.append(Note("cards-unknown-kind", {"label": label, "kind": kind}))
             kind = "card"
         unit = card.get("unit", DEFAULT_UNIT if kind == "card" else "")
         out["cards"].append({

@@ -35,7 +35,8 @@ strategies into two groups, some strategy of each group finished ahead of some s
 the other in the real games (Hunter 2004, Assumption 1; Zermelo / Ford for paired data): the
 "finished ahead of" graph is strongly connected. Otherwise (one strategy won every game, one
 never finished ahead of anyone ...) the maximum-likelihood estimate does not exist:
-`PLFit.estimable` is False, `why` says what happened in plain words, and `se` / `cov` (the
+`PLFit.estimable` is False, `why` says what happened as a code (WHY_CODES; the items it names
+in `why_items`; reports/notes.py writes the words), and `se` / `cov` (the
 maximum-likelihood uncertainty) are nan, never a reassuring 0.000.
 
 The prior-regularised fit (the posterior mode under the prior's virtual games) exists in
@@ -59,6 +60,13 @@ import numpy as np
 
 RATING_PRIOR = 1.0   # virtual games per ordered pair of strategies: the one prior
 
+# why the real orders do not identify the strengths (PLFit.why) and the items it names
+# (PLFit.why_items): "no-game" (i) played no game against another item; "never-behind" (i)
+# finished ahead of every other item in every game; "never-ahead" (i) never finished ahead
+# of another; "split" (i, j): groups that never finished behind each other, i never ahead
+# of j even through others. reports/notes.py (why_text) writes the words.
+WHY_CODES = ("no-game", "never-behind", "never-ahead", "split")
+
 
 @dataclass
 class PLFit:
@@ -69,7 +77,8 @@ class PLFit:
     converged: bool
     n_orders: int              # distinct weighted orders used
     estimable: bool = True     # the real orders identify the strengths (module docstring)
-    why: str = ""              # if not: what happened, items named "#i" (callers rename)
+    why: str = ""              # if not: what happened, a code of WHY_CODES
+    why_items: tuple = ()      # the items (indices) the code names
     se_prior: np.ndarray | None = None    # the prior-regularised fit's (always finite with
     cov_prior: np.ndarray | None = None   # a prior > 0; = se / cov when estimable)
 
@@ -96,9 +105,10 @@ def expand_ties(strategies, ranks, weight: float = 1.0):
     return list(out.items())
 
 
-def not_estimable(orders, n_items: int) -> str:
-    """Why the real orders cannot identify Plackett-Luce strengths ("" when they can): the
-    "finished ahead of" graph of the items is not strongly connected. Items are named "#i"."""
+def not_estimable(orders, n_items: int) -> tuple[str, tuple]:
+    """Why the real orders cannot identify Plackett-Luce strengths, as (code of WHY_CODES,
+    items it names); ("", ()) when they can: the "finished ahead of" graph of the items is
+    strongly connected."""
     ahead = np.zeros((n_items, n_items), dtype=bool)
     for o, w in orders:
         if w <= 0:
@@ -111,13 +121,13 @@ def not_estimable(orders, n_items: int) -> str:
     present = sorted({int(x) for o, w in orders if w > 0 for x in o})
     if len(present) < n_items:
         missing = [i for i in range(n_items) if i not in present]
-        return f"#{missing[0]} played no game against another strategy"
+        return "no-game", (missing[0],)
     never_behind = [i for i in range(n_items) if not ahead[:, i].any()]
     if never_behind:
-        return f"#{never_behind[0]} finished ahead of every other strategy in every game"
+        return "never-behind", (never_behind[0],)
     never_ahead = [i for i in range(n_items) if not ahead[i].any()]
     if never_ahead:
-        return f"#{never_ahead[0]} never finished ahead of another strategy"
+        return "never-ahead", (never_ahead[0],)
     # reachability: every item must reach every other through "finished ahead of"
     reach = ahead | np.eye(n_items, dtype=bool)
     for _ in range(n_items):
@@ -127,9 +137,8 @@ def not_estimable(orders, n_items: int) -> str:
         reach = nxt
     if not reach.all():
         i, j = map(int, np.argwhere(~reach)[0])
-        return (f"the strategies split into groups that never finished behind each other "
-                f"(#{j} never finished ahead of #{i}, even through others)")
-    return ""
+        return "split", (i, j)
+    return "", ()
 
 
 def fit_plackett_luce(orders, n_items: int, prior: float = RATING_PRIOR, max_iter: int = 10000,
@@ -140,7 +149,7 @@ def fit_plackett_luce(orders, n_items: int, prior: float = RATING_PRIOR, max_ite
     standard errors (see the module docstring).
     """
     data = [(tuple(int(x) for x in o), float(w)) for o, w in orders if len(o) >= 2 and w > 0]
-    why = not_estimable(data, n_items) if n_items > 1 else ""
+    why, why_items = not_estimable(data, n_items) if n_items > 1 else ("", ())
     if prior > 0 and n_items > 1:
         for i in range(n_items):
             for j in range(n_items):
@@ -188,7 +197,8 @@ def fit_plackett_luce(orders, n_items: int, prior: float = RATING_PRIOR, max_ite
     if prior <= 0:   # nothing regularises: the prior-regularised fit is the plain one
         se_prior, cov_prior = se.copy(), cov.copy()
     return PLFit(theta=theta, se=se, cov=cov, iterations=it, converged=converged,
-                 n_orders=len(data), estimable=not why, why=why, se_prior=se_prior,
+                 n_orders=len(data), estimable=not why, why=why, why_items=why_items,
+                 se_prior=se_prior,
                  cov_prior=cov_prior)
 
 

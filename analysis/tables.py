@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import RunAggregates, aggregate_files, new_aggregates
+from analysis.findings import Note
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
 from analysis.stats import ratio_interval, wilson_interval, z_value
 
@@ -148,7 +149,9 @@ def matchup_status(names: list, lo: pd.DataFrame, hi: pd.DataFrame) -> dict:
 # --- ratings --------------------------------------------------------------------------------
 def ratings(agg: RunAggregates, idx: list, names: list, confidence: float = 0.95):
     """(table, note): Plackett-Luce log strengths of the strategies `idx` (named `names`) on
-    the aggregated finishing orders, with RATING_PRIOR; table None when not estimable."""
+    the aggregated finishing orders, with RATING_PRIOR; table None when not estimable. The
+    note (analysis.findings.Note: how the fit was made, or why there is none) is data;
+    reports/notes.py writes its sentence."""
     remap = {s: k for k, s in enumerate(idx)}
     orders = {}
     for key, count in agg.orders.items():
@@ -159,15 +162,12 @@ def ratings(agg: RunAggregates, idx: list, names: list, confidence: float = 0.95
         for o, w in expand_ties(strat, ranks, float(count)):
             orders[o] = orders.get(o, 0.0) + w
     if not orders:
-        return None, "no finishing orders recorded (too many seats and strategies to encode)"
+        return None, Note("ratings-no-orders")
     fit = fit_plackett_luce(list(orders.items()), len(idx), prior=RATING_PRIOR)
     if not fit.estimable:   # never shown as certain (s.e. 0.000, zero-width intervals)
-        why = fit.why
-        for k in sorted(range(len(idx)), reverse=True):   # "#12" before "#1"
-            why = why.replace(f"#{k}", str(names[k]))
-        return None, (f"Plackett-Luce ratings not estimable: {why} in these "
-                      f"{sum(agg.orders.values()):,} games, so no finite strength fits the "
-                      f"games (the head-to-head table and win shares still hold)")
+        return None, Note("ratings-not-estimable", {
+            "why": fit.why, "names": [str(names[k]) for k in fit.why_items],
+            "games": int(sum(agg.orders.values()))})
     z = z_value(confidence)
     best = int(np.argmax(fit.theta))
     second = int(np.argsort(-fit.theta)[1])
@@ -186,13 +186,9 @@ def ratings(agg: RunAggregates, idx: list, names: list, confidence: float = 0.95
         "low": fit.theta - z * fit.se, "high": fit.theta + z * fit.se,
         "versus": versus, "p_ahead": p_top, "p_ahead_low": p_lo, "p_ahead_high": p_hi,
     }).sort_values("theta", ascending=False).reset_index(drop=True)
-    note = (f"Plackett-Luce (MM algorithm of Hunter 2004, {fit.iterations} iterations"
-            f"{'' if fit.converged else ', NOT converged'}) on {len(orders)} distinct finishing "
-            f"orders of {sum(agg.orders.values()):,} games, {RATING_PRIOR:g} virtual game each "
-            f"way per pair of strategies as a prior; theta = log strength centred on 0 "
-            f"with {int(round(confidence * 100))}% intervals from the Fisher information; "
-            f"'ahead of' = the model's chance of finishing ahead of the named strategy in a "
-            f"two-seat comparison")
+    note = Note("ratings-fit", {"iterations": int(fit.iterations), "converged": bool(fit.converged),
+                                "orders": len(orders), "games": int(sum(agg.orders.values())),
+                                "prior": RATING_PRIOR, "confidence": confidence})
     return table, note
 
 

@@ -13,6 +13,7 @@ from analysis.stats import z_value
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png, short_names
 from reports.output import ReportFolder, render_into
+from reports.notes import note_text
 
 Z95 = z_value(0.95)
 PALETTE = ["#3b6fb6", "#c44e52", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
@@ -133,7 +134,7 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
                            [[n, _pci(r.win_share, r.lo, r.hi), F.num(r.mean_score), F.count(r.rows),
                              c.status.get(n, "")] for n, r in c.shares.iterrows()],
                            "Win share of each strategy over all its seats."))
-    why = c.ratings.attrs.get("not_estimable", "") if not c.ratings.empty else ""
+    why = note_text(c.ratings.attrs.get("not_estimable")) if not c.ratings.empty else ""
     if why:   # never a table of s.e. 0.000 and zero-width intervals
         ev.blocks.append(f"Plackett-Luce ratings not estimable: {why}, so no finite strength "
                          f"fits these games.")

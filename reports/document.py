@@ -12,6 +12,7 @@ from analysis import formatting as F
 from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
 from reports.findings import card_lines, flag_kind, flag_text, seating_line, verdict_lines
+from reports.notes import note_lines, note_text
 
 
 @dataclass
@@ -148,9 +149,9 @@ def _section_strategies(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                      f"{pct(r.p_ahead)} ({_interval(r.p_ahead_low, r.p_ahead_high)}) vs {r.versus}"]
                     for r in a.ratings.itertuples()]
             s.blocks.append(Table(["strategy", "log strength", "s.e.", f"{conf}% interval",
-                                   "finishes ahead of"], rows, a.rating_note))
+                                   "finishes ahead of"], rows, note_text(a.rating_note)))
         else:
-            s.blocks.append(f"No ratings: {a.rating_note}.")
+            s.blocks.append(f"No ratings: {note_text(a.rating_note)}.")
     if getattr(a, "illegal", None) is not None:  # only when some decision was not legal
         rows = [[r.strategy, f"{r.decisions:,}", f"{r.seat_games:,} of {r.of_seat_games:,}"]
                 for r in a.illegal.itertuples()]
@@ -300,7 +301,7 @@ def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
                  + ([fmt_p(r.p_holm), r.verdict] if b.headline else [])
                  for r in b.table.itertuples()],
-                f"Every seat of every game, grouped by its '{b.column}'." + (f" {b.note}." if b.note else "")
+                f"Every seat of every game, grouped by its '{b.column}'." + (f" {note_text(b.note)}." if b.note else "")
                 + (f" A headline question of the game: each value's win share is tested against "
                    f"the fair share {pct(1 / a.players)} (Holm's correction across every headline "
                    f"value of the run)." if b.headline else "")))
@@ -390,7 +391,7 @@ def _section_method(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
         "More games to halve an interval: intervals shrink as 1/sqrt(games), so halving one "
         "takes four times the games.",
     ]
-    notes += [f"Note: {n}" for n in a.notes]
+    notes += [f"Note: {n}" for n in note_lines(a.notes)]
     out.append(Section("Method", "method", [notes]))
     return out
 

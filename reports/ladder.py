@@ -11,6 +11,7 @@ from analysis.ladder import LadderResult
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png
 from reports.output import ReportFolder, render_into
+from reports.notes import why_text
 
 
 def _rating(r) -> str:
@@ -67,7 +68,8 @@ def rating_note(res: LadderResult) -> str:
             f"{int(round(100 * f['confidence']))}% intervals from the Fisher information")
     if not f["estimable"]:
         names = ", ".join(f["held"]) or "some levels"
-        note += (f" of the prior-regularised fit: {f['why']}, so no maximum-likelihood rating "
+        why = why_text(f["why"], f["why_names"], "level")
+        note += (f" of the prior-regularised fit: {why}, so no maximum-likelihood rating "
                  f"exists; the prior's virtual games hold {names} "
                  f"at a finite rating (marked *), pulled towards the other levels (the real "
                  f"gap is this large or larger); the skill depth stays a lower bound")

@@ -133,6 +133,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         comp = summary.comparison
         if comp:
             from reports.document import h2h_cells, rating_cells
+            from reports.notes import note_text
             lines.append("")
             lines.append("Head-to-head (share of seat pairs where the first finished ahead, "
                          "ties 1/2)")
@@ -145,7 +146,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                 lines.extend(_table(["strategy", "log strength", "s.e.", f"{pct}% interval"],
                                     rating_cells(comp["ratings"])))
             else:
-                lines.append(f"No ratings: {comp.get('rating_note')}.")
+                lines.append(f"No ratings: {note_text(comp.get('rating_note'))}.")
         if summary.tie_rate is not None:
             lines.append("")
             lines.append(f"games with a shared win: {F.share(summary.tie_rate)}")

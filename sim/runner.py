@@ -171,15 +171,7 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
     matching run resumes: the chunks it recorded are verified (size, SHA-256) and those that
     fail are played again; a file in chunks/ it did not write is refused, never deleted.
     `overwrite` replaces a run of this toolkit by removing only the files it wrote."""
-    if not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise ToolkitError(f"number of games must be a positive integer, got {n_games}")
-    n_games = int(n_games)
-    workers = int(workers) if workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ToolkitError(f"workers must be at least 1, got {workers}")
-    if chunk_size is not None and int(chunk_size) < 1:
-        raise ToolkitError(f"chunk size must be at least 1, got {chunk_size}")
-
+    n_games, workers = _checked_counts(n_games, workers, chunk_size)
     out_dir = os.path.abspath(out_dir)
     state, previous, why = rf.folder_state(out_dir)
     if state == "file":
@@ -199,27 +191,52 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
                    config=config, run_id=run_id, chunks=chunks, todo=list(chunks))
     if previous is None:
         return plan
-    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
-
     if overwrite:
-        owned, changed = rf.run_owned(out_dir, previous)
-        if changed:
-            raise ToolkitError(
-                f"{changed[0]} was changed after the toolkit wrote it, so --overwrite does not "
-                f"delete it; move it out of {out_dir} first or choose another --out folder")
-        owned_set = set(owned)
-        in_way = [os.path.join(chunk_dir, chunk_name(f)) for f, _ in chunks]
-        in_way += [os.path.join(out_dir, n) for n in (COMPONENTS_COPY, VARIANTS_COPY)]
-        for path in in_way:
-            if os.path.exists(path) and path not in owned_set:
-                raise ToolkitError(
-                    f"{path} was not written by the toolkit and the new run would replace it; "
-                    f"move it out of {out_dir} first or choose another --out folder")
-        plan.wipe = True
-        plan.remove = owned
-        plan.kept = [p for p in rf.list_files(out_dir) if p not in owned_set]
-        return plan
+        return _plan_overwrite(plan, previous)
+    return _plan_resume(plan, previous)
 
+
+def _checked_counts(n_games, workers, chunk_size) -> tuple[int, int]:
+    """(games, workers) as ints, or the one-line error of a bad count."""
+    if not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ToolkitError(f"number of games must be a positive integer, got {n_games}")
+    workers = int(workers) if workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise ToolkitError(f"workers must be at least 1, got {workers}")
+    if chunk_size is not None and int(chunk_size) < 1:
+        raise ToolkitError(f"chunk size must be at least 1, got {chunk_size}")
+    return int(n_games), workers
+
+
+def _plan_overwrite(plan: RunPlan, previous: dict) -> RunPlan:
+    """--overwrite: remove only the files this toolkit wrote, refuse if the new run would
+    replace one it did not write or one changed since."""
+    out_dir, chunks = plan.out_dir, plan.chunks
+    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
+    owned, changed = rf.run_owned(out_dir, previous)
+    if changed:
+        raise ToolkitError(
+            f"{changed[0]} was changed after the toolkit wrote it, so --overwrite does not "
+            f"delete it; move it out of {out_dir} first or choose another --out folder")
+    owned_set = set(owned)
+    in_way = [os.path.join(chunk_dir, chunk_name(f)) for f, _ in chunks]
+    in_way += [os.path.join(out_dir, n) for n in (COMPONENTS_COPY, VARIANTS_COPY)]
+    for path in in_way:
+        if os.path.exists(path) and path not in owned_set:
+            raise ToolkitError(
+                f"{path} was not written by the toolkit and the new run would replace it; "
+                f"move it out of {out_dir} first or choose another --out folder")
+    plan.wipe = True
+    plan.remove = owned
+    plan.kept = [p for p in rf.list_files(out_dir) if p not in owned_set]
+    return plan
+
+
+def _plan_resume(plan: RunPlan, previous: dict) -> RunPlan:
+    """The same run again (or with more games): keep the verified chunks, play the rest;
+    refuse a different run or files the run did not write."""
+    out_dir, chunks, config, n_games = plan.out_dir, plan.chunks, plan.config, plan.n_games
+    chunk_dir = os.path.join(out_dir, CHUNK_DIR)
     old = previous["config"]
     diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k))
     if diff == ["games"] and int(old.get("games", 0)) <= n_games:

@@ -11,8 +11,10 @@ import numpy as np
 
 from analysis.balance import analyse_run
 from analysis.ratings import fit_plackett_luce
+from analysis.findings import Note
 from reports.document import build_document
 from reports.figures import make_figures, short_names
+from reports.notes import note_text, why_text
 from tests.test_report import write_run
 
 LONG = "/home/designer/prototypes/sunset/players/my_waterfall_player.py:careful"
@@ -21,7 +23,8 @@ LONG = "/home/designer/prototypes/sunset/players/my_waterfall_player.py:careful"
 def test_a_fit_where_one_strategy_won_every_game_is_not_estimable():
     fit = fit_plackett_luce([((0, 1, 2), 100.0), ((0, 2, 1), 50.0)], 3)
     assert not fit.estimable
-    assert fit.why == "#0 finished ahead of every other strategy in every game"
+    assert (fit.why, fit.why_items) == ("never-behind", (0,))
+    assert why_text(fit.why, ["greedy"]) == "greedy finished ahead of every other strategy in every game"
     assert np.isnan(fit.se).all()          # never a reassuring 0.000
     fit = fit_plackett_luce([((0, 1), 60.0), ((1, 0), 40.0)], 2)
     assert fit.estimable and fit.why == "" and (fit.se > 0).all()
@@ -31,7 +34,11 @@ def test_a_fit_with_two_groups_that_never_meet_the_other_way_is_not_estimable():
     # 0 and 1 beat each other, 2 and 3 beat each other, but {0,1} always ahead of {2,3}
     orders = [((0, 1, 2, 3), 10.0), ((1, 0, 3, 2), 10.0)]
     fit = fit_plackett_luce(orders, 4)
-    assert not fit.estimable and "never finished ahead" in fit.why
+    assert not fit.estimable and fit.why == "split"
+    assert fit.why_items == (2, 0)         # 2 never finished ahead of 0, even through others
+    assert why_text(fit.why, ["c", "a"]) == ("the strategies split into groups that never "
+                                           "finished behind each other (c never finished "
+                                           "ahead of a, even through others)")
 
 
 def _always_first_run(tmp_path, names):
@@ -48,8 +55,10 @@ def test_the_report_says_the_ratings_are_not_estimable_instead_of_certain(tmp_pa
     run = _always_first_run(tmp_path, ["greedy", "random"])
     a = analyse_run(run, metadata={})
     assert a.ratings is None
-    assert a.rating_note.startswith("Plackett-Luce ratings not estimable: greedy finished "
-                                    "ahead of every other strategy in every game")
+    assert a.rating_note == Note("ratings-not-estimable", {"why": "never-behind",
+                                                           "names": ["greedy"], "games": 600})
+    assert note_text(a.rating_note).startswith("Plackett-Luce ratings not estimable: greedy "
+                                               "finished ahead of every other strategy in every game")
     doc = build_document(a, [])
     blocks = [b for s in doc.sections for b in s.blocks]
     assert not any(getattr(b, "headers", None) and "s.e." in b.headers for b in blocks)

@@ -22,6 +22,7 @@ from scripts.cli import main as cli_main
 from sim.run_folder import record_of_file
 from sim.runner import read_logs
 from reports.findings import verdict_lines
+from reports.notes import note_lines
 
 CARD_NAMES = [f"Card {c}" for c in range(20)]
 CARD_VALUES = [2, 3, 4, 5] * 5
@@ -317,7 +318,7 @@ def test_game_without_metadata_gets_generic_sections(tmp_path, no_warnings):
     files = write_report(run, str(tmp_path / "rep"))
     a = files.analysis
     assert a.cards == [] and a.components is None and a.length is None
-    assert any("not registered" in n for n in a.notes)
+    assert any("not registered" in n for n in note_lines(a.notes))
     html = _read(files.html)
     assert "Seat fairness" in html and "Strategy strength" in html
 
@@ -328,7 +329,7 @@ def test_metadata_naming_missing_columns_is_noted(tmp_path):
     run = write_run(tmp_path / "run", cols, strategies, 300)
     a = analyse_run(run, metadata=synthetic_meta())
     assert a.cards[0].days is None
-    assert any("comm_day_1" in n for n in a.notes)
+    assert any("comm_day_1" in n for n in note_lines(a.notes))
 
 
 # --- files and command line ------------------------------------------------------------------

@@ -402,31 +402,57 @@ def _optuna_search(varies, base_idx, base_rec, seed, trials, evaluate) -> None:
             study.tell(trial, rec["value"])
 
 
-def tune(game: str, vary, objective: str = "seat-fairness", players: int | None = None,
-         strategies=None, games: int = 5_000, seed: int = 1, set=None, out: str | None = None,
-         *, trials: int = TUNE_TRIALS, confirm_games: int | None = None, components=None,
-         variants=None, workers=None, overwrite: bool = False, progress: bool = False,
-         echo=None) -> TuneResult:
-    """Search the `vary` values for the smallest `objective` (every combination when there
-    are at most `trials`, else Optuna's seeded TPE sampler; trials on the same seeds), always
-    playing the current values too; then play the current values and the best candidate
-    again on fresh, shared seeds (`confirm_games`, default 2 x games) and write a suggested
-    component file only if the paired difference beats the current values beyond its 95%
-    interval."""
-    import itertools
+@dataclass
+class _TuneJob:
+    """What every section of `tune` reads: the checked arguments and the search axes."""
+    spec: object
+    objective: str
+    names: list
+    n_players: int
+    games: int
+    confirm_games: int
+    seed: int
+    set_: list
+    components: object
+    variants: object
+    workers: object
+    progress: bool
+    say: object
+    base_comp: object
+    varies: list
+    paths: list
+    card_infos: list
+    current: list
+    root: str = ""
+    plan: dict = field(default_factory=dict)
 
-    from analysis.designer import card_of_path, objective_rows, objective_value, \
-        paired_difference
-    from analysis.stats import z_value
-    from sim import designer, runner
+    @property
+    def strats(self) -> list:
+        return sorted(set_of(self.names))
+
+    def overrides_of(self, values) -> list:
+        from sim import designer
+        return [f"{p}={designer.format_value(v)}" for p, v in zip(self.paths, values)]
+
+    def prepared(self, seed, values):
+        return _prepare(self.spec, self.components, self.set_, self.n_players, self.names, seed,
+                        self.variants, self.overrides_of(values))
+
+    def objective_rows(self, d):
+        from analysis.designer import objective_rows
+        from sim.runner import read_logs
+        return objective_rows(read_logs(d), self.objective, self.strats, self.card_infos)
+
+
+def _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
+              confirm_games, components, variants, workers, overwrite, progress,
+              echo) -> _TuneJob:
+    """Check the arguments, load the components, claim the result folder."""
+    from analysis.designer import card_of_path
     from sim.limits import MAX_GRID_POINTS
-    from sim.overrides import parse_value
     from sim.registry import get_game
-    from sim.run_folder import sha256_file
-    from sim.runner import read_logs, read_manifest
 
     say = echo_to(echo)
-    z = z_value(0.95)
     spec = get_game(game)
     set_ = overrides(set)
     vary = vary_list(vary)
@@ -459,65 +485,84 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
             "trials": trials, "seed": seed, "objective": objective,
             "components": components, "overrides": list(set_), "variants": variants}
     claim_root(root, plan, overwrite)
+    return _TuneJob(spec, objective, names, n_players, games, confirm_games, seed, set_,
+                    components, variants, workers, progress, say, base_comp, varies, paths,
+                    card_infos, current, root, plan)
 
-    sizes = [len(v) for _, v in varies]
+
+def _tune_search(job: _TuneJob, trials: int):
+    """Play the current values, then every combination or Optuna's trials, each on the
+    same seeds. Returns (records by label in the order played, the current values' record,
+    the method in words)."""
+    import itertools
+
+    from analysis.designer import objective_value
+    from analysis.stats import z_value
+    from sim import designer, runner
+
+    z = z_value(0.95)
+    varies, sizes = job.varies, [len(v) for _, v in job.varies]
     n_grid = math.prod(sizes)
-    chunk = max(500, min(20000, games // 2))   # a function of games only (same logs
-    strats = sorted(set_of(names))             # whatever workers)
-
-    def overrides_of(values):
-        return [f"{p}={designer.format_value(v)}" for p, v in zip(paths, values)]
+    chunk = max(500, min(20000, job.games // 2))   # a function of games only (same logs
+    #                                                whatever workers)
 
     def dir_of(idx):
         if idx is None:
-            return os.path.join(root, "base")
+            return os.path.join(job.root, "base")
         flat = 0
         for i, n in zip(idx, sizes):
             flat = flat * n + i
-        return designer.sub_dir(root, "point", flat)
+        return designer.sub_dir(job.root, "point", flat)
 
     base_idx = []
-    for (_, values), cur in zip(varies, current):
+    for (_, values), cur in zip(varies, job.current):
         hit = [i for i, v in enumerate(values) if v == cur and type(v) is type(cur)]
         base_idx.append(hit[0] if hit else None)
     base_idx = tuple(base_idx) if None not in base_idx else None
     evaluated = {}   # label -> record, in the order played
 
     def evaluate(values, idx, trial):
-        label = ", ".join(overrides_of(values))
+        label = ", ".join(job.overrides_of(values))
         if label in evaluated:   # the sampler asked again: the same games, nothing to play
             if trial != evaluated[label]["trial"]:
-                say(f"tune trial {trial}: {label}: already played (trial "
-                    f"{evaluated[label]['trial']})")
+                job.say(f"tune trial {trial}: {label}: already played (trial "
+                        f"{evaluated[label]['trial']})")
             return evaluated[label]
         d = dir_of(idx)
-        prepared = _prepare(spec, components, set_, n_players, names, seed, variants,
-                            overrides_of(values))
-        runner.run_many(spec, [(prepared, games, d)], workers=workers, progress=progress,
-                        chunk_size=chunk)
-        obj = objective_rows(read_logs(d), objective, strats, card_infos)
-        v, se = objective_value(obj, seed=seed)
+        runner.run_many(job.spec, [(job.prepared(job.seed, values), job.games, d)],
+                        workers=job.workers, progress=job.progress, chunk_size=chunk)
+        v, se = objective_value(job.objective_rows(d), seed=job.seed)
         rec = {"trial": trial, "label": label,
                "values": [designer.format_value(x) for x in values],
-               "value": v, "se": se, "games": games, "dir": os.path.basename(d),
-               "baseline": list(values) == list(current)}
+               "value": v, "se": se, "games": job.games, "dir": os.path.basename(d),
+               "baseline": list(values) == list(job.current)}
         evaluated[label] = rec
-        say(f"tune trial {trial}: {label}: {objective} {v:.4f} +/- {z * se:.4f}"
-            + ("  (current values)" if rec["baseline"] else ""))
+        job.say(f"tune trial {trial}: {label}: {job.objective} {v:.4f} +/- {z * se:.4f}"
+                + ("  (current values)" if rec["baseline"] else ""))
         return rec
 
-    base_rec = evaluate(current, base_idx, 0)   # the current values first, whatever the range
+    base_rec = evaluate(job.current, base_idx, 0)   # the current values first, whatever the range
     if n_grid <= trials:
         method = f"every combination of the varied values ({n_grid})"
         for t, idx in enumerate(itertools.product(*[range(n) for n in sizes])):
             evaluate([varies[a][1][i] for a, i in enumerate(idx)], idx, t + 1)
     else:
-        method = (f"Optuna's TPE sampler (seed {seed}), {trials} trials one after the "
+        method = (f"Optuna's TPE sampler (seed {job.seed}), {trials} trials one after the "
                   f"other, every trial on the same seeds")
-        _optuna_search(varies, base_idx, base_rec, seed, trials, evaluate)
-    best = min(evaluated.values(), key=lambda r: (r["value"], r["trial"]))
+        _optuna_search(varies, base_idx, base_rec, job.seed, trials, evaluate)
+    return evaluated, base_rec, method
 
-    suggested = os.path.join(root, designer.SUGGESTED)
+
+def _tune_confirm(job: _TuneJob, evaluated: dict, base_rec: dict):
+    """Play the current values and the best candidate again on fresh, shared seeds and write
+    the suggested file only if the candidate is better beyond the interval. Returns (best,
+    confirmation or None, decision, notes, suggested path)."""
+    from analysis.designer import paired_difference
+    from sim import designer, runner
+    from sim.overrides import parse_value
+
+    best = min(evaluated.values(), key=lambda r: (r["value"], r["trial"]))
+    suggested = os.path.join(job.root, designer.SUGGESTED)
     confirmation = None
     notes = []
     if best["baseline"] or best["value"] >= base_rec["value"]:
@@ -526,47 +571,68 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
                     f"No file written.")
         best = base_rec
     else:
-        cseed = designer.confirm_seed(seed)
+        cseed = designer.confirm_seed(job.seed)
         best_values = [parse_value(x) for x in best["values"]]
-        dirs = {"base": os.path.join(root, "confirm-base"),
-                "best": os.path.join(root, "confirm-best")}
-        jobs = [(_prepare(spec, components, set_, n_players, names, cseed, variants,
-                          overrides_of(current)), confirm_games, dirs["base"]),
-                (_prepare(spec, components, set_, n_players, names, cseed, variants,
-                          overrides_of(best_values)), confirm_games, dirs["best"])]
-        say(f"tune check: {best['label']} against the current values on {confirm_games:,} "
-            f"fresh games (seed {cseed}), the same games for both")
-        runner.run_many(spec, jobs, workers=workers, progress=progress,
-                        chunk_size=max(500, min(20000, confirm_games // 2)))
-        objs = {k: objective_rows(read_logs(d), objective, strats, card_infos)
-                for k, d in dirs.items()}
-        confirmation = paired_difference(objs["best"], objs["base"], seed=seed)
+        dirs = {"base": os.path.join(job.root, "confirm-base"),
+                "best": os.path.join(job.root, "confirm-best")}
+        jobs = [(job.prepared(cseed, job.current), job.confirm_games, dirs["base"]),
+                (job.prepared(cseed, best_values), job.confirm_games, dirs["best"])]
+        job.say(f"tune check: {best['label']} against the current values on "
+                f"{job.confirm_games:,} fresh games (seed {cseed}), the same games for both")
+        runner.run_many(job.spec, jobs, workers=job.workers, progress=job.progress,
+                        chunk_size=max(500, min(20000, job.confirm_games // 2)))
+        objs = {k: job.objective_rows(d) for k, d in dirs.items()}
+        confirmation = paired_difference(objs["best"], objs["base"], seed=job.seed)
         confirmation.update({"seed": cseed, "candidate": best["label"],
                              "current": base_rec["label"]})
         c = confirmation
-        diff = (f"{objective} {c['new']:.4f} against {c['old']:.4f}, paired difference "
+        diff = (f"{job.objective} {c['new']:.4f} against {c['old']:.4f}, paired difference "
                 f"{c['diff']:+.4f} (95% interval {c['lo']:+.4f} to {c['hi']:+.4f}) on "
                 f"{c['games']:,} fresh games")
         if c["hi"] < 0:
-            write_suggested(spec, base_comp, set_, paths, best["values"], suggested, objective)
+            write_suggested(job.spec, job.base_comp, job.set_, job.paths, best["values"],
+                            suggested, job.objective)
             decision = (f"Suggested: {best['label']} ({diff}), better than the current values "
                         f"beyond the interval; written to {suggested}.")
         else:
             decision = (f"No value in the range does better than the current one: the best of "
                         f"the search, {best['label']}, is not better than {base_rec['label']} "
                         f"beyond the interval ({diff}). No file written.")
-        notes = _before_after(root, dirs, card_infos, base_rec, best)
+        notes = _before_after(job.root, dirs, job.card_infos, base_rec, best)
     if not confirmation or confirmation["hi"] >= 0:
         if os.path.isfile(suggested):   # an earlier result of this plan, never a user's file
             os.remove(suggested)        # (claim_root checked its hash)
+    return best, confirmation, decision, notes, suggested
+
+
+def tune(game: str, vary, objective: str = "seat-fairness", players: int | None = None,
+         strategies=None, games: int = 5_000, seed: int = 1, set=None, out: str | None = None,
+         *, trials: int = TUNE_TRIALS, confirm_games: int | None = None, components=None,
+         variants=None, workers=None, overwrite: bool = False, progress: bool = False,
+         echo=None) -> TuneResult:
+    """Search the `vary` values for the smallest `objective` (every combination when there
+    are at most `trials`, else Optuna's seeded TPE sampler; trials on the same seeds), always
+    playing the current values too; then play the current values and the best candidate
+    again on fresh, shared seeds (`confirm_games`, default 2 x games) and write a suggested
+    component file only if the paired difference beats the current values beyond its 95%
+    interval."""
+    from sim import designer
+    from sim.run_folder import sha256_file
+    from sim.runner import read_manifest
+
+    job = _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
+                    confirm_games, components, variants, workers, overwrite, progress, echo)
+    evaluated, base_rec, method = _tune_search(job, trials)
+    best, confirmation, decision, notes, suggested = _tune_confirm(job, evaluated, base_rec)
     made = os.path.isfile(suggested)
     trials_list = sorted(evaluated.values(), key=lambda r: r["trial"])
-    designer.write_plan(root, {**plan, "result": {
+    designer.write_plan(job.root, {**job.plan, "result": {
         "best": best["label"], "current": base_rec["label"], "trials": trials_list,
         "confirmation": confirmation, "suggested": made,
         "suggested_sha256": sha256_file(suggested) if made else None}})
-    return TuneResult(root, trials_list, varies, current, base_rec, best, confirmation, decision,
-                      objective, method, read_manifest(os.path.join(root, base_rec["dir"])),
+    return TuneResult(job.root, trials_list, job.varies, job.current, base_rec, best,
+                      confirmation, decision, objective, method,
+                      read_manifest(os.path.join(job.root, base_rec["dir"])),
                       suggested if made else None, notes)
 
 
