@@ -7,8 +7,9 @@
     scripts  scripts/                            the command line: parse, call, print
 
 A module may import its own layer and the layers below it. The one exception: the engine may
-import analysis.stats, the statistics leaf (it imports nothing of the toolkit), for the
-precision stop of a growing run (sim/designer.py) and the Surfers calibration. Every import
+import analysis.stats, the statistics leaf, and analysis.formatting, the one number format
+(both import nothing of the toolkit), for the precision stop of a growing run
+(sim/designer.py) and the Surfers calibration's printed table. Every import
 statement counts, also one inside a function (a lazy import is still a dependency).
 The scripts modules import one another without a cycle (scripts/cli.py registers the others).
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ORDER = ["engine", "analysis", "reports", "facade", "scripts"]
-LEAVES = {"analysis.stats"}          # may be imported from every layer
+LEAVES = {"analysis.stats", "analysis.formatting"}          # may be imported from every layer
 PACKAGES = ("sim", "strategies", "analysis", "reports", "scripts")
 
 

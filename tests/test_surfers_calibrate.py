@@ -4,6 +4,8 @@ own landing table and against the engine's draws; and the inversion a designer u
 measured accuracy -> the spread to set)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy.stats import norm
@@ -82,9 +84,11 @@ def test_balance_calibrate_prints_the_table_and_the_spread(capsys):
     assert rc == 0
     lines = out.splitlines()
     row0 = next(ln for ln in lines if ln.split()[:1] == ["0"])
-    assert row0.split()[1:] == ["100.0%"] * 6
-    assert "row 3: 18/40 hits = 45.0%" in out and "-> spread 0.62" in out
-    assert "row 5: 20.0% hits -> spread" in out
+    assert row0.split()[1:] == ["100.00%"] * 6
+    # the one number format of the toolkit (analysis/formatting.py), intervals with "to"
+    assert re.search(r"row 3: 18/40 hits = 45\.00% \(\d+\.\d\d to \d+\.\d\d\) "
+                     r"-> spread 0\.62 \(\d\.\d\d to \d\.\d\d\)", out), out
+    assert "row 5: 20.00% hits -> spread" in out
 
 
 @pytest.mark.parametrize("argv,message", [

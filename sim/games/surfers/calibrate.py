@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from analysis.formatting import share, share_interval
 from analysis.stats import wilson_interval
 
 MAX_SPREAD = 10.0          # the component file's upper bound for a spread
@@ -117,9 +118,9 @@ def report_lines(components, spreads=DEFAULT_SPREADS, measured=(), check: int = 
     for sp in spreads:
         cells = [f"{sp:g}"]
         for r in range(rows):
-            txt = f"{hit_rate(sp, r, noise):.1%}"
+            txt = share(hit_rate(sp, r, noise))
             if check:
-                txt += f" ({sampled_hit_rate(t, sp, r, check):.1%})"
+                txt += f" ({share(sampled_hit_rate(t, sp, r, check))})"
             cells.append(txt)
         table.append(cells)
     widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(head)]
@@ -137,18 +138,18 @@ def report_lines(components, spreads=DEFAULT_SPREADS, measured=(), check: int = 
         for row, hits, flicks in measured:
             if flicks is None:
                 sp = spread_for_rate(hits, row, noise)
-                lines.append(f"  row {row + 1}: {hits:.1%} hits -> spread {_fmt(sp)}")
+                lines.append(f"  row {row + 1}: {share(hits)} hits -> spread {_fmt(sp)}")
                 continue
             rate = hits / flicks
             lo, hi = wilson_interval(hits, flicks)
             sp, sp_hi, sp_lo = (spread_for_rate(x, row, noise) for x in (rate, lo, hi))
-            lines.append(f"  row {row + 1}: {hits}/{flicks} hits = {rate:.1%} ({lo:.1%}-{hi:.1%}) "
-                         f"-> spread {_fmt(sp)} ({_fmt(sp_lo)}-{_fmt(sp_hi)})")
+            lines.append(f"  row {row + 1}: {hits}/{flicks} hits = {share_interval(rate, lo, hi)} "
+                         f"-> spread {_fmt(sp)} ({_fmt(sp_lo)} to {_fmt(sp_hi)})")
             counted.append((row, hits, flicks))
         if len(counted) > 1:
             best, lo, hi = fit_spread(counted, noise)
             lines.append(f"  all {len(counted)} rows together (maximum likelihood): spread "
-                         f"{_fmt(best)} ({_fmt(lo)}-{_fmt(hi)})")
+                         f"{_fmt(best)} ({_fmt(lo)} to {_fmt(hi)})")
         lines.append("set it per seat: --set 'flick.spread=[...]' (seat order)")
     return lines
 
