@@ -24,7 +24,6 @@ line, no path to the beach, a channel cell that is not a circle...).
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from typing import Annotated, Optional
@@ -32,21 +31,14 @@ from typing import Annotated, Optional
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib
-
 from sim.game_api import ComponentError, Components
-from sim.overrides import apply_overrides, resolve_overrides
 from sim.games.surfers import enums as E
-from sim.component_file import read_text
+from sim.component_file import file_sha256, parse, text_of
 from sim.component_file import Collector as _Collector, check_keys as _check_keys
-from sim.component_file import toml_error as _toml_error, validate_list as _validate_list
+from sim.component_file import validate_list as _validate_list
 
 GAME = "surfers"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
-DEFAULT_LABEL = "<default>"
 
 TOP_LISTS = ("finish",)
 TOP_TABLES = ("sea", "wave", "flick", "rules")
@@ -335,23 +327,15 @@ def default_components_text() -> str:
 def load_components(path: str | None = None, overrides: tuple = ()) -> Components:
     """Read and validate a component file (the shipped default when `path` is None), with
     `--set PATH=VALUE` overrides applied before validation (sim/overrides.py)."""
-    if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
-    text, label = read_text(path)
+    text, label = text_of(path, DEFAULT_PATH)
     return components_from_text(text, label, overrides)
 
 
 def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
     """Validate component-file text; `path` names the file in messages (and is where sheet
     files are looked up from); `overrides`: `PATH=VALUE` strings applied before validation."""
-    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
+    label, raw, resolved = parse(text, path, DEFAULT_PATH, overrides)
     base = Path(label).parent if label not in ("<text>",) else Path(".")
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(_toml_error(label, text, exc))
-    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
-    raw = apply_overrides(raw, resolved, label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -423,7 +407,7 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     if extra:
         text = _inline_sheet_files(text, base)
     return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
+                      sha256=file_sha256(text, resolved),
                       data=data, tables=tables,
                       card_names={"finish": [f.name for _, f in finish],
                                   "action": list(E.ACTION_NAMES)},
