@@ -129,6 +129,24 @@ def cell_name(line: int, col: int) -> str:
     return f"{line + 1}{COL_LETTERS[col]}"
 
 
+def _sheet_row(col: _Collector, where: tuple, head: str, cells: str, width: int, first: str,
+               chars: dict, column, legend: str, out: np.ndarray) -> bool:
+    """One drawn row of a sheet into `out` (its row of kind codes): as wide as the sheet's
+    `first` line, every cell one of `chars`. Reports each problem, starting with `head` (the
+    row as the designer wrote it), naming the column by `column(k)`; False if any."""
+    if len(cells) != width:
+        col.add(where, f"{head}: {len(cells)} cells, the {first} has {width}")
+        return False
+    ok = True
+    for k, ch in enumerate(cells):
+        if ch not in chars:
+            col.add(where, f"{head}: unknown cell {ch!r} at column {column(k)} ({legend})")
+            ok = False
+        else:
+            out[k] = chars[ch]
+    return ok
+
+
 def parse_sea(col: _Collector, text: str, where: tuple):
     """-> (cell_kind[n_lines, n_cols], labels[n_lines], beach_open[n_cols]) with line 0 nearest
     the start, or None after reporting the problems."""
@@ -171,18 +189,10 @@ def parse_sea(col: _Collector, text: str, where: tuple):
             ok = False
             continue
         labels[line] = 0 if m.group(1) == "-" else int(m.group(1))
-        cells = m.group(2)
-        if len(cells) != width:
-            col.add(where, f"sheet line {no} {ln!r}: {len(cells)} cells, the beach line has {width}")
+        if not _sheet_row(col, where, f"sheet line {no} {ln!r}", m.group(2), width, "beach line",
+                          E.SEA_CHARS, COL_LETTERS.__getitem__,
+                          "use . square, o circle, ~ tide, # no cell", kind[line]):
             ok = False
-            continue
-        for k, ch in enumerate(cells):
-            if ch not in E.SEA_CHARS:
-                col.add(where, f"sheet line {no} {ln!r}: unknown cell {ch!r} at column "
-                               f"{COL_LETTERS[k]} (use . square, o circle, ~ tide, # no cell)")
-                ok = False
-            else:
-                kind[line, k] = E.SEA_CHARS[ch]
     if not ok:
         return None
     open_ = np.array([1 if ch == "=" else 0 for ch in beach], np.int64)
@@ -266,17 +276,11 @@ def parse_wave(col: _Collector, text: str, where: tuple) -> Optional[np.ndarray]
     for i, (no, ln) in enumerate(rows):
         cells = ln.strip()
         r = n - 1 - i
-        if len(cells) != width:
-            col.add(where, f"sheet line {no} {cells!r}: {len(cells)} cells, the first row has {width}")
+        if not _sheet_row(col, where, f"sheet line {no} {cells!r}", cells, width, "first row",
+                          E.WAVE_CHARS, lambda k: k + 1,
+                          "use . plain, h half, + pips, R re-flick, U up, D down, X either, # hole",
+                          kind[r]):
             ok = False
-            continue
-        for k, ch in enumerate(cells):
-            if ch not in E.WAVE_CHARS:
-                col.add(where, f"sheet line {no} {cells!r}: unknown cell {ch!r} at column {k + 1} "
-                               f"(use . plain, h half, + pips, R re-flick, U up, D down, X either, # hole)")
-                ok = False
-            else:
-                kind[r, k] = E.WAVE_CHARS[ch]
     if not ok:
         return None
     if not (kind != E.W_NONE).any():
