@@ -103,6 +103,22 @@ def translate(err: dict, model: Any) -> tuple[tuple, str]:
     return loc, f"{err['msg']}, got {show(inp)}"
 
 
+def one_of(value: str, known, what: str) -> str:
+    """`value` if it is one of the names `known`; else the field's error line
+    "unknown <what> 'value' (known: a, b, ...)" (pydantic validators raise it as ValueError)."""
+    if value not in known:
+        raise ValueError(f"unknown {what} {value!r} (known: {', '.join(known)})")
+    return value
+
+
+def rule_option(value: str, codes) -> str:
+    """A named rule option's `value` if it is one of `codes` (value -> engine code); else
+    "must be one of 'a', 'b', got 'value'"."""
+    if value not in codes:
+        raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {value!r}")
+    return value
+
+
 class Collector:
     def __init__(self, label: str, raw: Any):
         self.label, self.raw, self.lines = label, raw, []

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from sim.game_api import Components
 from sim.games.sagrada import enums as E
-from sim.component_file import counts_of, file_sha256, parse, text_of, validate_whole
+from sim.component_file import counts_of, file_sha256, one_of, parse, text_of, validate_whole
 from sim.component_file import Collector as _Collector
 from sim.component_file import check_count as _check_count, check_duplicate_names as _check_duplicate_names
 from sim.component_file import check_keys as _check_keys
@@ -41,9 +41,7 @@ class _Model(BaseModel):
 
 
 def _colour(value: str) -> str:
-    if value not in E.COLOUR_NAMES:
-        raise ValueError(f"unknown colour {value!r} (known: {', '.join(E.COLOUR_NAMES)})")
-    return value
+    return one_of(value, E.COLOUR_NAMES, "colour")
 
 
 class Window(_Model):
@@ -75,9 +73,7 @@ class Public(_Model):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str) -> str:
-        if v not in E.OBJ_KIND_NAMES:
-            raise ValueError(f"unknown kind {v!r} (known: {', '.join(E.OBJ_KIND_NAMES)})")
-        return v
+        return one_of(v, E.OBJ_KIND_NAMES, "kind")
 
     @model_validator(mode="after")
     def _params(self) -> "Public":

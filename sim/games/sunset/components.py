@@ -29,7 +29,8 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
 from sim.component_file import (  # the error lines and checks every game's loader shares
     Collector as _Collector, check_count as _check_count,
     check_duplicate_names as _check_duplicate_names, check_keys as _check_keys, show as _show,
-    validate_list as _validate_list, counts_of, file_sha256, parse, text_of, validate_whole,
+    validate_list as _validate_list, counts_of, file_sha256, one_of, parse, rule_option, text_of,
+    validate_whole,
 )
 from sim.game_api import Components
 from sim.games.sunset import enums as E
@@ -234,9 +235,7 @@ class RulesSection(_Model):
     def _one_of_the_codes(cls, v: str, info) -> str:
         codes = {"wake_tie": WAKE_TIE_CODES, "empty_deck_refill": EMPTY_DECK_REFILL_CODES,
                  "stay_on_shared_card": SHARED_STAY_CODES}[info.field_name]
-        if v not in codes:
-            raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {v!r}")
-        return v
+        return rule_option(v, codes)
 
 
 class Landscape(_Model):
@@ -268,9 +267,7 @@ class Goal(_Model):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str) -> str:
-        if v not in E.GOAL_KIND_NAMES:
-            raise ValueError(f"unknown goal kind {v!r} (known: {', '.join(E.GOAL_KIND_NAMES)})")
-        return v
+        return one_of(v, E.GOAL_KIND_NAMES, "goal kind")
 
     @model_validator(mode="after")
     def _param(self, info: ValidationInfo) -> "Goal":
@@ -320,9 +317,7 @@ class Band(_Model):
     @field_validator("effect")
     @classmethod
     def _effect(cls, v: str) -> str:
-        if v not in E.WAKE_EFFECT_NAMES:
-            raise ValueError(f"unknown effect {v!r} (known: {', '.join(E.WAKE_EFFECT_NAMES)})")
-        return v
+        return one_of(v, E.WAKE_EFFECT_NAMES, "effect")
 
     @model_validator(mode="after")
     def _check(self) -> "Band":

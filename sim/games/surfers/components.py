@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim.game_api import ComponentError, Components
 from sim.games.surfers import enums as E
-from sim.component_file import file_sha256, parse, text_of
+from sim.component_file import file_sha256, parse, rule_option, text_of
 from sim.component_file import Collector as _Collector, check_keys as _check_keys
 from sim.component_file import validate_list as _validate_list
 
@@ -106,10 +106,7 @@ class RulesSection(_Model):
     @field_validator("boost_moves", "boost_loop", "second_surfer_reading", "tide_on_move")
     @classmethod
     def _named(cls, v: str, info) -> str:
-        codes = RULE_OPTIONS[info.field_name]
-        if v not in codes:
-            raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {v!r}")
-        return v
+        return rule_option(v, RULE_OPTIONS[info.field_name])
 
 
 # rule option name -> {value: code}
