@@ -103,6 +103,22 @@ def translate(err: dict, model: Any) -> tuple[tuple, str]:
     return loc, f"{err['msg']}, got {show(inp)}"
 
 
+def one_of(value: str, known, what: str) -> str:
+    """`value` if it is one of the names `known`; else the field's error line
+    "unknown <what> 'value' (known: a, b, ...)" (pydantic validators raise it as ValueError)."""
+    if value not in known:
+        raise ValueError(f"unknown {what} {value!r} (known: {', '.join(known)})")
+    return value
+
+
+def rule_option(value: str, codes) -> str:
+    """A named rule option's `value` if it is one of `codes` (value -> engine code); else
+    "must be one of 'a', 'b', got 'value'"."""
+    if value not in codes:
+        raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {value!r}")
+    return value
+
+
 class Collector:
     def __init__(self, label: str, raw: Any):
         self.label, self.raw, self.lines = label, raw, []
@@ -214,6 +230,64 @@ def read_text(path) -> tuple[str, str]:
         return data.decode("utf-8"), label
     except UnicodeDecodeError as exc:
         raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start}): save the file as UTF-8")
+
+
+DEFAULT_LABEL = "<default>"   # the `path` a loader gives for the game's shipped default file
+
+
+def text_of(path, default_path: str) -> tuple[str, str]:
+    """(text, label) of the component file at `path`; for `path` None, the game's shipped
+    default file (`default_path`) labelled DEFAULT_LABEL."""
+    from pathlib import Path
+    if path is None:
+        return Path(default_path).read_text(encoding="utf-8"), DEFAULT_LABEL
+    return read_text(path)
+
+
+def parse(text: str, path: str, default_path: str, overrides) -> tuple[str, dict, list]:
+    """The first step of every game's loader: (label, raw, resolved). `label` names the file in
+    messages (the default file's real path for DEFAULT_LABEL); `raw` is the parsed TOML with the
+    `PATH=VALUE` overrides applied; `resolved` the overrides with names turned into indices
+    (what the run manifest keeps). A TOML syntax error is one ComponentError line."""
+    from sim.game_api import ComponentError
+    from sim.overrides import apply_overrides, resolve_overrides
+    try:  # Python >= 3.11
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    label = default_path if path == DEFAULT_LABEL else path
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentError(toml_error(label, text, exc))
+    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
+    return label, apply_overrides(raw, resolved, label), resolved
+
+
+def counts_of(raw: dict) -> Counts:
+    """The [counts] numbers usable for the card-list checks: each well-typed count is kept even
+    if another count is wrong (that one is reported by the section's own validation)."""
+    raw_counts = raw.get("counts") if isinstance(raw.get("counts"), dict) else {}
+    return Counts({k: v for k, v in raw_counts.items()
+                   if isinstance(v, int) and not isinstance(v, bool) and v >= 0})
+
+
+def validate_whole(col: Collector, model: Any, raw: dict, ctx: dict) -> Any:
+    """After the part-by-part checks: raise their lines if any, else validate the whole file
+    against `model` (a safety net: a failure here means a part check is missing)."""
+    from sim.game_api import ComponentError
+    if col.lines:
+        raise ComponentError(col.lines)
+    whole = col.validate(model, raw, (), ctx)
+    if whole is None:  # pragma: no cover - a check above is missing
+        raise ComponentError(col.lines)
+    return whole
+
+
+def file_sha256(text: str, resolved: list) -> str:
+    """The identity of a component file as played: its text and the resolved overrides."""
+    import hashlib
+    return hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest()
 
 
 def effective_text(text: str, overrides, label: str) -> str:

@@ -6,51 +6,13 @@ import pytest
 from sim.games.lowlands import enums as E
 from sim.games.lowlands import model as M
 from sim.games.lowlands import nb as N
-from tests.lowlands_helpers import no_trace, tables
+from tests.lowlands_helpers import bare_farm, enclose, fresh, h, names, no_trace, v  # noqa: F401 - names: a fixture
 
 COLS = E.COLS
 
 
-def h(r, c):
-    """The horizontal edge above cell (r, c)."""
-    return r * COLS + c
-
-
-def v(r, c):
-    """The vertical edge left of cell (r, c)."""
-    return E.N_HEDGES + r * (COLS + 1) + c
-
-
 def tile_id(t_names, name):
     return t_names.index(name)
-
-
-@pytest.fixture(scope="module")
-def names():
-    from sim.games.lowlands import components as C
-    return C.load_components().card_names["tile"]
-
-
-def fresh(n=2, seed=1, overrides=()):
-    t = tables(overrides)[0]
-    s = E.new_state()
-    N.setup_state_nb(t, s[0], n, seed)
-    return t, s[0]
-
-
-def bare_farm(s, p):
-    """An empty farm: no fences, tiles or sheep (all 16 fences on the income board)."""
-    s.fence[p, :] = 0
-    s.tile_at[p, :] = -1
-    s.owned[p] = 0
-    s.sheep[p] = 0
-    s.n_buildings[p] = 0
-
-
-def enclose(s, p, cells):
-    from sim.games.lowlands.components import pasture_fences
-    for e in pasture_fences(cells):
-        s.fence[p, e] = 1
 
 
 # --- enclosures ----------------------------------------------------------------------------

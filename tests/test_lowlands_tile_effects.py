@@ -19,47 +19,11 @@ from sim.games.lowlands import enums as E
 from sim.games.lowlands import model as M
 from sim.games.lowlands import nb as N
 from strategies import lowlands as S
-from tests.lowlands_helpers import no_trace, params_for, play_many_nb, tables
+from tests.lowlands_helpers import (bare_farm, enclose, fresh, h, names, no_trace,  # noqa: F401 - names: a fixture
+                                    params_for, play_many_nb, tables, v)
 from tests.naive_lowlands import naive_final, pasture_cells
 
 COLS = E.COLS
-
-
-def h(r, c):
-    """The horizontal edge above cell (r, c)."""
-    return r * COLS + c
-
-
-def v(r, c):
-    """The vertical edge left of cell (r, c)."""
-    return E.N_HEDGES + r * (COLS + 1) + c
-
-
-@pytest.fixture(scope="module")
-def names():
-    from sim.games.lowlands import components as C
-    return C.load_components().card_names["tile"]
-
-
-def fresh(n=2, seed=1, overrides=()):
-    t = tables(overrides)[0]
-    s = E.new_state()
-    N.setup_state_nb(t, s[0], n, seed)
-    return t, s[0]
-
-
-def bare_farm(s, p):
-    s.fence[p, :] = 0
-    s.tile_at[p, :] = -1
-    s.owned[p] = 0
-    s.sheep[p] = 0
-    s.n_buildings[p] = 0
-
-
-def enclose(s, p, cells):
-    from sim.games.lowlands.components import pasture_fences
-    for e in pasture_fences(cells):
-        s.fence[p, e] = 1
 
 
 def own(s, p, x, cell):

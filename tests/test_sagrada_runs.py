@@ -3,36 +3,20 @@ variants, the report metadata, and the strength order of the built-in players (9
 intervals excluding parity)."""
 from __future__ import annotations
 
-import pytest
-
 from analysis.stats import wilson_interval
 from scripts.cli import main
 from sim import runner
 from sim.games.sagrada import SPEC
+from tests.spec_runs import SpecRuns, comp_fixture
 
 
-@pytest.fixture(scope="module")
-def comp():
-    return SPEC.load_components()
-
-
-def prep(comp, names, seed=11, variants=None):
-    return SPEC.prepare(comp, len(names), list(names), seed, variants)
-
-
-def play(p, out, n_games, **kw):
-    kw.setdefault("workers", 1)
-    kw.setdefault("progress", False)
-    return runner.run(SPEC, p, n_games, str(out), **kw)
+comp = comp_fixture(SPEC)
+RUNS = SpecRuns(SPEC)
+prep, play = RUNS.prep, RUNS.play
 
 
 def test_same_seed_same_logs_any_workers_and_chunks(comp, tmp_path):
-    names = ["planner", "greedy", "random"]
-    play(prep(comp, names), tmp_path / "a", 120, chunk_size=120)
-    play(prep(comp, names), tmp_path / "b", 120, workers=2, chunk_size=17)
-    a, b = runner.read_logs(str(tmp_path / "a")), runner.read_logs(str(tmp_path / "b"))
-    cols = [c for c in a.columns if c != "run_id"]
-    assert a[cols].equals(b[cols])
+    a = RUNS.same_logs_any_workers_and_chunks(comp, tmp_path, ["planner", "greedy", "random"], 120)
     assert a.groupby("game")["win"].sum().eq(1.0).all() and a["illegal"].sum() == 0
 
 
@@ -59,11 +43,7 @@ def test_cli_run_with_an_override(comp, tmp_path, capsys):
 
 
 def test_report_metadata_names_existing_columns(comp):
-    meta = SPEC.report_metadata(comp)
-    cols = {n for n, _ in SPEC.columns()}
-    for card in meta["cards"]:
-        assert card["mask_column"] in cols and len(card["names"]) == len(card["values"])
-    assert set(meta["score_components"]) <= cols
+    meta, _ = RUNS.check_report_metadata(comp)
     assert [c["type"] for c in meta["cards"]] == ["window", "tool", "public", "private"]
 
 

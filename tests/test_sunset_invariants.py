@@ -57,6 +57,17 @@ def prepare(comp, names, n_players):
     return SPEC.prepare(comp, n_players, list(names), RUN_SEED)
 
 
+def reference_games(comp, T, trec, names, n_players, n_games):
+    """What a replaying test needs: (the Python rules, strategy ids, params, a fresh state, the
+    records of the compiled loop's `n_games` games with RUN_SEED: the reference)."""
+    R = Rules(T)
+    prep = prepare(comp, names, n_players)
+    ids, params = prep.strategy_ids, prep.strategy_params
+    st = new_state()
+    ref = play_games(trec, n_players, ids, params, RUN_SEED, n_games)
+    return R, ids, params, st, ref
+
+
 # ------------------------------------------------------------------------------------------
 # helpers over the tables
 # ------------------------------------------------------------------------------------------
@@ -429,11 +440,7 @@ TRACE_CASES = [
 @pytest.mark.parametrize("n_players,names,n_games", TRACE_CASES,
                          ids=[f"{n}p-{'-'.join(names)}" for n, names, _ in TRACE_CASES])
 def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
-    R = Rules(T)
-    prep = prepare(comp, names, n_players)
-    ids, params = prep.strategy_ids, prep.strategy_params
-    st = new_state()
-    ref = play_games(trec, n_players, ids, params, RUN_SEED, n_games)
+    R, ids, params, st, ref = reference_games(comp, T, trec, names, n_players, n_games)
     totals = Counter()
     ends = Counter()
     for game in range(n_games):
@@ -723,11 +730,7 @@ STEP_CASES = [
 @pytest.mark.parametrize("n_players,names,n_games", STEP_CASES,
                          ids=[f"{n}p-{'-'.join(names)}" for n, names, _ in STEP_CASES])
 def test_step_by_step_games(comp, T, trec, n_players, names, n_games):
-    R = Rules(T)
-    prep = prepare(comp, names, n_players)
-    ids, params = prep.strategy_ids, prep.strategy_params
-    st = new_state()
-    ref = play_games(trec, n_players, ids, params, RUN_SEED, n_games)
+    R, ids, params, st, ref = reference_games(comp, T, trec, names, n_players, n_games)
     checked = Counter()
     for game in range(n_games):
         where = f"({n_players}p {names} game {game})"

@@ -139,13 +139,10 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
             "seatings": [list(s) for s in seats], "games_per_seating": per, "seed": seed,
             "components": components, "overrides": list(set_), "variants": variants,
             "precision": precision, "max_games": max_games}
-    claim_root(root, plan, overwrite)
-    for i, c in enumerate(configs):
-        c["dir"] = designer.sub_dir(root, "seat", i)
-    say(f"compare: {len(seats)} seatings x {per:,} games, the same seeds in each")
-    res = designer.run_configs(spec, configs, per, seed, root, workers=workers,
-                               progress=progress, precision=precision, max_games=max_games,
-                               by="strategy")
+    res = _claim_and_play(spec, configs, root, plan, overwrite, "seat", per, seed, say,
+                          f"compare: {len(seats)} seatings x {per:,} games, the same seeds in each",
+                          by="strategy", workers=workers, progress=progress,
+                          precision=precision, max_games=max_games)
     agg = aggregate_run([c["dir"] for c in configs])   # the one aggregation of every seating
     comp = analyse_compare(agg, names, res["games"], len(seats))
     comp.verdicts = compare_verdicts(comp)
@@ -154,6 +151,19 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
     designer.write_plan(root, {**plan, "result": {"games_per_seating": res["games"],
                                                   "status": comp.status}})
     return result
+
+
+def _claim_and_play(spec, configs, root, plan, overwrite, kind, games, seed, say, line, **run):
+    """Claim the result folder `root` (writing `plan`; nothing is written before), give each
+    configuration its sub-folder `<kind>-NN`, say `line`, then play every configuration with
+    the same seeds (sim.designer.run_configs with `run`: by, workers, progress, precision,
+    max_games). Returns run_configs' result."""
+    from sim import designer
+    claim_root(root, plan, overwrite)
+    for i, c in enumerate(configs):
+        c["dir"] = designer.sub_dir(root, kind, i)
+    say(line)
+    return designer.run_configs(spec, configs, games, seed, root, **run)
 
 
 # --- sweep ----------------------------------------------------------------------------------
@@ -240,13 +250,10 @@ def sweep(game: str, vary, players: int | None = None, strategies=None, games: i
             "vary": vary, "points": points, "games": games, "seed": seed,
             "components": components, "overrides": list(set_), "variants": variants,
             "precision": precision, "max_games": max_games}
-    claim_root(root, plan, overwrite)
-    for i, c in enumerate(configs):
-        c["dir"] = designer.sub_dir(root, "point", i)
-    say(f"sweep: {len(points)} points x {games:,} games, the same seeds at every point")
-    res = designer.run_configs(spec, configs, games, seed, root, workers=workers,
-                               progress=progress, precision=precision, max_games=max_games,
-                               by="seat")
+    res = _claim_and_play(spec, configs, root, plan, overwrite, "point", games, seed, say,
+                          f"sweep: {len(points)} points x {games:,} games, the same seeds at "
+                          f"every point", by="seat", workers=workers, progress=progress,
+                          precision=precision, max_games=max_games)
     meta = _meta(spec, configs[0]["prepared"].components)
     per_point = [_logs([c["dir"]]) for c in configs]
     labels = [", ".join(p) for p in points]
@@ -715,14 +722,11 @@ def cards(game: str, players: int | None = None, strategies=None, games: int = 2
             "only": only_text, "configs": configs, "games": games, "seed": seed,
             "components": components, "overrides": list(set_), "variants": variants,
             "precision": precision, "max_games": max_games}
-    claim_root(root, plan, overwrite)
-    cfgs = [{"prepared": p, "dir": designer.sub_dir(root, "point", i)}
-            for i, p in enumerate(prepared)]
-    say(f"cards: {len(steps)} cards, {len(cfgs)} configurations x {games:,} games, the same "
-        f"seeds in each")
-    res = designer.run_configs(spec, cfgs, games, seed, root, workers=workers,
-                               progress=progress, precision=precision, max_games=max_games,
-                               by="seat")
+    cfgs = [{"prepared": p} for p in prepared]
+    res = _claim_and_play(spec, cfgs, root, plan, overwrite, "point", games, seed, say,
+                          f"cards: {len(steps)} cards, {len(cfgs)} configurations x {games:,} "
+                          f"games, the same seeds in each", by="seat", workers=workers,
+                          progress=progress, precision=precision, max_games=max_games)
     logs = read_config_logs([c["dir"] for c in cfgs], meta)
     measure(steps, logs, meta)
     del logs

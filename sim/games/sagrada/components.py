@@ -12,30 +12,22 @@ Sunset Over Water's loader.
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Annotated, Optional
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib
-
-from sim.game_api import ComponentError, Components
-from sim.overrides import apply_overrides, resolve_overrides
+from sim.game_api import Components
 from sim.games.sagrada import enums as E
-from sim.component_file import read_text
-from sim.component_file import Collector as _Collector, Counts as _Counts
+from sim.component_file import counts_of, file_sha256, one_of, parse, text_of, validate_whole
+from sim.component_file import Collector as _Collector
 from sim.component_file import check_count as _check_count, check_duplicate_names as _check_duplicate_names
-from sim.component_file import check_keys as _check_keys, toml_error as _toml_error
+from sim.component_file import check_keys as _check_keys
 from sim.component_file import validate_list as _validate_list
 
 GAME = "sagrada"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
-DEFAULT_LABEL = "<default>"
 
 TOP_LISTS = ("windows", "public", "private", "tools")
 TOP_TABLES = ("dice", "counts", "rules")
@@ -49,9 +41,7 @@ class _Model(BaseModel):
 
 
 def _colour(value: str) -> str:
-    if value not in E.COLOUR_NAMES:
-        raise ValueError(f"unknown colour {value!r} (known: {', '.join(E.COLOUR_NAMES)})")
-    return value
+    return one_of(value, E.COLOUR_NAMES, "colour")
 
 
 class Window(_Model):
@@ -83,9 +73,7 @@ class Public(_Model):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str) -> str:
-        if v not in E.OBJ_KIND_NAMES:
-            raise ValueError(f"unknown kind {v!r} (known: {', '.join(E.OBJ_KIND_NAMES)})")
-        return v
+        return one_of(v, E.OBJ_KIND_NAMES, "kind")
 
     @model_validator(mode="after")
     def _params(self) -> "Public":
@@ -181,31 +169,21 @@ def default_components_text() -> str:
 def load_components(path: str | None = None, overrides: tuple = ()) -> Components:
     """Read and validate a component file (the shipped default when `path` is None), with
     `--set PATH=VALUE` overrides applied before validation (sim/overrides.py)."""
-    if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
-    text, label = read_text(path)
+    text, label = text_of(path, DEFAULT_PATH)
     return components_from_text(text, label, overrides)
 
 
 def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
     """Validate component-file text; `path` names the file in messages; `overrides`:
     `PATH=VALUE` strings applied to the parsed file before validation."""
-    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(_toml_error(label, text, exc))
-    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
-    raw = apply_overrides(raw, resolved, label)
+    label, raw, resolved = parse(text, path, DEFAULT_PATH, overrides)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
     dice = col.validate(DiceSection, raw["dice"], ("dice",), {}) if "dice" in raw else None
     if "counts" in raw:
         col.validate(CountsSection, raw["counts"], ("counts",), {})
-    raw_counts = raw.get("counts") if isinstance(raw.get("counts"), dict) else {}
-    counts = _Counts({k: v for k, v in raw_counts.items()
-                      if isinstance(v, int) and not isinstance(v, bool) and v >= 0})
+    counts = counts_of(raw)
     rules = col.validate(RulesSection, raw["rules"], ("rules",), {}) if "rules" in raw else None
 
     models = {"windows": Window, "public": Public, "private": Private, "tools": Tool}
@@ -264,13 +242,9 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
                 col.add(("dice",), f"{total} dice, but {rules.rounds} rounds of a 4-player game "
                                    f"draw {need}")
 
-    if col.lines:
-        raise ComponentError(col.lines)
-    model = col.validate(SagradaComponentFile, raw, (), {})
-    if model is None:  # pragma: no cover - a check above is missing
-        raise ComponentError(col.lines)
+    model = validate_whole(col, SagradaComponentFile, raw, {})
     return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
+                      sha256=file_sha256(text, resolved),
                       data=model.model_dump(), tables=build_tables(model),
                       card_names=_card_names(model), overrides=list(overrides),
                       overrides_resolved=resolved)

@@ -18,7 +18,6 @@ each naming the file, the card (`commissions[12] "Lakeside Study"`) or field
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -27,24 +26,17 @@ import numpy as np
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field,
                       ValidationInfo, field_validator, model_validator)
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-from sim.overrides import apply_overrides, resolve_overrides
-from sim.component_file import read_text
 from sim.component_file import (  # the error lines and checks every game's loader shares
-    Collector as _Collector, Counts as _Counts, check_count as _check_count,
+    Collector as _Collector, check_count as _check_count,
     check_duplicate_names as _check_duplicate_names, check_keys as _check_keys, show as _show,
-    toml_error as _toml_error, validate_list as _validate_list,
+    validate_list as _validate_list, counts_of, file_sha256, one_of, parse, rule_option, text_of,
+    validate_whole,
 )
-from sim.game_api import ComponentError, Components
+from sim.game_api import Components
 from sim.games.sunset import enums as E
 
 GAME = "sunset"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
-DEFAULT_LABEL = "<default>"
 
 # --- facts of the box (docs: shared/rules/sunset-over-water-components.md) ------------------
 # These are the real counts and the [counts] of the shipped file. A prototype may differ: the
@@ -243,9 +235,7 @@ class RulesSection(_Model):
     def _one_of_the_codes(cls, v: str, info) -> str:
         codes = {"wake_tie": WAKE_TIE_CODES, "empty_deck_refill": EMPTY_DECK_REFILL_CODES,
                  "stay_on_shared_card": SHARED_STAY_CODES}[info.field_name]
-        if v not in codes:
-            raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {v!r}")
-        return v
+        return rule_option(v, codes)
 
 
 class Landscape(_Model):
@@ -277,9 +267,7 @@ class Goal(_Model):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str) -> str:
-        if v not in E.GOAL_KIND_NAMES:
-            raise ValueError(f"unknown goal kind {v!r} (known: {', '.join(E.GOAL_KIND_NAMES)})")
-        return v
+        return one_of(v, E.GOAL_KIND_NAMES, "goal kind")
 
     @model_validator(mode="after")
     def _param(self, info: ValidationInfo) -> "Goal":
@@ -329,9 +317,7 @@ class Band(_Model):
     @field_validator("effect")
     @classmethod
     def _effect(cls, v: str) -> str:
-        if v not in E.WAKE_EFFECT_NAMES:
-            raise ValueError(f"unknown effect {v!r} (known: {', '.join(E.WAKE_EFFECT_NAMES)})")
-        return v
+        return one_of(v, E.WAKE_EFFECT_NAMES, "effect")
 
     @model_validator(mode="after")
     def _check(self) -> "Band":
@@ -376,22 +362,14 @@ def load_components(path: str | None = None, overrides: tuple = ()) -> Component
 
     Raises ComponentError with one line per problem, each naming the file and the card or field.
     """
-    if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
-    text, label = read_text(path)
+    text, label = text_of(path, DEFAULT_PATH)
     return components_from_text(text, label, overrides)
 
 
 def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
     """Validate component-file text; `path` names the file in messages and in Components.path.
     `overrides`: `PATH=VALUE` strings applied to the parsed file before validation."""
-    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(_toml_error(label, text, exc))
-    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
-    raw = apply_overrides(raw, resolved, label)
+    label, raw, resolved = parse(text, path, DEFAULT_PATH, overrides)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -401,10 +379,7 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     ctx = {"features": list(game.features) if game is not None else None}
     if "counts" in raw:
         col.validate(CountsSection, raw["counts"], ("counts",), ctx)
-    # Each well-typed count is used for the card-list checks even if another count is wrong.
-    raw_counts = raw.get("counts") if isinstance(raw.get("counts"), dict) else {}
-    counts = _Counts({k: v for k, v in raw_counts.items()
-                      if isinstance(v, int) and not isinstance(v, bool) and v >= 0})
+    counts = counts_of(raw)  # each well-typed count, even if another count is wrong
     rules = col.validate(RulesSection, raw["rules"], ("rules",), ctx) if "rules" in raw else None
 
     models = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
@@ -471,19 +446,14 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
             col.add(("counts", "goals"),
                     f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
 
-    if col.lines:
-        raise ComponentError(col.lines)
-
     # Everything validated part by part: the whole model now validates (safety net).
-    model = col.validate(SunsetComponentFile, raw, (), ctx)
-    if model is None:  # pragma: no cover - means a check above is missing
-        raise ComponentError(col.lines)
+    model = validate_whole(col, SunsetComponentFile, raw, ctx)
 
     return Components(
         game=GAME,
         path=path,
         text=text,
-        sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
+        sha256=file_sha256(text, resolved),
         data=model.model_dump(by_alias=True),
         tables=build_tables(model),
         card_names=_card_names(model),

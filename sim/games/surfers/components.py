@@ -24,7 +24,6 @@ line, no path to the beach, a channel cell that is not a circle...).
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from typing import Annotated, Optional
@@ -32,21 +31,14 @@ from typing import Annotated, Optional
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib
-
 from sim.game_api import ComponentError, Components
-from sim.overrides import apply_overrides, resolve_overrides
 from sim.games.surfers import enums as E
-from sim.component_file import read_text
+from sim.component_file import file_sha256, parse, rule_option, text_of
 from sim.component_file import Collector as _Collector, check_keys as _check_keys
-from sim.component_file import toml_error as _toml_error, validate_list as _validate_list
+from sim.component_file import validate_list as _validate_list
 
 GAME = "surfers"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
-DEFAULT_LABEL = "<default>"
 
 TOP_LISTS = ("finish",)
 TOP_TABLES = ("sea", "wave", "flick", "rules")
@@ -114,10 +106,7 @@ class RulesSection(_Model):
     @field_validator("boost_moves", "boost_loop", "second_surfer_reading", "tide_on_move")
     @classmethod
     def _named(cls, v: str, info) -> str:
-        codes = RULE_OPTIONS[info.field_name]
-        if v not in codes:
-            raise ValueError(f"must be one of {', '.join(map(repr, codes))}, got {v!r}")
-        return v
+        return rule_option(v, RULE_OPTIONS[info.field_name])
 
 
 # rule option name -> {value: code}
@@ -135,6 +124,24 @@ def _sheet_lines(text: str) -> list[tuple[int, str]]:
 def cell_name(line: int, col: int) -> str:
     """0-based line (from the start) and column -> '3b' (rulebook-style line number 1-based)."""
     return f"{line + 1}{COL_LETTERS[col]}"
+
+
+def _sheet_row(col: _Collector, where: tuple, head: str, cells: str, width: int, first: str,
+               chars: dict, column, legend: str, out: np.ndarray) -> bool:
+    """One drawn row of a sheet into `out` (its row of kind codes): as wide as the sheet's
+    `first` line, every cell one of `chars`. Reports each problem, starting with `head` (the
+    row as the designer wrote it), naming the column by `column(k)`; False if any."""
+    if len(cells) != width:
+        col.add(where, f"{head}: {len(cells)} cells, the {first} has {width}")
+        return False
+    ok = True
+    for k, ch in enumerate(cells):
+        if ch not in chars:
+            col.add(where, f"{head}: unknown cell {ch!r} at column {column(k)} ({legend})")
+            ok = False
+        else:
+            out[k] = chars[ch]
+    return ok
 
 
 def parse_sea(col: _Collector, text: str, where: tuple):
@@ -179,18 +186,10 @@ def parse_sea(col: _Collector, text: str, where: tuple):
             ok = False
             continue
         labels[line] = 0 if m.group(1) == "-" else int(m.group(1))
-        cells = m.group(2)
-        if len(cells) != width:
-            col.add(where, f"sheet line {no} {ln!r}: {len(cells)} cells, the beach line has {width}")
+        if not _sheet_row(col, where, f"sheet line {no} {ln!r}", m.group(2), width, "beach line",
+                          E.SEA_CHARS, COL_LETTERS.__getitem__,
+                          "use . square, o circle, ~ tide, # no cell", kind[line]):
             ok = False
-            continue
-        for k, ch in enumerate(cells):
-            if ch not in E.SEA_CHARS:
-                col.add(where, f"sheet line {no} {ln!r}: unknown cell {ch!r} at column "
-                               f"{COL_LETTERS[k]} (use . square, o circle, ~ tide, # no cell)")
-                ok = False
-            else:
-                kind[line, k] = E.SEA_CHARS[ch]
     if not ok:
         return None
     open_ = np.array([1 if ch == "=" else 0 for ch in beach], np.int64)
@@ -274,17 +273,11 @@ def parse_wave(col: _Collector, text: str, where: tuple) -> Optional[np.ndarray]
     for i, (no, ln) in enumerate(rows):
         cells = ln.strip()
         r = n - 1 - i
-        if len(cells) != width:
-            col.add(where, f"sheet line {no} {cells!r}: {len(cells)} cells, the first row has {width}")
+        if not _sheet_row(col, where, f"sheet line {no} {cells!r}", cells, width, "first row",
+                          E.WAVE_CHARS, lambda k: k + 1,
+                          "use . plain, h half, + pips, R re-flick, U up, D down, X either, # hole",
+                          kind[r]):
             ok = False
-            continue
-        for k, ch in enumerate(cells):
-            if ch not in E.WAVE_CHARS:
-                col.add(where, f"sheet line {no} {cells!r}: unknown cell {ch!r} at column {k + 1} "
-                               f"(use . plain, h half, + pips, R re-flick, U up, D down, X either, # hole)")
-                ok = False
-            else:
-                kind[r, k] = E.WAVE_CHARS[ch]
     if not ok:
         return None
     if not (kind != E.W_NONE).any():
@@ -335,23 +328,15 @@ def default_components_text() -> str:
 def load_components(path: str | None = None, overrides: tuple = ()) -> Components:
     """Read and validate a component file (the shipped default when `path` is None), with
     `--set PATH=VALUE` overrides applied before validation (sim/overrides.py)."""
-    if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
-    text, label = read_text(path)
+    text, label = text_of(path, DEFAULT_PATH)
     return components_from_text(text, label, overrides)
 
 
 def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
     """Validate component-file text; `path` names the file in messages (and is where sheet
     files are looked up from); `overrides`: `PATH=VALUE` strings applied before validation."""
-    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
+    label, raw, resolved = parse(text, path, DEFAULT_PATH, overrides)
     base = Path(label).parent if label not in ("<text>",) else Path(".")
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(_toml_error(label, text, exc))
-    resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
-    raw = apply_overrides(raw, resolved, label)
 
     col = _Collector(label, raw)
     _check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
@@ -423,7 +408,7 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     if extra:
         text = _inline_sheet_files(text, base)
     return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
+                      sha256=file_sha256(text, resolved),
                       data=data, tables=tables,
                       card_names={"finish": [f.name for _, f in finish],
                                   "action": list(E.ACTION_NAMES)},
