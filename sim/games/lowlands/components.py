@@ -8,27 +8,20 @@ Trough": cost`) or field (`rules.hand_limit`) and what is wrong.
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Annotated, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib
-
-from sim.component_file import Collector, check_count, check_duplicate_names, check_keys
-from sim.component_file import read_text, toml_error, validate_list
-from sim.game_api import ComponentError, Components
+from sim.component_file import (Collector, check_count, check_duplicate_names,
+                                check_keys, file_sha256, one_of, parse, text_of, validate_list,
+                                validate_whole)
+from sim.game_api import Components
 from sim.games.lowlands import enums as E
-from sim.overrides import apply_overrides, resolve_overrides
 
 GAME = "lowlands"
 DEFAULT_PATH = str(Path(__file__).with_name("default_components.toml"))
-DEFAULT_LABEL = "<default>"
 TOP_LISTS = ("tiles", "floods", "farms")
 TOP_TABLES = ("dike", "prices", "market", "income", "counts", "rules")
 Text = Annotated[str, Field(min_length=1)]
@@ -37,12 +30,6 @@ NonNeg = Annotated[int, Field(ge=0)]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-def _one_of(value: str, known, what: str) -> str:
-    if value not in known:
-        raise ValueError(f"unknown {what} {value!r} (known: {', '.join(known)})")
-    return value
 
 
 class Tile(_Model):
@@ -64,17 +51,17 @@ class Tile(_Model):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v):
-        return _one_of(v, E.KIND_NAMES, "kind")
+        return one_of(v, E.KIND_NAMES, "kind")
 
     @field_validator("terrain")
     @classmethod
     def _terrain(cls, v):
-        return v if v == "" else _one_of(v, E.TERRAIN_NAMES, "terrain")
+        return v if v == "" else one_of(v, E.TERRAIN_NAMES, "terrain")
 
     @field_validator("effect")
     @classmethod
     def _effect(cls, v):
-        return _one_of(v, E.EFFECT_NAMES, "effect")
+        return one_of(v, E.EFFECT_NAMES, "effect")
 
     @model_validator(mode="after")
     def _param(self):
@@ -114,7 +101,7 @@ class Token(_Model):
     @field_validator("alternative")
     @classmethod
     def _alt(cls, v):
-        return _one_of(v, E.TOKEN_ALT_NAMES, "alternative")
+        return one_of(v, E.TOKEN_ALT_NAMES, "alternative")
 
 
 class Dike(_Model):
@@ -173,7 +160,7 @@ class Income(_Model):
     @classmethod
     def _icons(cls, v):
         for x in v:
-            _one_of(x, E.INCOME_NAMES, "income icon")
+            one_of(x, E.INCOME_NAMES, "income icon")
         return v
 
 
@@ -245,9 +232,9 @@ def default_components_text() -> str:
 
 
 def load_components(path: str | None = None, overrides: tuple = ()) -> Components:
-    if path is None:
-        return components_from_text(default_components_text(), DEFAULT_LABEL, overrides)
-    text, label = read_text(path)
+    """Read and validate a component file (the shipped default when `path` is None), with
+    `--set PATH=VALUE` overrides applied before validation (sim/overrides.py)."""
+    text, label = text_of(path, DEFAULT_PATH)
     return components_from_text(text, label, overrides)
 
 
@@ -263,13 +250,7 @@ def pasture_fences(cells) -> list:
 
 
 def components_from_text(text: str, path: str = "<text>", overrides: tuple = ()) -> Components:
-    label = DEFAULT_PATH if path == DEFAULT_LABEL else path
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(toml_error(label, text, exc))
-    resolved = resolve_overrides(raw, list(overrides), label)
-    raw = apply_overrides(raw, resolved, label)
+    label, raw, resolved = parse(text, path, DEFAULT_PATH, overrides)
     col = Collector(label, raw)
     check_keys(col, raw, (), TOP_LISTS, TOP_TABLES, "section")
     sections = {"dike": Dike, "prices": Prices, "market": Market, "income": Income,
@@ -307,7 +288,7 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         validate_list(col, raw["farms"], ("farms",), Farm, {})
         check_count(col, raw["farms"], ("farms",), counts.farms if counts else None, "farms")
         check_duplicate_names(col, raw["farms"], ("farms",))
-    rules, prices, dike = valid.get("rules"), valid.get("prices"), valid.get("dike")
+    rules, prices = valid.get("rules"), valid.get("prices")
     if rules is not None and prices is not None and rules.price_start >= len(prices.sheep):
         col.add(("rules", "price_start"), f"position {rules.price_start} is off the "
                                           f"{len(prices.sheep)}-position price track")
@@ -325,16 +306,8 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
                                  f"a 4-player set-up deals {need}")
     if "farms" in raw and rules is not None and isinstance(raw["farms"], list) and len(raw["farms"]) < 1:
         col.add(("farms",), "needs at least one farm")
-    if col.lines:
-        raise ComponentError(col.lines)
-    model = col.validate(LowlandsComponentFile, raw, (), {})
-    if model is None:  # pragma: no cover - a check above is missing
-        raise ComponentError(col.lines)
-    if model.rules.fences - len(pasture_fences(model.rules.start_pasture)) > len(model.income.fences) \
-            and len(model.income.fences) not in (0,):
-        pass  # slots beyond the listed icons uncover nothing
-    return Components(game=GAME, path=path, text=text,
-                      sha256=hashlib.sha256("\n".join([text, *resolved]).encode("utf-8")).hexdigest(),
+    model = validate_whole(col, LowlandsComponentFile, raw, {})
+    return Components(game=GAME, path=path, text=text, sha256=file_sha256(text, resolved),
                       data=model.model_dump(), tables=build_tables(model),
                       card_names={"tile": [t.name for t in model.tiles],
                                   "resource": list(E.RES_NAMES)},
