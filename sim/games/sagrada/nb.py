@@ -619,6 +619,59 @@ def flux_value_options_nb(s, p, options):
 
 
 @njit(cache=True, error_model="numpy")
+def any_draft_tool_nb(s, p, effect):
+    """Whether draft_tool_options_nb(s, p, effect) lists an argument: stops at the first
+    (identical dice give the same answer, so duplicates need no skipping here)."""
+    for i in range(s.g[G_N_POOL]):
+        c = s.pool_colour[i]
+        v = s.pool_value[i]
+        if effect == T_GROZING_PLIERS:
+            if v > 1 and has_cell_nb(s, p, c, v - 1, 0):
+                return True
+            if v < N_VALUES and has_cell_nb(s, p, c, v + 1, 0):
+                return True
+        elif effect == T_GRINDING_STONE:
+            if has_cell_nb(s, p, c, 7 - v, 0):
+                return True
+        elif effect == T_CORK_BACKED:
+            if has_cell_nb(s, p, c, v, M_NOT_ADJACENT):
+                return True
+        else:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def any_lens_nb(s, p):
+    """Whether lens_options_nb(s, p) lists a swap, given a pool die: some round-track die
+    is placeable (stops at the first)."""
+    for k in range(s.g[G_N_TRACK]):
+        if has_cell_nb(s, p, s.track_colour[k], s.track_value[k], 0):
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def any_lathekin_nb(s, p):
+    """Whether lathekin_options_nb(s, p) lists a first move: the moves of
+    move_options_nb(s, p, 0, -1, -1) in the same order, stopping at the first after which
+    a second die can move."""
+    for frm in range(N_CELLS):
+        if s.win_colour[p, frm] == NO_COLOUR:
+            continue
+        c, v = lift_nb(s, p, frm)
+        m = legal_mask_nb(s, p, c, v, 0) & ~(1 << frm)
+        unlift_nb(s, p, frm, c, v)
+        to = 0
+        while m:
+            if m & 1 and lathekin_first_ok_nb(s, p, frm * N_CELLS + to):
+                return True
+            m >>= 1
+            to += 1
+    return False
+
+
+@njit(cache=True, error_model="numpy")
 def tool_usable_nb(tables, s, p, slot, scratch):
     """Whether seat p may use face-up tool `slot` now (cost aside): one tool per turn, the
     drafting tools only while the turn's draft is unused, Glazing Hammer only on the second
@@ -630,15 +683,17 @@ def tool_usable_nb(tables, s, p, slot, scratch):
     effect = tables.tool_effect[s.tools[slot]]
     draft_free = g[G_DRAFTS_LEFT] > 0
     n_pool = g[G_N_POOL]
+    # the any_* checks stop at the first argument: this runs at every action of every turn
+    # (listing every argument here cost a tenth of a random player's game)
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED:
-        return draft_free and n_pool > 0 and draft_tool_options_nb(s, p, effect, scratch) > 0
+        return draft_free and n_pool > 0 and any_draft_tool_nb(s, p, effect)
     if effect == T_FLUX_BRUSH:
         return draft_free and n_pool > 0
     if effect == T_FLUX_REMOVER:
         # an empty bag does not stop it: the die goes back and is drawn again (apply_flux_remover_nb)
         return draft_free and n_pool > 0
     if effect == T_LENS_CUTTER:
-        return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and lens_options_nb(s, p, scratch) > 0
+        return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and any_lens_nb(s, p)
     if effect == T_GLAZING_HAMMER:
         return g[G_TURN_IN_ROUND] == 1 and g[G_DRAFTED] == 0 and n_pool > 0
     if effect == T_RUNNING_PLIERS:
@@ -648,13 +703,7 @@ def tool_usable_nb(tables, s, p, slot, scratch):
     if effect == T_COPPER_FOIL:
         return s.n_placed[p] > 0 and any_move_nb(s, p, M_IGNORE_SHADE, -1, -1)
     if effect == T_LATHEKIN:
-        if s.n_placed[p] < 2:
-            return False
-        n = move_options_nb(s, p, 0, -1, -1, scratch, 0)
-        for i in range(n):
-            if lathekin_first_ok_nb(s, p, scratch[i]):
-                return True
-        return False
+        return s.n_placed[p] >= 2 and any_lathekin_nb(s, p)
     if effect == T_TAP_WHEEL:
         if s.n_placed[p] == 0 or g[G_N_TRACK] == 0:
             return False
