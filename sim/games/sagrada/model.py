@@ -34,7 +34,7 @@ from numba import njit
 
 from sim.events import trace_nb
 from sim.records import declare
-from sim.rng import init_streams_nb, mix64_nb, randint_nb, shuffle_nb
+from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb, shuffle_nb
 from sim.games.sagrada.enums import (
     DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
     G_DEC, G_DRAFTED, G_FIRST_START, G_HELD_COLOUR, G_HELD_VALUE, G_N_OPTS,
@@ -61,6 +61,8 @@ from sim.games.sagrada.nb import (
 
 KEEP_LEN = MAX_OPTIONS   # the strategies' scratch `keep` (Sagrada has no keep values)
 PERFECT_INFORMATION = False   # other seats' private objectives, the bag's order, hidden window choices
+# determinize_nb's redraw depends only on what the seat saw and the seed (docs/search-players.md)
+CANONICAL_DETERMINIZE = True
 
 
 # ---------------------------------------------------------------------------------------
@@ -481,12 +483,15 @@ def determinize_nb(tables, s, seat, seed):
       cards, at random);
     - s.streams[0] (future rolls and draws) from `seed`.
     Nothing else changes: windows, pool, round track, tools, tokens, public objectives, the
-    seat's own cards and choice, and every seat's strategy stream."""
+    seat's own cards and choice, and every seat's strategy stream. Canonical: the bag is
+    sorted before it is shuffled and the cards are dealt from lists in card order, so the
+    result depends only on what the seat has seen and `seed`, not on the hidden arrangement
+    it replaces (a search player's answer never changes when the hidden cards are redrawn)."""
     g = s.g
     rs = np.zeros(2, np.uint64)
     init_streams_nb(rs, mix64_nb(np.uint64(seed)))
     n = g[G_N_PLAYERS]
-    shuffle_nb(rs, 0, s.bag, g[G_N_BAG])
+    redraw_nb(rs, 0, s.bag, g[G_N_BAG])   # sorted first: canonical (see the docstring)
     # others' private objectives: the cards not held by `seat`, shuffled, dealt again
     n_priv = g[G_N_PRIVATE]
     if n > 1:
