@@ -145,8 +145,7 @@ def action_point_nb(tables, s, trace, tn):
     """The seat in turn chooses its next action; when only "end the turn" is left the turn
     ends without asking (the old loop's rule). Returns True if a decision is pending."""
     p = s.g[G_SEAT]
-    # the work space lives in the state: no allocation per decision
-    n = action_options_nb(tables, s, p, s.opts, s.scratch)
+    n = action_options_nb(tables, s, p, s.opts)
     if n == 1:
         end_turn_nb(s, p, trace, tn)
         return False

@@ -672,7 +672,7 @@ def any_lathekin_nb(s, p):
 
 
 @njit(cache=True, error_model="numpy")
-def tool_usable_nb(tables, s, p, slot, scratch):
+def tool_usable_nb(tables, s, p, slot):
     """Whether seat p may use face-up tool `slot` now (cost aside): one tool per turn, the
     drafting tools only while the turn's draft is unused, Glazing Hammer only on the second
     turn before drafting, Running Pliers only on the first turn after drafting, and only if
@@ -712,7 +712,7 @@ def tool_usable_nb(tables, s, p, slot, scratch):
 
 
 @njit(cache=True, error_model="numpy")
-def action_options_nb(tables, s, p, options, scratch):
+def action_options_nb(tables, s, p, options):
     """A turn's next action: draft a pool die onto a cell (die * N_CELLS + cell; identical dice
     listed once), use a tool (OPT_TOOL + slot * OPT_TOOL_STRIDE + payer: in solo the pool die
     of the tool's colour that pays, else OPT_NO_PAYER), or end the turn (OPT_END, last)."""
@@ -736,7 +736,7 @@ def action_options_nb(tables, s, p, options, scratch):
         for slot in range(g[G_N_TOOLS]):
             tool = s.tools[slot]
             if not solo:
-                if s.tokens[p] >= tool_cost_nb(tables, s, slot) and tool_usable_nb(tables, s, p, slot, scratch):
+                if s.tokens[p] >= tool_cost_nb(tables, s, slot) and tool_usable_nb(tables, s, p, slot):
                     options[n] = OPT_TOOL + slot * OPT_TOOL_STRIDE + OPT_NO_PAYER
                     n += 1
             elif s.tool_gone[slot] == 0:
@@ -747,7 +747,7 @@ def action_options_nb(tables, s, p, options, scratch):
                     # the paying die leaves the pool before the tool acts
                     value = s.pool_value[i]
                     pool_take_nb(s, i)
-                    ok = tool_usable_nb(tables, s, p, slot, scratch)
+                    ok = tool_usable_nb(tables, s, p, slot)
                     # put it back where it was
                     for k in range(g[G_N_POOL], i, -1):
                         s.pool_colour[k] = s.pool_colour[k - 1]
