@@ -2,6 +2,7 @@
 
     python scripts/bench_before_after.py [--commit fc6f2d9] [--games 2000] [--players 4]
                                          [--game sunset --game sagrada ...] [--rounds 2]
+                                         [--clock wall|cpu]
 
 "Before" is the given git commit (default fc6f2d9, the merge base of issue 12's branches),
 exported with `git archive` into a folder of the temp directory (kept per commit) and run in
@@ -15,7 +16,9 @@ rounds and the fastest round of each counts. Compile time is excluded (a 2-game 
 Prints per game and built-in: games/s before, after, after/before, and whether the two sides
 produced the same scores and win shares (the games being identical is what makes the ratio
 meaningful). On a loaded machine the ratio is noisier than the figures; the README figures
-are measured on an idle machine.
+are measured on an idle machine. `--clock cpu` times each chunk with the process's CPU time
+instead of the wall clock: on a loaded machine it leaves out the time the process waited for
+a core (it still feels the other processes through the shared caches).
 """
 from __future__ import annotations
 
@@ -42,9 +45,10 @@ for job in jobs:
     for name in names:
         p = spec.prepare(comp, n, [name] * n, 7)
         spec.play_chunk(p, 0, 2)                      # compile or load outside the timing
-        t0 = time.perf_counter()
+        clock = time.process_time if job.get("clock") == "cpu" else time.perf_counter
+        t0 = clock()
         cols = spec.play_chunk(p, 0, job["games"])
-        secs = time.perf_counter() - t0
+        secs = clock() - t0
         digest = hashlib.sha256()
         for c in ("game", "seat", "score", "win"):
             digest.update(np.asarray(cols[c], np.float64).tobytes())
@@ -85,6 +89,9 @@ def main(argv=None) -> int:
                     help="a game to measure (repeatable; default: every game of the "
                          "before commit's registry that this checkout also has)")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time with the wall clock (default) or the process's CPU time "
+                         "(steadier on a loaded machine)")
     args = ap.parse_args(argv)
 
     # the export is kept per commit (git archive gives every file the commit's time), so a
@@ -106,7 +113,8 @@ def main(argv=None) -> int:
                                   text=True, env=dict(os.environ, PYTHONPATH=d))
             names.append(proc.stdout.split())
         games = [g for g in names[0] if g in names[1]]
-    jobs = [{"game": g, "players": args.players, "games": args.games} for g in games]
+    jobs = [{"game": g, "players": args.players, "games": args.games, "clock": args.clock}
+            for g in games]
     best: dict = {}
     for r in range(args.rounds):
         for side, src in (("before", before_dir), ("after", ROOT)):
@@ -117,7 +125,7 @@ def main(argv=None) -> int:
                 if key not in best or row["gps"] > best[key]["gps"]:
                     best[key] = row
     print(f"games per second per core, 1 worker, {args.games} games, best of {args.rounds} "
-          f"round(s); before = {args.commit}, after = this checkout")
+          f"round(s), {args.clock} clock; before = {args.commit}, after = this checkout")
     print(f"{'game':10} {'players':>7} {'strategy':12} {'before':>10} {'after':>10} "
           f"{'after/before':>12}  same games")
     for (game, players, strategy, side), row in sorted(best.items()):

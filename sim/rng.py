@@ -78,3 +78,13 @@ def shuffle_nb(streams, k, arr, n):
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+
+
+@njit(cache=True, error_model="numpy")
+def redraw_nb(streams, k, arr, n):
+    """A canonical shuffle of arr[:n] with stream k: sorted first, so that the result depends
+    only on the items and the stream, never on the order they were in. determinize_nb redraws
+    hidden piles with it: a search player then gives the same answer whatever the hidden order
+    it replaces (docs/search-players.md, "A requirement on determinize_nb")."""
+    arr[:n].sort()
+    shuffle_nb(streams, k, arr, n)

@@ -322,6 +322,87 @@ def test_no_builtin_peeks_at_hidden_information(game):
                     assert np.array_equal(keep, keep_d)
 
 
+
+def canonical(game):
+    """Whether the game declares its determinize_nb canonical (model.CANONICAL_DETERMINIZE):
+    the redraw depends only on what the seat has seen and the seed."""
+    if not getattr(game.model, "CANONICAL_DETERMINIZE", False):
+        pytest.skip(f"{game.spec.name}: determinize_nb is not declared canonical "
+                    "(model.CANONICAL_DETERMINIZE), so a search player's answer may change "
+                    "with the hidden order it replaces")
+
+
+def test_determinize_is_canonical(game):
+    """Harm: a redraw that depends on the hidden arrangement it replaces (a pile shuffled in
+    place) makes a search player's answer depend on cards its seat cannot see."""
+    canonical(game)
+    rng = np.random.default_rng(4)
+    compared = 0
+    for n in game.counts:
+        for state in game.sample_states(n, 6, rng):
+            for seat in range(n):
+                other = state.copy()   # another world of the same information set
+                game.model.determinize_nb(game.tables, other[0], seat,
+                                          np.uint64(rng.integers(2**63)))
+                seed = np.uint64(rng.integers(2**63))
+                a, b = state.copy(), other.copy()
+                game.model.determinize_nb(game.tables, a[0], seat, seed)
+                game.model.determinize_nb(game.tables, b[0], seat, seed)
+                assert a.tobytes() == b.tobytes(), \
+                    "the same seed redrew another world from another hidden arrangement"
+                compared += without_stream0(other) != without_stream0(state)
+    perfect = bool(getattr(game.model, "PERFECT_INFORMATION", False))
+    assert perfect or compared > 0, "no two different worlds of one information set compared"
+
+
+SEARCH_VARIANTS = """
+[variants.mcts20]
+base = "mcts"
+params = { iterations = 20 }
+"""
+
+
+def test_no_search_player_peeks_at_hidden_information(game, tmp_path):
+    """Harm: a search player whose answer depends on cards its seat cannot see (through
+    the states it searches) measures a player that could not exist. Exact: with its own
+    stream fixed, mcts must give the same answer (and keep values) in every world of its
+    information set."""
+    canonical(game)
+    variants = tmp_path / "variants.toml"
+    variants.write_text(SEARCH_VARIANTS)
+    search = game.spec.search_choose()
+    m = game.model
+    rng = np.random.default_rng(5)
+    asked = multi = 0
+    for n in sorted({game.counts[0], game.counts[-1]}):
+        p = game.spec.prepare(game.components, n, ["mcts20"] * n, SEED, str(variants))
+        assert (p.strategy_ids >= SEARCH_BASE).all()
+
+        def answer(state, seat):
+            s = state[0]
+            options = np.zeros(m.MAX_OPTIONS, np.int64)
+            ctx = np.zeros(max(m.CTX_LEN, 1), np.int64)
+            keep = np.zeros(max(m.KEEP_LEN, 1), np.float64)
+            k = m.legal_nb(game.tables, s, options)
+            m.context_nb(game.tables, s, ctx, keep)
+            i = search(p.strategy_ids[seat], p.strategy_params[seat], game.tables, s, seat,
+                       m.decision_nb(s), options, k, ctx, keep)
+            return int(i), k, keep
+
+        for state in game.sample_states(n, 4, rng, per_game=2):
+            seat = m.to_move_nb(state[0])
+            i, k, keep = answer(state.copy(), seat)
+            assert 0 <= i < k
+            for _ in range(2):
+                d = state.copy()
+                m.determinize_nb(game.tables, d[0], seat, np.uint64(rng.integers(2**63)))
+                i_d, _, keep_d = answer(d, seat)
+                assert i == i_d, "mcts chose differently when hidden information was redrawn"
+                assert np.array_equal(keep, keep_d)
+            asked += 1
+            multi += k > 1
+    assert asked >= 8 and multi > 0
+
 def test_the_state_checker_holds_after_every_step(game):
     """Harm: a rule that corrupts the state in a rare position goes unseen in the logs."""
     for n in game.counts:

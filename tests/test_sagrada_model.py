@@ -259,3 +259,35 @@ def test_evaluate_is_a_probability_that_follows_the_lead(comp, T):
     L.advance_nb(T, st, sids, params, 150)
     v0, v1 = M.evaluate_nb(T[0], st[0], 0), M.evaluate_nb(T[0], st[0], 1)
     assert 0.0 < v0 < 1.0 and abs(v0 + v1 - 1.0) < 1e-9   # two seats: the leads are opposite
+
+
+def test_the_quick_tool_checks_agree_with_the_tools_argument_lists(comp, T):
+    """Harm: tool_usable_nb asks the any_* checks (they stop at the first argument) instead of
+    listing every argument; a check that disagreed with the list would offer a tool with no
+    legal argument, or hide a usable one (and change every log)."""
+    from sim.games.sagrada import nb as NB
+    buf = np.zeros(M.MAX_OPTIONS, np.int64)
+    seen = {}
+    for n, names in ((2, "random"), (4, "planner")):
+        sids, params = strategies(comp, n, names)
+        for st in sample_states(T, sids, params, n, games=6):
+            s = st[0]
+            if s["pattern"][0] < 0:
+                continue
+            before = st.tobytes()
+            for p in range(n):
+                for effect in (E.T_GROZING_PLIERS, E.T_GRINDING_STONE, E.T_CORK_BACKED):
+                    listed = NB.draft_tool_options_nb(s, p, effect, buf) > 0
+                    assert NB.any_draft_tool_nb(s, p, effect) == listed, (effect, p)
+                    seen[(effect, listed)] = seen.get((effect, listed), 0) + 1
+                if s["g"][E.G_N_POOL] > 0:
+                    listed = NB.lens_options_nb(s, p, buf) > 0
+                    assert NB.any_lens_nb(s, p) == listed
+                    seen[("lens", listed)] = seen.get(("lens", listed), 0) + 1
+                if s["n_placed"][p] >= 2:
+                    listed = NB.lathekin_options_nb(s, p, buf) > 0
+                    assert NB.any_lathekin_nb(s, p) == listed
+                    seen[("lathekin", listed)] = seen.get(("lathekin", listed), 0) + 1
+            assert st.tobytes() == before   # the checks put every lifted die back
+    for what in ("lens", "lathekin", E.T_GROZING_PLIERS, E.T_GRINDING_STONE, E.T_CORK_BACKED):
+        assert seen.get((what, True), 0) > 0 and seen.get((what, False), 0) > 0, (what, seen)

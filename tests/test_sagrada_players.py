@@ -36,15 +36,15 @@ def privates(st, seat, *names):
 def decide(st, seat, params, planner=True):
     """The action the strategy takes now, as the engine's option code (the engine's options
     for that seat, the strategy's pick)."""
-    buf, scratch = options_buf(), options_buf()
-    n = action_options_nb(T[0], st[0], seat, buf, scratch)
+    buf = options_buf()
+    n = action_options_nb(T[0], st[0], seat, buf)
     keep = np.zeros(E.MAX_OPTIONS)
     return int(buf[choose_action_nb(T[0], st[0], seat, params, planner, buf, n, keep)])
 
 
 def codes_now(st, seat=0):
-    buf, scratch = options_buf(), options_buf()
-    n = action_options_nb(T[0], st[0], seat, buf, scratch)
+    buf = options_buf()
+    n = action_options_nb(T[0], st[0], seat, buf)
     return [int(x) for x in buf[:n]]
 
 
@@ -143,7 +143,7 @@ def test_solo_planner_pays_a_tool_with_the_die_it_can_spare():
         prep = np.zeros(PREP_LEN, np.int64)
         prep_nb(st[0], 0, prep)
         buf, scratch = options_buf(), options_buf()
-        n = action_options_nb(T[0], st[0], 0, buf, scratch)
+        n = action_options_nb(T[0], st[0], 0, buf)
         codes = [int(x) for x in buf[:n]]
         assert tool_code(st, 0, 0) in codes and tool_code(st, 0, 1) in codes
         # the plain best draft (target bonus included), as choose_action_nb computes it

@@ -236,13 +236,13 @@ def test_draft_options_list_identical_dice_once_and_end_turn_last():
     set_pool(st, ["R3", "R3", "B2"])
     set_tools(st, T, [])
     begin_turn_nb(st[0], 0, 0)
-    buf, scratch = options_buf(), options_buf()
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    buf = options_buf()
+    n = action_options_nb(T[0], st[0], 0, buf)
     codes = opts(n, buf)
     assert codes[-1] == E.OPT_END
     assert {c // 20 for c in codes[:-1]} == {0, 2} and len(codes) == 1 + 14 + 14
     apply_draft_nb(st[0], 0, codes[0], *no_trace())
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    n = action_options_nb(T[0], st[0], 0, buf)
     assert opts(n, buf) == [E.OPT_END]  # one draft per turn
 
 
@@ -273,14 +273,14 @@ def test_tool_cost_one_then_two_and_tokens_on_the_card():
 def test_tool_needs_tokens_and_only_one_per_turn():
     st = tool_state(["Grinding Stone", "Grozing Pliers"], tokens=0)
     set_pool(st, ["R3"])
-    buf, scratch = options_buf(), options_buf()
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    buf = options_buf()
+    n = action_options_nb(T[0], st[0], 0, buf)
     assert all(c < E.OPT_TOOL for c in opts(n, buf))         # no tokens: no tool
     st[0]["tokens"][0] = 1
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    n = action_options_nb(T[0], st[0], 0, buf)
     assert sum(c >= E.OPT_TOOL for c in opts(n, buf)) == 2
     pay_tool_nb(T[0], st[0], 0, 0, E.OPT_NO_PAYER, *no_trace())
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    n = action_options_nb(T[0], st[0], 0, buf)
     assert all(c < E.OPT_TOOL for c in opts(n, buf))         # one tool per turn
 
 
@@ -289,15 +289,15 @@ def test_solo_tools_paid_by_a_die_of_their_colour_and_used_once():
     set_tools(st, T, ["Grinding Stone"])  # green
     set_pool(st, ["G2", "R5", "G2", "G4"])
     begin_turn_nb(st[0], 0, 0)
-    buf, scratch = options_buf(), options_buf()
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    buf = options_buf()
+    n = action_options_nb(T[0], st[0], 0, buf)
     payers = [c - E.OPT_TOOL for c in opts(n, buf) if c >= E.OPT_TOOL]
     assert payers == [0, 3]   # a green die pays (identical dice once), never the red one
     pay_tool_nb(T[0], st[0], 0, 0, 3, *no_trace())
     assert pool(st) == ["G2", "R5", "G2"] and st[0]["tool_gone"][0] == 1
     assert st[0]["g"][E.G_N_SPENT] == 1 and st[0]["tokens"][0] == 0
     begin_turn_nb(st[0], 0, 1)
-    n = action_options_nb(T[0], st[0], 0, buf, scratch)
+    n = action_options_nb(T[0], st[0], 0, buf)
     assert all(c < E.OPT_TOOL for c in opts(n, buf))         # used once
 
 
@@ -355,9 +355,9 @@ def test_copper_foil_burnisher_moves_ignoring_shade_only():
 def test_lathekin_moves_exactly_two_dice():
     st = tool_state(["Lathekin"])
     set_window(st, 0, ["R3 .. .. .. ..", *EMPTY_ROWS[1:]])
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # one die: cannot move two
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # one die: cannot move two
     set_window(st, 0, ["R3 G4 .. .. ..", *EMPTY_ROWS[1:]])
-    assert tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    assert tool_usable_nb(T[0], st[0], 0, 0)
     buf = options_buf()
     n = lathekin_options_nb(st[0], 0, buf)
     first = opts(n, buf)
@@ -370,7 +370,7 @@ def test_lathekin_moves_exactly_two_dice():
 def test_lens_cutter_swaps_with_the_round_track():
     st = tool_state(["Lens Cutter"])
     set_pool(st, ["R3", "B2"])
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # empty round track
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # empty round track
     set_track(st, ["G5", "P1"])
     buf = options_buf()
     n = lens_options_nb(st[0], 0, buf)
@@ -403,27 +403,27 @@ def test_flux_brush_rerolls_and_an_unplaceable_die_returns_to_the_pool():
 def test_glazing_hammer_only_on_the_second_turn_before_drafting():
     st = tool_state(["Glazing Hammer"])
     set_pool(st, ["R1", "B1", "G1", "Y1", "P1", "R1", "B1", "G1"])
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # first turn
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # first turn
     begin_turn_nb(st[0], 0, 1)
-    assert tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    assert tool_usable_nb(T[0], st[0], 0, 0)
     apply_glazing_nb(st[0], *no_trace())
     assert [d[0] for d in pool(st)] == list("RBGYPRBG") and any(d[1] != "1" for d in pool(st))
     st[0]["g"][E.G_DRAFTED] = 1
     st[0]["g"][E.G_TOOL_USED] = 0
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # after drafting
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # after drafting
 
 
 def test_running_pliers_second_draft_now_and_skip_second_turn():
     st = tool_state(["Running Pliers"])
     set_pool(st, ["R1", "B2", "G3"])
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # not before drafting
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # not before drafting
     apply_draft_nb(st[0], 0, 0 * 20 + cell("A1"), *no_trace())
-    assert tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    assert tool_usable_nb(T[0], st[0], 0, 0)
     apply_running_nb(st[0], 0)
     assert st[0]["g"][E.G_DRAFTS_LEFT] == 1 and st[0]["skip_second"][0] == 1
     begin_turn_nb(st[0], 0, 1)
     st[0]["g"][E.G_DRAFTED] = 1
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # second turn: no
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # second turn: no
 
 
 def test_running_pliers_skips_the_second_turn_in_play():
@@ -493,7 +493,7 @@ def test_flux_remover_with_an_empty_bag_returns_the_die_and_draws_it_again():
     st = tool_state(["Flux Remover"])
     set_pool(st, ["R3", "B5"])
     st[0]["g"][E.G_N_BAG] = 0
-    assert tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    assert tool_usable_nb(T[0], st[0], 0, 0)
     trace, tn = new_trace()
     apply_flux_remover_nb(st[0], 0, trace, tn)
     assert (st[0]["g"][E.G_HELD_COLOUR], st[0]["g"][E.G_N_BAG]) == (R, 0)
@@ -543,7 +543,7 @@ def test_glazing_hammer_traces_every_new_value():
 def test_tap_wheel_moves_dice_of_a_colour_on_the_round_track():
     st = tool_state(["Tap Wheel"])
     set_window(st, 0, ["R3 G4 R5 .. ..", *EMPTY_ROWS[1:]])
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())   # no track yet
+    assert not tool_usable_nb(T[0], st[0], 0, 0)   # no track yet
     set_track(st, ["R1"])
     assert track_colours_nb(st[0]) == 1 << R
     buf = options_buf()
@@ -554,10 +554,10 @@ def test_tap_wheel_moves_dice_of_a_colour_on_the_round_track():
 def test_drafting_tools_need_the_turns_draft():
     st = tool_state(["Grinding Stone"])
     set_pool(st, ["R3", "B2"])
-    assert tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    assert tool_usable_nb(T[0], st[0], 0, 0)
     take_for_tool_nb(st[0], 0)
     st[0]["g"][E.G_HELD_COLOUR] = -1
-    assert not tool_usable_nb(T[0], st[0], 0, 0, options_buf())
+    assert not tool_usable_nb(T[0], st[0], 0, 0)
 
 
 # ---------------------------------------------------------------------------------------

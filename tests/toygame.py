@@ -73,6 +73,7 @@ MAX_OPTIONS = N_PICKS
 CTX_LEN = 1
 KEEP_LEN = 1
 OBS_LEN = 7 + MAX_PLAYERS * (3 + MAX_DICE)
+CANONICAL_DETERMINIZE = True   # determinize_nb draws fresh values from the seed alone
 
 RECORD = declare(
     ("game", "i8", "game index in the run"),

@@ -213,19 +213,17 @@ G_SEAT = 18            # seat whose turn it is (-1 outside turns)
 G_TURN_IN_ROUND = 19   # 0 = that seat's first turn of the round, 1 = its second
 G_DRAFTS_LEFT = 20     # dice the seat may still draft this turn
 G_TOOL_USED = 21       # 1 once the seat used a tool this turn
-G_BROKEN = 22          # unused since issue 12 (the harness's checked kernel reports the first
-G_BROKEN_TURN = 23     #   broken invariant itself); kept so that the other indices keep their values
-G_DRAFTED = 24         # dice the seat drafted this turn
+G_DRAFTED = 22         # dice the seat drafted this turn
 # where the game stands (the forward model, model.py): the decision pending and its arguments
-G_DEC = 25             # DEC_* code of the pending decision, -1 once the game is over
-G_TO_MOVE = 26         # seat that takes the pending decision (-1 once over)
-G_ORDER_T = 27         # index into order[] of the turn being played (-1 before a round's first)
-G_TOOL_EFFECT = 28     # T_* effect of the tool being carried out (-1: none)
-G_TOOL_STEP = 29       # that tool's step (0, 1: Flux Remover's value, Lathekin's / Tap Wheel's 2nd move)
-G_PLACE_MODE = 30      # DEC_PLACE: placement mode (M_* bits) of the held die
-G_TOOL_TO = 31         # Lathekin / Tap Wheel step 1: the cell the first moved die went to
-G_N_OPTS = 32          # legal options of the pending decision, cached in opts[:n]
-N_G = 33
+G_DEC = 23             # DEC_* code of the pending decision, -1 once the game is over
+G_TO_MOVE = 24         # seat that takes the pending decision (-1 once over)
+G_ORDER_T = 25         # index into order[] of the turn being played (-1 before a round's first)
+G_TOOL_EFFECT = 26     # T_* effect of the tool being carried out (-1: none)
+G_TOOL_STEP = 27       # that tool's step (0, 1: Flux Remover's value, Lathekin's / Tap Wheel's 2nd move)
+G_PLACE_MODE = 28      # DEC_PLACE: placement mode (M_* bits) of the held die
+G_TOOL_TO = 29         # Lathekin / Tap Wheel step 1: the cell the first moved die went to
+G_N_OPTS = 30          # legal options of the pending decision, cached in opts[:n]
+N_G = 31
 
 # --- per-seat statistics: state.stats[p, ...] -------------------------------------------------
 ST_PLACED = 0          # dice placed (drafted or by a tool)
@@ -234,9 +232,7 @@ ST_TOOLS = 2           # tool cards used
 ST_TOKENS_SPENT = 3    # favor tokens spent
 ST_MOVES = 4           # window dice moved by tools
 ST_RETURNED = 5        # dice a tool returned to the pool
-ST_ILLEGAL = 6         # unused since issue 12: the harness counts illegal answers (column illegal)
-ST_CHOICES = 7         #   and choices (column choices) itself
-N_STATS = 8
+N_STATS = 6            # (illegal answers and choices are the harness's counts: columns illegal, choices)
 
 MAX_OPTIONS = 512              # longest list of legal options of one decision
 CTX_LEN = 8                    # side inputs of a decision (strategies' ctx): see DEC_* below
@@ -288,7 +284,6 @@ STATE_DTYPE = np.dtype([
     # chosen (the rulebook's choice is simultaneous); -1 = not chosen yet
     ("pending_window", np.int64, (MAX_PLAYERS,)),
     ("opts", np.int64, (MAX_OPTIONS,)),                # legal options of the pending decision, [:g[G_N_OPTS]]
-    ("scratch", np.int64, (MAX_OPTIONS,)),             # work space of the option lists (no meaning between calls)
 ])
 
 # --- decisions passed to strategies ------------------------------------------------------------

@@ -34,7 +34,7 @@ from numba import njit
 
 from sim.events import trace_nb
 from sim.records import declare
-from sim.rng import init_streams_nb, mix64_nb, randint_nb, shuffle_nb
+from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb, shuffle_nb
 from sim.games.sagrada.enums import (
     DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
     G_DEC, G_DRAFTED, G_FIRST_START, G_HELD_COLOUR, G_HELD_VALUE, G_N_OPTS,
@@ -49,7 +49,7 @@ from sim.games.sagrada.enums import (
     T_RUNNING_PLIERS, T_TAP_WHEEL,
 )
 from sim.games.sagrada.nb import (
-    N_PTS, action_options_nb, apply_draft_nb, apply_flux_brush_nb, apply_flux_remover_nb,
+    N_PTS, PTS_PRIVATE, action_options_nb, apply_draft_nb, apply_flux_brush_nb, apply_flux_remover_nb,
     apply_glazing_nb, apply_grinding_nb, apply_grozing_nb, apply_lens_nb, apply_move_nb,
     apply_running_nb, apply_window_nb, begin_turn_nb, cell_options_nb,
     check_state_nb as rules_check_state_nb, draft_tool_options_nb, end_round_nb,
@@ -61,6 +61,8 @@ from sim.games.sagrada.nb import (
 
 KEEP_LEN = MAX_OPTIONS   # the strategies' scratch `keep` (Sagrada has no keep values)
 PERFECT_INFORMATION = False   # other seats' private objectives, the bag's order, hidden window choices
+# determinize_nb's redraw depends only on what the seat saw and the seed (docs/search-players.md)
+CANONICAL_DETERMINIZE = True
 
 
 # ---------------------------------------------------------------------------------------
@@ -143,8 +145,7 @@ def action_point_nb(tables, s, trace, tn):
     """The seat in turn chooses its next action; when only "end the turn" is left the turn
     ends without asking (the old loop's rule). Returns True if a decision is pending."""
     p = s.g[G_SEAT]
-    # the work space lives in the state: no allocation per decision
-    n = action_options_nb(tables, s, p, s.opts, s.scratch)
+    n = action_options_nb(tables, s, p, s.opts)
     if n == 1:
         end_turn_nb(s, p, trace, tn)
         return False
@@ -416,28 +417,27 @@ def apply_nb(tables, s, option, keep, trace, tn):
 
 
 @njit(cache=True, error_model="numpy")
-def scores_nb(tables, s, n_players, scores, privs, rank, win):
-    """Every seat's score now, its private points, and the rulebook's ranking."""
-    pts = np.zeros(N_PTS, np.int64)
-    tokens = np.zeros(MAX_PLAYERS, np.int64)
-    positions = np.zeros(MAX_PLAYERS, np.int64)
+def scores_nb(tables, s, n_players, pts, scores, rank, win):
+    """Every seat's score now (scores[p]; its points by source in pts[p, :N_PTS]) and the
+    rulebook's ranking (rank, win). Each seat is scored once (record_nb reads pts too)."""
+    tie = np.empty((3, MAX_PLAYERS), np.int64)   # private points, favor tokens, final position
     for p in range(n_players):
-        scores[p] = score_nb(tables, s, p, pts)
-        privs[p] = pts[3]
-        tokens[p] = s.tokens[p]
-        positions[p] = final_position_nb(s, p)
-    rank_nb(scores, privs, tokens, positions, n_players, rank, win)
+        scores[p] = score_nb(tables, s, p, pts[p])
+        tie[0, p] = pts[p, PTS_PRIVATE]
+        tie[1, p] = s.tokens[p]
+        tie[2, p] = final_position_nb(s, p)
+    rank_nb(scores, tie[0], tie[1], tie[2], n_players, rank, win)
 
 
 @njit(cache=True, error_model="numpy")
 def returns_nb(tables, s, n_players, out):
     """Win shares of a finished game: 1 for the winner (the ranking breaks every tie); solo: 1
     if the score beats the target (the round-track sum), else 0."""
+    pts = np.zeros((MAX_PLAYERS, N_PTS), np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
-    privs = np.zeros(MAX_PLAYERS, np.int64)
     rank = np.zeros(MAX_PLAYERS, np.int64)
     win = np.zeros(MAX_PLAYERS, np.float64)
-    scores_nb(tables, s, n_players, scores, privs, rank, win)
+    scores_nb(tables, s, n_players, pts, scores, rank, win)
     for p in range(MAX_PLAYERS):
         out[p] = 0.0
     if s.g[G_SOLO] == 1:
@@ -556,12 +556,15 @@ def determinize_nb(tables, s, seat, seed):
       cards, at random);
     - s.streams[0] (future rolls and draws) from `seed`.
     Nothing else changes: windows, pool, round track, tools, tokens, public objectives, the
-    seat's own cards and choice, and every seat's strategy stream."""
+    seat's own cards and choice, and every seat's strategy stream. Canonical: the bag is
+    sorted before it is shuffled and the cards are dealt from lists in card order, so the
+    result depends only on what the seat has seen and `seed`, not on the hidden arrangement
+    it replaces (a search player's answer never changes when the hidden cards are redrawn)."""
     g = s.g
     rs = np.zeros(2, np.uint64)
     init_streams_nb(rs, mix64_nb(np.uint64(seed)))
     n = g[G_N_PLAYERS]
-    shuffle_nb(rs, 0, s.bag, g[G_N_BAG])
+    redraw_nb(rs, 0, s.bag, g[G_N_BAG])   # sorted first: canonical (see the docstring)
     # others' private objectives: the cards not held by `seat`, shuffled, dealt again
     n_priv = g[G_N_PRIVATE]
     if n > 1:
@@ -753,12 +756,11 @@ def check_state_nb(tables, s):
 @njit(cache=True, error_model="numpy")
 def record_nb(tables, s, n_players, game_index, rec, row0):
     """The finished game's rows rec[row0 + seat] (every column but illegal and choices)."""
-    pts = np.zeros(N_PTS, np.int64)
+    pts = np.zeros((MAX_PLAYERS, N_PTS), np.int64)
     scores = np.zeros(MAX_PLAYERS, np.int64)
-    privs = np.zeros(MAX_PLAYERS, np.int64)
     rank = np.zeros(MAX_PLAYERS, np.int64)
     win = np.zeros(MAX_PLAYERS, np.float64)
-    scores_nb(tables, s, n_players, scores, privs, rank, win)
+    scores_nb(tables, s, n_players, pts, scores, rank, win)
     solo = s.g[G_SOLO] == 1
     target = target_score_nb(s) if solo else 0
     tools_mask = 0
@@ -769,7 +771,6 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         pmask |= 1 << s.public[k]
     for p in range(n_players):
         r = row0 + p
-        score_nb(tables, s, p, pts)
         rec[r].game = game_index
         rec[r].seat = p
         rec[r].score = scores[p]
@@ -777,12 +778,12 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         rec[r].win = (1.0 if scores[p] > target else 0.0) if solo else win[p]
         rec[r].length = s.g[G_TURNS]
         rec[r].end_reason = s.g[G_END_REASON]
-        rec[r].pts_public_1 = pts[0]
-        rec[r].pts_public_2 = pts[1]
-        rec[r].pts_public_3 = pts[2]
-        rec[r].pts_private = pts[3]
-        rec[r].pts_favor = pts[4]
-        rec[r].pts_empty = pts[5]
+        rec[r].pts_public_1 = pts[p, 0]
+        rec[r].pts_public_2 = pts[p, 1]
+        rec[r].pts_public_3 = pts[p, 2]
+        rec[r].pts_private = pts[p, 3]
+        rec[r].pts_favor = pts[p, 4]
+        rec[r].pts_empty = pts[p, 5]
         rec[r].window = s.pattern[p]
         rec[r].difficulty = tables.pattern_difficulty[s.pattern[p]]
         rec[r].private = s.priv[p, 0]

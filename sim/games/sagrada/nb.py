@@ -619,7 +619,60 @@ def flux_value_options_nb(s, p, options):
 
 
 @njit(cache=True, error_model="numpy")
-def tool_usable_nb(tables, s, p, slot, scratch):
+def any_draft_tool_nb(s, p, effect):
+    """Whether draft_tool_options_nb(s, p, effect) lists an argument: stops at the first
+    (identical dice give the same answer, so duplicates need no skipping here)."""
+    for i in range(s.g[G_N_POOL]):
+        c = s.pool_colour[i]
+        v = s.pool_value[i]
+        if effect == T_GROZING_PLIERS:
+            if v > 1 and has_cell_nb(s, p, c, v - 1, 0):
+                return True
+            if v < N_VALUES and has_cell_nb(s, p, c, v + 1, 0):
+                return True
+        elif effect == T_GRINDING_STONE:
+            if has_cell_nb(s, p, c, 7 - v, 0):
+                return True
+        elif effect == T_CORK_BACKED:
+            if has_cell_nb(s, p, c, v, M_NOT_ADJACENT):
+                return True
+        else:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def any_lens_nb(s, p):
+    """Whether lens_options_nb(s, p) lists a swap, given a pool die: some round-track die
+    is placeable (stops at the first)."""
+    for k in range(s.g[G_N_TRACK]):
+        if has_cell_nb(s, p, s.track_colour[k], s.track_value[k], 0):
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def any_lathekin_nb(s, p):
+    """Whether lathekin_options_nb(s, p) lists a first move: the moves of
+    move_options_nb(s, p, 0, -1, -1) in the same order, stopping at the first after which
+    a second die can move."""
+    for frm in range(N_CELLS):
+        if s.win_colour[p, frm] == NO_COLOUR:
+            continue
+        c, v = lift_nb(s, p, frm)
+        m = legal_mask_nb(s, p, c, v, 0) & ~(1 << frm)
+        unlift_nb(s, p, frm, c, v)
+        to = 0
+        while m:
+            if m & 1 and lathekin_first_ok_nb(s, p, frm * N_CELLS + to):
+                return True
+            m >>= 1
+            to += 1
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def tool_usable_nb(tables, s, p, slot):
     """Whether seat p may use face-up tool `slot` now (cost aside): one tool per turn, the
     drafting tools only while the turn's draft is unused, Glazing Hammer only on the second
     turn before drafting, Running Pliers only on the first turn after drafting, and only if
@@ -630,15 +683,17 @@ def tool_usable_nb(tables, s, p, slot, scratch):
     effect = tables.tool_effect[s.tools[slot]]
     draft_free = g[G_DRAFTS_LEFT] > 0
     n_pool = g[G_N_POOL]
+    # the any_* checks stop at the first argument: this runs at every action of every turn
+    # (listing every argument here cost a tenth of a random player's game)
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED:
-        return draft_free and n_pool > 0 and draft_tool_options_nb(s, p, effect, scratch) > 0
+        return draft_free and n_pool > 0 and any_draft_tool_nb(s, p, effect)
     if effect == T_FLUX_BRUSH:
         return draft_free and n_pool > 0
     if effect == T_FLUX_REMOVER:
         # an empty bag does not stop it: the die goes back and is drawn again (apply_flux_remover_nb)
         return draft_free and n_pool > 0
     if effect == T_LENS_CUTTER:
-        return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and lens_options_nb(s, p, scratch) > 0
+        return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and any_lens_nb(s, p)
     if effect == T_GLAZING_HAMMER:
         return g[G_TURN_IN_ROUND] == 1 and g[G_DRAFTED] == 0 and n_pool > 0
     if effect == T_RUNNING_PLIERS:
@@ -648,13 +703,7 @@ def tool_usable_nb(tables, s, p, slot, scratch):
     if effect == T_COPPER_FOIL:
         return s.n_placed[p] > 0 and any_move_nb(s, p, M_IGNORE_SHADE, -1, -1)
     if effect == T_LATHEKIN:
-        if s.n_placed[p] < 2:
-            return False
-        n = move_options_nb(s, p, 0, -1, -1, scratch, 0)
-        for i in range(n):
-            if lathekin_first_ok_nb(s, p, scratch[i]):
-                return True
-        return False
+        return s.n_placed[p] >= 2 and any_lathekin_nb(s, p)
     if effect == T_TAP_WHEEL:
         if s.n_placed[p] == 0 or g[G_N_TRACK] == 0:
             return False
@@ -663,7 +712,7 @@ def tool_usable_nb(tables, s, p, slot, scratch):
 
 
 @njit(cache=True, error_model="numpy")
-def action_options_nb(tables, s, p, options, scratch):
+def action_options_nb(tables, s, p, options):
     """A turn's next action: draft a pool die onto a cell (die * N_CELLS + cell; identical dice
     listed once), use a tool (OPT_TOOL + slot * OPT_TOOL_STRIDE + payer: in solo the pool die
     of the tool's colour that pays, else OPT_NO_PAYER), or end the turn (OPT_END, last)."""
@@ -687,7 +736,7 @@ def action_options_nb(tables, s, p, options, scratch):
         for slot in range(g[G_N_TOOLS]):
             tool = s.tools[slot]
             if not solo:
-                if s.tokens[p] >= tool_cost_nb(tables, s, slot) and tool_usable_nb(tables, s, p, slot, scratch):
+                if s.tokens[p] >= tool_cost_nb(tables, s, slot) and tool_usable_nb(tables, s, p, slot):
                     options[n] = OPT_TOOL + slot * OPT_TOOL_STRIDE + OPT_NO_PAYER
                     n += 1
             elif s.tool_gone[slot] == 0:
@@ -698,7 +747,7 @@ def action_options_nb(tables, s, p, options, scratch):
                     # the paying die leaves the pool before the tool acts
                     value = s.pool_value[i]
                     pool_take_nb(s, i)
-                    ok = tool_usable_nb(tables, s, p, slot, scratch)
+                    ok = tool_usable_nb(tables, s, p, slot)
                     # put it back where it was
                     for k in range(g[G_N_POOL], i, -1):
                         s.pool_colour[k] = s.pool_colour[k - 1]

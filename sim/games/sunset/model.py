@@ -34,7 +34,7 @@ from numba import njit
 
 from sim.events import trace_nb
 from sim.records import declare
-from sim.rng import init_streams_nb, randint_nb, shuffle_nb
+from sim.rng import init_streams_nb, randint_nb, redraw_nb
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
     G_COMM_TOP, G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_HIKE, G_N_CDECK, G_N_CDISC,
@@ -55,6 +55,8 @@ from sim.games.sunset.nb import setup_nb as deal_nb
 # What the platform's loop allocates for every decision (docs/adding-a-game.md).
 CTX_LEN = 2 + MAX_PATH   # ctx[0] = today's planning card, ctx[1] = path length, ctx[2:] = path
 KEEP_LEN = MAX_HAND      # keep[j] = value of keeping hand card j (DEC_SELL)
+# determinize_nb's redraw depends only on what the seat saw and the seed (docs/search-players.md)
+CANONICAL_DETERMINIZE = True
 
 # ---------------------------------------------------------------------------------------
 # the typed log record: one row per (game, seat); today's column names and meanings
@@ -459,20 +461,23 @@ def determinize_nb(tables, s, seat, seed):
       * the future: the chance stream is reseeded from `seed` (the strategies' own streams
         are the platform's: kept).
     Each redraw is uniform over the arrangements of the hidden cards (not the exact
-    posterior given what the other players' choices revealed)."""
+    posterior given what the other players' choices revealed). It is canonical: every pile
+    is sorted before it is shuffled (sim.rng.redraw_nb), so the result depends only on what
+    the seat has seen and `seed`, not on the hidden order it replaces (a search player's
+    answer then never changes when the hidden cards are redrawn)."""
     g = s.g
     n = g[G_N_PLAYERS]
     fresh = np.zeros(2, np.uint64)
     init_streams_nb(fresh, seed)
     rs = 1                        # fresh[0] becomes the chance stream, fresh[1] draws here
-    shuffle_nb(fresh, rs, s.ldeck, g[G_N_LDECK])
-    shuffle_nb(fresh, rs, s.cdeck, g[G_N_CDECK])
-    shuffle_nb(fresh, rs, s.gdeck, g[G_N_GDECK])
+    redraw_nb(fresh, rs, s.ldeck, g[G_N_LDECK])
+    redraw_nb(fresh, rs, s.cdeck, g[G_N_CDECK])
+    redraw_nb(fresh, rs, s.gdeck, g[G_N_GDECK])
     pool = np.zeros(N_PLAN, np.int64)
     options = np.zeros(MAX_OPTIONS, np.int64)
     for q in range(n):
         if q == seat:
-            shuffle_nb(fresh, rs, s.pdeck[q], s.pdeck_unseen[q])
+            redraw_nb(fresh, rs, s.pdeck[q], s.pdeck_unseen[q])
             continue
         if g[G_SOLO] == 1:
             continue
@@ -484,7 +489,7 @@ def determinize_nb(tables, s, seat, seed):
         for i in range(s.pdeck_n[q]):
             pool[k] = s.pdeck[q, i]
             k += 1
-        shuffle_nb(fresh, rs, pool, k)
+        redraw_nb(fresh, rs, pool, k)
         k = 0
         for i in range(PLAN_DRAW):
             if s.popen[q, i] >= 0:

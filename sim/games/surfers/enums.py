@@ -306,14 +306,12 @@ G_FASTEST_PENDING = 5  # seat that brought the first surfer to the beach this tu
 G_OVER = 6
 G_END_REASON = 7
 G_ARRIVALS = 8         # surfers that reached the beach
-G_BROKEN = 9           # unused since issue 12 (the harness's checked runs report a failure)
-G_BROKEN_TURN = 10     # unused since issue 12
-G_PIPS = 11            # this turn's pips (after actions)
-G_HALF = 12            # 1 if this turn's move is halved
-G_LANDED = 13          # wave cell the die landed in, -1 off the sheet
-G_FOLDS = 14           # folds made
-G_FASTEST_TURN = 15    # turn at which the marker was won (-1)
-N_G = 16
+G_PIPS = 9             # this turn's pips (after actions)
+G_HALF = 10            # 1 if this turn's move is halved
+G_LANDED = 11          # wave cell the die landed in, -1 off the sheet
+G_FOLDS = 12           # folds made
+G_FASTEST_TURN = 13    # turn at which the marker was won (-1)
+N_G = 14
 
 # --- per-seat statistics: state.stats[p, ...] -----------------------------------------------
 ST_FLICKS = 0          # flicks counted (re-flicks included, retries of short flicks not)
@@ -334,13 +332,11 @@ ST_RIDES = 14          # channel rides by this seat's surfers
 ST_KILLS = 15          # opponent surfers this seat's pushes sent into tide / off the sheet under the wave
 ST_TURNS = 16          # turns this seat played
 ST_PASS = 17           # turns with no surfer move (0 pips or nothing movable)
-ST_ILLEGAL = 18        # unused since issue 12 (the harness counts illegal answers)
-ST_AIM_HIT = 19        # flicks that landed in the aimed cell
-ST_CHAN_RIDE_OTHER = 20  # rides this seat's channels gave to opponents (immediate rides on drawing)
-ST_ACTION_CELLS = 21   # flicks landing on a cell with an action
-ST_BOOST_CHAIN = 22    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
-ST_CHOICES = 23        # unused since issue 12 (the harness counts the choices)
-N_STATS = 24
+ST_AIM_HIT = 18        # flicks that landed in the aimed cell
+ST_CHAN_RIDE_OTHER = 19  # rides this seat's channels gave to opponents (immediate rides on drawing)
+ST_ACTION_CELLS = 20   # flicks landing on a cell with an action
+ST_BOOST_CHAIN = 21    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
+N_STATS = 22           # (illegal answers and choices are the harness's counts: columns illegal, choices)
 
 # --- where the game stands between decisions (model.py): state.at[...] --------------------------
 # The old play loop kept these in local variables; the forward model keeps them in the state so

@@ -46,13 +46,15 @@ from sim.games.surfers.enums import (
 )
 
 __all__ = ["MAX_OPTIONS", "MAX_PLAYERS", "CTX_LEN", "KEEP_LEN", "OBS_LEN",
-           "PERFECT_INFORMATION", "RECORD", "RECORD_FIELDS", "setup_nb", "is_over_nb",
+           "PERFECT_INFORMATION", "CANONICAL_DETERMINIZE", "RECORD", "RECORD_FIELDS", "setup_nb", "is_over_nb",
            "to_move_nb", "decision_nb", "legal_nb", "context_nb", "apply_nb", "default_keep_nb",
            "returns_nb", "evaluate_nb", "observe_nb", "determinize_nb", "check_state_nb",
            "record_nb"]
 
 # a dexterity race: the seats hide nothing from each other; only the future is unknown
 PERFECT_INFORMATION = True
+# determinize_nb only reseeds chance from the seed: canonical (tests/test_every_game.py)
+CANONICAL_DETERMINIZE = True
 
 # ---------------------------------------------------------------------------------------
 # the typed log record: today's columns, names and meanings; the two x1000 integer columns
