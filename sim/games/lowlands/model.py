@@ -5,7 +5,7 @@ log record. Every function is compiled; the game's whole progress is in the stat
 import numpy as np
 from numba import njit
 
-from sim.rng import init_streams_nb, mix64_nb, randint_nb, shuffle_nb
+from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb
 from sim.games.lowlands import nb as N
 from sim.games.lowlands.enums import (
     A_DIKE, DISPLAY_CARDS, G_BREACHES, G_DEC, G_DECK_N, G_FINAL_BREACH, G_FIRST_START,
@@ -25,6 +25,8 @@ MAX_OPTIONS = _MAX_OPTIONS
 OBS_LEN = 2048     # observe_nb output capacity
 CTX_LEN = 8        # ctx[0:6] = the decision task's fields a..f (value left, mode, ...), ctx[6] = seat
 KEEP_LEN = 1       # no keep values in Lowlands
+# determinize_nb's redraw depends only on what the seat saw and the seed (docs/search-players.md)
+CANONICAL_DETERMINIZE = True
 
 try:  # the platform's typed record (harness helper); a minimal stand-in until it lands
     from sim.records import declare
@@ -194,7 +196,10 @@ def evaluate_nb(tables, s, seat):
 def determinize_nb(tables, s, seat, seed):
     """Redraw what `seat` cannot see: the other players' hand contents (their sizes are
     public), the resource deck's order, the tile piles' order, the flood deck and the face-down
-    sea cards (each keeping its back: 1-3 or 4-6); then reseed the chance stream."""
+    sea cards (each keeping its back: 1-3 or 4-6); then reseed the chance stream.
+    Canonical: every pile is pooled and sorted before it is shuffled (sim.rng.redraw_nb), so
+    the result depends only on what the seat has seen and `seed`, not on the hidden order it
+    replaces (a search player's answer never changes when the hidden cards are redrawn)."""
     init_streams_nb(s.streams[0:1], mix64_nb(np.uint64(seed)))
     np_ = s.g[G_NP]
     # resource cards: pool the deck and the other hands, deal back the same sizes
@@ -210,7 +215,7 @@ def determinize_nb(tables, s, seat, seed):
             for _ in range(s.hand[q, r]):
                 pool[n] = r
                 n += 1
-    shuffle_nb(s.streams, 0, pool, n)
+    redraw_nb(s.streams, 0, pool, n)     # sorted first: canonical (docstring)
     k = 0
     for q in range(np_):
         if q == seat:
@@ -224,7 +229,7 @@ def determinize_nb(tables, s, seat, seed):
         s.res_deck[i] = pool[k]
         k += 1
     for kk in range(N_KINDS):
-        shuffle_nb(s.streams, 0, s.tile_deck[kk], s.tile_deck_n[kk])
+        redraw_nb(s.streams, 0, s.tile_deck[kk], s.tile_deck_n[kk])
     # floods: unseen = deck + face-down sea cards; sea cards keep their back
     unseen = np.empty(32, np.int64)
     m = 0
@@ -234,7 +239,7 @@ def determinize_nb(tables, s, seat, seed):
     for j in range(s.g[G_SEA_SHOWN], s.g[G_SEA_N]):
         unseen[m] = s.sea[j]
         m += 1
-    shuffle_nb(s.streams, 0, unseen, m)
+    redraw_nb(s.streams, 0, unseen, m)
     used = np.zeros(32, np.int64)
     for j in range(s.g[G_SEA_SHOWN], s.g[G_SEA_N]):
         back = tables.flood_back_high[s.sea[j]]
