@@ -58,6 +58,11 @@ Parameter row of a search player (float64; `strategies.registry` fills the hidde
                there and the playout begins (0 = no limit)
   [P_MARGIN]   mcts: a finished playout is worth (1 - margin) x its win share + margin x
                evaluate_nb of the finished game (0 = the win share only)
+  [P_WORLDS]   mcts: 0 = a fresh world (determinization and chance seed) per iteration; W > 0
+               = W world seeds drawn once per decision, the k-th visit of every root child
+               played in world k mod W (common worlds at the root), and the final move the
+               root child whose playouts beat the policy's first choice's on their shared
+               worlds by the largest summed margin (the policy's first choice if none does)
   [F_CANDIDATES], [F_MARGIN]  flatmc's slots 2 and 3: candidates (0 = every legal option,
                each on its own worlds; k > 0 = the rollout policy's k first choices, every one
                played out on the same worlds, ties to the policy's preference) and margin
@@ -99,8 +104,9 @@ P_RANKED = 5
 P_CANDIDATES = 6
 P_MARGIN = 7
 P_TREE = 8
-P_NPLAYERS = 9
-P_ROLL_PARAMS = 10
+P_WORLDS = 9
+P_NPLAYERS = 10
+P_ROLL_PARAMS = 11
 N_SEARCH_PARAMS = P_ROLL_PARAMS   # the search's own slots; the rollout's row follows
 
 MAX_SEATS = 16                    # size of the per-seat result buffers (>= any game's players)
@@ -149,7 +155,11 @@ def search_catalog(random_id: int = 0) -> list:
                                     "a denser signal (0 = win share only)"),
                     ("tree", 0.0, "decisions below the root the tree may hold (0 = no limit; "
                                   "1 = a bandit over the root's children, the rollout policy "
-                                  "plays every later decision)")],
+                                  "plays every later decision)"),
+                    ("worlds", 0.0, "0: a fresh world per iteration; W > 0: W worlds drawn "
+                                    "once per decision, the k-th visit of every root child in "
+                                    "world k mod W, and the policy's first choice kept unless "
+                                    "another root child beats it on their shared worlds")],
          "strategy_params": ("rollout",)},
     ]
 
@@ -320,6 +330,7 @@ def _make_mcts(token):
         cand = int(params[P_CANDIDATES])
         margin = params[P_MARGIN]
         tree = int(params[P_TREE])
+        worlds = int(params[P_WORLDS])
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
         cap = iters + 1
@@ -349,9 +360,29 @@ def _make_mcts(token):
         # from the seat's stream: reproducible, and independent of the rollout's draws
         rs = np.zeros(1, np.uint64)
         rs[0] = next_u64_nb(s.streams, 1 + seat)
+        # worlds > 0: W world seeds drawn once; the root's step (selection, expansion in the
+        # policy's order) is taken in world 0, then the iteration continues in world k mod W
+        # where k counts the chosen root child's earlier visits: every root child's k-th
+        # playout starts from the same world (common random numbers, as flatmc's candidates)
+        n_w = worlds if worlds > 0 else 1
+        wseeds = np.zeros(n_w, np.uint64)
+        wr = np.empty(1, dtype=STATE_DTYPE)
+        it_child = np.full(iters, -1, np.int64)    # worlds > 0: each iteration's root child
+        it_val = np.zeros(iters, np.float64)       # and the seat's value of its playout
+        if worlds > 0:
+            for j in range(worlds):
+                wseeds[j] = next_u64_nb(s.streams, 1 + seat)
+            fresh_world_nb(tables, s, wr, seat, wseeds[0], ctx, keep, ctx2, keep2)
         for _it in range(iters):
-            fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep, ctx2,
-                       keep2)
+            if worlds > 0:
+                w[0] = wr[0]
+                for j in range(ctx.shape[0]):
+                    ctx2[j] = ctx[j]
+                for j in range(keep.shape[0]):
+                    keep2[j] = keep[j]
+            else:
+                fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep,
+                               ctx2, keep2)
             node = 0
             n_path = 1
             path[0] = 0
@@ -452,8 +483,24 @@ def _make_mcts(token):
                     node = child_of[choice]
                 path[n_path] = node
                 n_path += 1
+                cc = opts[choice]
+                if worlds > 0 and steps == 0:
+                    # the chosen root child's next world (its k-th visit: world k mod W)
+                    fresh_world_nb(tables, s, w, seat, wseeds[int(visits[node]) % worlds], ctx,
+                                   keep, ctx2, keep2)
+                    n2 = legal_nb(tables, w[0], opts)
+                    found = False
+                    for j in range(n2):
+                        if opts[j] == cc:
+                            found = True
+                            break
+                    if not found:
+                        # the seat's own options depend only on what it sees, so this cannot
+                        # happen for a game that keeps the contract; stay in world 0 then
+                        w[0] = wr[0]
+                    context_nb(tables, w[0], ctx2, keep2)
                 default_keep_nb(tables, w[0], keep2)
-                apply_nb(tables, w[0], opts[choice], keep2, trace, tn)
+                apply_nb(tables, w[0], cc, keep2, trace, tn)
                 steps += 1
             # simulation
             left = -1
@@ -469,6 +516,12 @@ def _make_mcts(token):
                 visits[nd] += 1.0
                 if nd != 0:
                     value[nd] += out[mover[nd]]
+            if n_path > 1:
+                it_child[_it] = path[1]
+                it_val[_it] = out[seat]
+        if worlds > 0:
+            return _paired_choice_nb(options, n_options, seat, first, nxt, code, mover, visits,
+                                     it_child, it_val, iters)
         # the move: the root child with the most visits among the real options; equal visits
         # are broken by the mean (which is < 1, so it never outweighs one visit)
         best = 0
@@ -487,6 +540,50 @@ def _make_mcts(token):
                 ch = nxt[ch]
         return best
     return mcts_nb
+
+
+@njit(cache=True, error_model="numpy")
+def _paired_choice_nb(options, n_options, seat, first, nxt, code, mover, visits, it_child,
+                      it_val, iters):
+    """mcts's move with worlds > 0: the policy's first choice (the first root child made,
+    node index smallest) unless another root child beats it on their shared worlds. A root
+    child's k-th visit was played in world k mod W, so the first m = min(visits of both)
+    playouts of two children share their worlds; a child's score is the sum of its first m
+    values minus the sum of the policy child's first m values. The child with the largest
+    score > 0 is played (equal scores: the earlier child), else the policy's first choice.
+    Returns an index into options[:n_options]."""
+    pol = -1
+    ch = first[0]
+    while ch != -1:
+        if mover[ch] == seat and (pol == -1 or ch < pol):
+            pol = ch
+        ch = nxt[ch]
+    if pol == -1:
+        return 0
+    best_ch = pol
+    best_sc = 0.0
+    ch = first[0]
+    while ch != -1:
+        if ch != pol and mover[ch] == seat and visits[ch] > 0.0:
+            m = visits[ch] if visits[ch] < visits[pol] else visits[pol]
+            sc = 0.0
+            na = 0.0
+            npol = 0.0
+            for it in range(iters):
+                if it_child[it] == ch and na < m:
+                    sc += it_val[it]
+                    na += 1.0
+                elif it_child[it] == pol and npol < m:
+                    sc -= it_val[it]
+                    npol += 1.0
+            if sc > best_sc or (sc == best_sc and sc > 0.0 and ch < best_ch):
+                best_sc = sc
+                best_ch = ch
+        ch = nxt[ch]
+    for i in range(n_options):
+        if best_ch != -1 and code[best_ch] == options[i]:
+            return i
+    return 0
 
 
 def _make_bench(token):

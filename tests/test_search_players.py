@@ -176,10 +176,12 @@ def policy_ranking(tables, st, sid, k):
 
 
 TOP_K = {"mcts": "iterations = 40, rollout = \"greedy\", ranked = 1, candidates = {k}",
+         "mcts-worlds": "iterations = 40, rollout = \"greedy\", ranked = 1, candidates = {k}, "
+                        "tree = 1, worlds = 8",
          "flatmc": "rollouts = 8, rollout = \"greedy\", candidates = {k}"}
 
 
-@pytest.mark.parametrize("player", ["mcts", "flatmc"])
+@pytest.mark.parametrize("player", ["mcts", "mcts-worlds", "flatmc"])
 @pytest.mark.parametrize("k", [1, 2])
 def test_candidates_keep_search_to_the_policys_first_choices(choose, tmp_path, player, k):
     """With candidates = k (mcts: and ranked = 1), the search plays one of the k options its
@@ -187,7 +189,7 @@ def test_candidates_keep_search_to_the_policys_first_choices(choose, tmp_path, p
     not the policy's first choices)."""
     v = write_variants(tmp_path, f"""
 [variants.top]
-base = "{player}"
+base = "{player.split('-')[0]}"
 params = {{ {TOP_K[player].format(k=k)} }}
 """)
     tables, states = mid_game_states(40)
@@ -222,6 +224,70 @@ def test_margin_mixes_the_win_share_with_the_finished_games_evaluation(choose, m
             assert out[q] == pytest.approx((1 - margin) * win[q] + margin * ev)
             differ += abs(ev - win[q]) > 1e-6
     assert differ > 0   # the two values differ, so the mix is really checked
+
+
+WORLDS = """
+[variants.w{w}i{it}]
+base = "mcts"
+params = {{ iterations = {it}, rollout = "greedy", ranked = 1, candidates = 2, tree = 1, worlds = {w} }}
+"""
+
+
+def test_mcts_worlds_are_reproducible_and_do_not_peek(choose, tmp_path):
+    """mcts with worlds > 0 draws its worlds from the seat's own stream: the same state and
+    stream give the same answer, whole games replay, and redrawing what the seat cannot see
+    changes nothing (harm: worlds drawn from an unseeded or hidden source)."""
+    v = write_variants(tmp_path, WORLDS.format(w=8, it=24))
+    tables, states = mid_game_states(30)
+    multi = 0
+    for st in states:
+        p = m.to_move_nb(st[0])
+        a, b, c = st.copy(), st.copy(), st.copy()
+        m.determinize_nb(tables[0], c[0], p, np.uint64(777))
+        ia, n = decide(choose, tables, a, "w8i24", v)
+        ib, _ = decide(choose, tables, b, "w8i24", v)
+        ic, _ = decide(choose, tables, c, "w8i24", v)
+        assert ia == ib == ic
+        assert a.tobytes() == b.tobytes()        # the same stream draws, nothing else written
+        multi += n > 1
+    assert multi > 20
+    for g in range(3):
+        x, y = [], []
+        play(choose, ["w8i24", "greedy", "random"], 3, 60 + g, v, x)
+        play(choose, ["w8i24", "greedy", "random"], 3, 60 + g, v, y)
+        assert x == y
+
+
+def test_mcts_with_one_world_plays_every_iteration_in_that_world(choose, tmp_path):
+    """worlds = 1: every iteration starts from the same world, so each root child's playouts
+    all repeat one deterministic game and the move (the policy's first choice unless the
+    second one's playout is better) does not depend on the budget; the seat's stream gives
+    1 + W draws whatever the budget. With a fresh world per iteration (worlds = 0) the budget
+    does change some moves: the check can fail (harm: worlds that are not reused)."""
+    from sim.rng import next_u64_nb
+    text = "".join(WORLDS.format(w=w, it=it) for w in (0, 1) for it in (4, 41))
+    v = write_variants(tmp_path, text)
+    tables, states = mid_game_states(60)
+    changed = {0: 0, 1: 0}
+    multi = 0
+    for st in states:
+        p = m.to_move_nb(st[0])
+        for w in (0, 1):
+            a, b = st.copy(), st.copy()
+            ia, n = decide(choose, tables, a, f"w{w}i4", v)
+            ib, _ = decide(choose, tables, b, f"w{w}i41", v)
+            changed[w] += ia != ib
+            if w == 1:
+                multi += n > 1
+                if n > 1:
+                    expect = st[0]["streams"].copy()
+                    for _ in range(2):          # the search's own stream, then one world seed
+                        next_u64_nb(expect, 1 + p)
+                    assert a[0]["streams"][1 + p] == expect[1 + p]
+                    assert b[0]["streams"][1 + p] == expect[1 + p]
+    assert changed[1] == 0
+    assert changed[0] > 0
+    assert multi > 30
 
 
 def test_search_leaves_the_real_state_alone_but_its_own_stream(choose, tmp_path):
