@@ -135,9 +135,10 @@ def search_catalog(random_id: int = 0) -> list:
                                     "a denser signal (0 = win share only)")],
          "strategy_params": ("rollout",)},
         {"name": "mcts", "id": MCTS, "search": True,
-         "description": "Information-set MCTS (UCT over a fresh determinization of the seat's "
+         "description": "Information-set MCTS (UCT over a determinization of the seat's "
                         "information set at every iteration, one tree keyed by option codes); "
-                        "plays the most visited option.",
+                        "plays the most visited option (with worlds > 0: the policy's choice "
+                        "unless another root option beats it on their shared worlds).",
          "params": [("iterations", 200.0, "iterations (playouts) per decision"),
                     ("rollout", float(random_id), "rollout policy: a built-in of the game"),
                     ("c", 0.7, "UCB1 exploration constant (values are win shares in [0, 1])"),
