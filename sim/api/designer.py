@@ -7,6 +7,7 @@ and `.report(path)`. Keyword names follow the CLI options (`set`, `vary`, `games
 """
 from __future__ import annotations
 
+import abc
 import math
 import os
 from dataclasses import dataclass, field
@@ -55,13 +56,14 @@ def _shown_names(names, seats, configs) -> list:
     return out
 
 
-class _Result:
+class _Result(abc.ABC):
     """Common to the designer results: the folder, the notes, `.report(path)`."""
     path: str
     notes: list
 
+    @abc.abstractmethod
     def document(self):
-        raise NotImplementedError
+        """The result's report document (reports.designer's Document): each result builds its own."""
 
     def report(self, path: str | None = None, formats=("html", "md")) -> dict:
         """Write the report (HTML and/or Markdown) into `path` (default: FOLDER/report);
