@@ -193,7 +193,7 @@ def test_flood_insurance_halves_breach_tokens_rounding_up(names):
 def test_dike_track_wraps_around_adding_20_points():
     t, s = fresh()
     s.dike_pos[0] = 40
-    N.move_marker_nb(t, s, 0, 3, False)
+    N.move_marker_nb(t, s, 0, 3, False, *no_trace())
     assert (s.dike_pos[0], s.dike_lap[0]) == (3, 1)
     assert N.dike_points_nb(t, s, 0) == 21
 
@@ -202,7 +202,7 @@ def test_progress_token_passed_over_not_landed_on_gives_its_bonus():
     t, s = fresh()
     s.dike_pos[0] = 16
     coins = s.coins[0]
-    N.move_marker_nb(t, s, 0, 4, True)               # passes 18 (5 coins), stops on 20
+    N.move_marker_nb(t, s, 0, 4, True, *no_trace())              # passes 18 (5 coins), stops on 20
     assert s.dike_pos[0] == 20
     assert s.coins[0] == coins + 5
 
@@ -212,7 +212,7 @@ def test_progress_token_with_two_effects_is_a_choice_and_stays_for_others():
     for p in (0, 1):
         s.dike_pos[p] = 4
         n0 = s.g[E.G_NTASK]
-        N.move_marker_nb(t, s, p, 3, True)           # passes 6: 2 coins or remove a wave
+        N.move_marker_nb(t, s, p, 3, True, *no_trace())          # passes 6: 2 coins or remove a wave
         assert s.g[E.G_NTASK] == n0 + 1
         assert s.task[n0, 0] == E.T_TOKEN and s.task[n0, 1] == p
 
@@ -220,7 +220,7 @@ def test_progress_token_with_two_effects_is_a_choice_and_stays_for_others():
 def test_marker_arriving_goes_on_top_for_start_player_and_ties():
     t, s = fresh()
     s.dike_pos[:2] = (3, 2)
-    N.move_marker_nb(t, s, 1, 1, False)              # seat 1 arrives on seat 0's space
+    N.move_marker_nb(t, s, 1, 1, False, *no_trace())             # seat 1 arrives on seat 0's space
     assert N.ahead_nb(t, s, 1, 0)
 
 
@@ -601,3 +601,180 @@ def test_waves_never_exceed_three_layers_of_twelve():
     tr, tn = no_trace()
     N.reveal_flood_nb(t, s, tr, tn)
     assert s.g[E.G_WAVES] == 36
+
+
+# --- issue 20: the rulebook read literally --------------------------------------------------
+def trace_buffer():
+    return np.zeros((256, E.TRACE_WIDTH), np.int64), np.zeros(1, np.int64)
+
+
+def events(tr, tn, ev):
+    return [tuple(int(x) for x in row[1:]) for row in tr[:tn[0]] if row[0] == ev]
+
+
+def corner_pens_farm(t, s, names):
+    """Corner Pens on B3 (outside pastures); one pasture: the corner A1 alone."""
+    bare_farm(s, 0)
+    x = tile_id(names, "Corner Pens")
+    s.tile_at[0, 1 * COLS + 2] = x
+    s.owned[0] |= 1 << x
+    enclose(s, 0, [(0, 0)])
+
+
+def test_corner_pens_each_tile_free_corner_holds_exactly_one_sheep_in_or_out_of_a_pasture(names):
+    """'자신의 농장 네 귀퉁이 중, 농장 확장 타일을 짓지 않은 칸마다 정확히 양을 1마리 수용할 수
+    있습니다. 해당 칸이 목장 안에 있거나 바깥에 있거나 상관 없습니다.'"""
+    t, s = fresh()
+    corner_pens_farm(t, s, names)
+    # A1 (in the pasture): exactly 1; the three other corners (outside): 1 each
+    assert N.capacity_nb(t, s, 0) == 4
+    s.tile_at[0, E.CORNERS[3]] = tile_id(names, "Treasure Chest")   # a tile on a corner: none
+    assert N.capacity_nb(t, s, 0) == 3
+
+
+def test_corner_pens_rule_option_one_more_adds_a_place_to_a_pasture_corner(names):
+    t, s = fresh(overrides=["rules.corner_pens=one_more"])
+    corner_pens_farm(t, s, names)
+    assert N.capacity_nb(t, s, 0) == 5      # A1: its pasture place + 1; 3 corners outside
+
+
+def with_terrain(t, s, bit):
+    """Seat 0 gets the first farm board showing terrain `bit`."""
+    s.layout[0] = [i for i in range(t.n_layouts) if (t.layout_terrain[i] & bit).any()][0]
+
+
+def lake_cell_and_count(t, s):
+    with_terrain(t, s, E.TERRAIN_LAKE)
+    lay = s.layout[0]
+    lakes = [k for k in range(E.N_CELLS) if t.layout_terrain[lay, k] & E.TERRAIN_LAKE]
+    return lakes[0], len(lakes)
+
+
+@pytest.mark.parametrize("tile", ["Sheep Row", "Dike Master", "Treasure Chest"])
+def test_lake_cells_outside_pastures_count_whatever_tile_stands_on_them(names, tile):
+    """'자신의 농장에서 목장의 바깥에 있는 호수 칸' (Lake View, and likewise the lake, forest and
+    bush cells of Woodland, Bush Clearing, Lake Pumping Station, Lake Meadow): a lake cell
+    under a building is still a lake cell outside a pasture."""
+    t, s = fresh()
+    bare_farm(s, 0)
+    k, n = lake_cell_and_count(t, s)
+    assert n >= 1
+    s.tile_at[0, k] = tile_id(names, tile)
+    assert N.terrain_outside_nb(t, s, 0, E.TERRAIN_LAKE, N.in_pasture_mask_nb(t, s, 0)) == n
+
+
+def test_terrain_rule_option_hidden_leaves_out_cells_under_buildings(names):
+    t, s = fresh(overrides=["rules.terrain_under_buildings=hidden"])
+    bare_farm(s, 0)
+    k, n = lake_cell_and_count(t, s)
+    s.tile_at[0, k] = tile_id(names, "Sheep Row")            # a building
+    assert N.terrain_outside_nb(t, s, 0, E.TERRAIN_LAKE, N.in_pasture_mask_nb(t, s, 0)) == n - 1
+    s.tile_at[0, k] = tile_id(names, "Treasure Chest")       # a facility: still counted
+    assert N.terrain_outside_nb(t, s, 0, E.TERRAIN_LAKE, N.in_pasture_mask_nb(t, s, 0)) == n
+
+
+def test_timber_yard_takes_two_cards_from_the_resource_deck(names):
+    """'해당 목장 안에 나무 칸이 하나 이상 포함되어 있으면 자원 카드 더미에서 2장을 가져옵니다':
+    from the deck, never the face-up cards."""
+    t, s = fresh()
+    bare_farm(s, 0)
+    x = tile_id(names, "Timber Yard")
+    with_terrain(t, s, E.TERRAIN_TREE)
+    lay = s.layout[0]
+    tree = [k for k in range(E.N_CELLS) if t.layout_terrain[lay, k] & E.TERRAIN_TREE][0]
+    s.owned[0] |= 1 << x
+    s.tile_at[0, 3 * COLS + 5 if tree != 3 * COLS + 5 else 0] = x
+    enclose(s, 0, [divmod(tree, COLS)])                      # the fence action closed it
+    s.g[E.G_NTASK] = 0
+    hand, display, deck = s.hand[0].sum(), s.display.copy(), s.g[E.G_DECK_N]
+    N.end_fence_nb(t, s, 0, 0, E.FENCE_OWN, 4, 0)
+    tr, tn = trace_buffer()
+    while s.g[E.G_NTASK] > 0 and not N.is_decision_task_nb(s.task[s.g[E.G_NTASK] - 1, 0]):
+        N.run_auto_task_nb(t, s, tr, tn)
+    assert s.g[E.G_NTASK] == 0                               # nothing left to choose
+    assert s.hand[0].sum() == hand + 2 and s.g[E.G_DECK_N] == deck - 2
+    assert (s.display == display).all()
+    assert events(tr, tn, E.EV_CARDS) == [(0, 0, 2, 0, 0)]
+
+
+def sheep_action(t, s, p, value, option):
+    tr, tn = trace_buffer()
+    s.g[E.G_NTASK] = 0
+    N.push_nb(s, E.T_SHEEP, p, value, 0, 0, 0, 0, 0)
+    N.apply_sheep_nb(t, s, option, tr, tn)
+    return tr, tn
+
+
+def test_sheep_market_sold_sheep_go_into_the_rows_empty_places_and_bought_ones_free_them():
+    """'선택한 줄의 빈칸을 초과하여 팔 수 없고, 그 줄의 빈칸에 판매한 양을 하나씩 놓습니다' and
+    '선택한 줄에 있는 만큼만 살 수 있고': a sold sheep stands in the row (it can be bought),
+    a bought sheep leaves its place empty (it can be sold into)."""
+    t, s = fresh(n=2)
+    bare_farm(s, 1)
+    enclose(s, 1, [(r, c) for r in (1, 2) for c in (1, 2, 3)])
+    s.sheep[1] = 0
+    s.coins[:2] = 50
+    bare_farm(s, 0)
+    enclose(s, 0, [(r, c) for r in (1, 2) for c in (1, 2, 3)])
+    s.sheep[0] = 4
+    sheep0, free0 = int(s.market_avail[1]), int(s.market_free[1])
+    tr, tn = sheep_action(t, s, 0, 4, 100 + 1 * 10 + free0)   # seat 0 fills row 2
+    assert (s.market_avail[1], s.market_free[1]) == (sheep0 + free0, 0)
+    assert events(tr, tn, E.EV_MARKET) == [(1, sheep0, free0, sheep0 + free0, 0)]
+    opts = np.empty(E.MAX_OPTIONS, np.int64)
+    n = N.sheep_options_nb(t, s, 1, 6, opts)
+    buys = [o % 10 for o in opts[:n] if o < 100 and (o // 10) % 10 == 1]
+    assert max(buys) == sheep0 + free0                        # the sold sheep can be bought
+    sheep_action(t, s, 1, 6, 1 * 10 + sheep0 + free0)         # seat 1 buys them all
+    assert (s.market_avail[1], s.market_free[1]) == (0, sheep0 + free0)
+    n = N.sheep_options_nb(t, s, 1, 6, opts)
+    sells = [o % 10 for o in opts[:n] if o >= 100 and (o // 10) % 10 == 1]
+    assert max(sells) == min(6, sheep0 + free0)               # their places take sales
+
+
+def test_breach_tokens_column_counts_the_tokens_before_the_dwelling_mound_discards_them(names):
+    t, s = fresh()
+    x = tile_id(names, "Dwelling Mound")
+    s.owned[0] |= 1 << x
+    s.tile_at[0, 3 * COLS + 5] = x
+    s.breach[0] = 3
+    tr, tn = trace_buffer()
+    N.storm_surge_nb(t, s, tr, tn)
+    assert s.breach[0] == 0                                   # the mound discarded them
+    assert s.st[0, E.ST_BREACH_FINAL] == 3
+
+
+# --- issue 20: every step that changes the state is in the trace ---------------------------
+def test_trace_shows_the_coins_of_a_progress_token_passed():
+    t, s = fresh()
+    s.dike_pos[0] = 16
+    tr, tn = trace_buffer()
+    N.move_marker_nb(t, s, 0, 4, True, tr, tn)                # passes 18: 5 coins
+    assert [e for e in events(tr, tn, E.EV_TOKEN) if e[0] == 0 and e[2] == 0 and e[3] == 5]
+
+
+def test_trace_shows_income_choices_and_lambs_born():
+    t, s = fresh()
+    bare_farm(s, 0)
+    enclose(s, 0, [(r, c) for r in (1, 2) for c in (1, 2, 3)])
+    s.sheep[0] = 4
+    tr, tn = trace_buffer()
+    N.upkeep_nb(t, s, False, tr, tn)
+    assert (0, 2, 6, 0, 0) in events(tr, tn, E.EV_BREED)      # 4 sheep: 2 lambs
+    s.g[E.G_NTASK] = 0
+    N.push_nb(s, E.T_INCOME, 1, 0, 0, 0, 0, 0, 0)
+    coins = s.coins[1]
+    N.apply_task_nb(t, s, 1, tr, tn)
+    assert s.coins[1] == coins + 1
+    assert events(tr, tn, E.EV_INCOME)[-1][:2] == (1, 1)
+
+
+# --- issue 20: seats are asked in the rulebook's order, not by seat number -------------------
+def test_dike_support_request_lists_the_rivals_clockwise_from_the_asker():
+    t, s = fresh(n=4)
+    opts = np.empty(E.MAX_OPTIONS, np.int64)
+    for p in range(4):
+        s.g[E.G_NTASK] = 0
+        N.push_nb(s, E.T_ASK, p, 2, 0, 0, 0, 0, 0)
+        n = N.task_options_nb(t, s, opts)
+        assert list(opts[:n]) == [(p + j) % 4 for j in (1, 2, 3)]

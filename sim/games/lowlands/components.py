@@ -205,6 +205,8 @@ class RulesSection(_Model):
     same_resource_after_segment: bool
     shuffle_progress_tokens: bool
     auction_house_sells_to: Literal["supply", "market"] = "supply"
+    corner_pens: Literal["exactly_one", "one_more"] = "exactly_one"
+    terrain_under_buildings: Literal["counts", "hidden"] = "counts"
 
     @field_validator("start_pasture")
     @classmethod
@@ -408,4 +410,6 @@ def build_tables(m: LowlandsComponentFile) -> np.recarray:
     R[E.R_EXCHANGE_RATE] = r.exchange_rate
     R[E.R_SHUFFLE_TOKENS] = int(r.shuffle_progress_tokens)
     R[E.R_AUCTION_TO_MARKET] = int(r.auction_house_sells_to == "market")
+    R[E.R_CORNERS_ONE_MORE] = int(r.corner_pens == "one_more")
+    R[E.R_TERRAIN_NOT_UNDER_BUILDINGS] = int(r.terrain_under_buildings == "hidden")
     return rec

@@ -165,7 +165,11 @@ R_EXCHANGE_RATE = 26      # cards of one type for one of another (2)
 R_SHUFFLE_TOKENS = 27     # 1: progress tokens shuffled onto the large spaces (default 0)
 R_AUCTION_TO_MARKET = 28  # 1: the Auction House's sale needs (and fills) an empty place on a
                           # sheep-market row; 0 (default): sold to the supply
-N_RULES = 29
+R_CORNERS_ONE_MORE = 29   # 1: a tile-free corner inside a pasture holds its pasture place
+                          # plus 1 (Corner Pens); 0 (default, the rulebook's words): exactly 1
+R_TERRAIN_NOT_UNDER_BUILDINGS = 30  # 1: terrain under a building is not counted "outside
+                          # pastures"; 0 (default, the rulebook's words): every such cell counts
+N_RULES = 31
 
 # --- tables record (what the kernels read) -----------------------------------------------
 TABLES_DTYPE = np.dtype([
@@ -299,6 +303,7 @@ T_FLOOD = 16       # automatic: a = 1 lay this stage's flood cards first; reveal
 T_UPKEEP_TRADE = 17  # before breeding: sell at the Auction House / buy at the Fodder Silo
 T_MARKET_HALL = 18   # the Market Hall just built: a = tile id
 T_UPKEEP = 19      # automatic: the rest of the upkeep (breeding on), after the trades; a = 1 last
+T_DECK_CARDS = 20  # automatic: a = cards drawn from the resource deck (Timber Yard)
 TASK_W = 8         # (kind, seat, a, b, c, d, e, f)
 DIKE_OWN, DIKE_SUPPORT, DIKE_TILE = range(3)   # farmer action / support / tile effect (asks, no cards)
 FENCE_OWN, FENCE_FREE, FENCE_TILE = range(3)   # farmer action / free placements / tile's fence action
@@ -332,21 +337,26 @@ MAX_OPTIONS = 128
 EV_STAGE = 0       # a = stage, b = step
 EV_FLOOD = 1       # a = card value, b = waves after
 EV_PLACE = 2       # a = seat, b = action, c = farmer value, d = total value, e = reuse coins
-EV_BUILD = 3       # a = seat, b = tile, c = cell
+EV_BUILD = 3       # a = seat, b = tile, c = cell, d = resource cards paid
 EV_DIKE = 4        # a = seat, b = res, c = amount, d = mode, e = segments after
 EV_FENCE = 5       # a = seat, b = edge, c = 1 built / 0 moved-to / 2 picked up / 3 free
 EV_SHEEP = 6       # a = seat, b = mode, c = row, d = count, e = price
 EV_CARDS = 7       # a = seat, b = display mask, c = from deck
 EV_ASK = 8         # a = seat, b = seat asked
-EV_TOKEN = 9       # a = seat, b = token, c = choice
+EV_TOKEN = 9       # a = seat, b = token, c = choice (0 coins), d = coins received
 EV_HIGH = 10       # a = 1 held, 0 broke, b = waves, c = segments
 EV_ESCAPE = 11     # a = seat, b = sheep lost
-EV_UPKEEP = 12     # a = seat, b = lambs, c = cards, d = coins
+EV_UPKEEP = 12     # a = seat, c = cards, d = coins (the automatic income; lambs: EV_BREED)
 EV_END = 13        # a = final breach
 EV_DISCARD = 14    # a = seat, b = res
 EV_FARMHAND = 15   # a = seat, b = from, c = to
 EV_TRADE = 16      # a = seat, b = 0 upkeep (Auction House / Fodder Silo), 1 Market Hall,
                    # c = sold, d = bought, e = coins received minus paid
+EV_INCOME = 17     # a = seat, b = 0 a card / 1 a coin (the income board's choice), c = card
+                   # type drawn (-1: none left)
+EV_BREED = 18      # a = seat, b = lambs born, c = sheep after
+EV_MARKET = 19     # a = row, b = sheep before, c = empty places before, d = sheep after,
+                   # e = empty places after (after every trade with the sheep market)
 TRACE_WIDTH = 6
 
 STATE_DTYPE = np.dtype([

@@ -65,7 +65,7 @@ RECORD = declare(
     ("start_order", "i8", "0 = first start player, then clockwise"),
     ("floods_broke", "i8", "high tides at which the dike broke (0-3; same for every seat)"),
     ("final_breach", "i8", "1 if the dike broke at the storm surge"),
-    ("breach_tokens", "i8", "breach tokens held at the storm surge"),
+    ("breach_tokens", "i8", "breach tokens held at the storm surge, before the '!' effects (Dwelling Mound)"),
     ("support_asked", "i8", "dike-support requests this seat received"),
     ("support_given", "i8", "requests it answered with at least 1 resource"),
     ("dike_resources", "i8", "resources it put into the dike (own actions and support)"),
@@ -406,6 +406,12 @@ def check_state_nb(tables, s):
                 return 9
         if h != tables.rules[R_FARMHANDS]:
             return 9
+    # the sheep market: a bought sheep leaves its place empty, a sold one fills one
+    for r in range(tables.n_market_rows[np_]):
+        if s.market_avail[r] + s.market_free[r] != tables.market_buy[np_, r] + tables.market_sell[np_, r]:
+            return 10
+        if s.market_avail[r] < 0 or s.market_free[r] < 0:
+            return 10
     return 0
 
 

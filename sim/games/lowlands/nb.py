@@ -51,6 +51,10 @@ from sim.games.lowlands.enums import (
     EV_TRADE, R_AUCTION_TO_MARKET, ST_TILE_BOUGHT, ST_TILE_SOLD, T_MARKET_HALL, T_UPKEEP,
     T_UPKEEP_TRADE, TRADE_MAX,
 )
+from sim.games.lowlands.enums import (
+    EV_BREED, EV_INCOME, EV_MARKET, R_CORNERS_ONE_MORE, R_TERRAIN_NOT_UNDER_BUILDINGS,
+    T_DECK_CARDS,
+)
 
 CHANCE = 0
 
@@ -259,12 +263,15 @@ def has_effect_nb(t, s, p, effect):
 
 @njit(cache=True, error_model="numpy")
 def terrain_outside_nb(t, s, p, bit, inmask):
-    """Cells showing terrain `bit` outside pastures and not covered by a building."""
+    """Cells of terrain `bit` outside pastures ("목장의 바깥에 있는"): whatever stands on them,
+    unless the rule option terrain_under_buildings = "hidden" leaves out building cells."""
     lay = s.layout[p]
+    skip_buildings = t.rules[R_TERRAIN_NOT_UNDER_BUILDINGS] == 1
     c = 0
     for k in range(N_CELLS):
-        if (t.layout_terrain[lay, k] & bit) and not ((inmask >> k) & 1) and not is_building_nb(t, s, p, k):
-            c += 1
+        if (t.layout_terrain[lay, k] & bit) and not ((inmask >> k) & 1):
+            if not (skip_buildings and is_building_nb(t, s, p, k)):
+                c += 1
     return c
 
 
@@ -292,8 +299,12 @@ def capacity_nb(t, s, p):
         elif ef == EF_LAKE_SHEEP:
             cap += terrain_outside_nb(t, s, p, TERRAIN_LAKE, inmask)
         elif ef == EF_CORNERS:
+            # each tile-free corner holds exactly 1 sheep, in or out of a pasture (rulebook);
+            # corner_pens = "one_more": a pasture corner holds its pasture place plus 1
+            one_more = t.rules[R_CORNERS_ONE_MORE] == 1
             for i in range(4):
-                if s.tile_at[p, CORNERS[i]] < 0:
+                c = CORNERS[i]
+                if s.tile_at[p, c] < 0 and (one_more or not (inmask >> c) & 1):
                     cap += 1
         elif ef == EF_BETWEEN:
             for a in range(N_CELLS):
@@ -471,7 +482,7 @@ def ahead_nb(t, s, p, q):
 
 
 @njit(cache=True, error_model="numpy")
-def move_marker_nb(t, s, p, steps, tokens):
+def move_marker_nb(t, s, p, steps, tokens, trace, tn):
     """Advance p's dike marker `steps` spaces; past the last space it continues on the wrap
     space (a lap: +wrap_points dike points). With `tokens`, every progress token landed on OR
     passed gives its bonus (a choice -> a T_TOKEN task, resolved right after)."""
@@ -488,6 +499,7 @@ def move_marker_nb(t, s, p, steps, tokens):
                     k = s.token_order[i]
                     if t.token_alt[k] == ALT_NONE:
                         s.coins[p] += t.token_coins[k]
+                        trace_nb(trace, tn, EV_TOKEN, p, k, 0, t.token_coins[k], 0)
                     else:
                         push_nb(s, T_TOKEN, p, k, 0, 0, 0, 0, 0)
     if steps > 0:
@@ -1140,12 +1152,12 @@ def task_options_nb(t, s, options):
     if kind == T_CARDS:
         return cards_options_nb(s, a, options)
     if kind == T_ASK:
-        n = 0
-        for q in range(s.g[G_NP]):
-            if q != p:
-                options[n] = q
-                n += 1
-        return n
+        # clockwise from the asker's left: a player that breaks ties by the first option
+        # favours no seat number
+        np_ = s.g[G_NP]
+        for j in range(1, np_):
+            options[j - 1] = (p + j) % np_
+        return np_ - 1
     if kind == T_TOKEN:
         options[0] = 0
         if token_alt_ok_nb(t, s, p, a):
@@ -1175,7 +1187,7 @@ def task_options_nb(t, s, options):
 @njit(cache=True, error_model="numpy")
 def is_decision_task_nb(kind):
     return not (kind == T_AFTER or kind == T_ESCAPE or kind == T_SHEEP_GAIN or kind == T_FLOOD
-                or kind == T_UPKEEP)
+                or kind == T_UPKEEP or kind == T_DECK_CARDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1241,10 +1253,10 @@ def apply_dike_nb(t, s, option, trace, tn):
     steps = amt
     if first and mode == DIKE_SUPPORT:
         s.st[p, ST_SUPPORT_GIVEN] += 1
-        move_marker_nb(t, s, builder, 1, True)   # the builder moves 1 first (rules text)
+        move_marker_nb(t, s, builder, 1, True, trace, tn)   # the builder moves 1 first (rules text)
     if first and mode != DIKE_SUPPORT:
         steps += has_effect_nb(t, s, p, EF_DIKE_PLUS)
-    move_marker_nb(t, s, p, steps, True)
+    move_marker_nb(t, s, p, steps, True, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1270,7 +1282,7 @@ def tile_effect_nb(t, s, p, x, cell, trace, tn):
     elif ef == EF_FARMHOUSE:
         push_nb(s, T_BUILD, p, 4, 1, 0, 0, 0, 0)
     elif ef == EF_DIKE_ASSOC:
-        move_marker_nb(t, s, p, prm, True)
+        move_marker_nb(t, s, p, prm, True, trace, tn)
     elif ef == EF_ESTATE:
         if s.fence_supply[p] > 0:
             push_nb(s, T_FENCE, p, 2, FENCE_FREE, -1, 0, 0, 0)
@@ -1282,7 +1294,7 @@ def tile_effect_nb(t, s, p, x, cell, trace, tn):
                 s.g[G_SITE_RES] = 0
             s.g[G_SITE_POS] = t.rules[R_SITE_LENGTH]
             complete_segment_nb(t, s)
-        move_marker_nb(t, s, p, prm, True)
+        move_marker_nb(t, s, p, prm, True, trace, tn)
     elif ef == EF_WAVES:
         remove_waves_nb(t, s, s.n_buildings[p])
     elif ef == EF_DAIRY:
@@ -1335,7 +1347,7 @@ def apply_cell_nb(t, s, option, trace, tn):
     refill_tiles_nb(t, s, k)
     s.tile_at[p, option] = x
     s.owned[p] |= 1 << x
-    trace_nb(trace, tn, EV_BUILD, p, x, option, 0, 0)
+    trace_nb(trace, tn, EV_BUILD, p, x, option, out[0] + out[1] + out[2], 0)
     if own == 1 and left > 0:
         push_nb(s, T_CARDS, p, left, 0, 0, 0, 0, 0)
     push_nb(s, T_ESCAPE, p, 0, 0, 0, 0, 0, 0)
@@ -1367,10 +1379,10 @@ def end_fence_nb(t, s, p, left, mode, built, before):
                 tree = True
             if t.layout_terrain[lay, k] & TERRAIN_BUSH:
                 bush = True
-    if tree:
+    if tree:   # Timber Yard: "자원 카드 더미에서 2장": from the deck, not the face-up cards
         for y in range(t.n_tiles):
             if (s.owned[p] >> y) & 1 and t.tile_effect[y] == EF_TREE_CARDS:
-                push_nb(s, T_CARDS, p, t.tile_param[y], 0, 0, 0, 0, 0)
+                push_nb(s, T_DECK_CARDS, p, t.tile_param[y], 0, 0, 0, 0, 0)
     if bush:
         for y in range(t.n_tiles):
             if (s.owned[p] >> y) & 1 and t.tile_effect[y] == EF_BUSH_SHEEP:
@@ -1459,15 +1471,23 @@ def apply_sheep_nb(t, s, option, trace, tn):
             each = 0
         s.coins[p] -= k * each
         s.sheep[p] += k
-        s.market_avail[r] -= k
+        s.market_avail[r] -= k     # the bought sheep leave empty places to sell into
+        s.market_free[r] += k
         s.st[p, ST_SHEEP_BOUGHT] += k
     else:
         each = price + hand + shearer_bonus_nb(t, s, p)
         s.coins[p] += k * each
         s.sheep[p] -= k
-        s.market_free[r] -= k
+        s.market_free[r] -= k      # the sold sheep stand in the row, for sale
+        s.market_avail[r] += k
         s.st[p, ST_SHEEP_SOLD] += k
     trace_nb(trace, tn, EV_SHEEP, p, mode, r, k, each)
+    if mode == 0:
+        trace_nb(trace, tn, EV_MARKET, r, s.market_avail[r] + k, s.market_free[r] - k,
+                 s.market_avail[r], s.market_free[r])
+    else:
+        trace_nb(trace, tn, EV_MARKET, r, s.market_avail[r] - k, s.market_free[r] + k,
+                 s.market_avail[r], s.market_free[r])
     if value - k > 0:
         push_nb(s, T_CARDS, p, value - k, 0, 0, 0, 0, 0)
 
@@ -1577,7 +1597,7 @@ def apply_task_nb(t, s, option, trace, tn):
     elif kind == T_TOKEN:
         k = s.task[i, 2]
         pop_nb(s)
-        trace_nb(trace, tn, EV_TOKEN, p, k, option, 0, 0)
+        trace_nb(trace, tn, EV_TOKEN, p, k, option, t.token_coins[k] if option == 0 else 0, 0)
         if option == 0:
             s.coins[p] += t.token_coins[k]
         else:
@@ -1603,12 +1623,14 @@ def apply_task_nb(t, s, option, trace, tn):
             trace_nb(trace, tn, EV_FARMHAND, p, fr, to, 0, 0)
     elif kind == T_INCOME:
         pop_nb(s)
+        c = -1
         if option == 0:
             c = draw_card_nb(s)
             if c >= 0:
                 s.hand[p, c] += 1
         else:
             s.coins[p] += 1
+        trace_nb(trace, tn, EV_INCOME, p, option, c, 0, 0)
     elif kind == T_DISCARD:
         pop_nb(s)
         s.hand[p, option] -= 1
@@ -1695,6 +1717,7 @@ def upkeep_nb(t, s, last, trace, tn):
         lambs = s.sheep[p] // t.rules[R_SHEEP_BREED_PER]
         got = gain_sheep_nb(t, s, p, lambs)
         s.st[p, ST_BRED] += got
+        trace_nb(trace, tn, EV_BREED, p, got, s.sheep[p], 0, 0)
     for j in range(np_ - 1, -1, -1):                # pushed in reverse: the start player first
         p = (s.g[G_START] + j) % np_
         income_icons_nb(t, s, p, inc)
@@ -1770,6 +1793,8 @@ def storm_surge_nb(t, s, trace, tn):
     np_ = s.g[G_NP]
     bonus = np.zeros(MAX_PLAYERS, np.int64)
     for p in range(np_):
+        s.st[p, ST_BREACH_FINAL] = s.breach[p]     # before the '!' effects (Dwelling Mound)
+    for p in range(np_):
         inmask = in_pasture_mask_nb(t, s, p)
         lay = s.layout[p]
         for x in range(t.n_tiles):
@@ -1787,7 +1812,7 @@ def storm_surge_nb(t, s, trace, tn):
                         nf += 1
                 bonus[p] += prm * nf
             elif ef == EF_DIKE_ASSOC:
-                move_marker_nb(t, s, p, 2 * (dike_points_nb(t, s, p) // prm), False)
+                move_marker_nb(t, s, p, 2 * (dike_points_nb(t, s, p) // prm), False, trace, tn)
             elif ef == EF_MOUND:
                 if s.breach[p] <= prm:
                     s.breach[p] = 0
@@ -1809,7 +1834,6 @@ def storm_surge_nb(t, s, trace, tn):
                             if nb >= 0 and s.tile_at[p, nb] < 0 and not (inmask >> nb) & 1:
                                 bonus[p] += prm
         s.st[p, ST_BONUS_PTS] = bonus[p]
-        s.st[p, ST_BREACH_FINAL] = s.breach[p]
     holds = dike_holds_nb(t, s)
     s.g[G_FINAL_BREACH] = 0 if holds else 1
     price = sheep_price_nb(t, s)
@@ -1891,6 +1915,14 @@ def run_auto_task_nb(t, s, trace, tn):
         reveal_flood_nb(t, s, trace, tn)
     elif kind == T_UPKEEP:
         upkeep_nb(t, s, a == 1, trace, tn)
+    elif kind == T_DECK_CARDS:
+        got = 0
+        for _ in range(a):
+            c = draw_card_nb(s)
+            if c >= 0:
+                s.hand[p, c] += 1
+                got += 1
+        trace_nb(trace, tn, EV_CARDS, p, 0, got, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -2181,7 +2213,11 @@ def apply_upkeep_trade_nb(t, s, p, option, trace, tn):
         left = ds
         for r in range(t.n_market_rows[s.g[G_NP]]):
             k = s.market_free[r] if s.market_free[r] < left else left
-            s.market_free[r] -= k
+            if k > 0:
+                s.market_free[r] -= k
+                s.market_avail[r] += k
+                trace_nb(trace, tn, EV_MARKET, r, s.market_avail[r] - k, s.market_free[r] + k,
+                         s.market_avail[r], s.market_free[r])
             left -= k
     s.sheep[p] += db - ds
     s.coins[p] += gain - cost

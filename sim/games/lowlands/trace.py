@@ -30,7 +30,7 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
         elif ev == E.EV_PLACE:
             lines.append(f"{seat(a)}: farmer {c} on {E.ACTION_NAMES[b]} (value {d}, {e} coins)")
         elif ev == E.EV_BUILD:
-            lines.append(f"{seat(a)}: builds {names[b]} on {cell_name(c)}")
+            lines.append(f"{seat(a)}: builds {names[b]} on {cell_name(c)}, pays {d} resource cards")
         elif ev == E.EV_DIKE:
             mode = "supports the dike" if d == E.DIKE_SUPPORT else "builds the dike"
             lines.append(f"{seat(a)}: {mode} with {c} {E.RES_NAMES[b]} ({e} segments)")
@@ -44,7 +44,8 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
         elif ev == E.EV_ASK:
             lines.append(f"{seat(a)}: asks {seat(b)} for dike support ({c} resources)")
         elif ev == E.EV_TOKEN:
-            lines.append(f"{seat(a)}: progress token {b + 1}: {'coins' if c == 0 else 'its other bonus'}")
+            what = f"{d} coins" if c == 0 else "its other bonus"
+            lines.append(f"{seat(a)}: progress token {b + 1}: {what}")
         elif ev == E.EV_HIGH:
             lines.append(f"high tide: the dike {'holds' if a else 'BREAKS'} ({b} waves, {c} segments)")
         elif ev == E.EV_ESCAPE:
@@ -59,6 +60,13 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
         elif ev == E.EV_TRADE:
             where = "at the upkeep (Auction House / Fodder Silo)" if b == 0 else "at the Market Hall"
             lines.append(f"{seat(a)}: sells {c} and buys {d} sheep {where}, {e:+d} coins")
+        elif ev == E.EV_INCOME:
+            got = ("a card" if c >= 0 else "no card (none left)") if b == 0 else "a coin"
+            lines.append(f"{seat(a)}: income choice: {got}")
+        elif ev == E.EV_BREED:
+            lines.append(f"{seat(a)}: {b} lambs born ({c} sheep)")
+        elif ev == E.EV_MARKET:
+            lines.append(f"  market row {a + 1}: {b} sheep, {c} empty -> {d} sheep, {e} empty")
         elif ev == E.EV_END:
             lines.append(f"storm surge: the dike {'BREAKS' if a else 'holds'}")
     for p in range(prepared.n_players):
