@@ -415,3 +415,72 @@ def test_the_state_checker_holds_after_every_step(game):
                 p.strategy_ids, p.strategy_params, rec)
             assert code == 0, f"check_state_nb code {code} in game {g} after step {step}"
 
+
+
+# --- seat symmetry (issue 20) ------------------------------------------------------------------
+# With one strategy in every seat, seat numbers are exchangeable: a seat's chance to win may
+# depend on its place in the turn order (the start player, clockwise: the log's start-position
+# column) but not on its number. Typical defects: a tie-break or a resolution order that scans
+# seats from 0, a shared resource handed out by seat number, a player reading its seat number.
+SYMMETRY_GAMES = 2000          # per player count
+SYMMETRY_ALPHA = 1e-3          # family-wise (Holm over the seats of one player count)
+START_POSITION_COLUMNS = ("start_position", "start_order")
+
+
+def seat_effect_pvalues(df, n):
+    """Holm-adjusted p-values, one per seat, of "this seat wins as often as the other seats
+    at the same start positions": each row's win minus the mean win of its start position
+    (every seat pooled), summed over the seat's games, against its variance."""
+    col = next((c for c in START_POSITION_COLUMNS if c in df.columns), None)
+    stratum = df[col] if col is not None else pd.Series(0, index=df.index)
+    win = df["win"].astype(float)
+    mean = win.groupby(stratum).transform("mean")
+    var = win.groupby(stratum).transform(lambda w: w.var(ddof=1))
+    resid = (win - mean).groupby(df["seat"]).sum()
+    se = np.sqrt(var.groupby(df["seat"]).sum())
+    from analysis.stats import holm
+    from scipy.stats import norm
+    p = 2 * norm.sf(np.abs(resid / se.where(se > 0, np.nan)).fillna(0.0))
+    return holm(p)
+
+
+def symmetry_cases(game):
+    """(players, strategy) pairs: every player count, the built-ins in turn."""
+    return [(n, game.builtins[n % len(game.builtins)]) for n in game.counts if n >= 2]
+
+
+def seat_symmetry_failures(game, n_games=SYMMETRY_GAMES):
+    failures = []
+    for n, name in symmetry_cases(game):
+        p = game.prepared(n, [name] * n)
+        df = game.chunk(n, p.strategy_ids, p.strategy_params, 0, n_games)
+        adj = seat_effect_pvalues(df, n)
+        if np.nanmin(adj) < SYMMETRY_ALPHA:
+            shares = df.groupby("seat")["win"].mean().round(4).tolist()
+            failures.append(f"{n} players, {name} in every seat: seat win shares {shares}, "
+                            f"Holm p {np.round(adj, 6).tolist()}")
+    return failures
+
+
+def test_seat_numbers_carry_no_effect(game):
+    """Harm: a game (or a built-in) whose outcome depends on a seat's number rather than its
+    place in the turn order: the measured seat shares would report the engine, not the game."""
+    if getattr(game.model, "SEAT_ORDER_IS_TURN_ORDER", False):
+        pytest.skip(f"{game.spec.name}: seats play in seat order (the rulebook's turn order): "
+                    "a seat's number is its turn position")
+    assert seat_symmetry_failures(game) == []
+
+
+def test_seat_symmetry_catches_a_planted_seat_order_tie_break(tmp_path):
+    """The check above fails on the toy game with its planted tie-break (the lowest tied seat
+    wins), and passes on the same game with ties split."""
+    from tests.toygame import DEFAULT_TEXT
+    path = tmp_path / "planted.toml"
+    path.write_text(DEFAULT_TEXT + '\n[rules]\ntie_break = "lowest_seat"\n')
+    planted = Game(TOY)
+    planted.components = TOY.load_components(str(path))
+    planted.tables_rec = TOY.pack_tables(planted.components)
+    planted.tables = planted.tables_rec[0]
+    failures = seat_symmetry_failures(planted)
+    assert len(failures) == len(symmetry_cases(planted)), failures
+    assert seat_symmetry_failures(Game(TOY)) == []

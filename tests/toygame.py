@@ -14,7 +14,10 @@ game does, in a few lines each, so the harness, the runner and the conformance t
   chance) and an observation of what a seat has seen.
 
 Score = dice + secret + lucky bonus; highest wins, ties split. Solo: win when the score
-reaches SOLO_TARGET(tables). Components: `[dice] sides, n_dice`.
+reaches SOLO_TARGET(tables). Components: `[dice] sides, n_dice`, and an optional rule option
+`[rules] tie_break`: "split" (the default, and the shipped file's behaviour) or
+"lowest_seat", a planted seat-order tie-break (the lowest tied seat wins outright) that the
+seat-symmetry conformance test (tests/test_every_game.py) must catch.
 """
 from __future__ import annotations
 
@@ -66,7 +69,8 @@ STATE_DTYPE = np.dtype([
     ("dice", np.int64, (MAX_PLAYERS, MAX_DICE)),  # 0 = not rolled yet
     ("rerolls", np.int64, (MAX_PLAYERS,)),
 ])
-TABLES_DTYPE = np.dtype([("sides", np.int64), ("n_dice", np.int64)])
+TABLES_DTYPE = np.dtype([("sides", np.int64), ("n_dice", np.int64), ("tie_break", np.int64)])
+TIE_BREAKS = ("split", "lowest_seat")
 
 # --- the model (the contract of docs/adding-a-game.md) ---------------------------------------
 MAX_OPTIONS = N_PICKS
@@ -222,6 +226,9 @@ def returns_nb(tables, s, n_players, out):
             n_best += 1
     for p in range(n_players):
         if score_nb(tables, s, p) == best:
+            if tables.tie_break == 1:      # planted: the lowest tied seat takes the win
+                out[p] = 1.0
+                return
             out[p] = 1.0 / n_best
 
 
@@ -354,8 +361,8 @@ N_PARAMS = 2
 def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
     if sid == RANDOM:
         return randint_nb(s.streams, 1 + seat, n_options)
-    if decision == DEC_PICK:   # reads only the seat's own secret
-        return (seat if sid == GREEDY else s.secret[seat]) % n_options
+    if decision == DEC_PICK:   # reads only the seat's own secret, never its seat number
+        return (s.secret[seat] + (1 if sid == GREEDY else 0)) % n_options
     threshold = params[0]
     if sid == PLANNER and 2 * s.secret[seat] > tables.sides:
         threshold -= params[1]
@@ -405,16 +412,21 @@ class ToySpec(CompiledGameSpec):
                 problems.append(f"{shown}: [dice] {key}: must be an integer >= {lo}, got {v!r}")
             elif hi is not None and v > hi:
                 problems.append(f"{shown}: [dice] {key}: must be at most {hi}, got {v!r}")
+        tie_break = data.get("rules", {}).get("tie_break", "split")
+        if tie_break not in TIE_BREAKS:
+            problems.append(f"{shown}: [rules] tie_break: must be one of {', '.join(TIE_BREAKS)}, "
+                            f"got {tie_break!r}")
         if problems:
             raise ComponentError(problems)
         return Components(game=self.name, path=shown, text=text,
                           sha256=hashlib.sha256("\n".join([text, *overrides]).encode()).hexdigest(),
                           data=data, overrides=list(overrides),
-                          tables=(int(dice["sides"]), int(dice["n_dice"])))
+                          tables=(int(dice["sides"]), int(dice["n_dice"]),
+                                  TIE_BREAKS.index(tie_break)))
 
     def pack_tables(self, components):
         t = np.zeros(1, TABLES_DTYPE)
-        t[0]["sides"], t[0]["n_dice"] = components.tables
+        t[0]["sides"], t[0]["n_dice"], t[0]["tie_break"] = components.tables
         return t
 
     def new_state(self):

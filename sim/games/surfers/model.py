@@ -53,6 +53,10 @@ __all__ = ["MAX_OPTIONS", "MAX_PLAYERS", "CTX_LEN", "KEEP_LEN", "OBS_LEN",
 
 # a dexterity race: the seats hide nothing from each other; only the future is unknown
 PERFECT_INFORMATION = True
+# seats play in seat order from seat 0 (the rulebook: whoever folded the wave sheet starts), so
+# a seat's number is its turn position: there is no seat identity apart from the turn order
+# for the seat-symmetry conformance test to check (tests/test_every_game.py)
+SEAT_ORDER_IS_TURN_ORDER = True
 # determinize_nb only reseeds chance from the seed: canonical (tests/test_every_game.py)
 CANONICAL_DETERMINIZE = True
 
