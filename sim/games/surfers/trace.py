@@ -67,7 +67,8 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
             lines.append(f"    {surfer(a)} is pushed down from {cell_name(b)} to {to}")
         elif kind == E.EV_BOOST:
             to = "the beach" if d < 0 else cell_name(d)
-            stay = " (and does not ride back: every boost would return, rules.boost_loop)" if e else ""
+            stay = (f" and stops there: it does not ride the channel back onto its partner on "
+                    f"{cell_name(c)} (every boost distance would, rules.boost_loop)") if e else ""
             lines.append(f"    {surfer(a)} is boosted {b} from {cell_name(c)} to {to}{stay}")
         elif kind == E.EV_FINISH:
             lines.append(f"    {surfer(a)} reaches the beach: {finish[b]}")
