@@ -133,9 +133,11 @@ def naive_final(t, s):
         inside, n_past = pasture_cells(t, s, p)
         lay = s.layout[p]
 
+        hidden = int(t.rules[E.R_TERRAIN_NOT_UNDER_BUILDINGS]) == 1   # rules.terrain_under_buildings
+
         def outside(bit):
             return sum(1 for k in range(E.N_CELLS) if t.layout_terrain[lay, k] & bit
-                       and k not in inside and not _building(t, s, p, k))
+                       and k not in inside and not (hidden and _building(t, s, p, k)))
         for x in range(t.n_tiles):
             if not (int(s.owned[p]) >> x) & 1:
                 continue
