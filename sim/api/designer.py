@@ -21,10 +21,13 @@ TUNE_TRIALS = 30
 OBJECTIVES = ("seat-fairness", "strategy-parity", "card-parity")
 
 
-def _prepare(spec, components, set_, players, names, seed, variants, extra=(), assign=()):
+def _prepare(spec, components, set_, players, names, seed, variants, extra=(), assigned=()):
+    """A configuration's Prepared; `assigned`: the choice names assigned at random (checked
+    by sim.assign.parse_assign)."""
     from sim.assign import with_assignment
     comp = spec.load_components(components, tuple(set_) + tuple(extra))
-    return with_assignment(spec, spec.prepare(comp, players, names, seed, variants), assign)
+    return with_assignment(spec, spec.prepare(comp, players, names, seed, variants),
+                           {n: "random" for n in assigned})
 
 
 def _assign_plan(assigned) -> dict:
@@ -144,7 +147,7 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
     seats = designer.seatings(names, n_players)
     per = int(math.ceil(games / len(seats)))
     configs = [{"dir": None, "prepared": _prepare(spec, components, set_, n_players, list(s),
-                                                  seed, variants, assign=assigned)}
+                                                  seed, variants, assigned=assigned)}
                for s in seats]
     names = _shown_names(names, seats, configs)
     root, _ = result_root(out, spec, "compare")
