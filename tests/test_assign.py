@@ -169,3 +169,19 @@ def test_cards_only_window_is_accepted_and_plays_the_windows(tmp_path, capsys):
     assert plan["assign"] == ["window=random"]
     cards = plan["result"]["cards"]
     assert {c["type"] for c in cards} == {"window"} and len(cards) == 24
+
+
+def test_sweep_and_compare_play_every_configuration_with_the_assignment(tmp_path):
+    from sim import compare, sweep
+    s = sweep("sagrada", {"windows[Ripples of Light].difficulty": [5, 6]}, players=2, games=30,
+              seed=2, out=str(tmp_path / "s"), workers=1, assign=WINDOW)
+    c = compare("sagrada", players=2, strategies=["greedy", "random"], games=40, seed=2,
+                out=str(tmp_path / "c"), workers=1, assign=["window=random"])
+    for root in (s.path, c.path):
+        plan = json.loads(open(os.path.join(root, "designer.json")).read())
+        assert plan["assign"] == ["window=random"]
+        subs = [d for d in os.listdir(root) if d.startswith(("point-", "seat-"))]
+        assert len(subs) == 2
+        for d in subs:
+            m = json.loads(open(os.path.join(root, d, "manifest.json")).read())
+            assert m["config"]["assigned"] == {"window": "random"}
