@@ -291,4 +291,6 @@ def replay_lines(run_dir: str, game: int, strategy_files=()) -> list:
             raise ToolkitError(f"{run_dir}: game {game} replays differently from its "
                                f"log (column '{col}'); the run folder does not describe the "
                                f"games it logged")
-    return list(rotation.replay(spec, prepared, game))
+    head = ([f"assigned at random in this run, not chosen by the strategies: "
+             f"{', '.join(prepared.assigned)} (--assign)"] if prepared.assigned else [])
+    return head + list(rotation.replay(spec, prepared, game))
