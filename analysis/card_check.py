@@ -80,6 +80,7 @@ def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     import tempfile
 
     from analysis.metadata import game_metadata
+    from sim.assign import with_assignment
     from sim.designer import run_configs
     from sim.run_folder import open_run
 
@@ -114,10 +115,13 @@ def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     n = int(min(games, int(manifest.get("games") or games)))
     players = int(manifest["players"])
     names = list(manifest["strategy_names"])
+    # the choices the run assigned at random stay assigned in its replays
+    assigned = dict((manifest.get("config") or {}).get("assigned") or {})
     with tempfile.TemporaryDirectory(prefix="balance-cardcheck-") as tmp:
         cfgs = [{"dir": os.path.join(tmp, f"point-{k:02d}"),
-                 "prepared": spec.prepare(load(ov), players, names, int(manifest["seed"]),
-                                          variants)}
+                 "prepared": with_assignment(spec, spec.prepare(load(ov), players, names,
+                                                                int(manifest["seed"]), variants),
+                                             assigned)}
                 for k, ov in enumerate(configs)]
         run_configs(spec, cfgs, n, int(manifest["seed"]), tmp, workers=workers,
                     progress=progress)

@@ -63,7 +63,11 @@ def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   build_seconds: float | None) -> list:
     """Verdicts."""
     out = []
+    from reports.assignment import run_line
     s = Section("Verdicts", "verdicts", [verdict_lines(a)])
+    told = run_line(m)
+    if told:
+        s.blocks.insert(0, told)
     if a.flags:
         rows = []
         for f in a.flags:
@@ -226,11 +230,15 @@ def _section_shape(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
 def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   build_seconds: float | None) -> list:
     """Cards (and outcomes: yes/no facts that are not cards, in their own sections)."""
+    from reports.assignment import origin
     out = []
     for k, sec in enumerate(a.cards):
         outcome = sec.kind == "outcome"
         title = f"Outcomes: {sec.label}" if outcome else sec.label
         s = Section(title, f"{'outcomes' if outcome else 'cards'}-{sec.type}", [card_lines(sec)])
+        told = None if outcome else origin(m, card_type=sec.type)
+        if told:
+            s.blocks.insert(0, told)
         if f"cards-{sec.type}" in figs:
             s.blocks.append(figs[f"cards-{sec.type}"])
         if f"timing-{sec.type}" in figs:
@@ -286,10 +294,14 @@ def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     out = []
     from reports.figures import breakdown_figures
     bfigs = {f.key: f for f in breakdown_figures(a)}
+    from reports.assignment import origin
     for b in a.breakdowns:
         s = Section(b.label, f"{'by' if b.kind == 'breakdown' else 'mean'}-{b.column}", [])
         if b.question:
             s.blocks.append(b.question)
+        told = origin(m, column=b.column) if b.kind == "breakdown" else None
+        if told:
+            s.blocks.append(told)
         if b.kind == "breakdown":
             if f"breakdown-{b.column}" in bfigs:
                 s.blocks.append(bfigs[f"breakdown-{b.column}"])
@@ -336,6 +348,9 @@ def _section_what_was_run(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                           f"under every one; game g is deal g // {len(rot)} under seating "
                           f"g % {len(rot)} + 1" if rot else "fixed: each strategy kept the seat "
                           "it was given"])
+    for done in m.get("assigned") or []:
+        rows.append([f"{done['choice']}", f"assigned at random (--assign {done['choice']}=random): "
+                                          f"{done['what']}"])
     rows += [["chunks", f"{m.get('n_chunks', '?')} of {m.get('chunk_size', '?')} games"],
              ["toolkit version", str(m.get("package_version", "?"))],
              ["python / numba / numpy", f"{m.get('python', '?')} / {m.get('numba', '?')} / {m.get('numpy', '?')}"],

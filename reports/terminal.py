@@ -45,10 +45,14 @@ def _score_rows(t: pd.DataFrame, label) -> list[list[str]]:
     return rows
 
 
-def _breakdown_lines(b, pct: int) -> list[str]:
+def _breakdown_lines(b, pct: int, m: dict | None = None) -> list[str]:
     """A game-declared breakdown (win share and mean score by a column's value) or
     per-strategy mean, as a table."""
+    from reports.assignment import origin
     lines = [b.label + (f": {b.question}" if b.question else "")]
+    told = origin(m or {}, column=b.column) if b.kind == "breakdown" else None
+    if told:
+        lines.append(told)
     if b.kind == "breakdown":
         rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
                  F.num(r.mean_score)] for r in b.table.itertuples()]
@@ -108,6 +112,10 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                      f"play {_fmt(t.get('play_seconds'), '.2f')} s, "
                      f"{_fmt(gps, ',.0f')} games/s on {t.get('workers', '?')} workers")
     pct = int(round(summary.confidence * 100))
+    from reports.assignment import run_line
+    told = run_line(m)
+    if told:
+        lines.append(told)
     lines.append("")
     if summary.solo:
         lines.append("Solo run: one player, so no seat or strategy comparison; score statistics "
@@ -163,7 +171,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         lines.extend(_table(["strategy", "illegal decisions", "seat-games affected"], rows))
     for b in summary.extra.get("breakdowns") or []:   # the game's own (analysis/breakdowns.py)
         lines.append("")
-        lines.extend(_breakdown_lines(b, pct))
+        lines.extend(_breakdown_lines(b, pct, m))
     if summary.end_reasons is not None and len(summary.end_reasons):
         lines.append("")
         lines.append("Game end")

@@ -180,7 +180,7 @@ def _cmd_run(args, out) -> int:
                 rotate_seats=args.rotate_seats, workers=args.workers, chunk_size=args.chunk_size,
                 precision=args.precision, max_games=args.max_games, overwrite=args.overwrite,
                 progress=not args.no_progress, scheduler=args.scheduler,
-                command_line=["balance", *argv], echo=out)
+                command_line=["balance", *argv], echo=out, assign=list(args.assign))
     from sim import runner
     print(f"logs: {os.path.join(r.path, runner.CHUNK_DIR)}  manifest: "
           f"{os.path.join(r.path, runner.MANIFEST)}", file=out)

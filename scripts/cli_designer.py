@@ -40,6 +40,15 @@ def _common(s, _int, games_help: str, precision: bool = True):
                    help="replace a previous result of this toolkit in --out (only the files the "
                         "toolkit wrote there are removed)")
     s.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_assign_option(s)
+
+
+def add_assign_option(s) -> None:
+    """--assign NAME=random (run, compare, sweep, tune, cards): sim/assign.py."""
+    s.add_argument("--assign", action="append", default=[], metavar="CHOICE=random",
+                   help="assign a choice at random instead of letting the players make it, "
+                        "e.g. 'window=random' in Sagrada (repeatable; the game's choices: "
+                        "docs/api.md), so that its effect is measured, not who chooses it")
 
 
 def add_commands(sub, _int) -> dict:
@@ -87,6 +96,7 @@ def add_run_options(s) -> None:
                         "at most +/- this (e.g. 0.005); --games is then the first batch")
     s.add_argument("--max-games", type=int, default=None,
                    help="cap for --precision (default 10,000,000)")
+    add_assign_option(s)
 
 
 # ---------------------------------------------------------------------------------------
@@ -97,7 +107,7 @@ def _common_kwargs(args, default_games: int) -> dict:
                 games=args.games if args.games is not None else default_games, seed=args.seed,
                 set=list(args.overrides), out=args.out, components=args.components,
                 variants=args.variants, workers=args.workers, overwrite=args.overwrite,
-                progress=not args.no_progress)
+                progress=not args.no_progress, assign=list(args.assign))
 
 
 def _out_folder(args, game: str, kind: str) -> str:

@@ -215,19 +215,18 @@ class CompiledGameSpec(GameSpec):
         from strategies.registry import load_user_function
         return tuple(load_user_function(path, fn) for path, fn in prepared.user_strategies)
 
-    def _kernels(self, prepared: Prepared):
-        """(play_chunk, trace_game): the cached kernels, or copies compiled around the run's
-        user strategies (and, when a seat plays one, the search players)."""
+    def _run_kernels(self, prepared: Prepared):
+        """The cached kernels, or copies compiled around the run's user strategies (and,
+        when a seat plays one, the search players)."""
         from sim.harness import SEARCH_BASE
         users = self._user_functions(prepared)
         search = bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
-        k = self.kernels(users, search)
-        return k.play_chunk, k.trace_game
+        return self.kernels(users, search)
 
     def compile_note(self, prepared: Prepared) -> str | None:
         """Says so when the play kernel is neither loaded in this process nor in the on-disk
         cache for this machine and these sources (so the first chunk will compile it)."""
-        play_chunk, _ = self._kernels(prepared)
+        play_chunk, _, _ = self._assigned_kernels(prepared)
         if not kernel_needs_compile(play_chunk):
             return None
         took = last_compile_seconds(self._compile_key(prepared))
@@ -246,25 +245,37 @@ class CompiledGameSpec(GameSpec):
         """The runner's warm-up compiled the play loop in `seconds`: kept for the next note."""
         remember_compile_seconds(self._compile_key(prepared), seconds)
 
+    def _assigned_kernels(self, prepared: Prepared):
+        """(play, trace, extra arguments): the plain kernels, or, when the run assigns
+        choices at random (sim/assign.py), those taking the harness's `assigned` flags."""
+        k = self._run_kernels(prepared)
+        if not getattr(prepared, "assigned", None):
+            return k.play_chunk, k.trace_game, ()
+        from sim.assign import decisions
+        from sim.harness import assigned_flags
+        return (k.play_assigned, k.trace_assigned,
+                (assigned_flags(decisions(self, prepared.assigned)),))
+
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
         model = self.model()
-        play_chunk, _ = self._kernels(prepared)
+        play_chunk, _, extra = self._assigned_kernels(prepared)
         rec = model.RECORD.empty(n_games * prepared.n_players)
         play_chunk(self.pack_tables(prepared.components), self.new_state(),
                    prepared.n_players, np.uint64(prepared.seed), first_game, n_games,
                    np.asarray(prepared.strategy_ids, np.int64),
-                   np.ascontiguousarray(prepared.strategy_params, np.float64), rec)
+                   np.ascontiguousarray(prepared.strategy_params, np.float64), rec, *extra)
         return model.RECORD.to_columns(rec)  # one contiguous array per column: fast into Arrow
 
     def replay(self, prepared: Prepared, game_index: int) -> list:
         from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
         model = self.model()
-        _, trace_game = self._kernels(prepared)
+        _, trace_game, extra = self._assigned_kernels(prepared)
         state = self.new_state()
         rec = model.RECORD.empty(prepared.n_players)
         trace, n = call_interruptibly(
             trace_game, self.pack_tables(prepared.components), state, prepared.n_players,
             np.uint64(prepared.seed), int(game_index),
             np.asarray(prepared.strategy_ids, np.int64),
-            np.ascontiguousarray(prepared.strategy_params, np.float64), MAX_TRACE_EVENTS, rec)
+            np.ascontiguousarray(prepared.strategy_params, np.float64), MAX_TRACE_EVENTS, rec,
+            *extra)
         return self.format_trace(prepared, int(game_index), trace[:n], rec, state[0])

@@ -65,6 +65,9 @@ class Prepared:
     # every seat the index of the strategy (in the lists above) that sits there; None: the
     # strategies keep their seats
     rotation: list | None = None
+    # choices assigned at random instead of made by the players (sim/assign.py): names from
+    # the game's `assignable()`, sorted; empty: the players make every choice
+    assigned: list = field(default_factory=list)
 
 
 class GameSpec(ABC):
@@ -114,6 +117,14 @@ class GameSpec(ABC):
 
     def variant_for(self, n_players: int) -> str:
         return "standard"
+
+    def assignable(self) -> dict:
+        """The choices a run may assign at random instead of letting the players make them
+        (`--assign NAME=random`, sim/assign.py): {name: {"decision": the DEC_* code the
+        harness then draws uniformly among the legal options, "what": what is assigned, in
+        words, "columns": the log columns that record the choice's outcome}}. A game whose
+        players choose no component declares none."""
+        return {}
 
     def default_strategy_name(self) -> str:
         """The game's declared default strategy; a game that declares none plays its first

@@ -16,6 +16,8 @@ runs:
     k.trace_game(tables_rec, state_rec, n_players, run_seed, game, sids, params,
                  max_events, rec)                           -> (events int64[max, 6], count)
                     (the final state is left in state_rec[0])
+    k.play_assigned(..., rec, assigned), k.trace_assigned(..., max_events, rec, assigned)
+                    play_chunk / trace_game with choices assigned at random (below)
     k.rollout(tables, s, n_players, sids, params, out)      -> decisions taken
                     (from state record s play to the end with built-in players only,
                      out[:n_players] = win shares; callable from other compiled code)
@@ -33,6 +35,15 @@ Strategy ids (the dispatch; one place for every game):
 An answer outside 0..n_options-1 is counted in `illegal` and option 0 is played. `choices`
 counts the decisions a seat took among 2 or more legal options. Every decision the model
 presents is asked, even with one option (the old loops did, and `random` draws there).
+
+Assigned choices (an experiment instead of an observation: `--assign window=random`):
+`assigned` is int64[k], one flag per decision code (`DEC_*`); at a decision whose code has a
+non-zero flag the harness plays a legal option drawn uniformly from the game's assignment
+stream (`sim.rng.assign_stream_nb`, seeded from the game's seed) and asks no strategy. That
+stream is not one of the state's: the deals (stream 0) and every other draw of the game stay
+those of the same run without assignment, and the draw depends only on (run seed, game), so
+the logs stay the same for any workers or chunk size. An assigned decision is not counted in
+`choices` (the seat did not take it), and it must not read `keep` (no strategy wrote it).
 
 Why the kernels are built this way (numba's on-disk cache): the generic loop must be
 compiled once per game, and a worker process must load that machine code from the cache
@@ -59,7 +70,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sim.rng import game_seed_nb
+from sim.rng import assign_stream_nb, game_seed_nb, randint_nb
 
 SEARCH_BASE = 1000          # strategy ids >= SEARCH_BASE are search players (strategies/search.py)
 HARNESS_SEATS = 8           # capacity of the harness's per-seat scratch arrays (>= any game's seats)
@@ -74,6 +85,17 @@ def user_id(k: int) -> int:
 MODEL_FUNCTIONS = ("setup_nb", "is_over_nb", "to_move_nb", "decision_nb", "legal_nb",
                    "context_nb", "apply_nb", "returns_nb", "check_state_nb", "record_nb")
 MODEL_CONSTANTS = ("MAX_OPTIONS", "CTX_LEN", "KEEP_LEN")
+MAX_DECISION_KINDS = 64     # length of the `assigned` flags (decision codes 0..63)
+
+
+def assigned_flags(decisions=()) -> np.ndarray:
+    """The harness's `assigned` argument: a flag for each decision code in `decisions`."""
+    flags = np.zeros(MAX_DECISION_KINDS, np.int64)
+    for d in decisions:
+        if not 0 <= int(d) < MAX_DECISION_KINDS:
+            raise ValueError(f"decision code {d} is outside 0..{MAX_DECISION_KINDS - 1}")
+        flags[int(d)] = 1
+    return flags
 
 
 @njit(cache=True, error_model="numpy")
@@ -110,10 +132,11 @@ def _template(token):
         return i
 
     def play_on_nb(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
-                   illegal, choices, check, fail):
+                   illegal, choices, check, fail, assigned, astream):
         """Play state s to its end; returns the number of decisions taken. With `check`,
         check_state_nb runs after every apply and the first failure goes to fail[0] (code)
-        and fail[1] (step)."""
+        and fail[1] (step). A decision whose code is flagged in `assigned` takes a uniform
+        legal option from `astream` (the module doc)."""
         token
         steps = 0
         while not is_over_nb(s):
@@ -121,10 +144,11 @@ def _template(token):
             dec = decision_nb(s)
             n = legal_nb(tables, s, options)
             context_nb(tables, s, ctx, keep)
-            if n > 1:
-                choices[seat] += 1
             sid = sids[seat]
-            if sid >= 0 and sid < N_BUILTIN:
+            drawn = dec >= 0 and dec < assigned.shape[0] and assigned[dec] != 0
+            if drawn:
+                i = randint_nb(astream, 0, n)
+            elif sid >= 0 and sid < N_BUILTIN:
                 # the built-ins (every decision of most runs) without the call through DECIDE:
                 # that call cost Sagrada's random player about 4% of its speed
                 i = choose_builtin(sid, params[seat], tables, s, seat, dec, options, n, ctx,
@@ -133,6 +157,8 @@ def _template(token):
                     i = -1
             else:
                 i = DECIDE(sids, params, tables, s, seat, dec, options, n, ctx, keep)
+            if n > 1 and not drawn:
+                choices[seat] += 1
             if i < 0:
                 illegal[seat] += 1
                 i = 0
@@ -146,7 +172,7 @@ def _template(token):
         return steps
 
     def play_games_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, check):
+                      params, rec, check, assigned):
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -159,16 +185,19 @@ def _template(token):
         tn = np.zeros(1, np.int64)
         fail = np.zeros(2, np.int64)
         first_fail = np.zeros(3, np.int64)
+        astream = np.zeros(1, np.uint64)
         for g in range(n_games):
             game = first_game + g
-            setup_nb(tables, s, n_players, game_seed_nb(run_seed, game), no_trace, tn)
+            seed = game_seed_nb(run_seed, game)
+            assign_stream_nb(astream, seed)
+            setup_nb(tables, s, n_players, seed, no_trace, tn)
             illegal[:] = 0
             choices[:] = 0
             fail[:] = 0
             if check:
                 fail[0] = check_state_nb(tables, s)   # step 0: the state after setup
             PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace, tn,
-                       illegal, choices, check, fail)
+                       illegal, choices, check, fail, assigned, astream)
             if check and fail[0] != 0 and first_fail[0] == 0:
                 first_fail[0] = fail[0]
                 first_fail[1] = game
@@ -185,7 +214,14 @@ def _template(token):
         """Games first_game..first_game+n_games-1 into rec (n_games * n_players rows)."""
         token
         PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, False)
+                      params, rec, False, np.zeros(1, np.int64))
+
+    def play_assigned_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
+                         sids, params, rec, assigned):
+        """play_chunk with the decisions flagged in `assigned` drawn at random."""
+        token
+        PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
+                      params, rec, False, assigned)
 
     def checked_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
                          sids, params, rec):
@@ -193,12 +229,19 @@ def _template(token):
         failure as (code, game, step), code 0 when every state held."""
         token
         return PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                             sids, params, rec, True)
+                             sids, params, rec, True, np.zeros(1, np.int64))
 
     def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
                       max_events, rec):
         """One game with its trace on: (events, count); records in rec[:n_players], the
         final state left in state_rec[0]."""
+        token
+        return TRACE(tables_rec, state_rec, n_players, run_seed, game, sids, params,
+                        max_events, rec, np.zeros(1, np.int64))
+
+    def trace_assigned_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
+                          max_events, rec, assigned):
+        """trace_game with the decisions flagged in `assigned` drawn at random."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -210,9 +253,12 @@ def _template(token):
         illegal = np.zeros(SEATS, np.int64)
         choices = np.zeros(SEATS, np.int64)
         fail = np.zeros(2, np.int64)
-        setup_nb(tables, s, n_players, game_seed_nb(run_seed, game), trace, tn)
+        astream = np.zeros(1, np.uint64)
+        seed = game_seed_nb(run_seed, game)
+        assign_stream_nb(astream, seed)
+        setup_nb(tables, s, n_players, seed, trace, tn)
         PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
-                   illegal, choices, False, fail)
+                   illegal, choices, False, fail, assigned, astream)
         record_nb(tables, s, n_players, game, rec, 0)
         for p in range(n_players):
             rec[p].illegal = illegal[p]
@@ -234,7 +280,8 @@ def _template(token):
         tn = np.zeros(1, np.int64)
         fail = np.zeros(2, np.int64)
         steps = PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace,
-                           tn, illegal, choices, False, fail)
+                           tn, illegal, choices, False, fail, np.zeros(1, np.int64),
+                           np.zeros(1, np.uint64))
         returns_nb(tables, s, n_players, out)
         return steps
 
@@ -254,8 +301,8 @@ def _template(token):
         return steps
 
     return {f.__name__: f for f in (decide_nb, play_on_nb, play_games_nb, play_chunk_nb,
-                                    checked_chunk_nb, trace_game_nb, rollout_nb,
-                                    rollout_chunk_nb)}
+                                    play_assigned_nb, checked_chunk_nb, trace_assigned_nb,
+                                    trace_game_nb, rollout_nb, rollout_chunk_nb)}
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -298,6 +345,8 @@ class Kernels:
     play_chunk: object
     checked_chunk: object
     trace_game: object
+    play_assigned: object    # play_chunk(..., rec, assigned): flagged decisions drawn at random
+    trace_assigned: object   # trace_game(..., max_events, rec, assigned)
     rollout: object          # built-in players only: usable inside search players
     rollout_chunk: object
     decide: object           # the dispatcher (ids as in the module doc); -1 = illegal
@@ -348,7 +397,8 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     if users and cache_users:
         variant += "-" + source_token("u", *user_functions)
     seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
-    glb = {"np": np, "game_seed_nb": game_seed_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
+    glb = {"np": np, "game_seed_nb": game_seed_nb, "assign_stream_nb": assign_stream_nb,
+           "randint_nb": randint_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
            "N_BUILTIN": int(n_builtin), "choose_builtin": choose_builtin}
     for name in MODEL_FUNCTIONS:
         glb[name] = getattr(model, name)
@@ -378,11 +428,15 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
         cache, users)
     play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, users)
     play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, users)
+    trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, users)
     kernels = Kernels(
         play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, users),
         checked_chunk=make(tf, "checked_chunk_nb", token, {"PLAY_GAMES": play_games},
                            cache, users),
-        trace_game=make(tf, "trace_game_nb", token, {"PLAY_ON": play_on}, cache, users),
+        trace_game=make(tf, "trace_game_nb", token, {"TRACE": trace_assigned}, cache, users),
+        play_assigned=make(tf, "play_assigned_nb", token, {"PLAY_GAMES": play_games}, cache,
+                           users),
+        trace_assigned=trace_assigned,
         rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
     _BUILT[key] = kernels
     return kernels

@@ -19,6 +19,7 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 STREAM_SALT = np.uint64(0xD1B54A32D192ED03)
+ASSIGN_SALT = np.uint64(0xA0761D6478BD642F)   # the harness's assignment stream (below)
 S30 = np.uint64(30)
 S27 = np.uint64(27)
 S31 = np.uint64(31)
@@ -48,6 +49,14 @@ def init_streams_nb(streams, game_seed):
     """Fill `streams` (uint64 array, one counter per stream) from a game seed."""
     for k in range(streams.shape[0]):
         streams[k] = mix64_nb(np.uint64(game_seed) ^ (np.uint64(k + 1) * STREAM_SALT))
+
+
+@njit(cache=True, error_model="numpy")
+def assign_stream_nb(streams, game_seed):
+    """streams[0] = the seed of a game's assignment stream: the harness draws the choices a
+    run assigns at random from it (sim/harness.py), apart from the state's streams, so a run
+    with and without assignment deals the same cards."""
+    streams[0] = mix64_nb(np.uint64(game_seed) ^ ASSIGN_SALT)
 
 
 @njit(cache=True, error_model="numpy")

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from sim import limits, processes
+from sim.assign import manifest_record
 from sim import run_folder as rf
 from sim.game_api import GameSpec, Prepared, ToolkitError
 from sim.run_folder import (CHUNK_DIR, COMPONENTS_COPY, MANIFEST, VARIANTS_COPY, chunk_name,
@@ -118,6 +119,10 @@ def run_config(prepared: Prepared, n_games: int, chunk_size: int) -> dict:
         # seat rotation (sim/rotation.py), only when on: unrotated runs keep their ids
         **({"rotation": [list(map(int, r)) for r in prepared.rotation]}
            if getattr(prepared, "rotation", None) else {}),
+        # choices assigned at random (sim/assign.py), only when some are: a resume with
+        # another assignment is refused ("differs in: assigned")
+        **({"assigned": {n: "random" for n in prepared.assigned}}
+           if getattr(prepared, "assigned", None) else {}),
     })
 
 
@@ -329,7 +334,11 @@ def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
                 pa.array(np.ascontiguousarray(arr).ravel()), arr.shape[1])
         else:
             arrays[name] = pa.array(arr)
-    return pa.table(arrays)
+    table = pa.table(arrays)
+    if getattr(prepared, "assigned", None):   # each chunk says which choices were not the players'
+        table = table.replace_schema_metadata(
+            {"assigned": json.dumps({n: "random" for n in prepared.assigned})})
+    return table
 
 
 def _write_chunk(table, out_dir: str, first: int, n_games: int) -> dict:
@@ -384,6 +393,9 @@ def _base_manifest(spec: GameSpec, prepared: Prepared, plan: RunPlan, backend: s
         "players": int(prepared.n_players),
         "strategy_names": list(prepared.strategy_names),
         "strategies": prepared.strategy_info,
+        # the choices assigned at random instead of made by the players (sim/assign.py):
+        # the reports say so; [] = the players made every choice
+        "assigned": manifest_record(spec, getattr(prepared, "assigned", None) or []),
         "user_strategies": list(plan.config.get("user_strategies", [])),
         "seed": int(prepared.seed),
         "games": plan.n_games,

@@ -102,7 +102,7 @@ def _return_problem(disp) -> str | None:
 
 def _compiled(spec, prepared) -> bool | None:
     """Whether the play loop around the user's functions compiled (None: cannot tell)."""
-    kernels = getattr(spec, "_kernels", None)
+    kernels = getattr(spec, "_assigned_kernels", None)
     if kernels is None:
         return None
     try:

@@ -128,7 +128,7 @@ def test_cards_names_an_unknown_card_type_in_one_line(capsys):
 def test_cards_works_for_another_game_with_declared_card_values(tmp_path, capsys):
     out_dir = tmp_path / "sagrada"
     out, _ = run_cli(capsys, "cards", "sagrada", "--players", "2", "-n", "100", "--workers", "1",
-                     "--no-progress", "--out", out_dir)
+                     "--only", "public", "--no-progress", "--out", out_dir)
     plan = json.loads((out_dir / "designer.json").read_text())
     cards = plan["result"]["cards"]
     assert {c["type"] for c in cards} == {"public"} and len(cards) == 10

@@ -21,9 +21,19 @@ TUNE_TRIALS = 30
 OBJECTIVES = ("seat-fairness", "strategy-parity", "card-parity")
 
 
-def _prepare(spec, components, set_, players, names, seed, variants, extra=()):
+def _prepare(spec, components, set_, players, names, seed, variants, extra=(), assigned=()):
+    """A configuration's Prepared; `assigned`: the choice names assigned at random (checked
+    by sim.assign.parse_assign)."""
+    from sim.assign import with_assignment
     comp = spec.load_components(components, tuple(set_) + tuple(extra))
-    return spec.prepare(comp, players, names, seed, variants)
+    return with_assignment(spec, spec.prepare(comp, players, names, seed, variants),
+                           {n: "random" for n in assigned})
+
+
+def _assign_plan(assigned) -> dict:
+    """The plan's record of the choices assigned at random (none: nothing, so that the plans
+    of runs without assignment stay as they were)."""
+    return {"assign": [f"{n}=random" for n in assigned]} if assigned else {}
 
 
 def _meta(spec, comp):
@@ -115,13 +125,15 @@ class CompareResult(_Result):
 def compare(game: str, players: int | None = None, strategies=None, games: int = 100_000,
             seed: int = 1, set=None, out: str | None = None, *, components=None, variants=None,
             workers=None, precision=None, max_games=None, overwrite: bool = False,
-            progress: bool = False, echo=None) -> CompareResult:
+            progress: bool = False, echo=None, assign=None) -> CompareResult:
     """Play every seating of `strategies` (default: every built-in) on the same seeds,
-    `games` in total; win shares, head-to-head and ratings. out=None: a temporary folder."""
+    `games` in total; win shares, head-to-head and ratings. out=None: a temporary folder.
+    `assign`: choices assigned at random ({"window": "random"}, sim/assign.py)."""
     from analysis.designer import analyse_compare
     from analysis.tables import aggregate_run
     from reports.designer import compare_verdicts
     from sim import designer
+    from sim.assign import parse_assign
     from sim.registry import get_game
     from sim.runner import read_manifest
 
@@ -130,17 +142,19 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
     set_ = overrides(set)
     n_players = check_common(spec, players, games, seed, components, variants, precision,
                              max_games)
+    assigned = parse_assign(spec, assign)
     names = strategy_list(spec, strategies, every_builtin=True)
     seats = designer.seatings(names, n_players)
     per = int(math.ceil(games / len(seats)))
     configs = [{"dir": None, "prepared": _prepare(spec, components, set_, n_players, list(s),
-                                                  seed, variants)} for s in seats]
+                                                  seed, variants, assigned=assigned)}
+               for s in seats]
     names = _shown_names(names, seats, configs)
     root, _ = result_root(out, spec, "compare")
     plan = {"kind": "compare", "game": spec.name, "players": n_players, "strategies": names,
             "seatings": [list(s) for s in seats], "games_per_seating": per, "seed": seed,
             "components": components, "overrides": list(set_), "variants": variants,
-            "precision": precision, "max_games": max_games}
+            "precision": precision, "max_games": max_games, **_assign_plan(assigned)}
     res = _claim_and_play(spec, configs, root, plan, overwrite, "seat", per, seed, say,
                           f"compare: {len(seats)} seatings x {per:,} games, the same seeds in each",
                           by="strategy", workers=workers, progress=progress,
@@ -227,11 +241,13 @@ def grid_points(spec, components, set_, vary):
 def sweep(game: str, vary, players: int | None = None, strategies=None, games: int = 20_000,
           seed: int = 1, set=None, out: str | None = None, *, components=None, variants=None,
           workers=None, precision=None, max_games=None, overwrite: bool = False,
-          progress: bool = False, echo=None) -> SweepResult:
+          progress: bool = False, echo=None, assign=None) -> SweepResult:
     """Play the same games under every value of `vary` ({path: values} or 'PATH=VALUES'
-    texts; several fields: a grid). out=None: a temporary folder."""
+    texts; several fields: a grid). out=None: a temporary folder. `assign`: choices
+    assigned at random (sim/assign.py)."""
     from analysis.designer import analyse_sweep
     from sim import designer
+    from sim.assign import parse_assign
     from sim.registry import get_game
     from sim.runner import read_manifest
 
@@ -243,15 +259,16 @@ def sweep(game: str, vary, players: int | None = None, strategies=None, games: i
         raise ToolkitError("sweep: give at least one --vary")
     n_players = check_common(spec, players, games, seed, components, variants, precision,
                              max_games)
+    assigned = parse_assign(spec, assign)
     varies, points = grid_points(spec, components, set_, vary)
     names = strategy_list(spec, strategies)
-    configs = [{"prepared": _prepare(spec, components, set_, n_players, names, seed, variants, p)}
-               for p in points]
+    configs = [{"prepared": _prepare(spec, components, set_, n_players, names, seed, variants, p,
+                                     assigned)} for p in points]
     root, _ = result_root(out, spec, "sweep")
     plan = {"kind": "sweep", "game": spec.name, "players": n_players, "strategies": names,
             "vary": vary, "points": points, "games": games, "seed": seed,
             "components": components, "overrides": list(set_), "variants": variants,
-            "precision": precision, "max_games": max_games}
+            "precision": precision, "max_games": max_games, **_assign_plan(assigned)}
     res = _claim_and_play(spec, configs, root, plan, overwrite, "point", games, seed, say,
                           f"sweep: {len(points)} points x {games:,} games, the same seeds at "
                           f"every point", by="seat", workers=workers, progress=progress,
@@ -434,6 +451,7 @@ class _TuneJob:
     current: list
     root: str = ""
     plan: dict = field(default_factory=dict)
+    assigned: list = field(default_factory=list)
 
     @property
     def strats(self) -> list:
@@ -445,7 +463,7 @@ class _TuneJob:
 
     def prepared(self, seed, values):
         return _prepare(self.spec, self.components, self.set_, self.n_players, self.names, seed,
-                        self.variants, self.overrides_of(values))
+                        self.variants, self.overrides_of(values), self.assigned)
 
     def objective_rows(self, d):
         from analysis.designer import objective_rows
@@ -455,9 +473,10 @@ class _TuneJob:
 
 def _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
               confirm_games, components, variants, workers, overwrite, progress,
-              echo) -> _TuneJob:
+              echo, assign=None) -> _TuneJob:
     """Check the arguments, load the components, claim the result folder."""
     from analysis.designer import card_of_path
+    from sim.assign import parse_assign
     from sim.limits import MAX_GRID_POINTS
     from sim.registry import get_game
 
@@ -470,6 +489,7 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
     if not vary:
         raise ToolkitError("tune: give at least one --vary")
     n_players = check_common(spec, players, games, seed, components, variants)
+    assigned = parse_assign(spec, assign)
     if not 1 <= trials <= MAX_GRID_POINTS:   # each trial is a run folder, like a sweep point
         raise ToolkitError(f"--trials must be between 1 and {MAX_GRID_POINTS:,}, got {trials:,}")
     confirm_games = confirm_games if confirm_games is not None else 2 * games
@@ -492,11 +512,12 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
     plan = {"kind": "tune", "game": spec.name, "players": n_players, "strategies": names,
             "vary": vary, "games": games, "confirm_games": confirm_games,
             "trials": trials, "seed": seed, "objective": objective,
-            "components": components, "overrides": list(set_), "variants": variants}
+            "components": components, "overrides": list(set_), "variants": variants,
+            **_assign_plan(assigned)}
     claim_root(root, plan, overwrite)
     return _TuneJob(spec, objective, names, n_players, games, confirm_games, seed, set_,
                     components, variants, workers, progress, say, base_comp, varies, paths,
-                    card_infos, current, root, plan)
+                    card_infos, current, root, plan, assigned)
 
 
 def _tune_search(job: _TuneJob, trials: int):
@@ -618,19 +639,20 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
          strategies=None, games: int = 5_000, seed: int = 1, set=None, out: str | None = None,
          *, trials: int = TUNE_TRIALS, confirm_games: int | None = None, components=None,
          variants=None, workers=None, overwrite: bool = False, progress: bool = False,
-         echo=None) -> TuneResult:
+         echo=None, assign=None) -> TuneResult:
     """Search the `vary` values for the smallest `objective` (every combination when there
     are at most `trials`, else Optuna's seeded TPE sampler; trials on the same seeds), always
     playing the current values too; then play the current values and the best candidate
     again on fresh, shared seeds (`confirm_games`, default 2 x games) and write a suggested
     component file only if the paired difference beats the current values beyond its 95%
-    interval."""
+    interval. `assign`: choices assigned at random (sim/assign.py)."""
     from sim import designer
     from sim.run_folder import sha256_file
     from sim.runner import read_manifest
 
     job = _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
-                    confirm_games, components, variants, workers, overwrite, progress, echo)
+                    confirm_games, components, variants, workers, overwrite, progress, echo,
+                    assign)
     evaluated, base_rec, method = _tune_search(job, trials)
     best, confirmation, decision, notes, suggested = _tune_confirm(job, evaluated, base_rec)
     made = os.path.isfile(suggested)
@@ -678,14 +700,17 @@ class CardsResult(_Result):
 def cards(game: str, players: int | None = None, strategies=None, games: int = 20_000,
           seed: int = 1, set=None, out: str | None = None, *, only=None, components=None,
           variants=None, workers=None, precision=None, max_games=None,
-          overwrite: bool = False, progress: bool = False, echo=None) -> CardsResult:
+          overwrite: bool = False, progress: bool = False, echo=None,
+          assign=None) -> CardsResult:
     """The sensitivity table: every card whose value is a component field played one point
-    lower and one point higher on the same games. `only`: card types (list or comma text)."""
+    lower and one point higher on the same games. `only`: card types (list or comma text).
+    `assign`: choices assigned at random (sim/assign.py)."""
     import time
 
     from analysis.card_check import measure, read_config_logs
     from sim import cards as sc
     from sim import designer
+    from sim.assign import with_assignment
     from sim.registry import get_game
     from sim.runner import read_manifest
 
@@ -718,12 +743,14 @@ def cards(game: str, players: int | None = None, strategies=None, games: int = 2
     steps, configs = sc.plan_steps(meta, load)
     if not steps:
         raise ToolkitError(f"{spec.name}: no card value can be moved by one point")
-    prepared = [spec.prepare(load(ov), n_players, names, seed, variants) for ov in configs]
+    prepared = [with_assignment(spec, spec.prepare(load(ov), n_players, names, seed, variants),
+                                assign) for ov in configs]
+    assigned = list(prepared[0].assigned)
     root, _ = result_root(out, spec, "cards")
     plan = {"kind": "cards", "game": spec.name, "players": n_players, "strategies": names,
             "only": only_text, "configs": configs, "games": games, "seed": seed,
             "components": components, "overrides": list(set_), "variants": variants,
-            "precision": precision, "max_games": max_games}
+            "precision": precision, "max_games": max_games, **_assign_plan(assigned)}
     cfgs = [{"prepared": p} for p in prepared]
     res = _claim_and_play(spec, cfgs, root, plan, overwrite, "point", games, seed, say,
                           f"cards: {len(steps)} cards, {len(cfgs)} configurations x {games:,} "

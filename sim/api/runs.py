@@ -139,12 +139,14 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
         variants: str | None = None, rotate_seats: bool = False, workers: int | None = None,
         chunk_size: int | None = None, precision: float | None = None,
         max_games: int | None = None, overwrite: bool = False, progress: bool = False,
-        scheduler: str | None = None, command_line=None, echo=None) -> Run:
+        scheduler: str | None = None, command_line=None, echo=None, assign=None) -> Run:
     """Play `games` games of `game` and return the Run (keyword names: the options of
     `balance run`; `set` is a dict {path: value} or a list of 'PATH=VALUE'). out=None: a
     fresh temporary folder. The same arguments give the same logs as the CLI, for any
-    `workers`, `chunk_size` or backend."""
+    `workers`, `chunk_size` or backend. `assign`: choices assigned at random instead of made
+    by the players, e.g. {"window": "random"} or ["window=random"] (sim/assign.py)."""
     from sim import runner
+    from sim.assign import with_assignment
     from sim.registry import get_game
 
     say = echo_to(echo)
@@ -156,7 +158,8 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
         runner._check_dask()
     comp = spec.load_components(components, overrides(set))
     names = strategy_list(spec, strategies)
-    prepared = spec.prepare(comp, n_players, names, seed, variants)
+    prepared = with_assignment(spec, spec.prepare(comp, n_players, names, seed, variants),
+                               assign)
     rotation_note = ""
     if rotate_seats:
         from sim import rotation
@@ -241,6 +244,10 @@ def prepared_from_manifest(out_dir: str, strategy_files=()):
     if rot:  # replay the seatings the run logged, not ones recomputed by this version
         import dataclasses
         prepared = dataclasses.replace(prepared, rotation=[list(map(int, r)) for r in rot])
+    assigned = manifest.get("config", {}).get("assigned")
+    if assigned:  # the choices the run assigned at random are drawn the same way again
+        from sim.assign import with_assignment
+        prepared = with_assignment(folder.spec, prepared, dict(assigned))
     return folder.spec, prepared, folder
 
 
@@ -284,4 +291,6 @@ def replay_lines(run_dir: str, game: int, strategy_files=()) -> list:
             raise ToolkitError(f"{run_dir}: game {game} replays differently from its "
                                f"log (column '{col}'); the run folder does not describe the "
                                f"games it logged")
-    return list(rotation.replay(spec, prepared, game))
+    head = ([f"assigned at random in this run, not chosen by the strategies: "
+             f"{', '.join(prepared.assigned)} (--assign)"] if prepared.assigned else [])
+    return head + list(rotation.replay(spec, prepared, game))

@@ -24,6 +24,12 @@ class LowlandsSpec(CompiledGameSpec):
     def variant_for(self, n_players: int) -> str:
         return "standard"
 
+    def assignable(self) -> dict:
+        """No choice to assign: the farm boards are dealt at random and the start player is
+        the top of the randomly stacked dike markers (rulebook), so both are random already;
+        every other decision is a move of play, not a component."""
+        return {}
+
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report needs: the 46 farm expansion tiles as a card type (value:
         shield points), the score components, and the issue's questions as breakdowns."""

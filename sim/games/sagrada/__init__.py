@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components
-from sim.games.sagrada.enums import END_REASON_NAMES
+from sim.games.sagrada.enums import DEC_WINDOW, END_REASON_NAMES
 
 
 class SagradaSpec(CompiledGameSpec):
@@ -25,6 +25,17 @@ class SagradaSpec(CompiledGameSpec):
     def variant_for(self, n_players: int) -> str:
         return "solo" if n_players == 1 else "standard"
 
+    def assignable(self) -> dict:
+        """`--assign window=random`: each seat's window pattern drawn uniformly from the sides
+        of its dealt window cards (2 cards x 2 sides: 4 patterns) instead of chosen by its
+        strategy, so that a window's (or a difficulty's) win share measures the window, not
+        the player who picks it. The private objective, the tools and the public objectives
+        are dealt at random already (rulebook)."""
+        return {"window": {"decision": DEC_WINDOW,
+                           "what": "each seat's window pattern, drawn uniformly from the "
+                                   "sides of its dealt window cards",
+                           "columns": ["window", "difficulty", "window_mask"]}}
+
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report needs to know about this game's cards and logs
         (analysis/metadata.py): windows chosen (value: difficulty), tool cards used (value:
@@ -37,7 +48,8 @@ class SagradaSpec(CompiledGameSpec):
             "cards": [
                 {"type": "window", "label": "Windows", "names": list(names["window"]),
                  "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask",
-                 "unit": "favor tokens"},   # a window's difficulty = the tokens it gives
+                 "unit": "favor tokens",    # a window's difficulty = the tokens it gives
+                 "value_path": "windows[{i}].difficulty"},
                 {"type": "tool", "label": "Tool cards used", "names": list(names["tool"]),
                  "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask",
                  "unit": "tool number"},

@@ -27,6 +27,12 @@ class SunsetSpec(CompiledGameSpec):
     def variant_for(self, n_players: int) -> str:
         return "wanderlust-solo" if n_players == 1 else "standard"
 
+    def assignable(self) -> dict:
+        """No choice to assign: the commission row, the daily goals and the planning cards
+        are dealt at random; which card a player plans or which commission it sells to is a
+        move of play, not a component it keeps."""
+        return {}
+
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report needs to know about this game's cards and logs."""
         comp = components or self.load_components()

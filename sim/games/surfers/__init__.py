@@ -23,6 +23,11 @@ class SurfersSpec(CompiledGameSpec):
                    "boost, draw channels, outrun the Great Wave (skill: [flick] spread per seat)")
     end_reason_names = END_REASON_NAMES
 
+    def assignable(self) -> dict:
+        """No choice to assign: the players' decisions (aim, act, move, boost) are moves of
+        play, not components."""
+        return {}
+
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report can show through its card sections (analysis/metadata.py):
         each "card" is a yes/no fact about a seat in a game, and the report compares the win
