@@ -195,12 +195,13 @@ def _template(token):
         return win[seat], sc
 
     def branches_nb(tables_rec, tables_list, state_rec, n_players, run_seed, games, steps,
-                    types, cards, sids, params, mask_cols, rec, recv_i, recv_f, score_col,
-                    score_float, n_playons, playon_seed, out, valid):
-        """For each sampled state r (rows sorted by game, then step): out[r, v, k] = (card
+                    types, cards, configs, sids, params, mask_cols, rec, recv_i, recv_f,
+                    score_col, score_float, n_playons, playon_seed, out, valid):
+        """For each sampled state r (rows sorted by game, then step): out[r, w, k] = (card
         branch win, alternative win, card branch score, alternative score) with tables
-        tables_list[v] and play-on k; valid[r] = 0 where the state has no option bringing
-        the card or none that does not (cannot happen for rows of scan_nb)."""
+        tables_list[configs[r, w]] (w = 0, 1, ...; -1 ends the list) and play-on k;
+        valid[r] = 0 where the state has no option bringing the card or none that does not
+        (cannot happen for rows of scan_nb)."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -247,8 +248,10 @@ def _template(token):
                 start = state_rec.copy()
                 if k > 0:
                     determinize_nb(tables, start[0], seat, game_seed_nb(state_seed, k))
-                for v in range(tables_list.shape[0]):
-                    tv = tables_list[v]
+                for v in range(configs.shape[1]):
+                    if configs[r, v] < 0:
+                        break
+                    tv = tables_list[configs[r, v]]
                     wt, st = BRANCH(tv, start, n_players, seat, sids, params, take, n_take,
                                     rec, recv_i, recv_f, score_col, score_float, win)
                     wa, sa = BRANCH(tv, start, n_players, seat, sids, params, alt, n_alt,
@@ -364,9 +367,11 @@ def scan_chunk(spec, prepared, mask_columns: list, first: int, n: int) -> np.nda
 
 
 def branches_chunk(spec, prepared, value_components: list, states: np.ndarray,
-                   mask_columns: list, playons: int) -> tuple[np.ndarray, np.ndarray]:
-    """(outcomes[r, v, k, 4], valid[r]) of sampled states (scan rows sorted by game, step)
-    under each value configuration (Components) and play-on."""
+                   configs: np.ndarray, mask_columns: list,
+                   playons: int) -> tuple[np.ndarray, np.ndarray]:
+    """(outcomes[r, w, k, 4], valid[r]) of sampled states (scan rows sorted by game, step)
+    under value configurations value_components[configs[r, w]] (Components; -1 ends a row's
+    list) and each play-on."""
     kern = counterfactual_kernels(spec)
     model = spec.model()
     rec, recv_i, recv_f, cols = _record_views(model, prepared.n_players,
@@ -375,13 +380,14 @@ def branches_chunk(spec, prepared, value_components: list, states: np.ndarray,
     sids, params = _args(prepared)
     tables = spec.pack_tables(prepared.components)
     tables_list = np.concatenate([spec.pack_tables(c) for c in value_components])
-    out = np.zeros((len(states), len(value_components), playons, 4), np.float64)
+    out = np.zeros((len(states), configs.shape[1], playons, 4), np.float64)
     valid = np.zeros(len(states), np.int64)
     seed = np.uint64(prepared.seed) ^ np.uint64(PLAYON_SALT)
     kern.branches(tables, tables_list, spec.new_state(), prepared.n_players,
                   np.uint64(prepared.seed), np.ascontiguousarray(states[:, 0]),
                   np.ascontiguousarray(states[:, 1]), np.ascontiguousarray(states[:, 3]),
-                  np.ascontiguousarray(states[:, 4]), sids, params,
+                  np.ascontiguousarray(states[:, 4]), np.ascontiguousarray(configs, np.int64),
+                  sids, params,
                   np.asarray(cols[:-1], np.int64), rec, recv_i, recv_f, int(cols[-1]),
                   bool(score_float), int(playons), seed, out, valid)
     return out, valid
@@ -422,10 +428,12 @@ def scan(spec, prepared, mask_columns: list, first: int, n_games: int,
 
 
 def play_states(spec, prepared, value_components: list, states: np.ndarray,
-                mask_columns: list, playons: int, workers: int | None = None,
-                progress: bool = False, chunk: int = 200) -> tuple[np.ndarray, np.ndarray]:
+                configs: np.ndarray, mask_columns: list, playons: int,
+                workers: int | None = None, progress: bool = False,
+                chunk: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """branches_chunk over every sampled state (sorted here by game, step; the result in the
-    order given), in chunks that never split a game."""
+    order given), in chunks that never split a game. configs[r]: the value configurations
+    (indices into value_components, -1 padded) state r is played under."""
     order = np.lexsort((states[:, 1], states[:, 0]))
     ordered = states[order]
     cuts = [0]
@@ -435,11 +443,12 @@ def play_states(spec, prepared, value_components: list, states: np.ndarray,
             end += 1
         cuts.append(end)
     pieces = [(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
-    tasks = [(spec, prepared, value_components, ordered[a:b], list(mask_columns), playons)
-             for a, b in pieces]
+    cfg = np.asarray(configs, np.int64)[order]
+    tasks = [(spec, prepared, value_components, ordered[a:b], cfg[a:b], list(mask_columns),
+              playons) for a, b in pieces]
     parts = _map(tasks, branches_chunk, workers, progress, "states", len(ordered),
                  [b - a for a, b in pieces])
-    out = np.zeros((len(states), len(value_components), playons, 4), np.float64)
+    out = np.zeros((len(states), np.shape(configs)[1], playons, 4), np.float64)
     valid = np.zeros(len(states), np.int64)
     for (a, b), (o, v) in zip(pieces, parts):
         out[order[a:b]] = o

@@ -29,6 +29,7 @@ from sim.api.designer import (CardsResult, CompareResult, SweepResult, TuneResul
 from sim.api.games import Game, game
 from sim.api.ladders import LadderResult, ladder
 from sim.api.runs import Run, open_run, run
+from sim.api.worth import WorthResult, card_worth
 
 __all__ = ["run", "open_run", "Run", "compare", "sweep", "tune", "cards", "ladder", "game",
-           "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult", "LadderResult"]
+           "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult", "LadderResult", "card_worth", "WorthResult"]
