@@ -20,6 +20,7 @@ game and card). Verdict codes (reports/card_worth.py words them):
     <side>              chosen in at least NOT_CHOSEN of the decisions where it was an option
     not-chosen-<side>   chosen less often: "not chosen by these players"
     not-an-option       never among the options of a sampled decision: not measured
+    too-few-states      fewer than MIN_STATES sampled states: no verdict
     <side>: helps (interval above 0), hurts (below 0), no-advantage (interval holds 0)
 """
 from __future__ import annotations
@@ -34,6 +35,9 @@ from analysis.stats import z_value
 # option (a card the players take now and then is still a choice they make)
 NOT_CHOSEN = 0.05
 PARITY_BOOTSTRAP = 400     # resamples of the states for the parity value's interval
+# below this many sampled states a card gets no verdict: the normal interval of a mean of
+# differences that are mostly 0 and sometimes +-1 is not to be trusted on fewer
+MIN_STATES = 30
 
 
 def select_states(scan: np.ndarray, per_card: int, seed: int) -> np.ndarray:
@@ -85,6 +89,8 @@ def side_of(interval: tuple) -> str:
 def verdict_code(options: int, chosen_rate: float, states: int, win: tuple) -> str:
     if options == 0 or states == 0:
         return "not-an-option"
+    if states < MIN_STATES:
+        return "too-few-states"
     side = side_of(win)
     return ("not-chosen-" if chosen_rate < NOT_CHOSEN else "") + side
 
@@ -132,6 +138,8 @@ def suggested_value(row: dict) -> float | None:
     helps is never suggested a higher value (nor one that hurts a lower value), whatever the
     fitted line says."""
     side = side_of(row["win"])
+    if row.get("states", MIN_STATES) < MIN_STATES:
+        return None
     p = row.get("parity")
     if side not in ("helps", "hurts") or p is None or not math.isfinite(p):
         return None

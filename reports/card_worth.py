@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from analysis.card_worth import NOT_CHOSEN
+from analysis.card_worth import MIN_STATES, NOT_CHOSEN
 from reports.document import Document, Section, Table
 
 
@@ -80,6 +80,9 @@ def verdict_line(row: dict) -> str:
     if code == "not-an-option":
         return (f"{name}: never among the options of these players' decisions in the games "
                 f"scanned: its worth is not measured.")
+    if code == "too-few-states":
+        return (f"{name}: only {row['states']} sampled decisions where it was an option (fewer "
+                f"than {MIN_STATES}): no verdict; scan more games (--games).")
     side = code.replace("not-chosen-", "")
     if code.startswith("not-chosen-"):
         head = f"{name} is not chosen by these players ({chosen_text(row)})"
