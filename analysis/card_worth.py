@@ -64,6 +64,16 @@ def select_states(scan: np.ndarray, per_card: int, seed: int) -> np.ndarray:
     return s[np.concatenate(picked)]
 
 
+def playons_for(counts: dict, per_card: int, playons: int, most: int) -> dict:
+    """Play-ons per state for each card, {key: k}: `playons` for a card with `per_card`
+    states, more for a card with fewer (its play-on budget states x play-ons kept about the
+    same, at most `most` per state). A state's variance is mostly the chance after it (on
+    Sunset Over Water 80-90% of it), which play-ons average away: a card that is an option in
+    few games still gets a narrow interval."""
+    return {key: int(min(most, playons * math.ceil(per_card / max(n, 1))))
+            for key, n in counts.items()}
+
+
 def _mean_ci(x: np.ndarray, z: float) -> tuple:
     n = x.size
     if n == 0:
@@ -155,7 +165,8 @@ def worth_table(scan: np.ndarray, states: np.ndarray, outcomes: np.ndarray,
                 confidence: float = 0.95, seed: int = 1) -> list:
     """One dict per card of `cards` (report_metadata() card entries, in order; type index t
     is the position in that list). `outcomes[r, w, k]` = (card win, alternative win, card
-    score, alternative score) of state r under its value configuration w and play-on k;
+    score, alternative score) of state r under its value configuration w and play-on k (nan
+    beyond the state's play-ons);
     w = 0 is the current values, and card_values[(t, c)] lists the card's value under each w
     played for its states (one entry: no parity)."""
     z = z_value(confidence)
@@ -166,8 +177,10 @@ def worth_table(scan: np.ndarray, states: np.ndarray, outcomes: np.ndarray,
             sel = ((states[:, 3] == t) & (states[:, 4] == c) & (valid == 1)) if len(states) \
                 else np.zeros(0, bool)
             o = outcomes[sel]                         # states x configs x playons x 4
-            d_win = (o[:, 0, :, 0] - o[:, 0, :, 1]).mean(axis=1) if o.size else np.zeros(0)
-            d_score = (o[:, 0, :, 2] - o[:, 0, :, 3]).mean(axis=1) if o.size else np.zeros(0)
+            # a state's difference: the mean over its play-ons (nan beyond its count)
+            d_win = np.nanmean(o[:, 0, :, 0] - o[:, 0, :, 1], axis=1) if o.size else np.zeros(0)
+            d_score = np.nanmean(o[:, 0, :, 2] - o[:, 0, :, 3], axis=1) if o.size else \
+                np.zeros(0)
             value = float(card["values"][c]) if c < len(card.get("values", [])) else math.nan
             row = {"type": card["type"], "label": card["label"], "card": c, "name": name,
                    "value": value, "options": int(at.sum()),
@@ -175,14 +188,15 @@ def worth_table(scan: np.ndarray, states: np.ndarray, outcomes: np.ndarray,
                    "chosen_rate": float(scan[at, 5].mean()) if at.any() else math.nan,
                    "states": int(sel.sum()),
                    "win": _mean_ci(d_win, z), "score": _mean_ci(d_score, z),
-                   "take_win": float(o[:, 0, :, 0].mean()) if o.size else math.nan,
-                   "alt_win": float(o[:, 0, :, 1].mean()) if o.size else math.nan,
+                   "take_win": float(np.nanmean(o[:, 0, :, 0])) if o.size else math.nan,
+                   "alt_win": float(np.nanmean(o[:, 0, :, 1])) if o.size else math.nan,
+                   "playons": int(np.isfinite(o[0, 0, :, 0]).sum()) if o.size else 0,
                    "values_played": [float(v) for v in card_values.get((t, c), [value])]}
             par = {"parity": math.nan, "parity_low": math.nan, "parity_high": math.nan,
                    "slope": (math.nan, math.nan, math.nan)}
             w = len(row["values_played"])
             if w > 1 and o.size:
-                diffs = (o[:, :w, :, 0] - o[:, :w, :, 1]).mean(axis=2)
+                diffs = np.nanmean(o[:, :w, :, 0] - o[:, :w, :, 1], axis=2)
                 par = parity(np.array(row["values_played"]), diffs,
                              seed * 1000 + t * 64 + c, confidence)
             row.update(par)

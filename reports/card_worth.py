@@ -124,7 +124,7 @@ def verdict_lines(rows: list) -> list:
     return lines
 
 
-HEADERS = ["card", "value", "chosen when an option (play)", "states",
+HEADERS = ["card", "value", "chosen when an option (play)", "states x play-ons",
            "win share advantage (95%)", "score advantage (95%)", "parity value (95%)",
            "suggested value", "verdict"]
 
@@ -135,7 +135,8 @@ def table_rows(rows: list) -> list:
         chosen = ("" if not math.isfinite(r["chosen_rate"]) else
                   f"{100 * r['chosen_rate']:.1f}% of {r['options']:,}")
         out.append([f"{r['label']}: {r['name']}", _value(r["value"]), chosen,
-                    f"{r['states']:,}", _ci_pp(r["win"]), _ci_num(r["score"]),
+                    f"{r['states']:,} x {r.get('playons', 1)}", _ci_pp(r["win"]),
+                    _ci_num(r["score"]),
                     parity_text(r), "" if r.get("suggested") is None else
                     f"{r['suggested']:.1f}", r["verdict"]])
     return out
@@ -149,7 +150,9 @@ def worth_document(rows: list, header: dict) -> Document:
             f"decisions where a card was among some but not all options",
             f"{header.get('sampled', 0):,} sampled states (at most "
             f"{header.get('states_per_card', 0):,} per card, one per game and card), "
-            f"{header.get('playons', 1)} play-on(s) per state and branch",
+            f"{header.get('playons', 1)} play-on(s) per state and branch (more, up to "
+            f"{header.get('most_playons', 8)}x, for a card with fewer sampled states than "
+            f"asked: the column 'states x play-ons')",
             f"card values moved by {', '.join(f'{o:+g}' for o in header.get('offsets', []))} "
             f"on the same states for the parity value" if header.get("offsets") else
             "no parity values (no value offsets)",

@@ -196,10 +196,11 @@ def _template(token):
 
     def branches_nb(tables_rec, tables_list, state_rec, n_players, run_seed, games, steps,
                     types, cards, configs, sids, params, mask_cols, rec, recv_i, recv_f,
-                    score_col, score_float, n_playons, playon_seed, out, valid):
+                    score_col, score_float, playons, playon_seed, out, valid):
         """For each sampled state r (rows sorted by game, then step): out[r, w, k] = (card
         branch win, alternative win, card branch score, alternative score) with tables
-        tables_list[configs[r, w]] (w = 0, 1, ...; -1 ends the list) and play-on k;
+        tables_list[configs[r, w]] (w = 0, 1, ...; -1 ends the list) and play-on
+        k < playons[r];
         valid[r] = 0 where the state has no option bringing the card or none that does not
         (cannot happen for rows of scan_nb)."""
         token
@@ -244,7 +245,7 @@ def _template(token):
                 continue
             valid[r] = 1
             state_seed = game_seed_nb(playon_seed, game * 1000003 + steps[r])
-            for k in range(n_playons):
+            for k in range(playons[r]):
                 start = state_rec.copy()
                 if k > 0:
                     determinize_nb(tables, start[0], seat, game_seed_nb(state_seed, k))
@@ -368,10 +369,10 @@ def scan_chunk(spec, prepared, mask_columns: list, first: int, n: int) -> np.nda
 
 def branches_chunk(spec, prepared, value_components: list, states: np.ndarray,
                    configs: np.ndarray, mask_columns: list,
-                   playons: int) -> tuple[np.ndarray, np.ndarray]:
+                   playons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(outcomes[r, w, k, 4], valid[r]) of sampled states (scan rows sorted by game, step)
     under value configurations value_components[configs[r, w]] (Components; -1 ends a row's
-    list) and each play-on."""
+    list) and play-ons k < playons[r] (nan beyond)."""
     kern = counterfactual_kernels(spec)
     model = spec.model()
     rec, recv_i, recv_f, cols = _record_views(model, prepared.n_players,
@@ -380,7 +381,8 @@ def branches_chunk(spec, prepared, value_components: list, states: np.ndarray,
     sids, params = _args(prepared)
     tables = spec.pack_tables(prepared.components)
     tables_list = np.concatenate([spec.pack_tables(c) for c in value_components])
-    out = np.zeros((len(states), configs.shape[1], playons, 4), np.float64)
+    playons = np.asarray(playons, np.int64)
+    out = np.full((len(states), configs.shape[1], int(playons.max(initial=1)), 4), np.nan)
     valid = np.zeros(len(states), np.int64)
     seed = np.uint64(prepared.seed) ^ np.uint64(PLAYON_SALT)
     kern.branches(tables, tables_list, spec.new_state(), prepared.n_players,
@@ -389,7 +391,7 @@ def branches_chunk(spec, prepared, value_components: list, states: np.ndarray,
                   np.ascontiguousarray(states[:, 4]), np.ascontiguousarray(configs, np.int64),
                   sids, params,
                   np.asarray(cols[:-1], np.int64), rec, recv_i, recv_f, int(cols[-1]),
-                  bool(score_float), int(playons), seed, out, valid)
+                  bool(score_float), playons, seed, out, valid)
     return out, valid
 
 
@@ -428,12 +430,13 @@ def scan(spec, prepared, mask_columns: list, first: int, n_games: int,
 
 
 def play_states(spec, prepared, value_components: list, states: np.ndarray,
-                configs: np.ndarray, mask_columns: list, playons: int,
+                configs: np.ndarray, mask_columns: list, playons,
                 workers: int | None = None, progress: bool = False,
                 chunk: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """branches_chunk over every sampled state (sorted here by game, step; the result in the
     order given), in chunks that never split a game. configs[r]: the value configurations
-    (indices into value_components, -1 padded) state r is played under."""
+    (indices into value_components, -1 padded) state r is played under; playons: per state
+    (an array) or for all (an int)."""
     order = np.lexsort((states[:, 1], states[:, 0]))
     ordered = states[order]
     cuts = [0]
@@ -444,13 +447,14 @@ def play_states(spec, prepared, value_components: list, states: np.ndarray,
         cuts.append(end)
     pieces = [(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
     cfg = np.asarray(configs, np.int64)[order]
+    k = np.broadcast_to(np.asarray(playons, np.int64), (len(states),))[order]
     tasks = [(spec, prepared, value_components, ordered[a:b], cfg[a:b], list(mask_columns),
-              playons) for a, b in pieces]
+              np.ascontiguousarray(k[a:b])) for a, b in pieces]
     parts = _map(tasks, branches_chunk, workers, progress, "states", len(ordered),
                  [b - a for a, b in pieces])
-    out = np.zeros((len(states), np.shape(configs)[1], playons, 4), np.float64)
+    out = np.full((len(states), np.shape(configs)[1], int(k.max(initial=1)), 4), np.nan)
     valid = np.zeros(len(states), np.int64)
     for (a, b), (o, v) in zip(pieces, parts):
-        out[order[a:b]] = o
+        out[order[a:b], :, :o.shape[2]] = o
         valid[order[a:b]] = v
     return out, valid

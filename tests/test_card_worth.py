@@ -105,3 +105,9 @@ def test_the_command_line_prints_the_verdicts(cards_registry, capsys, tmp_path):
     assert (tmp_path / "w" / "report" / "report.md").is_file()
     assert main(["cards", "toycards", "--states", "40"]) == 2
     assert "only with --counterfactual" in capsys.readouterr().err
+
+
+def test_a_card_with_few_states_gets_more_playons_up_to_a_cap():
+    from analysis.card_worth import playons_for
+    k = playons_for({"often": 1000, "rare": 150, "once": 1}, 600, 4, 32)
+    assert k == {"often": 4, "rare": 16, "once": 32}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +24,7 @@ DEFAULT_SCAN_GAMES = 2000
 DEFAULT_STATES = 1000
 DEFAULT_PLAYONS = 1
 DEFAULT_OFFSETS = (-2, 2)
+MOST_PLAYONS = 8      # times `playons` at most, for a card with few sampled states
 
 
 @dataclass
@@ -102,7 +104,7 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     """Every card's advantage by counterfactual play on states sampled from `scan_games`
     games of these players (at most `states` per card), `playons` play-ons per state; the
     parity value from the card's value moved by each of `offsets` on the same states."""
-    from analysis.card_worth import select_states, worth_table
+    from analysis.card_worth import playons_for, select_states, worth_table
     from sim import counterfactual as cf
     from sim.registry import get_game
 
@@ -152,15 +154,21 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     for r, (t, c) in enumerate(zip(chosen[:, 3], chosen[:, 4])):
         ix = cfg_idx[(int(t), int(c))]
         configs[r, :len(ix)] = ix
-    say(f"card worth: {len(chosen):,} sampled states, {playons} play-on(s) each, under "
-        f"{width} value(s) per card, 2 branches each...")
+    keys = [(int(t), int(c)) for t, c in zip(chosen[:, 3], chosen[:, 4])]
+    counts = Counter(keys)
+    per_card = playons_for(counts, int(states), int(playons), int(playons) * MOST_PLAYONS)
+    k_state = np.array([per_card[k] for k in keys], np.int64)
+    say(f"card worth: {len(chosen):,} sampled states, {int(k_state.sum()):,} play-ons "
+        f"({playons} per state, more for a card with fewer states), under {width} value(s) "
+        f"per card, 2 branches each...")
     outcomes, valid = cf.play_states(spec, prepared, comps, chosen, configs, masks,
-                                     int(playons), workers=workers, progress=progress)
+                                     k_state, workers=workers, progress=progress)
     rows = worth_table(scan, chosen, outcomes, valid, cards, cfg_vals, seed=seed)
     seconds = time.perf_counter() - t0
     header = {"game": spec.name, "title": spec.title, "players": n_players,
               "strategies": names, "seed": seed, "scan_games": int(scan_games),
               "states_per_card": int(states), "playons": int(playons),
+              "most_playons": MOST_PLAYONS,
               "offsets": list(offs), "overrides": list(set_),
               "components": base.path, "decisions": int(len(scan)),
               "sampled": int(len(chosen)), "scan_seconds": round(t_scan, 1),
