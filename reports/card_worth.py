@@ -100,8 +100,13 @@ def verdict_line(row: dict) -> str:
                 f"{chosen_text(row)}.")
     s = row.get("suggested")
     if s is not None:
-        line += (f" Parity (no advantage) at {parity_text(row)}: a value of about "
-                 f"{s:.1f} would remove the advantage.")
+        line += (f" Parity (no advantage) at {parity_text(row)}: a value of {_value(s)} "
+                 f"would about remove the advantage.")
+    elif row.get("parity_refused") is not None:
+        line += (f" Parity (no advantage) at {parity_text(row)}, but the component file does "
+                 f"not allow {_value(row['parity_refused'])}: no value of the card alone "
+                 f"removes the advantage (the options that take it are better for more than "
+                 f"its value).")
     elif side in ("helps", "hurts") and math.isfinite(row.get("parity", math.nan)):
         line += (" Its value does not bring it to parity in the direction that would reduce "
                  "the advantage (no value suggested).")

@@ -96,6 +96,25 @@ def _value_configs(spec, load, cards: list, offsets: tuple) -> tuple[list, dict,
     return comps, idx, vals
 
 
+def _check_suggestions(rows: list, cards: list, load) -> None:
+    """A suggested value must be one the component file accepts: the nearest whole value for
+    a card whose values are whole. Otherwise the suggestion is dropped and the row says why
+    (`parity_refused`: the value tried)."""
+    paths = {c["type"]: c.get("value_path") for c in cards}
+    whole = {c["type"]: all(float(v).is_integer() for v in c.get("values", [])) for c in cards}
+    for row in rows:
+        s = row.get("suggested")
+        if s is None or not paths.get(row["type"]):
+            continue
+        v = int(round(s)) if whole[row["type"]] else s
+        try:
+            load((f"{paths[row['type']].format(i=row['card'])}={_num(v)}",))
+        except ToolkitError:
+            row["suggested"], row["parity_refused"] = None, v
+            continue
+        row["suggested"] = float(v)
+
+
 def card_worth(game: str, players: int | None = None, strategies=None, seed: int = 1,
                set=None, out: str | None = None, *, only=None, components=None,
                variants=None, workers=None, scan_games: int = DEFAULT_SCAN_GAMES,
@@ -164,6 +183,7 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     outcomes, valid = cf.play_states(spec, prepared, comps, chosen, configs, masks,
                                      k_state, workers=workers, progress=progress)
     rows = worth_table(scan, chosen, outcomes, valid, cards, cfg_vals, seed=seed)
+    _check_suggestions(rows, cards, load)
     seconds = time.perf_counter() - t0
     header = {"game": spec.name, "title": spec.title, "players": n_players,
               "strategies": names, "seed": seed, "scan_games": int(scan_games),
