@@ -102,6 +102,10 @@ def test_the_command_line_prints_the_verdicts(cards_registry, capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "'Hidden Gem' (6) is not chosen by these players" in out
+    # the command prints the verdicts of the library call with the same arguments
+    from sim.api import card_worth
+    r = card_worth("toycards", scan_games=60, states=40, offsets="none", workers=1)
+    assert r.verdicts and all(line in out for line in r.verdicts)
     assert (tmp_path / "w" / "report" / "report.md").is_file()
     assert main(["cards", "toycards", "--states", "40"]) == 2
     assert "only with --counterfactual" in capsys.readouterr().err
