@@ -102,6 +102,9 @@ def verdict_line(row: dict) -> str:
     if s is not None:
         line += (f" Parity (no advantage) at {parity_text(row)}: a value of {_value(s)} "
                  f"would about remove the advantage.")
+    elif row.get("parity_nearest") is not None:
+        line += (f" Parity (no advantage) at {parity_text(row)}: the nearest whole value is "
+                 f"its own ({_value(row['parity_nearest'])}), no change suggested.")
     elif row.get("parity_refused") is not None:
         line += (f" Parity (no advantage) at {parity_text(row)}, but the component file does "
                  f"not allow {_value(row['parity_refused'])}: no value of the card alone "

@@ -99,7 +99,8 @@ def _value_configs(spec, load, cards: list, offsets: tuple) -> tuple[list, dict,
 def _check_suggestions(rows: list, cards: list, load) -> None:
     """A suggested value must be one the component file accepts: the nearest whole value for
     a card whose values are whole. Otherwise the suggestion is dropped and the row says why
-    (`parity_refused`: the value tried)."""
+    (`parity_refused`: the value tried; `parity_nearest`: the nearest whole value is the
+    card's own)."""
     paths = {c["type"]: c.get("value_path") for c in cards}
     whole = {c["type"]: all(float(v).is_integer() for v in c.get("values", [])) for c in cards}
     for row in rows:
@@ -107,6 +108,9 @@ def _check_suggestions(rows: list, cards: list, load) -> None:
         if s is None or not paths.get(row["type"]):
             continue
         v = int(round(s)) if whole[row["type"]] else s
+        if float(v) == row["value"]:
+            row["suggested"], row["parity_nearest"] = None, v   # parity within half a point
+            continue
         try:
             load((f"{paths[row['type']].format(i=row['card'])}={_num(v)}",))
         except ToolkitError:
