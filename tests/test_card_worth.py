@@ -115,3 +115,16 @@ def test_a_card_with_few_states_gets_more_playons_up_to_a_cap():
     from analysis.card_worth import playons_for
     k = playons_for({"often": 1000, "rare": 150, "once": 1}, 600, 4, 32)
     assert k == {"often": 4, "rare": 16, "once": 32}
+
+
+def test_parity_is_where_the_paired_advantage_line_crosses_zero():
+    from analysis.card_worth import parity
+    rng = np.random.default_rng(3)
+    values = np.array([4.0, 2.0, 6.0])
+    noise = rng.normal(0, 0.3, (400, 1))           # a state's own worth, shared by its values
+    diffs = 0.05 * (values[None, :] - 3.0) + noise
+    p = parity(values, diffs, seed=1, confidence=0.95)
+    expected = 3.0 - noise.mean() / 0.05          # the states' mean worth shifts the line
+    assert p["parity"] == pytest.approx(expected, abs=1e-9)
+    assert p["parity_low"] < expected < p["parity_high"]
+    assert p["slope"][0] == pytest.approx(0.05)      # paired: each state's own worth cancels
