@@ -158,11 +158,13 @@ def _template(token):
         return count
 
     def advance_nb(tables, s, n_players, sids, params, steps, options, ctx, keep):
-        """Play `steps` decisions of state s as the run does."""
+        """Play `steps` decisions of state s as the run does (fewer if the game ends)."""
         token
         no_trace = np.zeros((0, 6), np.int64)
         tn = np.zeros(1, np.int64)
         for _ in range(steps):
+            if is_over_nb(s):
+                return
             seat = to_move_nb(s)
             dec = decision_nb(s)
             n = legal_nb(tables, s, options)
@@ -195,14 +197,15 @@ def _template(token):
         return win[seat], sc
 
     def branches_nb(tables_rec, tables_list, state_rec, n_players, run_seed, games, steps,
-                    types, cards, configs, sids, params, mask_cols, rec, recv_i, recv_f,
+                    seats, types, cards, configs, sids, params, mask_cols, rec, recv_i, recv_f,
                     score_col, score_float, playons, playon_seed, out, valid):
         """For each sampled state r (rows sorted by game, then step): out[r, w, k] = (card
         branch win, alternative win, card branch score, alternative score) with tables
         tables_list[configs[r, w]] (w = 0, 1, ...; -1 ends the list) and play-on
         k < playons[r];
-        valid[r] = 0 where the state has no option bringing the card or none that does not
-        (cannot happen for rows of scan_nb)."""
+        valid[r] = 0 where the state has no option bringing the card or none that does not,
+        -1 where the replay did not reach the scanned decision (neither should happen for rows
+        of scan_nb; both are counted by the caller)."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -226,7 +229,10 @@ def _template(token):
             ADVANCE(tables, s, n_players, sids, params, steps[r] - at, options, ctx, keep)
             at = steps[r]
             valid[r] = 0
-            if is_over_nb(s):
+            # the replay must reach the scanned decision: the same seat to move (a game whose
+            # replay differs from its scan is counted invalid, never played from a wrong state)
+            if is_over_nb(s) or to_move_nb(s) != seats[r]:
+                valid[r] = -1
                 continue
             seat = to_move_nb(s)
             n = legal_nb(tables, s, options)
@@ -387,7 +393,8 @@ def branches_chunk(spec, prepared, value_components: list, states: np.ndarray,
     seed = np.uint64(prepared.seed) ^ np.uint64(PLAYON_SALT)
     kern.branches(tables, tables_list, spec.new_state(), prepared.n_players,
                   np.uint64(prepared.seed), np.ascontiguousarray(states[:, 0]),
-                  np.ascontiguousarray(states[:, 1]), np.ascontiguousarray(states[:, 3]),
+                  np.ascontiguousarray(states[:, 1]), np.ascontiguousarray(states[:, 2]),
+                  np.ascontiguousarray(states[:, 3]),
                   np.ascontiguousarray(states[:, 4]), np.ascontiguousarray(configs, np.int64),
                   sids, params,
                   np.asarray(cols[:-1], np.int64), rec, recv_i, recv_f, int(cols[-1]),

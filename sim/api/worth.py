@@ -199,5 +199,9 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
               "seconds": round(seconds, 1), "workers": workers or os.cpu_count()}
     notes = [f"run time {seconds:.0f} s (scan {t_scan:.0f} s; workers: "
              f"{workers or os.cpu_count()})"]
+    lost = int((valid != 1).sum())
+    if lost:
+        notes.append(f"{lost:,} of {len(valid):,} sampled states could not be replayed to the "
+                     f"scanned decision and were left out (a defect to report)")
     return WorthResult(path=os.path.abspath(out) if out else temporary_out("worth"),
                        rows=rows, header=header, seconds=seconds, notes=notes)
