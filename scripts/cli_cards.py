@@ -22,12 +22,49 @@ def add_commands(sub, _int) -> dict:
     s.add_argument("--only", default=None, metavar="TYPES",
                    help="comma-separated card types to play (default: every type with a value "
                         "field, e.g. commission,goal)")
+    w = s.add_argument_group("card worth by counterfactual play (docs/card-worth.md)")
+    w.add_argument("--counterfactual", action="store_true",
+                   help="each card's advantage when taken, against the seat's best "
+                        "alternative, played on from real decision states (--games: games "
+                        "scanned for them, default 2000)")
+    w.add_argument("--states", type=_int("states"), default=None,
+                   help="sampled decision states per card (default 1000)")
+    w.add_argument("--playons", type=_int("playons"), default=None,
+                   help="play-ons per state and branch (default 1)")
+    w.add_argument("--offsets", default=None, metavar="D1,D2",
+                   help="card value offsets played on the same states for the parity value "
+                        "(default -2,2; 'none': no parity)")
     return {"cards": cmd_cards}
+
+
+def cmd_worth(args, out) -> int:
+    from scripts.cli_designer import _out_folder, _print_result
+    from sim.api.worth import DEFAULT_PLAYONS, DEFAULT_SCAN_GAMES, DEFAULT_STATES, card_worth
+    r = card_worth(args.game, players=args.players, strategies=args.strategies,
+                   seed=args.seed, set=list(args.overrides), only=args.only,
+                   components=args.components, variants=args.variants, workers=args.workers,
+                   scan_games=args.games if args.games is not None else DEFAULT_SCAN_GAMES,
+                   states=args.states if args.states is not None else DEFAULT_STATES,
+                   playons=args.playons if args.playons is not None else DEFAULT_PLAYONS,
+                   offsets=args.offsets, progress=not args.no_progress, echo=out,
+                   out=_out_folder(args, args.game, "worth"))
+    files = r.report()
+    _print_result(r.verdicts, r.notes, files, out)
+    return 0
 
 
 def cmd_cards(args, out) -> int:
     from scripts.cli_designer import _common_kwargs, _out_folder, _print_result
     from sim.api import cards
+    from sim.game_api import ToolkitError
+    if args.counterfactual:
+        if args.precision is not None or args.max_games is not None:
+            raise ToolkitError("--precision and --max-games do not apply to --counterfactual "
+                               "(--states sets the sample)")
+        return cmd_worth(args, out)
+    extra = [f"--{n}" for n in ("states", "playons", "offsets") if getattr(args, n) is not None]
+    if extra:
+        raise ToolkitError(f"{', '.join(extra)}: only with --counterfactual")
     kw = _common_kwargs(args, 20_000)
     kw["out"] = _out_folder(args, args.game, "cards")
     r = cards(args.game, only=args.only, precision=args.precision, max_games=args.max_games,

@@ -14,6 +14,8 @@ from sim.api import cards      # sim.cards is the engine's module of that name
     l = ladder("surfers", players=2, games=60, budgets=[25, 100], reference="rider")
     l.table; l.depth; l.report("ladder-report")
     g = game("sagrada"); comp = g.load_components(set={"rules.x": 1})
+    w = card_worth("sunset", players=4, scan_games=3000)   # docs/card-worth.md
+    w.table; w.verdicts; w.report("worth-report")
 
 Keyword names are the CLI's options (`--rotate-seats` -> rotate_seats, `--set` -> set, ...);
 the CLI calls these functions and prints what they return (tests/test_api_cli.py checks that
@@ -29,6 +31,8 @@ from sim.api.designer import (CardsResult, CompareResult, SweepResult, TuneResul
 from sim.api.games import Game, game
 from sim.api.ladders import LadderResult, ladder
 from sim.api.runs import Run, open_run, run
+from sim.api.worth import WorthResult, card_worth
 
 __all__ = ["run", "open_run", "Run", "compare", "sweep", "tune", "cards", "ladder", "game",
-           "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult", "LadderResult"]
+           "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult", "LadderResult",
+           "card_worth", "WorthResult"]
