@@ -49,7 +49,16 @@ def _breakdown_lines(b, pct: int) -> list[str]:
     """A game-declared breakdown (win share and mean score by a column's value) or
     per-strategy mean, as a table."""
     lines = [b.label + (f": {b.question}" if b.question else "")]
-    if b.kind == "breakdown":
+    if b.kind == "breakdown" and b.headline and "verdict" in b.table:   # tested: the start
+        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
+                 F.num(r.mean_score), F.p_text(r.p_holm).replace("p = ", "").replace("p ", ""),
+                 str(r.verdict)] for r in b.table.itertuples()]
+        lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score",
+                             "p (Holm)", "verdict"], rows))
+        if b.start and b.seat_note:
+            lines.append(f"(fair share {F.share(1 / len(b.table))}; Holm across the positions; "
+                         f"{b.seat_note})")
+    elif b.kind == "breakdown":
         rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
                  F.num(r.mean_score)] for r in b.table.itertuples()]
         lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
@@ -118,8 +127,17 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                             _score_rows(summary.strategies, str)))
     else:
         hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score ± s.e.", "mean rank"]
+        # the start position (analysis/breakdowns.py): first when it is the game's fairness
+        # question, else right after the seats
+        start = [b for b in summary.extra.get("breakdowns") or [] if getattr(b, "start", False)]
+        if start and start[0].fairness:
+            lines.extend(_breakdown_lines(start[0], pct))
+            lines.append("")
         lines.append("By seat")
         lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
+        if start and not start[0].fairness:
+            lines.append("")
+            lines.extend(_breakdown_lines(start[0], pct))
         rot = (m.get("config") or {}).get("rotation")
         if rot:
             lines.append(f"seats rotated ({len(rot)} seatings, each deal under every one): the "
@@ -162,6 +180,8 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                 for r in illegal.itertuples()]
         lines.extend(_table(["strategy", "illegal decisions", "seat-games affected"], rows))
     for b in summary.extra.get("breakdowns") or []:   # the game's own (analysis/breakdowns.py)
+        if getattr(b, "start", False) and not summary.solo:
+            continue   # shown with the seats
         lines.append("")
         lines.extend(_breakdown_lines(b, pct))
     if summary.end_reasons is not None and len(summary.end_reasons):
