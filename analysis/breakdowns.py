@@ -256,3 +256,16 @@ def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> l
     # the start position is tested here as in the report (Holm across the positions)
     headline_tests([b for b in out if b.start], players)
     return out
+
+
+def start_breakdown(files: list, meta_raw: dict | None, available: list, players: int,
+                    confidence: float = 0.95) -> Breakdown | None:
+    """The start-position table of a set of chunk files (a run, every seating of a compare):
+    the game's start declaration as a breakdown, tested (Holm across the positions); None
+    when the game has no start position at this player count."""
+    by_value, _, _ = declared({"start": (meta_raw or {}).get("start")}, available, players)
+    if not by_value:
+        return None
+    out = compute(files, by_value, [], confidence)
+    headline_tests(out, players)
+    return out[0]

@@ -59,6 +59,10 @@ class Comparison:
     verdicts: list = field(default_factory=list)   # plain-language lines
     status: dict = field(default_factory=dict)     # strategy -> dominant/dominated/...
     h2h_pairs: pd.DataFrame | None = None          # seat pairs where the two met
+    # the start position (analysis.breakdowns.start_breakdown; None when the game has none)
+    # and whether it is the game's fairness question (then it leads the verdicts)
+    start: object = None
+    start_info: dict = field(default_factory=dict)
 
 
 def analyse_compare(logs, strategies: list, games_per_seating: int,
@@ -68,8 +72,13 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
     definitions of the run report (analysis/tables.py)."""
     from analysis.tables import matchup_status, strategy_comparison
     agg = logs if hasattr(logs, "strat") else aggregate_frame(logs)
+    from analysis.tables import fair_share_table
     shares = share_rows(agg, "strategy").reindex(strategies)
     seats = share_rows(agg, "seat")
+    if agg.players > 1:   # every seating pooled: each strategy in each seat equally often
+        tested = fair_share_table(agg.seat.n, agg.seat.win, agg.players)
+        for c in ("p", "p_holm", "verdict"):
+            seats[c] = tested[c].to_numpy()
     comp = strategy_comparison(agg, 0.95, order=strategies)
     pairs = None
     if comp:

@@ -37,10 +37,37 @@ def sweep_response_text(step: dict) -> str:
     return f"whether the players respond to its value is unclear ({rate})"
 
 
+def _position_line(subject: str, share, lo, hi, fair, verdict, p_holm) -> str:
+    tail = (" (no significant difference)" if verdict == "fair"
+            else f" (Holm-adjusted p = {_p(p_holm)})")
+    return f"{subject} wins {_pci(share, lo, hi)} against a fair {_pct(fair)}: {verdict}{tail}."
+
+
+def fairness_lines(c: Comparison) -> list:
+    """The start positions and the seats of a comparison (every seating pooled, so each
+    strategy sat in each seat equally often), tested against the fair share with Holm across
+    the positions and across the seats; the game's fairness question first."""
+    if c.players < 2 or "verdict" not in c.seats:
+        return []
+    fair = 1.0 / c.players
+    seats = [_position_line(f"Seat {int(k) + 1}", r.win_share, r.lo, r.hi, fair, r.verdict,
+                            r.p_holm) for k, r in c.seats.iterrows()]
+    start = []
+    if c.start is not None:
+        start = [_position_line(f"Start position {r.value}" + (" (start player)"
+                                                                if r.value == 1 else ""),
+                                r.win_share, r.lo, r.hi, fair, r.verdict, r.p_holm)
+                 for r in c.start.table.itertuples()]
+    if c.start_info.get("leads"):
+        return start + [f"Seat numbers come second: {c.start_info.get('note')}."] + seats
+    note = c.start_info.get("note")
+    return seats + start + ([f"Start position: {note}."] if note and not start else [])
+
+
 def compare_verdicts(c: Comparison) -> list:
     """The plain-language lines of a comparison: each strategy's win share and standing, then
     every pair's head-to-head (pooled share of their meetings, interval over games)."""
-    out = []
+    out = fairness_lines(c)
     for a in c.strategies:
         s = c.shares.loc[a]
         out.append(f"{a}: wins {F.share_interval(s.win_share, s.lo, s.hi)} of its seats; "
@@ -142,9 +169,21 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
         ev.blocks.append(Table(["strategy", "log-strength", "s.e.", "95% interval"],
                                [[n, F.theta(r.theta), F.num(r.se, 3), F.theta_interval(r.lo, r.hi)]
                                 for n, r in c.ratings.iterrows()], "Plackett-Luce ratings."))
-    ev.blocks.append(Table(["seat", "win share (95%)", "mean score"],
-                           [[f"seat {int(i) + 1}", _pci(r.win_share, r.lo, r.hi), f"{r.mean_score:.2f}"]
-                            for i, r in c.seats.iterrows()], "Seats, all seatings pooled."))
+    tested = "verdict" in c.seats
+    ev.blocks.append(Table(["seat", "win share (95%)", "mean score"]
+                           + (["p (Holm)", "verdict"] if tested else []),
+                           [[f"seat {int(i) + 1}", _pci(r.win_share, r.lo, r.hi),
+                             f"{r.mean_score:.2f}"] + ([_p(r.p_holm), r.verdict] if tested else [])
+                            for i, r in c.seats.iterrows()],
+                           "Seats, all seatings pooled (Holm across the seats)."))
+    if c.start is not None:
+        ev.blocks.append(Table(["start position", "win share (95%)", "mean score", "p (Holm)",
+                                "verdict"],
+                               [[str(r.value), _pci(r.win_share, r.lo, r.hi),
+                                 f"{r.mean_score:.2f}", _p(r.p_holm), r.verdict]
+                                for r in c.start.table.itertuples()],
+                               "Start positions (1 = the start player), all seatings pooled, "
+                               "against the fair share; Holm across the positions."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {c.players} players, variant "
         f"{manifest.get('variant')}",

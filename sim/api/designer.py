@@ -147,12 +147,27 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
                           precision=precision, max_games=max_games)
     agg = aggregate_run([c["dir"] for c in configs])   # the one aggregation of every seating
     comp = analyse_compare(agg, names, res["games"], len(seats))
+    comp.start, comp.start_info = _start_of(spec, configs[0]["prepared"].components,
+                                            [c["dir"] for c in configs], n_players)
     comp.verdicts = compare_verdicts(comp)
     result = CompareResult(root, comp, read_manifest(configs[0]["dir"]), precision_notes(res),
                            res["games"])
     designer.write_plan(root, {**plan, "result": {"games_per_seating": res["games"],
                                                   "status": comp.status}})
     return result
+
+
+def _start_of(spec, comp, dirs, players):
+    """(the start-position breakdown of these run folders or None, the game's start
+    declaration): analysis.breakdowns.start_breakdown."""
+    from analysis.breakdowns import start_breakdown
+    from analysis.metadata import start_declaration
+    from sim.runner import chunk_files, log_columns
+    meta = _meta(spec, comp)
+    available = log_columns(dirs[0])
+    files = [f for d in dirs for f in chunk_files(d)]
+    return (start_breakdown(files, meta, available, players),
+            start_declaration(meta, available, players))
 
 
 def _claim_and_play(spec, configs, root, plan, overwrite, kind, games, seed, say, line, **run):
