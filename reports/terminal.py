@@ -100,6 +100,23 @@ def never_winning_user_strategies(summary: Summary, manifest: dict) -> list[str]
     return out
 
 
+def _seat_start_lines(summary: Summary) -> list[str]:
+    """Without a start position column (seat 1 always starts, or no start player), the seat
+    numbers are the fairness question: each seat tested against the fair share, Holm across
+    the seats (analysis.tables.fair_share_table), with the game's note."""
+    from analysis.tables import fair_share_table
+    start = summary.extra.get("start") or {}
+    t = summary.seats
+    if start.get("column") is not None or not start.get("note") or "wins" not in t:
+        return []
+    tested = fair_share_table(t["rows"], t["wins"], summary.n_players)
+    words = ", ".join(f"seat {int(k) + 1} {v}" + ("" if v == "fair" else
+                                                 f" ({F.p_text(p).replace('p ', 'Holm p ', 1)})")
+                      for k, v, p in zip(t.index, tested["verdict"], tested["p_holm"]))
+    return [f"Start position: {start['note']}. Against a fair {F.share(1 / summary.n_players)} "
+            f"(Holm across the seats): {words}."]
+
+
 def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     m = manifest or {}
     lines: list[str] = []
@@ -138,6 +155,7 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         if start and not start[0].fairness:
             lines.append("")
             lines.extend(_breakdown_lines(start[0], pct))
+        lines.extend(_seat_start_lines(summary))
         rot = (m.get("config") or {}).get("rotation")
         if rot:
             lines.append(f"seats rotated ({len(rot)} seatings, each deal under every one): the "
