@@ -311,6 +311,23 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         ax.legend(fontsize=8)
         figs.append(Figure(f"sweep-{key}", title, f"Against {varied}; every point plays the same "
                            "games (same seeds).", _png(fig)))
+    if r.start is not None:   # the start positions (the game's "start" declaration)
+        fig = _new(7.5, 3.8)
+        ax = fig.add_subplot(1, 1, 1)
+        for k in sorted(r.start["position"].unique()):
+            rows = r.start[r.start["position"] == k].sort_values("point").rename(
+                columns={"win_low": "lo", "win_high": "hi"})
+            _band_plot(ax, x, rows, rows["label"].iloc[0].replace("Start position", "position"),
+                       PALETTE[int(k) % len(PALETTE)], joined)
+        ax.axhline(1.0 / players, color=GREY, ls="--", lw=1)
+        ax.set_xlabel(varied)
+        ax.set_ylabel("win share (95% band)")
+        if not numeric:
+            ax.set_xticks(x, r.labels, rotation=30, ha="right", fontsize=7)
+        ax.legend(fontsize=8)
+        figs.insert(0, Figure("sweep-start", "Win share by start position",
+                              f"Against {varied}; every point plays the same games (same "
+                              "seeds); position 1 is the start player.", _png(fig)))
     if r.card is not None:
         fig = _new(7.5, 3.8)
         ax = fig.add_subplot(1, 1, 1)
