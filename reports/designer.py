@@ -403,6 +403,9 @@ def objective_note(objective: str, start: dict, title: str) -> list:
     if objective == "start-fairness":
         return [f"start-fairness: the win share of each start position (1 = the start player) "
                 f"against 1/players, not the seat numbers ({start.get('note')})."]
+    if objective == "seat-fairness" and start.get("how") == "seat 1":
+        return [f"seat-fairness: in {title} {start.get('note')}: the seat shares balanced here "
+                f"are the start positions."]
     return []
 
 
