@@ -217,10 +217,33 @@ def per_game_quantities(logs: pd.DataFrame, meta: dict | None, players: int) -> 
             continue
         v = grid(b["column"])
         if b["grouping"] == "game":
-            out.append((f"{b['label']} per game", b["unit"], v[:, 0]))
-        else:
-            out.append((f"mean {b['label'].lower()}", b["unit"], v.mean(axis=1)))
+            v = v[:, :1]   # the same for every seat: one value per game
+        where = "games" if b["grouping"] == "game" else "seats"
+        cats = _categories(v, b["unit"])
+        if cats is None:
+            out.append((f"mean {b['label'].lower()}" + (" per game" if where == "games" else ""),
+                        b["unit"], v.mean(axis=1)))
+            continue
+        for c in cats:   # a few values (a route, a window difficulty): the share of each
+            out.append((f"{where} with {b['label'].lower()} {c:g}", "pp",
+                        (v == c).mean(axis=1)))
     return out
+
+
+MAX_CATEGORIES = 6
+
+
+def _categories(values: np.ndarray, unit: str):
+    """The values of a declared outcome to give as shares (a route, a difficulty, a yes/no:
+    a few whole values; for a 0/1 column only 1), or None for a mean (a count, a measure)."""
+    if unit == "count":
+        return None
+    u = np.unique(values)
+    if len(u) > MAX_CATEGORIES or not np.all(u == np.round(u)):
+        return None
+    if set(u.tolist()) <= {0.0, 1.0}:
+        return [1.0]
+    return [float(x) for x in u]
 
 
 def paired_quantity_steps(a: pd.DataFrame, b: pd.DataFrame, meta: dict | None,
@@ -289,7 +312,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             t.insert(0, "point", i)
             start_rows.append(t)
         for name, unit, v in per_game_quantities(logs, meta, players0):
-            if unit != "pp":   # the shares are the seat, start and strategy tables
+            if not name.startswith("win share"):   # those: the seat, start, strategy tables
                 m, lo, hi = mean_ci(v)
                 outcome_rows.append({"point": i, "quantity": name, "unit": unit, "mean": m,
                                      "lo": lo, "hi": hi})

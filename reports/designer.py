@@ -521,6 +521,7 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
     if r.outcomes is not None and not r.outcomes.empty:
         ev.blocks.append(Table(["point", "quantity", "mean (95%)"],
                                [[r.labels[int(t.point)], t.quantity,
+                                 _pci(t.mean, t.lo, t.hi) if t.unit == "pp" else
                                  f"{t.mean:.3f} ({t.lo:.3f} to {t.hi:.3f})"
                                  + (f" {t.unit}" if t.unit else "")]
                                 for t in r.outcomes.itertuples()],
