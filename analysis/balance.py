@@ -187,16 +187,23 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     analysis.breakdowns = compute(files, by_value, per_strategy, confidence)
     # nothing to test alone or when every game ended all tied (every share is 1/players)
     testable = not analysis.solo and analysis.all_tied_rate != 1.0
+    from analysis.metadata import start_declaration
     _headline_verdicts(analysis, headline_tests(analysis.breakdowns, players if testable else 1,
-                                                ALPHA))
+                                                ALPHA),
+                       start_declaration(metadata, available, players))
     return analysis
 
 
-def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
+def _headline_verdicts(a: BalanceAnalysis, heads: list, start: dict | None = None) -> None:
     """Verdict lines (and flags) for the game's headline breakdowns, tested by
-    analysis.breakdowns.headline_tests. The fairness question (e.g. start position when the
-    start player is not seat 1) opens the verdicts; the seat verdicts then come second, after
-    the game's note on why; other headline questions follow the seat and strategy lines."""
+    analysis.breakdowns.headline_tests as their grouping allows: a grouping fixed before play
+    (the start position) is favoured / disadvantaged / fair; one made after the game (a route,
+    a chosen window) an association; a game-level outcome its share of games. The fairness
+    question (the start position when the game declares it leads) opens the verdicts; the seat
+    verdicts then come second, after the game's note on why; other headline questions follow
+    the seat and strategy lines. `start`: the game's start declaration
+    (analysis.metadata.start_declaration); without a start column its note follows the seat
+    verdicts (the seat number is the start position, or there is none)."""
     fair = 1.0 / a.players
     halve = games_to_halve(a.n_games)
     lead, later = [], []
@@ -204,18 +211,31 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list) -> None:
         lines = lead if b.fairness else later
         unit = f" ({b.unit})" if b.unit else ""
         for r in b.table.itertuples():
-            ok = r.verdict != "fair"
-            f = Finding("headline", f"{b.label}{unit} {r.value}", str(r.verdict), "win_share",
+            subject = f"{b.label}{unit} {r.value}"
+            if b.grouping == "game":   # the same for every seat: its share of games
+                lines.append(Finding("outcome", subject, "", "game_share", r.game_share,
+                                     r.game_low, r.game_high,
+                                     detail={"column": b.column, "games": int(round(r.games)),
+                                             "mean_score": r.mean_score}))
+                continue
+            kind = "headline" if b.grouping == "before" else "association"
+            ok = r.verdict not in ("fair", "no association")
+            f = Finding(kind, subject, str(r.verdict), "win_share",
                         r.win_share, r.lo, r.hi, fair, p_holm=r.p_holm,
                         **(_pp_effect(r.win_share, r.lo, r.hi, fair, halve) if ok else {}),
                         detail={"column": b.column})
             lines.append(f)
-            if ok:
+            if ok and kind == "headline":   # an association is described, never flagged
                 a.flags.append(f)
     if lead:
         notes = [b.seat_note for b in heads if b.fairness and b.seat_note]
         a.findings[:0] = lead + [Finding("seat-order", "seats",
                                          detail={"note": notes[0] if notes else ""})]
+    elif start and start.get("column") is None and start.get("note") and not a.solo:
+        at = next((i + 1 for i, f in reversed(list(enumerate(a.findings)))
+                   if f.kind in ("seat", "seating", "all-tied")), 0)
+        a.findings.insert(at, Finding("start-note", "seats", start["how"],
+                                      detail={"note": start["note"]}))
     a.findings.extend(later)
 
 

@@ -22,14 +22,19 @@ Optional keys of an entry (both kinds):
                        #   beside the label in the table heading; never "points" unless points
 
 Headline questions (breakdowns only, runs of 2+ players):
-    "headline": True   # a question the game asks of its balance: every value's win share is
-                       #   tested against the fair share 1/players (the seat test of
-                       #   analysis/stats.py), Holm's correction across the values of every
-                       #   headline breakdown of the run, and each value gets a verdict line
-    "fairness": True   # the game's fairness question itself (e.g. start position when the
-                       #   start player is not seat 1): its verdicts open the verdicts, the
-                       #   seat verdicts come second, after "seat_note" saying why
-    "seat_note": "..." # why seat numbers are not the fairness question
+    "headline": True   # a question the game asks of its balance: each value gets a verdict
+                       #   line, as its grouping allows (analysis.tables.fair_share_table):
+    "grouping": "after"  # how the seats are grouped: "before" play (tested against the fair
+                       #   share 1/players, "favoured"/"disadvantaged"), "after" the game by
+                       #   what happened in it (the default: tested, worded as an association),
+                       #   or "game" (a game-level outcome, the same for every seat: no test,
+                       #   its distribution over games); Holm's correction across the values
+                       #   of one breakdown
+
+The start position is not declared here but in the game's "start" declaration
+(analysis/metadata.py start_declaration): `declared` turns it into the first breakdown
+(grouping "before", values shown from 1 = the start player, in the terminal summary too), and
+when it "leads" its verdicts open the report, the seat verdicts second after its note.
 """
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ import pandas as pd
 
 from analysis.findings import Note
 from analysis.stats import wilson_interval, z_value
+from analysis.tables import GROUPINGS, fair_share_table
 
 MAX_VALUES = 40
 
@@ -58,23 +64,38 @@ class Breakdown:
     headline: bool = False   # tested: columns p, p_holm, verdict in the table
     fairness: bool = False   # the game's fairness question: its verdicts come first
     seat_note: str = ""
+    grouping: str = "after"  # before / after / game (analysis.tables.GROUPINGS)
+    start: bool = False      # the start position (the game's "start" declaration)
 
 
 def declared(meta_raw: dict | None, available: list,
              players: int | None = None) -> tuple[list, list, list]:
     """(breakdowns, per-strategy columns, notes) restricted to the columns present and, for
     entries naming "players", to runs with one of those player counts."""
+    from analysis.metadata import start_declaration
     have = set(available)
     notes = []
     out = {"breakdowns": [], "per_strategy": []}
+    start = start_declaration(meta_raw, available, players)
+    if start["column"] is not None:
+        out["breakdowns"].append({
+            "column": start["column"], "label": start["label"], "question": start["question"],
+            "bin": 0, "summary": True, "unit": "", "headline": True,
+            "fairness": start["leads"], "seat_note": start["note"], "grouping": "before",
+            "shift": 1, "start": True})
     for key in out:
         for item in (meta_raw or {}).get(key) or []:
             col = item.get("column")
             only = item.get("players")
             if only is not None and players is not None and int(players) not in {int(x) for x in only}:
                 continue
+            if col == start["column"] and key == "breakdowns":
+                continue   # the start position: declared once, above
             if col in have:
+                grouping = str(item.get("grouping")
+                               or ("before" if item.get("fairness") else "after"))
                 out[key].append({"column": col, "label": str(item.get("label") or col),
+                                 "grouping": grouping if grouping in GROUPINGS else "after",
                                  "question": str(item.get("question") or ""),
                                  "bin": int(item.get("bin") or 0),
                                  "summary": bool(item.get("summary", False)),
@@ -152,6 +173,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
                 order.append(math.inf if value == "other" else float(value))
             if width and value != "other":
                 value = f"{int(value)} to {int(value) + width - 1}" if width > 1 else int(value)
+            elif b.get("shift") and value != "other":
+                value = int(value) + int(b["shift"])   # start positions shown from 1
             rows.append({"value": value, "rows": int(n), "wins": float(w),
                          "win_share": w / n if n else math.nan,
                          "lo": float(lo), "hi": float(hi), "mean_score": mean,
@@ -167,7 +190,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
         out.append(Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
                              "breakdown", note, bool(b.get("summary")), b.get("unit", ""),
                              bool(b.get("headline")) or bool(b.get("fairness")),
-                             bool(b.get("fairness")), b.get("seat_note", "")))
+                             bool(b.get("fairness")), b.get("seat_note", ""),
+                             b.get("grouping", "after"), bool(b.get("start"))))
     for p in per_strategy:
         rows = []
         for name, (n, x1, x2) in sorted(strat[p["column"]].items()):
@@ -182,34 +206,31 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
 
 
 def headline_tests(breakdowns: list, players: int, alpha: float = 0.05) -> list:
-    """Test every value of every headline breakdown against the fair share 1/players (the
-    seat test: analysis.stats.proportion_test) with Holm's correction across all of them; adds
-    columns p, p_holm and verdict ("favoured" / "disadvantaged" / "fair") to each headline
-    table in place and returns the headline breakdowns. Nothing is tested with one player."""
-    from analysis.stats import holm, proportion_test
+    """Every headline breakdown as its grouping allows (analysis.tables.fair_share_table):
+    "before" and "after" values are tested against the fair share 1/players with Holm's
+    correction across the values of that breakdown (the family of one question: the start
+    positions, the routes); "game" outcomes get no test (each value wins 1/players by
+    construction) but their share of games, with its interval (columns games, game_share,
+    game_low, game_high). Adds columns p, p_holm and verdict to each table in place and returns
+    the headline breakdowns. Nothing is tested with one player."""
     heads = [b for b in breakdowns if b.kind == "breakdown" and b.headline and not b.table.empty]
     if players < 2 or not heads:
         for b in heads:
             b.headline = False
         return []
-    fair = 1.0 / players
-    ps = []
     for b in heads:
         t = b.table
-        n = t["rows"].to_numpy(float)
-        _, p = proportion_test(t["wins"].to_numpy(float), n, fair)
-        p = np.where(n > 0, p, np.nan)
-        t["p"] = p
-        ps.append(p)
-    adjusted = holm(np.concatenate(ps))
-    k = 0
-    for b in heads:
-        t = b.table
-        t["p_holm"] = adjusted[k:k + len(t)]
-        k += len(t)
-        t["verdict"] = [("favoured" if s > fair else "disadvantaged")
-                        if not math.isnan(q) and q < alpha else "fair"
-                        for s, q in zip(t["win_share"], t["p_holm"])]
+        tested = fair_share_table(t["rows"], t["wins"], players, alpha=alpha,
+                                  grouping=b.grouping)
+        t["p"] = tested["p"].to_numpy()
+        t["p_holm"] = tested["p_holm"].to_numpy()
+        t["verdict"] = tested["verdict"].to_numpy()
+        if b.grouping == "game":
+            games = t["rows"].to_numpy(float) / players
+            lo, hi = wilson_interval(games, games.sum())
+            t["games"] = games
+            t["game_share"] = games / games.sum()
+            t["game_low"], t["game_high"] = lo, hi
     return heads
 
 
@@ -231,4 +252,20 @@ def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> l
     by_value, per_strategy, _ = declared(meta, log_columns(out_dir), players)
     by_value = [b for b in by_value if b["summary"]]
     per_strategy = [p for p in per_strategy if p["summary"]]
-    return compute(chunk_files(out_dir), by_value, per_strategy, confidence)
+    out = compute(chunk_files(out_dir), by_value, per_strategy, confidence)
+    # the start position is tested here as in the report (Holm across the positions)
+    headline_tests([b for b in out if b.start], players)
+    return out
+
+
+def start_breakdown(files: list, meta_raw: dict | None, available: list, players: int,
+                    confidence: float = 0.95) -> Breakdown | None:
+    """The start-position table of a set of chunk files (a run, every seating of a compare):
+    the game's start declaration as a breakdown, tested (Holm across the positions); None
+    when the game has no start position at this player count."""
+    by_value, _, _ = declared({"start": (meta_raw or {}).get("start")}, available, players)
+    if not by_value:
+        return None
+    out = compute(files, by_value, [], confidence)
+    headline_tests(out, players)
+    return out[0]

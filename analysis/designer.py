@@ -59,6 +59,10 @@ class Comparison:
     verdicts: list = field(default_factory=list)   # plain-language lines
     status: dict = field(default_factory=dict)     # strategy -> dominant/dominated/...
     h2h_pairs: pd.DataFrame | None = None          # seat pairs where the two met
+    # the start position (analysis.breakdowns.start_breakdown; None when the game has none)
+    # and whether it is the game's fairness question (then it leads the verdicts)
+    start: object = None
+    start_info: dict = field(default_factory=dict)
 
 
 def analyse_compare(logs, strategies: list, games_per_seating: int,
@@ -68,8 +72,13 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
     definitions of the run report (analysis/tables.py)."""
     from analysis.tables import matchup_status, strategy_comparison
     agg = logs if hasattr(logs, "strat") else aggregate_frame(logs)
+    from analysis.tables import fair_share_table
     shares = share_rows(agg, "strategy").reindex(strategies)
     seats = share_rows(agg, "seat")
+    if agg.players > 1:   # every seating pooled: each strategy in each seat equally often
+        tested = fair_share_table(agg.seat.n, agg.seat.win, agg.players)
+        for c in ("p", "p_holm", "verdict"):
+            seats[c] = tested[c].to_numpy()
     comp = strategy_comparison(agg, 0.95, order=strategies)
     pairs = None
     if comp:
@@ -111,6 +120,14 @@ class SweepResult:
     games: int = 0
     axes: list = field(default_factory=list)   # [(path, values)]: the grid's shape
     card_baseline: str = ""        # the card verdicts' baseline, in words (analysis/cards.py)
+    # the start position (the game's "start" declaration): point, position, label, rows,
+    # wins, win_share, win_low, win_high, fair, p, p_holm, verdict (Holm across the positions
+    # of each point; analysis.tables.fair_share_table); None when the game has none
+    start: pd.DataFrame | None = None
+    start_info: dict = field(default_factory=dict)    # analysis.metadata.start_declaration
+    # every other mean that can move (mean score, score components, the game's declared
+    # outcomes): point, quantity, unit, mean, lo, hi
+    outcomes: pd.DataFrame | None = None
     # do the players respond to the varied card's value? The paired step of its take rate
     # per point, first to last value (analysis.cards.paired_step), or None; in words:
     # reports/designer.py
@@ -162,11 +179,118 @@ def grid_steps(axes: list, n_points: int) -> list:
     return out
 
 
+def per_game_quantities(logs: pd.DataFrame, meta: dict | None, players: int) -> list:
+    """Everything a change of the rules or of a card can move, as per-game values on the same
+    game order (sorted by game index), so that two configurations played on the same seeds
+    give paired differences: [(quantity, unit, values)], unit "pp" for a win share (seat,
+    start position, strategy), else the unit of a mean (points, or the declared outcome's).
+    Seats, start positions and strategies are win shares; the mean score, each score
+    component and each declared breakdown column (analysis/breakdowns.py, the start excepted)
+    a mean per seat, or per game for a game-level outcome."""
+    from analysis.breakdowns import declared
+    from analysis.metadata import start_declaration
+    from analysis.tables import wins_by_position
+    f = logs.sort_values(["game", "seat"])
+    grid = lambda col: f[col].to_numpy(float).reshape(-1, players)  # noqa: E731
+    win = grid("win")
+    out = [(f"win share seat {s + 1}", "pp", win[:, s]) for s in range(players)]
+    start = start_declaration(meta, list(f.columns), players)
+    if start["column"] is not None:
+        pos = wins_by_position(f, start["column"], players)
+        out += [(f"win share start position {k + 1}", "pp", pos[:, k]) for k in range(players)]
+    if "strategy" in f and f["strategy"].nunique() > 1:
+        strat = f["strategy"].astype(str).to_numpy().reshape(-1, players)
+        for name in sorted(set(strat.ravel())):
+            mine = strat == name
+            with np.errstate(invalid="ignore", divide="ignore"):
+                share = (win * mine).sum(axis=1) / mine.sum(axis=1)
+            if np.all(mine.sum(axis=1) > 0):
+                out.append((f"win share {name}", "pp", share))
+    if "score" in f:
+        out.append(("mean score", "points", grid("score").mean(axis=1)))
+    for c in (meta or {}).get("score_components", []):
+        if c in f:
+            out.append((f"mean {c}", "points", grid(c).mean(axis=1)))
+    by_value, _, _ = declared(meta, list(f.columns), players)
+    for b in by_value:
+        if b.get("start"):
+            continue
+        v = grid(b["column"])
+        if b["grouping"] == "game":
+            v = v[:, :1]   # the same for every seat: one value per game
+        where = "games" if b["grouping"] == "game" else "seats"
+        cats = _categories(v, b["unit"])
+        if cats is None:
+            out.append((f"mean {b['label'].lower()}" + (" per game" if where == "games" else ""),
+                        b["unit"], v.mean(axis=1)))
+            continue
+        for c in cats:   # a few values (a route, a window difficulty): the share of each
+            out.append((f"{where} with {b['label'].lower()} {c:g}", "pp",
+                        (v == c).mean(axis=1)))
+    return out
+
+
+MAX_CATEGORIES = 6
+
+
+def _categories(values: np.ndarray, unit: str):
+    """The values of a declared outcome to give as shares (a route, a difficulty, a yes/no:
+    a few whole values; for a 0/1 column only 1), or None for a mean (a count, a measure)."""
+    if unit == "count":
+        return None
+    u = np.unique(values)
+    if len(u) > MAX_CATEGORIES or not np.all(u == np.round(u)):
+        return None
+    if set(u.tolist()) <= {0.0, 1.0}:
+        return [1.0]
+    return [float(x) for x in u]
+
+
+def paired_quantity_steps(a: pd.DataFrame, b: pd.DataFrame, meta: dict | None,
+                          base: dict) -> list:
+    """Paired differences b - a of every quantity of per_game_quantities on the same games
+    (rows: base + quantity, unit, diff, lo, hi); [] when the games differ."""
+    a = a.sort_values(["game", "seat"])
+    b = b.sort_values(["game", "seat"])
+    if not np.array_equal(a["game"].to_numpy(), b["game"].to_numpy()):
+        return []
+    players = int(a["seat"].max()) + 1
+    qa = per_game_quantities(a, meta, players)
+    qb = {name: (unit, v) for name, unit, v in per_game_quantities(b, meta, players)}
+    rows = []
+    for name, unit, va in qa:
+        if name not in qb:
+            continue
+        m, lo, hi = mean_ci(qb[name][1] - va)
+        rows.append({**base, "quantity": name, "unit": unit, "diff": m, "lo": lo, "hi": hi})
+    return rows
+
+
+def holm_steps(paired: pd.DataFrame) -> pd.DataFrame:
+    """Holm's correction across every step and quantity of a table of paired differences
+    (columns diff, lo, hi): adds p, p_holm and moves (p_holm < 0.05)."""
+    if paired.empty:
+        return paired
+    se = (paired["hi"] - paired["lo"]) / (2 * Z)
+    p = z_test_p(paired["diff"].to_numpy(float), se.to_numpy(float))
+    # the same change in every game (a rule that takes points off every score): certain
+    p = np.where((se.to_numpy(float) == 0) & (paired["diff"].to_numpy(float) != 0), 0.0, p)
+    paired["p"] = p
+    paired["p_holm"] = holm(paired["p"].to_numpy(float))
+    paired["moves"] = paired["p_holm"] < 0.05
+    return paired
+
+
 def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict | None,
                   varied_paths: list, axes: list | None = None) -> SweepResult:
     """axes: the sweep's [(path, values)] (the grid's shape); without it the points are
     taken as one field's values in order."""
+    from analysis.metadata import start_declaration
+    from analysis.tables import start_table
     seat_rows, strat_rows, comp_rows, card_rows, paired_rows = [], [], [], [], []
+    start_rows, outcome_rows = [], []
+    players0 = int(per_point_logs[0]["seat"].max()) + 1
+    start = start_declaration(meta, list(per_point_logs[0].columns), players0)
     comps = [c for c in (meta or {}).get("score_components", []) if c in per_point_logs[0].columns]
     card_info = card_of_path(varied_paths[0], meta) if len(varied_paths) == 1 else None
     card_label = card_baseline = ""
@@ -183,6 +307,15 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         for c in comps:
             m, lo, hi = mean_ci(logs[c].to_numpy(float))
             comp_rows.append({"point": i, "component": c, "mean": m, "lo": lo, "hi": hi})
+        if start["column"] is not None:
+            t = start_table(logs, start["column"], players0).reset_index()
+            t.insert(0, "point", i)
+            start_rows.append(t)
+        for name, unit, v in per_game_quantities(logs, meta, players0):
+            if not name.startswith("win share"):   # those: the seat, start, strategy tables
+                m, lo, hi = mean_ci(v)
+                outcome_rows.append({"point": i, "quantity": name, "unit": unit, "mean": m,
+                                     "lo": lo, "hi": hi})
         if card_info:
             card, cid = card_info
             taken = _card_taken(logs, card, cid)
@@ -213,28 +346,20 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
         if not np.array_equal(a["game"].to_numpy(), b["game"].to_numpy()):
             continue  # not the same games (should not happen: same seed, same count)
         players = int(a["seat"].max()) + 1
-        wa = a["win"].to_numpy(float).reshape(-1, players)
-        wb = b["win"].to_numpy(float).reshape(-1, players)
         base = {"from": labels[i], "to": labels[j], "step": step or f"{labels[i]} -> {labels[j]}",
                 "at": at}
-        for s in range(players):
-            m, lo, hi = mean_ci(wb[:, s] - wa[:, s])
-            paired_rows.append({**base, "quantity": f"win share seat {s + 1}",
-                                "diff": m, "lo": lo, "hi": hi})
+        # everything that can move: seats, start positions, strategies, scores, outcomes
+        paired_rows += paired_quantity_steps(a, b, meta, base)
         if card_info:
             card, cid = card_info
             ta = _card_taken(a, card, cid).reshape(-1, players).any(axis=1).astype(float)
             tb = _card_taken(b, card, cid).reshape(-1, players).any(axis=1).astype(float)
             m, lo, hi = mean_ci(tb - ta)
-            paired_rows.append({**base, "quantity": "take rate", "diff": m, "lo": lo, "hi": hi})
-    paired = pd.DataFrame(paired_rows)
-    if not paired.empty:
-        # Holm across every step and quantity of the sweep: which moves survive the number
-        # of comparisons (a sweep of 15 steps x 4 seats is 60 chances of a false move)
-        se = (paired["hi"] - paired["lo"]) / (2 * Z)
-        paired["p"] = z_test_p(paired["diff"].to_numpy(float), se.to_numpy(float))
-        paired["p_holm"] = holm(paired["p"].to_numpy(float))
-        paired["moves"] = paired["p_holm"] < 0.05
+            paired_rows.append({**base, "quantity": "take rate", "unit": "pp", "diff": m,
+                                "lo": lo, "hi": hi})
+    # Holm across every step and quantity of the sweep: which moves survive the number
+    # of comparisons (a sweep of 15 steps x 4 seats is 60 chances of a false move)
+    paired = holm_steps(pd.DataFrame(paired_rows))
     card_response = None
     if card_info and len(per_point_logs) > 1:
         card_response = _sweep_response(per_point_logs, points, card_info)
@@ -242,7 +367,10 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
                        pd.concat(strat_rows, ignore_index=True), pd.DataFrame(comp_rows),
                        pd.DataFrame(card_rows) if card_rows else None, paired,
                        card_label, int(per_point_logs[0]["game"].nunique()), axes=list(axes or []),
-                       card_baseline=card_baseline, card_response=card_response)
+                       card_baseline=card_baseline, card_response=card_response,
+                       start=pd.concat(start_rows, ignore_index=True) if start_rows else None,
+                       start_info=start,
+                       outcomes=pd.DataFrame(outcome_rows) if outcome_rows else None)
 
 
 def _sweep_response(per_point_logs: list, points: list, card_info) -> dict | None:
@@ -278,6 +406,9 @@ def _sweep_response(per_point_logs: list, points: list, card_info) -> dict | Non
 OBJECTIVE_HELP = {
     "seat-fairness": "does a seat win more or less than its share? the largest gap between a "
                      "seat's win share and 1/players (play the same strategy in every seat)",
+    "start-fairness": "does a start position win more or less than its share? the largest gap "
+                      "between a start position's win share and 1/players (games whose start "
+                      "player is drawn at random or passed on: Lowlands, Sagrada)",
     "strategy-parity": "are the strategies equally strong? the gap between the best and the "
                        "worst strategy's win share (give two or more strategies)",
     "card-parity": "is this card worth what it costs? the largest gap, over the varied cards, "
@@ -300,15 +431,22 @@ def _per_game(logs: pd.DataFrame, values: np.ndarray, players: int) -> np.ndarra
     return np.asarray(values, dtype=float).reshape(-1, players).sum(axis=1)
 
 
-def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=None) -> Objective:
+def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=None,
+                   start_column: str | None = None) -> Objective:
     """The objective `kind` of one configuration's logs as per-game rows and a function of
-    their means (vectorised over bootstrap replicates)."""
+    their means (vectorised over bootstrap replicates). `start_column`: the log column of the
+    start position (start-fairness)."""
+    from analysis.tables import wins_by_position
     logs = logs.sort_values(["game", "seat"])
     players = int(logs["seat"].max()) + 1
     win = logs["win"].to_numpy(float)
     games = logs["game"].to_numpy()[::players]
-    if kind == "seat-fairness":
-        rows = win.reshape(-1, players)
+    if kind in ("seat-fairness", "start-fairness"):
+        if kind == "start-fairness" and not start_column:
+            raise ValueError("start-fairness needs the game's start position column")
+        # per game the win of each seat, or of the seat at each start position
+        rows = (win.reshape(-1, players) if kind == "seat-fairness"
+                else wins_by_position(logs, start_column, players))
 
         def f(m):
             return np.abs(m - 1.0 / players).max(axis=1)
@@ -365,7 +503,29 @@ def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=No
                 worst = np.maximum(worst, np.where(np.isfinite(gap), np.abs(gap), 1.0))
             return worst
         return Objective(kind, rows, games, f)
-    raise ValueError(f"unknown objective '{kind}' (seat-fairness, strategy-parity, card-parity)")
+    raise ValueError(f"unknown objective '{kind}' (seat-fairness, start-fairness, "
+                     f"strategy-parity, card-parity)")
+
+
+def edge_of_range(varies: list, values: list) -> list:
+    """The varied fields whose chosen value (`values`, one per field of `varies` [(path,
+    values)]) is the lowest or the highest of three or more numbers tried: the balance point
+    may lie beyond the range. [(path, value, "lower" / "upper", low, high, step)]."""
+    out = []
+    for (path, tried), v in zip(varies, values):
+        nums = [x for x in tried if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        if len(nums) < 3 or len(nums) != len(tried) or isinstance(v, bool):
+            continue
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            continue
+        lo, hi = min(nums), max(nums)
+        steps = sorted({abs(b - a) for a, b in zip(sorted(nums), sorted(nums)[1:]) if b != a})
+        step = steps[0] if steps else 1
+        if v == lo or v == hi:
+            out.append((path, v, "lower" if v == lo else "upper", lo, hi, step))
+    return out
 
 
 def _poisson_weights(rng, n: int, reps: int):

@@ -10,8 +10,14 @@ terminal, Markdown and HTML print, and `sim.api` hands the findings to Python as
 Kinds (`kind`), their subjects and verdict codes (docs/report.md has the definitions):
 
   seat            "Seat 1" ...          favoured / disadvantaged / fair  (value: win share)
-  headline        "<label> <value>"     the breakdown's verdict word       (value: win share)
+  headline        "<label> <value>"     favoured / disadvantaged / fair: a grouping fixed
+                                        before play, the start position (value: win share)
+  association     "<label> <value>"     more wins / fewer wins / no association: seats grouped
+                                        after the game (a route, a chosen window); never a flag
+  outcome         "<label> <value>"     ""  a game-level outcome (value: its share of games)
   seat-order      "seats"               ""  (the fairness question is not seat 1: seats come second)
+  start-note      "seats"               the start declaration's "how" (seat 1 / chosen ...): why
+                                        the seat numbers are the start positions, or why none
   seating         "seats"               rotated / confounded  (why seat shares can be read or not)
   solo            strategy              "solo"  (value: mean score)
   all-tied        "seats"               "all tied"

@@ -176,35 +176,117 @@ def prior_held_levels(orders: dict, n_levels: int) -> set:
 
 
 # --- the report's verdicts at the strongest level --------------------------------------------
-def _seat_verdicts(a) -> dict:
-    if a.seats is None or a.solo:
+# A verdict is compared by its effect, not by its flag: a flag that appears or disappears may
+# be only a change of power (fewer games, more noise at one level). For each verdict: the
+# effect at each level with its interval, their difference with its interval, and "changed"
+# when that interval excludes 0. The two runs play the same deals; their difference is taken
+# as between independent samples (conservative: common deals only make it narrower).
+EFFECT_COLUMNS = ["verdict", "unit", "effect_base", "effect_base_low", "effect_base_high",
+                  "effect_top", "effect_top_low", "effect_top_high", "difference",
+                  "difference_low", "difference_high", "changed"]
+
+
+def _share_effects(label, base_row, top_row, fair, confidence):
+    """A seat's or start position's effect (win share minus the fair share) at both levels
+    and the difference of the shares (Newcombe's interval)."""
+    from analysis.stats import newcombe_difference
+    d, lo, hi = newcombe_difference(top_row["wins"], top_row["rows"], base_row["wins"],
+                                    base_row["rows"], confidence)
+    return {"verdict": label, "unit": "pp",
+            "effect_base": base_row["share"] - fair, "effect_base_low": base_row["low"] - fair,
+            "effect_base_high": base_row["high"] - fair,
+            "effect_top": top_row["share"] - fair, "effect_top_low": top_row["low"] - fair,
+            "effect_top_high": top_row["high"] - fair,
+            "difference": d, "difference_low": lo, "difference_high": hi}
+
+
+def _positions(a) -> dict:
+    """{verdict label: {verdict, wins, rows, share, low, high}} of the seats and the start
+    positions of a balance analysis (empty for a solo run)."""
+    if getattr(a, "seats", None) is None or a.solo:
         return {}
-    return {f"{row.label} fairness": str(row.verdict) for row in a.seats.itertuples()}
-
-
-def _card_verdicts(a) -> dict:
     out = {}
-    for f in a.flags:
-        if f.kind == "card":
-            word = "flagged strong" if (f.effect or 0.0) > 0 else "flagged weak"
-            out[f"{f.subject}"] = word
+    for row in a.seats.itertuples():
+        out[f"{row.label} fairness"] = {
+            "verdict": str(row.verdict), "wins": getattr(row, "wins", np.nan),
+            "rows": getattr(row, "games", np.nan), "share": getattr(row, "win_share", np.nan),
+            "low": getattr(row, "win_low", np.nan), "high": getattr(row, "win_high", np.nan)}
+    for b in getattr(a, "breakdowns", None) or []:
+        if getattr(b, "start", False) and "verdict" in b.table:
+            for r in b.table.itertuples():
+                out[f"Start position {r.value} fairness"] = {
+                    "verdict": str(r.verdict), "wins": r.wins, "rows": r.rows,
+                    "share": r.win_share, "low": r.lo, "high": r.hi}
     return out
 
 
-def compare_verdicts(base, top, base_name: str, top_name: str) -> pd.DataFrame:
-    """The seat and card verdicts of two balance analyses (analysis.balance.BalanceAnalysis)
-    of the same deals, side by side: one row per verdict, a column per level and `holds`
-    (reports/ladder.py `verdict_change_lines` says it in words). A card flagged in neither
-    run is not listed; a card flagged in one is 'not flagged' in the other."""
+def _card_effects(a) -> dict:
+    """{card subject: {verdict, effect, low, high}}: every card of every card section (its
+    takers' lead over the takers of the other cards of its type, analysis/cards.py), the
+    verdict its flag ("not flagged" when none)."""
+    out = {}
+    for f in a.flags:
+        if f.kind == "card" and f.verdict in ("over-performs", "under-performs"):
+            out[f.subject] = {"verdict": "flagged strong" if (f.effect or 0.0) > 0
+                              else "flagged weak", "effect": f.effect,
+                              "low": f.effect_low, "high": f.effect_high}
+    for sec in getattr(a, "cards", None) or []:
+        if getattr(sec, "kind", "card") != "card":
+            continue
+        singular = sec.label[:-1] if sec.label.endswith("s") else sec.label
+        t = sec.table
+        for r in t.itertuples():
+            key = f"{singular} '{r.name}'"
+            cur = out.setdefault(key, {"verdict": "not flagged"})
+            cur.update({"effect": r.vs_peers, "low": r.vs_peers_low, "high": r.vs_peers_high})
+    return out
+
+
+def compare_verdicts(base, top, base_name: str, top_name: str,
+                     confidence: float = 0.95) -> pd.DataFrame:
+    """The seat, start-position and card verdicts of two balance analyses
+    (analysis.balance.BalanceAnalysis) of the same deals, side by side: one row per verdict,
+    a column per level (its verdict word), the effect at each level with its interval, the
+    difference of the effects (top minus base) with its interval, `changed` (that interval
+    excludes 0) and `holds` (not changed). A card flagged at neither level is not listed.
+    reports/ladder.py `verdict_change_lines` says it in words."""
+    z = z_value(confidence)
     rows = []
-    sb, st = _seat_verdicts(base), _seat_verdicts(top)
-    for k in sb:
-        rows.append({"verdict": k, base_name: sb[k], top_name: st.get(k, "n/a")})
-    cb, ct = _card_verdicts(base), _card_verdicts(top)
-    for k in list(cb) + [k for k in ct if k not in cb]:
-        rows.append({"verdict": k, base_name: cb.get(k, "not flagged"),
-                     top_name: ct.get(k, "not flagged")})
-    table = pd.DataFrame(rows, columns=["verdict", base_name, top_name])
-    table["holds"] = (table[base_name] == table[top_name]) if len(table) else pd.Series(
-        dtype=bool)
+    pb, pt = _positions(base), _positions(top)
+    fair = 1.0 / max(int(getattr(base, "players", 0) or len(pb) or 1), 1)
+    if getattr(base, "seats", None) is not None and not base.solo:
+        fair = 1.0 / len(base.seats)
+    for k, rb in pb.items():
+        rt = pt.get(k)
+        row = {"verdict": k, base_name: rb["verdict"],
+               top_name: rt["verdict"] if rt else "n/a"}
+        if rt is not None:
+            row.update(_share_effects(k, rb, rt, fair, confidence))
+        rows.append(row)
+    cb, ct = _card_effects(base), _card_effects(top)
+    for k in [k for k in cb if cb[k]["verdict"] != "not flagged"] + \
+             [k for k in ct if ct[k]["verdict"] != "not flagged" and
+              cb.get(k, {}).get("verdict", "not flagged") == "not flagged"]:
+        b, t = cb.get(k, {"verdict": "not flagged"}), ct.get(k, {"verdict": "not flagged"})
+        row = {"verdict": k, base_name: b["verdict"], top_name: t["verdict"], "unit": "pp"}
+        if "effect" in b and "effect" in t:
+            se = [(x["high"] - x["low"]) / (2 * z) for x in (b, t)]
+            d = t["effect"] - b["effect"]
+            half = z * math.sqrt(se[0] ** 2 + se[1] ** 2)
+            row.update({"effect_base": b["effect"], "effect_base_low": b["low"],
+                        "effect_base_high": b["high"], "effect_top": t["effect"],
+                        "effect_top_low": t["low"], "effect_top_high": t["high"],
+                        "difference": d, "difference_low": d - half,
+                        "difference_high": d + half})
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=["verdict", base_name, top_name] + EFFECT_COLUMNS[1:])
+    lo = pd.to_numeric(table["difference_low"], errors="coerce")
+    hi = pd.to_numeric(table["difference_high"], errors="coerce")
+    measured = lo.notna() & hi.notna()
+    # without effects (a verdict missing at one level) the flags are all there is to compare
+    table["changed"] = np.where(measured, (lo > 0) | (hi < 0),
+                                table[base_name] != table[top_name])
+    table["changed"] = table["changed"].astype(bool)
+    table["measured"] = measured.to_numpy()
+    table["holds"] = ~table["changed"]
     return table

@@ -144,3 +144,35 @@ def needed_columns(meta: dict, available: list[str]) -> list[str]:
         cols.append(card["mask_column"])
         cols.extend(card.get("day_columns") or [])
     return list(dict.fromkeys(c for c in cols if c in available))
+
+
+# How a game's start player is chosen ("start" in report_metadata()):
+#   "random"  drawn at random (and perhaps passed on): start position is a factor of its own,
+#             apart from the seat number; the game names the log column holding each seat's
+#             place in the first round's order (0 = the start player)
+#   "passed"  passed on from a fixed first player: likewise, with its column
+#   "seat 1"  seat 1 always starts: the seat number is the start position (no column)
+#   "chosen"  no start player: the order is chosen in play (no column)
+# "leads": True when the start position, not the seat number, answers the game's fairness
+# question (its verdicts open the report, the summary, compare, sweep and tune).
+START_HOWS = ("random", "passed", "seat 1", "chosen")
+
+
+def start_declaration(meta_raw: dict | None, available=None, players: int | None = None) -> dict:
+    """The game's start declaration, checked: {"column" (None when the seat number is the
+    start position, or the logs lack the column, or the declaration is not for this player
+    count), "how", "leads" (never without a column), "note", "question", "label"}."""
+    raw = dict((meta_raw or {}).get("start") or {})
+    how = str(raw.get("how") or "seat 1")
+    col = raw.get("column")
+    only = raw.get("players")
+    if col is not None and available is not None and col not in set(available):
+        col = None
+    if only is not None and players is not None and int(players) not in {int(x) for x in only}:
+        col = None
+    if players is not None and int(players) < 2:
+        col = None
+    return {"column": col, "how": how if how in START_HOWS else "seat 1",
+            "leads": bool(raw.get("leads")) and col is not None,
+            "note": str(raw.get("note") or ""), "question": str(raw.get("question") or ""),
+            "label": str(raw.get("label") or "Start position")}

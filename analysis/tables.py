@@ -224,3 +224,84 @@ def strategy_comparison(agg: RunAggregates, confidence: float = 0.95, order=None
     return {"names": names, "share": share, "low": lo, "high": hi, "pairs": pairs,
             "games": games, "rows": head_to_head_rows(share, lo, hi, pairs, games),
             "ratings": table, "rating_note": note}
+
+
+# --- win share against the fair share: seats and start positions ----------------------------
+# How a group of seats is formed decides what its share can say (docs/report.md):
+#   "before": fixed before play (a seat number, a start position): tested against the fair
+#             share, "favoured" / "disadvantaged" / "fair";
+#   "after":  grouped after the game by what happened in it (the route that scored more, the
+#             window a seat chose): tested, but only an association ("more wins" / "fewer
+#             wins" / "no association"), never an effect;
+#   "game":   a game-level outcome, the same for every seat of a game (high tides that broke
+#             the dike): every value wins exactly 1/players, so nothing to test; its
+#             distribution over games is the answer.
+GROUPINGS = ("before", "after", "game")
+VERDICT_WORDS = {"before": ("favoured", "disadvantaged", "fair"),
+                 "after": ("more wins", "fewer wins", "no association")}
+
+
+def fair_share_table(rows, wins, players: int, confidence: float = 0.95, alpha: float = 0.05,
+                     grouping: str = "before") -> pd.DataFrame:
+    """One family of groups (the seats, the start positions, the values of a breakdown): per
+    group rows, wins, win_share with its Wilson interval, the score test against the fair
+    share 1/players (analysis.stats.proportion_test), Holm's correction across the groups of
+    this family, and the verdict of its grouping (GROUPINGS). The one definition of the start
+    position table and of every fair-share test of the toolkit."""
+    from analysis.stats import holm, proportion_test
+    n = np.asarray(rows, dtype=float)
+    w = np.asarray(wins, dtype=float)
+    fair = 1.0 / players if players > 0 else float("nan")
+    lo, hi = wilson_interval(w, n, confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(n > 0, w / np.where(n > 0, n, 1), np.nan)
+    out = pd.DataFrame({"rows": n.astype(np.int64), "wins": w, "win_share": share,
+                        "win_low": np.atleast_1d(lo), "win_high": np.atleast_1d(hi),
+                        "fair": fair})
+    if players < 2 or grouping == "game":
+        out["p"] = out["p_holm"] = np.nan
+        out["verdict"] = "" if grouping == "game" else "solo"
+        return out
+    _, p = proportion_test(w, n, fair)
+    p = np.where(n > 0, p, np.nan)
+    out["p"] = p
+    out["p_holm"] = holm(p)
+    up, down, none = VERDICT_WORDS.get(grouping, VERDICT_WORDS["before"])
+    out["verdict"] = [(up if s > fair else down) if not math.isnan(q) and q < alpha else none
+                      for s, q in zip(out["win_share"], out["p_holm"])]
+    return out
+
+
+def position_label(position: int) -> str:
+    """A start position shown from 1 (log value 0 = the start player)."""
+    return f"Start position {int(position) + 1}" + (" (start player)" if int(position) == 0
+                                                     else "")
+
+
+def start_table(frame: pd.DataFrame, column: str, players: int, confidence: float = 0.95,
+                alpha: float = 0.05) -> pd.DataFrame:
+    """The start-position table of a logs DataFrame (columns `column` and win): one row per
+    position 0 .. players-1 (fair_share_table; index `position`)."""
+    pos = frame[column].to_numpy(np.int64)
+    win = frame["win"].to_numpy(float)
+    ok = (pos >= 0) & (pos < players)
+    n = np.bincount(pos[ok], minlength=players)[:players]
+    w = np.bincount(pos[ok], weights=win[ok], minlength=players)[:players]
+    t = fair_share_table(n, w, players, confidence, alpha)
+    t.index = pd.Index(range(players), name="position")
+    t.insert(0, "label", [position_label(k) for k in range(players)])
+    return t
+
+
+def wins_by_position(frame: pd.DataFrame, column: str, players: int) -> np.ndarray:
+    """(games x positions) wins: per game, the win of the seat at each start position (each
+    game has one seat per position), in game order. Paired steps of a sweep and the
+    start-fairness objective of tune are means of these rows."""
+    f = frame.sort_values(["game", "seat"])
+    pos = f[column].to_numpy(np.int64).reshape(-1, players)
+    win = f["win"].to_numpy(float).reshape(-1, players)
+    out = np.zeros_like(win)
+    rows = np.arange(win.shape[0])[:, None]
+    ok = (pos >= 0) & (pos < players)
+    np.add.at(out, (np.broadcast_to(rows, pos.shape)[ok], pos[ok]), win[ok])
+    return out

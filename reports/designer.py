@@ -37,10 +37,37 @@ def sweep_response_text(step: dict) -> str:
     return f"whether the players respond to its value is unclear ({rate})"
 
 
+def _position_line(subject: str, share, lo, hi, fair, verdict, p_holm) -> str:
+    tail = (" (no significant difference)" if verdict == "fair"
+            else f" (Holm-adjusted p = {_p(p_holm)})")
+    return f"{subject} wins {_pci(share, lo, hi)} against a fair {_pct(fair)}: {verdict}{tail}."
+
+
+def fairness_lines(c: Comparison) -> list:
+    """The start positions and the seats of a comparison (every seating pooled, so each
+    strategy sat in each seat equally often), tested against the fair share with Holm across
+    the positions and across the seats; the game's fairness question first."""
+    if c.players < 2 or "verdict" not in c.seats:
+        return []
+    fair = 1.0 / c.players
+    seats = [_position_line(f"Seat {int(k) + 1}", r.win_share, r.lo, r.hi, fair, r.verdict,
+                            r.p_holm) for k, r in c.seats.iterrows()]
+    start = []
+    if c.start is not None:
+        start = [_position_line(f"Start position {r.value}" + (" (start player)"
+                                                                if r.value == 1 else ""),
+                                r.win_share, r.lo, r.hi, fair, r.verdict, r.p_holm)
+                 for r in c.start.table.itertuples()]
+    if c.start_info.get("leads"):
+        return start + [f"Seat numbers come second: {c.start_info.get('note')}."] + seats
+    note = c.start_info.get("note")
+    return seats + start + ([f"Start position: {note}."] if note and not start else [])
+
+
 def compare_verdicts(c: Comparison) -> list:
     """The plain-language lines of a comparison: each strategy's win share and standing, then
     every pair's head-to-head (pooled share of their meetings, interval over games)."""
-    out = []
+    out = fairness_lines(c)
     for a in c.strategies:
         s = c.shares.loc[a]
         out.append(f"{a}: wins {F.share_interval(s.win_share, s.lo, s.hi)} of its seats; "
@@ -142,9 +169,21 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
         ev.blocks.append(Table(["strategy", "log-strength", "s.e.", "95% interval"],
                                [[n, F.theta(r.theta), F.num(r.se, 3), F.theta_interval(r.lo, r.hi)]
                                 for n, r in c.ratings.iterrows()], "Plackett-Luce ratings."))
-    ev.blocks.append(Table(["seat", "win share (95%)", "mean score"],
-                           [[f"seat {int(i) + 1}", _pci(r.win_share, r.lo, r.hi), f"{r.mean_score:.2f}"]
-                            for i, r in c.seats.iterrows()], "Seats, all seatings pooled."))
+    tested = "verdict" in c.seats
+    ev.blocks.append(Table(["seat", "win share (95%)", "mean score"]
+                           + (["p (Holm)", "verdict"] if tested else []),
+                           [[f"seat {int(i) + 1}", _pci(r.win_share, r.lo, r.hi),
+                             f"{r.mean_score:.2f}"] + ([_p(r.p_holm), r.verdict] if tested else [])
+                            for i, r in c.seats.iterrows()],
+                           "Seats, all seatings pooled (Holm across the seats)."))
+    if c.start is not None:
+        ev.blocks.append(Table(["start position", "win share (95%)", "mean score", "p (Holm)",
+                                "verdict"],
+                               [[str(r.value), _pci(r.win_share, r.lo, r.hi),
+                                 f"{r.mean_score:.2f}", _p(r.p_holm), r.verdict]
+                                for r in c.start.table.itertuples()],
+                               "Start positions (1 = the start player), all seatings pooled, "
+                               "against the fair share; Holm across the positions."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {c.players} players, variant "
         f"{manifest.get('variant')}",
@@ -272,6 +311,23 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         ax.legend(fontsize=8)
         figs.append(Figure(f"sweep-{key}", title, f"Against {varied}; every point plays the same "
                            "games (same seeds).", _png(fig)))
+    if r.start is not None:   # the start positions (the game's "start" declaration)
+        fig = _new(7.5, 3.8)
+        ax = fig.add_subplot(1, 1, 1)
+        for k in sorted(r.start["position"].unique()):
+            rows = r.start[r.start["position"] == k].sort_values("point").rename(
+                columns={"win_low": "lo", "win_high": "hi"})
+            _band_plot(ax, x, rows, rows["label"].iloc[0].replace("Start position", "position"),
+                       PALETTE[int(k) % len(PALETTE)], joined)
+        ax.axhline(1.0 / players, color=GREY, ls="--", lw=1)
+        ax.set_xlabel(varied)
+        ax.set_ylabel("win share (95% band)")
+        if not numeric:
+            ax.set_xticks(x, r.labels, rotation=30, ha="right", fontsize=7)
+        ax.legend(fontsize=8)
+        figs.insert(0, Figure("sweep-start", "Win share by start position",
+                              f"Against {varied}; every point plays the same games (same "
+                              "seeds); position 1 is the start player.", _png(fig)))
     if r.card is not None:
         fig = _new(7.5, 3.8)
         ax = fig.add_subplot(1, 1, 1)
@@ -313,26 +369,100 @@ def _p(p):
 MAX_STEPS_NAMED = 12
 
 
-def step_verdicts(paired) -> list:
+def diff_text(t: dict) -> str:
+    """A paired difference with its interval in its unit: percentage points of win share,
+    else the unit of the mean (points, a count ...)."""
+    unit = t.get("unit", "pp")
+    if unit == "pp" or unit is None or (isinstance(unit, float) and math.isnan(unit)):
+        return (f"{100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to {100 * t['hi']:+.2f})")
+    u = f" {unit}" if unit else ""
+    return f"{t['diff']:+.3f}{u} ({t['lo']:+.3f} to {t['hi']:+.3f})"
+
+
+def no_start_position(title: str, start: dict, players: int) -> str:
+    """Why a game has no start position to balance (tune --objective start-fairness)."""
+    if players < 2:
+        return "start-fairness needs 2 or more players"
+    if start.get("how") == "seat 1":
+        return (f"start-fairness: in {title} seat 1 always starts ({start.get('note')}): the "
+                f"start position is the seat number, balance it with --objective seat-fairness")
+    if start.get("how") == "chosen":
+        return (f"start-fairness: {title} has no start position ({start.get('note')}); "
+                f"--objective seat-fairness balances the seat numbers")
+    return (f"start-fairness: {title} logs no start position at {players} players; "
+            f"--objective seat-fairness balances the seat numbers")
+
+
+def objective_note(objective: str, start: dict, title: str) -> list:
+    """What a fairness objective measured, when the game's start player is not seat 1."""
+    if objective == "seat-fairness" and start.get("column"):
+        return [f"Note: seat-fairness balanced the seat numbers, but in {title} {start.get('note')}"
+                f"; the start position is the game's fairness question: "
+                f"--objective start-fairness balances it (the table of what moves below "
+                f"gives the start positions at every trial)."]
+    if objective == "start-fairness":
+        return [f"start-fairness: the win share of each start position (1 = the start player) "
+                f"against 1/players, not the seat numbers ({start.get('note')})."]
+    if objective == "seat-fairness" and start.get("how") == "seat 1":
+        return [f"seat-fairness: in {title} {start.get('note')}: the seat shares balanced here "
+                f"are the start positions."]
+    return []
+
+
+def edge_lines(edges: list, top: dict) -> list:
+    """A search whose best value lies on the edge of its range says so and suggests wider
+    values (analysis.designer.edge_of_range)."""
+    from sim.designer import format_value
+    out = []
+    for path, v, side, lo, hi, step in edges:
+        span = hi - lo
+        wider = (f"{format_value(_num(v - span))}..{format_value(_num(v))}" if side == "lower"
+                 else f"{format_value(_num(v))}..{format_value(_num(v + span))}")
+        out.append(f"The best value of the search for {path}, {format_value(_num(v))} "
+                   f"({top['label']}), is the {side} end of the range tried "
+                   f"({format_value(_num(lo))} to {format_value(_num(hi))}): the balance point "
+                   f"may lie beyond it. Widen the range, e.g. --vary '{path}={wider}'"
+                   + (" (check the values are legal)." if side == "lower" else "."))
+    return out
+
+
+def _num(v):
+    return int(v) if float(v).is_integer() else float(v)
+
+
+def step_verdicts(paired, what: str = "") -> list:
     """The paired steps that move a quantity, named, after Holm's correction for every
-    comparison of the sweep."""
+    comparison of the sweep (or of the tune: `what` says what a step is)."""
     if paired is None or paired.empty:
         return []
     m = len(paired)
-    n_steps = len(paired[["from", "to"]].drop_duplicates())
+    n_steps = paired["step"].nunique()
     moved = paired[paired["moves"]].sort_values("p_holm")
-    head = (f"{n_steps} paired steps (one field to its next value, the others fixed, on the same "
-            f"games), {m} comparisons with their quantities, Holm-corrected at 5%")
+    what = what or "paired steps (one field to its next value, the others fixed, on the same games)"
+    head = (f"{n_steps} {what}, {m} comparisons with their quantities, Holm-corrected at 5%")
     if moved.empty:
         return [f"{head}: no step moves a quantity beyond chance."]
     lines = [f"{head}: {len(moved)} move{'s' if len(moved) == 1 else ''}:"]
     for t in moved.head(MAX_STEPS_NAMED).to_dict("records"):
-        lines.append(f"  {t['step']}" + (f" (at {t['at']})" if t["at"] else "") +
-                     f": {t['quantity']} {100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to "
-                     f"{100 * t['hi']:+.2f}), Holm p = {_p(t['p_holm'])}")
+        lines.append(f"  {t['step']}" + (f" (at {t['at']})" if t.get("at") else "") +
+                     f": {t['quantity']} {diff_text(t)}, Holm p = {_p(t['p_holm'])}")
     if len(moved) > MAX_STEPS_NAMED:
         lines.append(f"  ... and {len(moved) - MAX_STEPS_NAMED} more (the table of paired steps)")
     return lines
+
+
+def _start_words(r: SweepResult, point: int, players: int) -> str:
+    """The start positions of one sweep point in words ("" when the game has none)."""
+    if r.start is None:
+        return ""
+    t = r.start[r.start["point"] == point]
+    off = t[t["verdict"].isin(["favoured", "disadvantaged"])]
+    if off.empty:
+        return (f"start positions fair (Holm across positions; start player "
+                f"{_pci(t.iloc[0].win_share, t.iloc[0].win_low, t.iloc[0].win_high)})")
+    return "; ".join(f"{x.label.lower()} {_pci(x.win_share, x.win_low, x.win_high)} "
+                     f"{x.verdict} (Holm p = {_p(x.p_holm)})" for x in off.itertuples()) + \
+        f" against a fair {_pct(1 / players)}"
 
 
 def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) -> Document:
@@ -347,7 +477,10 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
             word = ("seats fair within their intervals" if out.empty else
                     "; ".join(f"seat {int(s.seat) + 1} {_pci(s.win_share, s.lo, s.hi)}"
                               for s in out.itertuples()) + f" against a fair {_pct(1 / players)}")
-            verdicts.append(f"{label}: {word}.")
+            start = _start_words(r, i, players)
+            # the game's fairness question first: the start position when it leads
+            both = [start, word] if r.start_info.get("leads") else [word, start]
+            verdicts.append(f"{label}: " + "; ".join(x for x in both if x) + ".")
     if r.card is not None:
         c = r.card
         verdicts.append(f"{r.card_label}: taken in {_pct(c['take_rate'].iloc[0])} of games at "
@@ -376,11 +509,29 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
                                  f"{100 * t.gap:+.1f} pp ({100 * t.gap_lo:+.1f} to "
                                  f"{100 * t.gap_hi:+.1f})"]
                                 for t in r.card.itertuples()], f"The varied card: {r.card_label}."))
+    if r.start is not None:
+        ev.blocks.append(Table(["point", "start position", "win share (95%)", "p (Holm)",
+                                "verdict"],
+                               [[r.labels[int(t.point)], t.label,
+                                 _pci(t.win_share, t.win_low, t.win_high), _p(t.p_holm),
+                                 t.verdict] for t in r.start.itertuples()],
+                               "Win share by start position at every point, against the fair "
+                               f"share {_pct(1 / players)}; Holm across the positions of each "
+                               "point."))
+    if r.outcomes is not None and not r.outcomes.empty:
+        ev.blocks.append(Table(["point", "quantity", "mean (95%)"],
+                               [[r.labels[int(t.point)], t.quantity,
+                                 _pci(t.mean, t.lo, t.hi) if t.unit == "pp" else
+                                 f"{t.mean:.3f} ({t.lo:.3f} to {t.hi:.3f})"
+                                 + (f" {t.unit}" if t.unit else "")]
+                                for t in r.outcomes.itertuples()],
+                               "The mean score, the score components and the game's declared "
+                               "outcomes at every point (per seat; a game-level outcome per "
+                               "game)."))
     if not r.paired.empty:
         ev.blocks.append(Table(["step", "at", "quantity", "paired difference (95%)",
                                 "p (Holm)", "moves"],
-                               [[t["step"], t["at"] or "-", t["quantity"],
-                                 f"{100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to {100 * t['hi']:+.2f})",
+                               [[t["step"], t["at"] or "-", t["quantity"], diff_text(t),
                                  _p(t["p_holm"]), "yes" if t["moves"] else ""]
                                 for t in r.paired.to_dict("records")],
                                f"Steps of one field to its next value, the other fields fixed, on "
@@ -402,7 +553,7 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
 # ---------------------------------------------------------------------------------------
 def tune_document(trials: list, varies: list, current: list, base: dict, best: dict,
                   confirmation: dict | None, decision: str, objective: str, method: str,
-                  manifest: dict, header: dict) -> Document:
+                  manifest: dict, header: dict, moves=None) -> Document:
     """trials: every configuration played in the search (dicts: trial, label, value, se,
     games, baseline); confirmation: the paired check on fresh games, or None."""
     fig = _new(7.5, 3.8)
@@ -439,6 +590,22 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
             f"The check: the current values and the best candidate on the same {c['games']:,} "
             f"fresh games (seed {c['seed']}), not the search's; the interval of the paired "
             f"difference is a 95% bootstrap over games."))
+    if moves is not None and not moves.empty:
+        check = moves[moves["games"] == "check"]
+        verdicts += step_verdicts(check if not check.empty else moves,
+                                  "paired changes from the current values (on the check's "
+                                  "fresh games)" if not check.empty else
+                                  "paired changes from the current values to a trial (on the "
+                                  "search's games)")
+        blocks.append(Table(["games", "from -> to", "quantity", "paired difference (95%)",
+                             "p (Holm)", "moves"],
+                            [[t["games"], t["step"], t["quantity"], diff_text(t),
+                              _p(t["p_holm"]), "yes" if t["moves"] else ""]
+                             for t in moves.to_dict("records")],
+                            "Everything that moves from the current values: to every trial on "
+                            "the search's games, and to the candidate on the check's fresh games "
+                            "(seats, start positions, strategies, scores, the game's declared "
+                            f"outcomes); Holm across the {len(moves)} rows."))
     blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", "games"],
                         [[t["trial"], t["label"] + ("  (current)" if t["baseline"] else ""),
                           f"{t['value']:.4f} +/- {Z95 * t['se']:.4f}", f"{t['games']:,}"]

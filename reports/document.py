@@ -288,6 +288,34 @@ def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     return out
 
 
+def _breakdown_table(a: BalanceAnalysis, b) -> Table:
+    """A breakdown's table as its grouping allows (analysis/breakdowns.py): a game-level
+    outcome shows its share of games and no test; the others their test, if headline."""
+    game = b.headline and b.grouping == "game"
+    tested = b.headline and not game
+    head = ([b.label + (f" ({b.unit})" if b.unit else ""), "seats"]
+            + (["games (95%)"] if game else ["win share (95%)"]) + ["mean score (95%)"]
+            + (["p (Holm)", "verdict"] if tested else []))
+    rows = [[r.value, f"{int(r.rows):,}",
+             pct_interval(r.game_share, r.game_low, r.game_high) if game
+             else pct_interval(r.win_share, r.lo, r.hi),
+             f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
+            + ([fmt_p(r.p_holm), r.verdict] if tested else []) for r in b.table.itertuples()]
+    caption = (f"Every seat of every game, grouped by its '{b.column}'."
+               + (f" {note_text(b.note)}." if b.note else ""))
+    if game:
+        caption += (" A game-level outcome: every seat of a game has the same value, so each "
+                    "value wins exactly its fair share; the answer is its share of games.")
+    elif tested and b.grouping == "before":
+        caption += (f" Fixed before play: each value's win share is tested against the fair "
+                    f"share {pct(1 / a.players)}, Holm's correction across the values.")
+    elif tested:
+        caption += (f" Grouped after the game by what happened in it: each value's win share "
+                    f"is compared with the fair share {pct(1 / a.players)} (Holm's correction "
+                    f"across the values), an association, not an effect of the value.")
+    return Table(head, rows, caption)
+
+
 def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   build_seconds: float | None) -> list:
     """Game-specific breakdowns (declared by the game: analysis/breakdowns.py)."""
@@ -305,18 +333,7 @@ def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
         if b.kind == "breakdown":
             if f"breakdown-{b.column}" in bfigs:
                 s.blocks.append(bfigs[f"breakdown-{b.column}"])
-            head = [b.label + (f" ({b.unit})" if b.unit else ""), "seats", "win share (95%)",
-                    "mean score (95%)"] + (["p (Holm)", "verdict"] if b.headline else [])
-            s.blocks.append(Table(
-                head,
-                [[r.value, f"{int(r.rows):,}", pct_interval(r.win_share, r.lo, r.hi),
-                  f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
-                 + ([fmt_p(r.p_holm), r.verdict] if b.headline else [])
-                 for r in b.table.itertuples()],
-                f"Every seat of every game, grouped by its '{b.column}'." + (f" {note_text(b.note)}." if b.note else "")
-                + (f" A headline question of the game: each value's win share is tested against "
-                   f"the fair share {pct(1 / a.players)} (Holm's correction across every headline "
-                   f"value of the run)." if b.headline else "")))
+            s.blocks.append(_breakdown_table(a, b))
         else:
             s.blocks.append(Table(
                 ["strategy", "seats", f"mean {b.label.lower()} (95%)"],

@@ -371,6 +371,13 @@ def breakdown_figures(a: BalanceAnalysis) -> list:
         if b.kind != "breakdown" or b.table.empty:
             continue
         t = b.table
+        if b.grouping == "game" and "game_share" in t:   # the same for every seat: games
+            fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["game_share"],
+                              t["game_low"], t["game_high"], None, [BLUE] * len(t),
+                              "games (%), 95% interval")
+            figs.append(Figure(f"breakdown-{b.column}", f"Games by {b.label.lower()}",
+                               b.question or f"Games grouped by {b.column}.", _png(fig)))
+            continue
         fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["win_share"], t["lo"], t["hi"],
                           fair, [BLUE] * len(t), "win share (%), 95% interval")
         figs.append(Figure(f"breakdown-{b.column}", f"Win share by {b.label.lower()}",

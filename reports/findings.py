@@ -55,6 +55,26 @@ def _headline(f):
                               f" (Holm-adjusted {F.p_text(f.p_holm)})")
 
 
+def _association(f):
+    if f.verdict == "no association":
+        tail = "no association beyond chance"
+    else:
+        tail = (f"{f.verdict} than a fair share, an association (the seats were grouped after "
+                f"the game by what happened in it), not an effect")
+    return (f"{f.subject}: these seats win {_share(f)} against a fair "
+            f"{F.fair_share(f.reference)}: {tail} (Holm-adjusted {F.p_text(f.p_holm)}).")
+
+
+def _outcome(f):
+    return (f"{f.subject}: {_share(f)} of games ({f.get('games'):,}); a game-level outcome, the "
+            f"same for every seat, so it has no fair share to test (mean score "
+            f"{F.num(f.get('mean_score'), 2)}).")
+
+
+def _start_note(f):
+    return f"Start position: {f.get('note')}."
+
+
 def _seat_order(f):
     note = f.get("note") or ""
     return "Seat numbers come second" + (f": {note}" if note else "") + "."
@@ -149,6 +169,7 @@ def _illegal(f):
 
 
 SENTENCES = {"seat": _seat, "headline": _headline, "seat-order": _seat_order,
+             "association": _association, "outcome": _outcome, "start-note": _start_note,
              "seating": _seating, "solo": _solo, "all-tied": _all_tied,
              "single-strategy": _single_strategy, "strategy": _strategy,
              "dominance": _dominance, "ties": _ties, "shape": _shape, "card": _card,

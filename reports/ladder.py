@@ -101,17 +101,42 @@ def ladder_verdict_lines(res: LadderResult) -> list:
     return out
 
 
+def _pp(x) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:+.2f}"
+
+
+def effect_text(row, which: str) -> str:
+    """An effect (percentage points beyond the reference) with its interval: `which` is
+    "effect_base", "effect_top" or "difference"."""
+    v = row.get(which)
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{_pp(v)} pp ({_pp(row.get(which + '_low'))} to {_pp(row.get(which + '_high'))})"
+
+
 def verdict_change_lines(table, base_name: str, top_name: str) -> list:
-    """The verdict comparison of analysis.ladder.compare_verdicts in words: how many hold,
-    and each that changes."""
+    """The verdict comparison of analysis.ladder.compare_verdicts in words: how many effects
+    hold, each that changes (the difference of its effect between the levels excludes 0),
+    and each flag that differs while the effect does not (a change of power, not of the game)."""
     if table.empty:
         return [f"No seat or card verdict to compare ({base_name} vs {top_name})."]
-    lines = [f"{int(table['holds'].sum())} of {len(table)} seat and card verdicts with "
-             f"{base_name} in every seat still hold with {top_name} in every seat (same deals)."]
+    lines = [f"{int(table['holds'].sum())} of {len(table)} seat, start-position and card "
+             f"verdicts with {base_name} in every seat hold with {top_name} in every seat (same "
+             f"deals): the difference of the effect between the two levels, with its 95% "
+             f"interval, includes 0."]
     for _, row in table.iterrows():
-        if not row["holds"]:
-            lines.append(f"{row['verdict']}: {row[base_name]} with {base_name}, "
-                         f"{row[top_name]} with {top_name}.")
+        both = (f"{row['verdict']}: {row[base_name]} with {base_name}, {row[top_name]} with "
+                f"{top_name}")
+        effects = (f"effect {effect_text(row, 'effect_base')} against "
+                   f"{effect_text(row, 'effect_top')}, difference "
+                   f"{effect_text(row, 'difference')}")
+        if row["changed"] and row.get("measured", False):
+            lines.append(f"{both}; {effects}: changed.")
+        elif row["changed"]:
+            lines.append(f"{both}; its effect is not measured at both levels.")
+        elif row[base_name] != row[top_name]:
+            lines.append(f"{both}; {effects}: the same effect within its interval (the flag "
+                         f"differs by power, not by the game).")
     return lines
 
 
@@ -155,12 +180,20 @@ def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document
     if res.verdict_table is not None and not res.verdict_table.empty:
         vt = res.verdict_table
         cols = list(vt.columns)
-        ev.blocks.append(Table(["verdict", f"with {cols[1]}", f"with {cols[2]}", "holds"],
-                               [[r[cols[0]], r[cols[1]], r[cols[2]], "yes" if r["holds"] else "NO"]
+        ev.blocks.append(Table(["verdict", f"with {cols[1]}", f"with {cols[2]}",
+                                f"effect with {cols[1]} (95%)", f"effect with {cols[2]} (95%)",
+                                "difference (95%)", "changed"],
+                               [[r[cols[0]], r[cols[1]], r[cols[2]],
+                                 effect_text(r, "effect_base"), effect_text(r, "effect_top"),
+                                 effect_text(r, "difference"), "YES" if r["changed"] else "no"]
                                 for _, r in vt.iterrows()],
-                               "The balance report's seat and card verdicts with the game's "
-                               "default strategy in every seat and with the strongest level in "
-                               "every seat, on the same deals."))
+                               "The balance report's seat, start-position and card verdicts "
+                               "with the game's default strategy in every seat and with the "
+                               "strongest level in every seat, on the same deals. Effect: win "
+                               "share minus the fair share (seats, start positions), the takers' "
+                               "lead over the takers of the other cards of the type (cards), in "
+                               "percentage points; changed: the interval of the difference "
+                               "excludes 0."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', res.game)}, {res.players} players, variant "
         f"{manifest.get('variant')}",

@@ -53,7 +53,16 @@ def _breakdown_lines(b, pct: int, m: dict | None = None) -> list[str]:
     told = origin(m or {}, column=b.column) if b.kind == "breakdown" else None
     if told:
         lines.append(told)
-    if b.kind == "breakdown":
+    if b.kind == "breakdown" and b.headline and "verdict" in b.table:   # tested: the start
+        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
+                 F.num(r.mean_score), F.p_text(r.p_holm).replace("p = ", "").replace("p ", ""),
+                 str(r.verdict)] for r in b.table.itertuples()]
+        lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score",
+                             "p (Holm)", "verdict"], rows))
+        if b.start and b.seat_note:
+            lines.append(f"(fair share {F.share(1 / len(b.table))}; Holm across the positions; "
+                         f"{b.seat_note})")
+    elif b.kind == "breakdown":
         rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
                  F.num(r.mean_score)] for r in b.table.itertuples()]
         lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
@@ -95,6 +104,23 @@ def never_winning_user_strategies(summary: Summary, manifest: dict) -> list[str]
     return out
 
 
+def _seat_start_lines(summary: Summary) -> list[str]:
+    """Without a start position column (seat 1 always starts, or no start player), the seat
+    numbers are the fairness question: each seat tested against the fair share, Holm across
+    the seats (analysis.tables.fair_share_table), with the game's note."""
+    from analysis.tables import fair_share_table
+    start = summary.extra.get("start") or {}
+    t = summary.seats
+    if start.get("column") is not None or not start.get("note") or "wins" not in t:
+        return []
+    tested = fair_share_table(t["rows"], t["wins"], summary.n_players)
+    words = ", ".join(f"seat {int(k) + 1} {v}" + ("" if v == "fair" else
+                                                 f" ({F.p_text(p).replace('p ', 'Holm p ', 1)})")
+                      for k, v, p in zip(t.index, tested["verdict"], tested["p_holm"]))
+    return [f"Start position: {start['note']}. Against a fair {F.share(1 / summary.n_players)} "
+            f"(Holm across the seats): {words}."]
+
+
 def format_summary(summary: Summary, manifest: dict | None = None) -> str:
     m = manifest or {}
     lines: list[str] = []
@@ -126,8 +152,18 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                             _score_rows(summary.strategies, str)))
     else:
         hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score ± s.e.", "mean rank"]
+        # the start position (analysis/breakdowns.py): first when it is the game's fairness
+        # question, else right after the seats
+        start = [b for b in summary.extra.get("breakdowns") or [] if getattr(b, "start", False)]
+        if start and start[0].fairness:
+            lines.extend(_breakdown_lines(start[0], pct))
+            lines.append("")
         lines.append("By seat")
         lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
+        if start and not start[0].fairness:
+            lines.append("")
+            lines.extend(_breakdown_lines(start[0], pct))
+        lines.extend(_seat_start_lines(summary))
         rot = (m.get("config") or {}).get("rotation")
         if rot:
             lines.append(f"seats rotated ({len(rot)} seatings, each deal under every one): the "
@@ -170,6 +206,8 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                 for r in illegal.itertuples()]
         lines.extend(_table(["strategy", "illegal decisions", "seat-games affected"], rows))
     for b in summary.extra.get("breakdowns") or []:   # the game's own (analysis/breakdowns.py)
+        if getattr(b, "start", False) and not summary.solo:
+            continue   # shown with the seats
         lines.append("")
         lines.extend(_breakdown_lines(b, pct, m))
     if summary.end_reasons is not None and len(summary.end_reasons):

@@ -117,22 +117,52 @@ def test_the_regularised_interval_equals_the_plain_one_when_every_level_won_and_
     assert np.isfinite(never.se_prior).all() and (never.se_prior > 0).all()
 
 
-def test_verdicts_that_change_at_the_strongest_level_are_named():
-    def analysis(seat_verdicts, flags):
-        seats = pd.DataFrame({"label": [f"Seat {i + 1}" for i in range(len(seat_verdicts))],
-                              "verdict": seat_verdicts})
-        return SimpleNamespace(seats=seats, solo=False, flags=flags)
-    base = analysis(["favoured", "disadvantaged"],
-                    [Finding("card", "goal 'Sunrise'", "over-performs", effect=0.08)])
-    top = analysis(["fair", "disadvantaged"],
-                   [Finding("card", "goal 'Sunrise'", "over-performs", effect=0.06),
-                    Finding("card", "goal 'Harbour'", "under-performs", effect=-0.07)])
-    table = compare_verdicts(base, top, "greedy", "mcts-800")
-    lines = verdict_change_lines(table, "greedy", "mcts-800")
-    assert list(table["holds"]) == [False, True, True, False]
-    assert "2 of 4" in lines[0]
-    assert any("Seat 1 fairness: favoured with greedy, fair with mcts-800" in x for x in lines)
-    assert any("Harbour" in x and "not flagged with greedy" in x for x in lines)
+def test_the_ladder_compares_effects_not_flags():
+    """Issue 19, item 6: a verdict has changed only when the difference of its effect between
+    the two levels excludes 0; a flag lost with the same effect (less power) holds."""
+    from analysis.stats import wilson_interval
+
+    def analysis(seat_wins, games, cards, flags):
+        lo, hi = wilson_interval(np.asarray(seat_wins, float), np.full(2, games))
+        share = np.asarray(seat_wins, float) / games
+        seats = pd.DataFrame({"label": ["Seat 1", "Seat 2"], "wins": seat_wins,
+                              "games": [games, games], "win_share": share, "win_low": lo,
+                              "win_high": hi,
+                              "verdict": ["favoured" if lo[0] > 0.5 else "fair",
+                                          "disadvantaged" if hi[1] < 0.5 else "fair"]})
+        table = pd.DataFrame({"name": list(cards), "vs_peers": [c[0] for c in cards.values()],
+                              "vs_peers_low": [c[1] for c in cards.values()],
+                              "vs_peers_high": [c[2] for c in cards.values()]})
+        sec = SimpleNamespace(label="Goals", kind="card", table=table)
+        return SimpleNamespace(seats=seats, solo=False, flags=flags, cards=[sec], breakdowns=[],
+                               players=2)
+    # Twin Falls: flagged strong at the base level, not at the top level, the same effect
+    base = analysis([5_300, 4_700], 10_000,
+                    {"Twin Falls": (0.10, 0.06, 0.14), "Harbour": (0.01, -0.02, 0.04)},
+                    [Finding("card", "Goal 'Twin Falls'", "over-performs", effect=0.10,
+                             effect_low=0.06, effect_high=0.14)])
+    top = analysis([1_020, 980], 2_000,
+                   {"Twin Falls": (0.08, -0.01, 0.17), "Harbour": (-0.10, -0.14, -0.06)},
+                   [Finding("card", "Goal 'Harbour'", "under-performs", effect=-0.10,
+                            effect_low=-0.14, effect_high=-0.06)])
+    table = compare_verdicts(base, top, "greedy", "mcts-800").set_index("verdict")
+    # seat 1: favoured with greedy, "fair" with mcts-800 on fewer games: the effect is the
+    # same within its interval, so the verdict holds
+    assert table.loc["Seat 1 fairness", "greedy"] == "favoured"
+    assert table.loc["Seat 1 fairness", "mcts-800"] == "fair"
+    assert not table.loc["Seat 1 fairness", "changed"]
+    assert table.loc["Seat 1 fairness", "difference_low"] < 0 < table.loc["Seat 1 fairness",
+                                                                           "difference_high"]
+    twin = table.loc["Goal 'Twin Falls'"]
+    assert twin["mcts-800"] == "not flagged" and not twin["changed"]
+    assert twin["difference"] == pytest.approx(-0.02)
+    harbour = table.loc["Goal 'Harbour'"]
+    assert harbour["greedy"] == "not flagged" and harbour["changed"]
+    assert harbour["difference_high"] < 0
+    lines = verdict_change_lines(table.reset_index(), "greedy", "mcts-800")
+    assert lines[0].startswith("3 of 4 ")
+    assert any("Twin Falls" in x and "the same effect within its interval" in x for x in lines)
+    assert any("Harbour" in x and x.endswith("changed.") for x in lines)
 
 
 LADDER = ["ladder", "toy", "--players", "2", "--games", "120", "--budgets", "8,40",

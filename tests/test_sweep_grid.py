@@ -49,11 +49,16 @@ def test_a_grid_sweep_draws_a_grid_and_names_the_moving_steps_after_holm(toy_reg
                "--workers", "1", "--no-progress", "--out", in_tmp / "s")
     assert "Holm-corrected" in out
     assert "dice.sides: 3 -> 4 (at dice.n_dice=1): win share seat 1 +" in out
-    assert "dice.sides: 2 -> 3" not in out.split("Holm-corrected")[1]  # equal players: no move
+    moves = out.split("Holm-corrected")[1].splitlines()
+    # equal players: no win share moves from 2 to 3 sides (the mean score does, and is named:
+    # the sweep reports everything that moves, issue 19)
+    assert not any("dice.sides: 2 -> 3" in x and "win share" in x for x in moves)
+    assert any("dice.sides: 2 -> 3" in x and "mean score +" in x for x in moves)
     md = plain((in_tmp / "s" / "report" / "report.md").read_text())
     assert "The grid: dice.sides along x, one line per value of dice.n_dice" in md
     steps = [line for line in md.splitlines() if line.startswith("| dice.") and " -> " in line]
-    assert len(steps) == 7 * 2        # 7 one-field steps x 2 seats, nothing else
+    # 7 one-field steps x (2 seats, 2 strategies, the mean score), nothing else
+    assert len(steps) == 7 * 5
     for line in steps:
         step, at = line.split("|")[1:3]
         moved_field = step.split(":")[0].strip()

@@ -18,7 +18,7 @@ from sim.api.runs import precision_notes
 from sim.game_api import ToolkitError
 
 TUNE_TRIALS = 30
-OBJECTIVES = ("seat-fairness", "strategy-parity", "card-parity")
+OBJECTIVES = ("seat-fairness", "start-fairness", "strategy-parity", "card-parity")
 
 
 def _prepare(spec, components, set_, players, names, seed, variants, extra=(), assigned=()):
@@ -161,12 +161,27 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
                           precision=precision, max_games=max_games)
     agg = aggregate_run([c["dir"] for c in configs])   # the one aggregation of every seating
     comp = analyse_compare(agg, names, res["games"], len(seats))
+    comp.start, comp.start_info = _start_of(spec, configs[0]["prepared"].components,
+                                            [c["dir"] for c in configs], n_players)
     comp.verdicts = compare_verdicts(comp)
     result = CompareResult(root, comp, read_manifest(configs[0]["dir"]), precision_notes(res),
                            res["games"])
     designer.write_plan(root, {**plan, "result": {"games_per_seating": res["games"],
                                                   "status": comp.status}})
     return result
+
+
+def _start_of(spec, comp, dirs, players):
+    """(the start-position breakdown of these run folders or None, the game's start
+    declaration): analysis.breakdowns.start_breakdown."""
+    from analysis.breakdowns import start_breakdown
+    from analysis.metadata import start_declaration
+    from sim.runner import chunk_files, log_columns
+    meta = _meta(spec, comp)
+    available = log_columns(dirs[0])
+    files = [f for d in dirs for f in chunk_files(d)]
+    return (start_breakdown(files, meta, available, players),
+            start_declaration(meta, available, players))
 
 
 def _claim_and_play(spec, configs, root, plan, overwrite, kind, games, seed, say, line, **run):
@@ -301,6 +316,10 @@ class TuneResult(_Result):
     manifest: dict
     suggested: str | None
     notes: list = field(default_factory=list)
+    # what moves from the current values to each trial (search games) and to the candidate
+    # (the check's games): step, quantity, unit, diff, lo, hi, p, p_holm, moves
+    moves: object = None
+    edges: list = field(default_factory=list)   # analysis.designer.edge_of_range
 
     @property
     def trials(self):
@@ -314,7 +333,7 @@ class TuneResult(_Result):
         from reports.designer import tune_document
         doc = tune_document(self.trials_list, self.varies, self.current_values, self.current,
                             self.best, self.confirmation, self.decision, self.objective,
-                            self.method, self.manifest, {"notes": []})
+                            self.method, self.manifest, {"notes": []}, moves=self.moves)
         doc.sections[0].blocks[0].extend(self.notes)
         return doc
 
@@ -380,7 +399,7 @@ def _before_after(root, dirs, card_infos, base_rec, best) -> list:
                          + f" (full report: {rep.html})")
         else:
             other = [f for f in rep.analysis.flags if f.kind != "card"]
-            notes.append(f"{tag} ({rec['label']}): {len(other)} seat/strategy flags "
+            notes.append(f"{tag} ({rec['label']}): {len(other)} start position, seat or strategy flags "
                          f"(full report: {rep.html})")
     return notes
 
@@ -452,6 +471,8 @@ class _TuneJob:
     root: str = ""
     plan: dict = field(default_factory=dict)
     assigned: list = field(default_factory=list)
+    start: dict = field(default_factory=dict)   # analysis.metadata.start_declaration
+    meta: dict | None = None
 
     @property
     def strats(self) -> list:
@@ -468,7 +489,8 @@ class _TuneJob:
     def objective_rows(self, d):
         from analysis.designer import objective_rows
         from sim.runner import read_logs
-        return objective_rows(read_logs(d), self.objective, self.strats, self.card_infos)
+        return objective_rows(read_logs(d), self.objective, self.strats, self.card_infos,
+                              self.start.get("column"))
 
 
 def _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
@@ -507,6 +529,12 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
                            f"commissions[12].points (got {bad})")
     if objective == "strategy-parity" and len(set_of(names)) < 2:
         raise ToolkitError("tune: strategy-parity needs at least two different strategies")
+    from analysis.metadata import start_declaration
+    start = start_declaration(meta, [c[0] if isinstance(c, tuple) else c
+                                     for c in spec.columns()], n_players)
+    if objective == "start-fairness" and start["column"] is None:
+        from reports.designer import no_start_position
+        raise ToolkitError(f"tune: {no_start_position(spec.title, start, n_players)}")
     current = [_current_value(base_comp, p) for p in paths]
     root, _ = result_root(out, spec, "tune")
     plan = {"kind": "tune", "game": spec.name, "players": n_players, "strategies": names,
@@ -517,7 +545,7 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
     claim_root(root, plan, overwrite)
     return _TuneJob(spec, objective, names, n_players, games, confirm_games, seed, set_,
                     components, variants, workers, progress, say, base_comp, varies, paths,
-                    card_infos, current, root, plan, assigned)
+                    card_infos, current, root, plan, assigned, start, meta)
 
 
 def _tune_search(job: _TuneJob, trials: int):
@@ -650,11 +678,22 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
     from sim.run_folder import sha256_file
     from sim.runner import read_manifest
 
+    from analysis.designer import edge_of_range
+    from reports.designer import edge_lines, objective_note
+
     job = _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
                     confirm_games, components, variants, workers, overwrite, progress, echo,
                     assign)
     evaluated, base_rec, method = _tune_search(job, trials)
     best, confirmation, decision, notes, suggested = _tune_confirm(job, evaluated, base_rec)
+    # the search's best (lowest objective) on the edge of a range: the balance point may lie
+    # beyond it (said whether or not the check confirmed it)
+    top = min(evaluated.values(), key=lambda r: (r["value"], r["trial"]))
+    from sim.overrides import parse_value
+    edges = edge_of_range(job.varies, [parse_value(x) for x in top["values"]])
+    notes = (objective_note(job.objective, job.start, job.spec.title) + edge_lines(edges, top)
+             + notes)
+    moves = _tune_moves(job, evaluated, base_rec, confirmation)
     made = os.path.isfile(suggested)
     trials_list = sorted(evaluated.values(), key=lambda r: r["trial"])
     designer.write_plan(job.root, {**job.plan, "result": {
@@ -664,7 +703,33 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
     return TuneResult(job.root, trials_list, job.varies, job.current, base_rec, best,
                       confirmation, decision, objective, method,
                       read_manifest(os.path.join(job.root, base_rec["dir"])),
-                      suggested if made else None, notes)
+                      suggested if made else None, notes, moves, edges)
+
+
+def _tune_moves(job: _TuneJob, evaluated: dict, base_rec: dict, confirmation):
+    """Everything that moves (analysis.designer.paired_quantity_steps: seats, start positions,
+    strategies, scores, declared outcomes) from the current values to every other trial on
+    the search's games, and from the current values to the candidate on the check's fresh
+    games; Holm across every row of the table."""
+    import pandas as pd
+
+    from analysis.designer import holm_steps, paired_quantity_steps
+    from sim.runner import read_logs
+    base_logs = read_logs(os.path.join(job.root, base_rec["dir"]))
+    rows = []
+    for rec in sorted(evaluated.values(), key=lambda r: r["trial"]):
+        if rec["label"] == base_rec["label"]:
+            continue
+        rows += paired_quantity_steps(base_logs, read_logs(os.path.join(job.root, rec["dir"])),
+                                      job.meta, {"games": "search", "trial": rec["trial"],
+                                                 "step": f"{base_rec['label']} -> {rec['label']}"})
+    if confirmation is not None:
+        rows += paired_quantity_steps(
+            read_logs(os.path.join(job.root, "confirm-base")),
+            read_logs(os.path.join(job.root, "confirm-best")), job.meta,
+            {"games": "check", "trial": None,
+             "step": f"{confirmation['current']} -> {confirmation['candidate']}"})
+    return holm_steps(pd.DataFrame(rows))
 
 
 def set_of(names):

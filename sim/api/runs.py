@@ -81,6 +81,11 @@ class Run:
             names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
         s = summarize_run(self.path, confidence=confidence, end_reason_names=names)
         s.extra["breakdowns"] = for_summary(spec, self.path, s.n_players, confidence)
+        if spec is not None:   # how the game's start player is chosen (analysis/metadata.py)
+            from analysis.metadata import game_metadata, start_declaration
+            from sim.runner import log_columns
+            s.extra["start"] = start_declaration(game_metadata(spec), log_columns(self.path),
+                                                 s.n_players)
         return s
 
     def summary_text(self) -> str:

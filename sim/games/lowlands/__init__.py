@@ -46,25 +46,32 @@ class LowlandsSpec(CompiledGameSpec):
             "score_components": ["pts_dike", "pts_sheep", "pts_shields", "pts_coins",
                                  "pts_cards", "pts_bonus"],
             "length_column": "length", "length_unit": "decisions",
+            # the start player is drawn at random and passed on: start position is the
+            # fairness question (analysis/metadata.py, "start")
+            "start": {"column": "start_order", "how": "random", "leads": True,
+                      "note": "the start player is the top dike marker, stacked at random, and "
+                              "the others get +1 coin; the seat numbers only check that no "
+                              "seat number matters",
+                      "question": "Is the start player's edge worth the +1 coin the others get? "
+                                  "Seats by their place in the first stage's order (1 = the "
+                                  "start player)."},
             "breakdowns": [
+                # seats grouped after the game by what they scored: an association
                 {"column": "route", "label": "Route (0 dike, 1 sheep, 2 neither)", "unit": "route",
-                 "headline": True,
+                 "headline": True, "grouping": "after",
                  "question": "Does paying into the dike pay, or raising sheep? Win share and score "
                              "by the route that brought more points at the end (0: dike points "
                              "above sheep points, 1: sheep above dike, 2: level)."},
+                # the same value for every seat of a game: a distribution, no fair share
                 {"column": "floods_broke", "label": "High tides that broke the dike",
-                 "unit": "count", "headline": True,
+                 "unit": "count", "headline": True, "grouping": "game",
                  "question": "How much does the flood deck decide? Outcomes by how many of the "
                              "3 high tides broke the dike."},
-                {"column": "start_order", "label": "Start position", "headline": True,
-                 "fairness": True,
-                 "seat_note": "the start player is the top dike marker, stacked at random; the "
-                              "others get +1 coin",
-                 "question": "Is the start player's edge worth the +1 coin the others get? Seats "
-                             "by their place in the first stage's order (0 = start player)."},
                 {"column": "final_breach", "label": "Dike broken at the storm surge", "unit": "0/1",
+                 "grouping": "game",
                  "question": "Who wins when the dike breaks at the end?"},
                 {"column": "support_given", "label": "Support requests answered", "unit": "count",
+                 "grouping": "after",
                  "question": "How often are dike-support requests answered, and does answering "
                              "pay? Seats by requests answered."},
             ],

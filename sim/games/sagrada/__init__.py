@@ -65,23 +65,25 @@ class SagradaSpec(CompiledGameSpec):
                                  "pts_favor", "pts_empty"],
             "length_column": "length", "length_unit": "turns",
             "end_reason_names": list(END_REASON_NAMES),
+            # the start player is random (rulebook) and the bag passes clockwise: the
+            # fairness question is the start position, not the seat number
+            "start": {"column": "start_position", "how": "random", "leads": True,
+                      "players": [2, 3, 4],
+                      "note": "the start player is chosen at random, so seat 1 is not the "
+                              "first to play; the seat shares only check that no seat number "
+                              "matters",
+                      "question": "How much is the first seat worth? Seats by their place in "
+                                  "round 1's clockwise order (1 = the first start player)."},
             # the issue's balance questions, answered by the generic report (analysis/breakdowns.py)
             "breakdowns": [
+                # the seats chose their windows: an association, not the difficulty's effect
                 {"column": "difficulty", "label": "Window difficulty", "unit": "favor tokens",
-                 "headline": True,
+                 "headline": True, "grouping": "after",
                  "question": "Do the favor tokens of a hard window make up for its difficulty? "
                              "Win share and score of the seats that chose a window of each "
                              "difficulty (= favor tokens received)."},
-                # the start player is random (rulebook): the fairness question is the start
-                # position, not the seat number; its verdict opens the report
-                {"column": "start_position", "label": "Start position", "players": [2, 3, 4],
-                 "headline": True, "fairness": True,
-                 "seat_note": "the start player is chosen at random, so seat 1 is not the "
-                              "first to play; the seat shares only check that no seat number "
-                              "matters",
-                 "question": "How much is the first seat worth? Seats by their place in round 1's "
-                             "clockwise order (0 = the first start player)."},
                 {"column": "tool_uses", "label": "Tool uses per seat", "unit": "count",
+                 "grouping": "after",
                  "question": "Do tools pay? Seats by how many tool cards they used."},
                 # solo balance: the player wins with a score above the target (round-track sum)
                 {"column": "solo_tools", "label": "Solo difficulty", "players": [1],

@@ -56,6 +56,13 @@ class SunsetSpec(CompiledGameSpec):
                                  "pts_inspiration", "pts_home"],
             "length_column": "length", "length_unit": "player turns",
             "end_reason_names": list(END_REASON_NAMES),
+            # no start player: the trek order is chosen every day (wake-up cards), so the
+            # seat number is the only position fixed before play (docs/games/sunset-over-water.md)
+            "start": {"column": None, "how": "chosen", "leads": False,
+                      "note": "there is no start player: each day the wake-up cards the players "
+                              "choose set the trek order (equal times ordered at random, "
+                              "rules.wake_tie), so the seat number is the only position fixed "
+                              "before play"},
         }
 
 

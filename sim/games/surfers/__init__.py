@@ -64,12 +64,18 @@ class SurfersSpec(CompiledGameSpec):
             "score_components": ["pts_fastest", "pts_duo", "pts_cells"],
             "length_column": "length", "length_unit": "turns",
             "end_reason_names": list(END_REASON_NAMES),
+            # seat 1 always flicks first (in the rulebook whoever folded the wave sheet
+            # starts; the model seats that player first): the seat number is the start position
+            "start": {"column": None, "how": "seat 1", "leads": False,
+                      "note": "seat 1 always starts (the rulebook: whoever folded the wave sheet "
+                              "begins), so the seat number is the start position"},
             # the questions, answered by the generic report (analysis/breakdowns.py)
             "breakdowns": [
                 {"column": "spread", "label": "Flick spread",
                  "question": "How much does skill decide the race? Seats by their own flick "
                              "spread (0 = perfect aim; set per seat with flick.spread)."},
                 {"column": "out_wave", "label": "Surfers lost to the wave", "unit": "count",
+                 "grouping": "after",
                  "question": "How often does the wave eliminate surfers, and what does it cost?"},
             ],
             "per_strategy": [
