@@ -101,6 +101,13 @@ def ladder_verdict_lines(res: LadderResult) -> list:
     return out
 
 
+def strongest_line(res: LadderResult, shipped_level: str | None, title: str) -> str:
+    """The strongest level named (the highest rating), and whether it is mcts as shipped."""
+    shipped = (f", the game's mcts as shipped (`mcts`: {title}'s own defaults)"
+               if res.strongest == shipped_level else "")
+    return f"Strongest level (highest rating): {res.strongest}{shipped}."
+
+
 def verdict_change_lines(table, base_name: str, top_name: str) -> list:
     """The verdict comparison of analysis.ladder.compare_verdicts in words: how many hold,
     and each that changes."""

@@ -372,17 +372,21 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
 
     token = f"{base_token}-{variant}"
     tf = _template(token)
+    # kernels that may run long inside one call release the GIL, so that Ctrl-C reaches the
+    # main thread while a chunk plays in another (sim/processes.py): a user's strategy (it
+    # may loop), the search players (a chunk of a few games takes seconds)
+    nogil = users or search_choose is not None
     decide = make(tf, "decide_nb", token, {
         "user_choose": user_choose_for(tuple(user_functions)),
         "search_choose": search_choose if search_choose is not None else unknown_choose_nb},
-        cache, users)
-    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, users)
-    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, users)
+        cache, nogil)
+    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, nogil)
+    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, nogil)
     kernels = Kernels(
-        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, users),
+        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, nogil),
         checked_chunk=make(tf, "checked_chunk_nb", token, {"PLAY_GAMES": play_games},
-                           cache, users),
-        trace_game=make(tf, "trace_game_nb", token, {"PLAY_ON": play_on}, cache, users),
+                           cache, nogil),
+        trace_game=make(tf, "trace_game_nb", token, {"PLAY_ON": play_on}, cache, nogil),
         rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
     _BUILT[key] = kernels
     return kernels
