@@ -112,6 +112,25 @@ def variants_text(budgets: list, params: dict) -> str:
     return "\n".join(lines)
 
 
+def _chunk(games: int, rot: int, seconds_per_game: float | None = None) -> int:
+    """About ten chunks per sub-run (a search game is slow: the progress bar moves), whole
+    rotations each, and no longer than the runner's chunks of slow players (sim/runner.py
+    default_chunk_size: `seconds_per_game`, the slowest configuration's estimate) so that
+    every worker gets work; fixed by the plan, so the same call resumes."""
+    from sim.runner import default_chunk_size
+    chunk = max(rot, int(math.ceil(games / rot / 10.0)) * rot)
+    if seconds_per_game is not None:
+        chunk = min(chunk, max(rot, default_chunk_size(games, seconds_per_game) // rot * rot))
+    return chunk
+
+
+def _slowest(spec, configs: list) -> float | None:
+    """The largest estimated seconds per game of the configurations (None: none is slow)."""
+    from sim.runner import seconds_per_game
+    costs = [c for c in (seconds_per_game(spec, x["prepared"]) for x in configs) if c]
+    return max(costs) if costs else None
+
+
 @dataclass
 class LadderResult:
     """The ladder of `ladder(...)`.
@@ -191,7 +210,8 @@ class LadderResult:
 
 
 def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, seed: int = 1,
-           set=None, out: str | None = None, *, budgets=DEFAULT_BUDGETS, rollout: str | None = None,
+           set=None, out: str | None = None, *, budgets=DEFAULT_BUDGETS,
+           rollout: str | None = None,
            reference: str | None = None, verdict_games: int | None = None, components=None,
            workers=None, overwrite: bool = False, progress: bool = False,
            echo=None) -> LadderResult:
@@ -200,8 +220,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     search.py) at each of `budgets` (iterations per decision, a list or '50,200,800'; default:
     the shipped iterations only, so the level is `mcts` exactly) with `rollout` (default: the
     shipped rollout policy), each level in one seat against `reference` (default planner,
-    else the default strategy) in the others, seats rotated, the same deals for every level; `games`
-    per level (rounded up to whole rotations). Then `verdict_games` (default `games`, 0 skips
+    else the default strategy) in the others, seats rotated, the same deals for every level;
+    `games` per level (rounded up to whole rotations). Then `verdict_games` (default `games`, 0 skips
     them) with the default strategy in every seat and with the strongest level in every seat:
     which of the report's verdicts hold. out=None: a temporary folder."""
     from analysis.balance import analyse_run
@@ -236,7 +256,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     if budgets is None and shipped is not None:   # mcts as shipped: one level
         budgets = [int(shipped["iterations"])]
     try:
-        budgets = parse_budgets(budgets)
+        budgets = parse_budgets(budgets) if budgets is not None else []
     except ToolkitError as exc:
         problems.extend(exc.lines)
     if problems:
@@ -271,7 +291,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         f"{n_players - 1} x {reference}, {n_games:,} games in {rot} seatings (the same deals for "
         f"every level)")
     designer.run_configs(spec, configs, n_games, seed, root, workers=workers, progress=progress,
-                         by="strategy", chunk_size=_chunk(n_games, rot))
+                         by="strategy",
+                         chunk_size=_chunk(n_games, rot, _slowest(spec, configs)))
     cols = ["game", "seat", "strategy", "rank", "win"]
     by_level = {c["level"]: read_logs(c["dir"], columns=cols) for c in configs}
     res = analyse_ladder(spec.name, n_players, reference, levels, by_level)
@@ -287,7 +308,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         say(f"verdicts: {verdict_games:,} games with {base_name} in every seat, then with "
             f"{strongest} (the strongest level) in every seat")
         designer.run_configs(spec, vconf, verdict_games, seed, root, workers=workers,
-                             progress=progress, by="seat", chunk_size=_chunk(verdict_games, 1))
+                             progress=progress, by="seat",
+                             chunk_size=_chunk(verdict_games, 1, _slowest(spec, vconf)))
         res.verdict_table = compare_verdicts(analyse_run(vconf[0]["dir"]),
                                              analyse_run(vconf[1]["dir"]), base_name, strongest)
         res.verdicts += verdict_change_lines(res.verdict_table, base_name, strongest)
