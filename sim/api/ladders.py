@@ -221,9 +221,9 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     the shipped iterations only, so the level is `mcts` exactly) with `rollout` (default: the
     shipped rollout policy), each level in one seat against `reference` (default planner,
     else the default strategy) in the others, seats rotated, the same deals for every level;
-    `games` per level (rounded up to whole rotations). Then `verdict_games` (default `games`, 0 skips
-    them) with the default strategy in every seat and with the strongest level in every seat:
-    which of the report's verdicts hold. out=None: a temporary folder."""
+    `games` per level (rounded up to whole rotations). Then `verdict_games` (default
+    `games`, 0 skips them) with the default strategy in every seat and with the strongest
+    level in every seat: which of the report's verdicts hold. out=None: a temporary folder."""
     from analysis.balance import analyse_run
     from analysis.ladder import analyse_ladder, compare_verdicts, mcts_level
     from reports.ladder import ladder_verdict_lines, strongest_line, verdict_change_lines
