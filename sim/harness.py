@@ -46,7 +46,8 @@ that game's functions, under a per-game `__qualname__`: its closure holds only t
 so each game (and variant) gets its own cache entry, stable across processes. The cache
 folder itself is keyed on a hash of sim/ and strategies/ (sim/__init__.py), so an edited
 rule never loads stale code. Kernels around user strategies are built from the same template
-without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py).
+without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py); the
+cached kernels with the search players release the GIL too (a search chunk plays for seconds).
 """
 from __future__ import annotations
 
