@@ -103,7 +103,7 @@ def ladder_verdict_lines(res: LadderResult) -> list:
 
 def strongest_line(res: LadderResult, shipped_level: str | None, title: str) -> str:
     """The strongest level named (the highest rating), and whether it is mcts as shipped."""
-    shipped = (f", the game's mcts as shipped (`mcts`: {title}'s own defaults)"
+    shipped = (f", the game's mcts as shipped (`mcts`: the defaults {title} declares)"
                if res.strongest == shipped_level else "")
     return f"Strongest level (highest rating): {res.strongest}{shipped}."
 

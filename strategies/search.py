@@ -771,8 +771,9 @@ def _with_game_defaults(entry: dict, default, ids: dict, game: str) -> dict:
         rows.append((pname, value, help_))
     return {**entry, "params": rows, "measured": tuple(default.measured),
             "game_defaults": True, "generic": entry["name"] + GENERIC_SUFFIX,
-            "description": entry["description"] + f" Defaults: {game}'s own (measured below); "
-                           f"the generic defaults are `{entry['name']}{GENERIC_SUFFIX}`." +
+            "description": entry["description"] + f" Defaults: the game's own ({game}; "
+                           f"measured below); the generic defaults are "
+                           f"`{entry['name']}{GENERIC_SUFFIX}`." +
                            (f" {default.note}" if default.note else "")}
 
 
