@@ -31,11 +31,10 @@ class SunsetSpec(CompiledGameSpec):
                          where="shared 2-core machine, load average 6-9",
                          command="balance run sunset --players 2 --strategies mcts,planner "
                          "--rotate-seats --games 300 --seed 1 --workers 1"),
-                Measured(players=4, against="planner", games=100, wins=74,
-                         seconds_per_game=3.1, date="2026-11-30",
-                         where="shared machine under load, the code of issue 14 (before the "
-                               "canonical redraw: other games, the same distribution); the "
-                               "time per game re-measured on 2026-12-01 over 8 games, load 9",
+                Measured(players=4, against="planner", games=100, wins=69,
+                         seconds_per_game=6.9, date="2026-12-01",
+                         where="shared 2-core machine, load average 11-13 (3.1 s a game over "
+                               "8 games at load 9)",
                          command="balance run sunset --players 4 --strategies "
                          "mcts,planner,planner,planner --rotate-seats --games 100 --seed 1 "
                          "--workers 1"))),
