@@ -347,10 +347,26 @@ def _check_sizes(args, err) -> None:
             print(warning, file=err)
 
 
+def _stopped(code: int, from_command_line: bool) -> int:
+    """Ctrl-C / SIGTERM: the command-line process leaves at once. What a run keeps is written
+    by then (its manifest, its chunks); a chunk may still be playing in a thread of this
+    process (sim/processes.py), and the interpreter's shutdown took seconds around it. A
+    caller of main() (the tests) gets the code back."""
+    if not from_command_line:
+        return code
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 def main(argv=None) -> int:
     from sim import limits, processes
 
     out, err = sys.stdout, sys.stderr
+    from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # global: accepted anywhere on the line
     parser = build_parser()
@@ -380,10 +396,10 @@ def main(argv=None) -> int:
         return 2
     except processes.Terminated:
         print("balance: terminated (SIGTERM); run the same command again to resume", file=err)
-        return 143
+        return _stopped(143, from_command_line)
     except KeyboardInterrupt:
         print("balance: interrupted; run the same command again to resume", file=err)
-        return 130
+        return _stopped(130, from_command_line)
     except OSError as exc:  # a full disk or a read-only folder: one line, the run resumable
         line = limits.os_error_line(exc)
         if line is None:
