@@ -110,6 +110,20 @@ def mean_se(mean, se) -> str:
     return f"{float(mean):.2f} ± {float(se):.3f}" if not _missing(se) else f"{float(mean):.2f}"
 
 
+def rate(x) -> str:
+    """A speed (games per second): whole numbers from 100 up ('12,331'), three significant
+    digits below ('45.3', '0.312'), so a slow search run never reads '0'."""
+    if _missing(x):
+        return MISSING
+    x = float(x)
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def workers(n) -> str:
+    """'1 worker', '2 workers' (a dask run's 'dask' as it is)."""
+    return f"{n} worker" if str(n) == "1" else f"{n} workers"
+
+
 def fair_share(fair: float) -> str:
     """1/players as a percent: '25%' for four players, '33.3%' for three."""
     return share(fair, 1 if (100 * fair) % 1 else 0)

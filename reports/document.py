@@ -459,7 +459,7 @@ def _time_taken(m: dict, timings: dict) -> str:
     if comp is not None:
         parts.append(f"compile/warm-up {float(comp):.1f} s")
     if gps:
-        parts.append(f"{float(gps):,.0f} games/s on {timings.get('workers', '?')} workers")
+        parts.append(f"{F.rate(gps)} games/s on {F.workers(timings.get('workers', '?'))}")
     if len(sessions) > 1:
         parts.append(f"{len(sessions)} sessions (resumed)")
     return ", ".join(parts) or "-"

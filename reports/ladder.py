@@ -114,6 +114,13 @@ def effect_text(row, which: str) -> str:
     return f"{_pp(v)} pp ({_pp(row.get(which + '_low'))} to {_pp(row.get(which + '_high'))})"
 
 
+def strongest_line(res: LadderResult, shipped_level: str | None, title: str) -> str:
+    """The strongest level named (the highest rating), and whether it is mcts as shipped."""
+    shipped = (f", the game's mcts as shipped (`mcts`: the defaults {title} declares)"
+               if res.strongest == shipped_level else "")
+    return f"Strongest level (highest rating): {res.strongest}{shipped}."
+
+
 def verdict_change_lines(table, base_name: str, top_name: str) -> list:
     """The verdict comparison of analysis.ladder.compare_verdicts in words: how many effects
     hold, each that changes (the difference of its effect between the levels excludes 0),

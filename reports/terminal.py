@@ -136,7 +136,8 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
         gps = t.get("games_per_second")
         lines.append(f"compile/warm-up {_fmt(t.get('compile_seconds'), '.2f')} s, "
                      f"play {_fmt(t.get('play_seconds'), '.2f')} s, "
-                     f"{_fmt(gps, ',.0f')} games/s on {t.get('workers', '?')} workers")
+                     f"{F.rate(gps)} games/s on "
+                     f"{F.workers(t.get('workers', '?'))}")
     pct = int(round(summary.confidence * 100))
     from reports.assignment import run_line
     told = run_line(m)

@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("strategies", help="built-in strategies of a game and their parameters")
     s.add_argument("game")
+    _add_coverage_options(s)
 
     s = sub.add_parser("components", help="print the default component file of a game")
     s.add_argument("game")
@@ -135,10 +136,49 @@ def _cmd_games(args, out) -> int:
     return 0
 
 
+def _add_coverage_options(s) -> None:
+    s.add_argument("--coverage", action="store_true",
+                   help="the share of each card type's cards each built-in ever chooses: plays "
+                        "--games games with each built-in in every seat (or reads --run DIR)")
+    s.add_argument("--run", default=None, metavar="DIR",
+                   help="with --coverage: read this run folder's strategies instead of playing")
+    s.add_argument("--players", type=_int("players"), default=None,
+                   help="with --coverage: player count (default: 4, within the game's range)")
+    s.add_argument("--games", type=_int("games"), default=None,
+                   help="with --coverage: games per built-in (default 500)")
+    s.add_argument("--seed", type=_int("seed"), default=1, help="with --coverage: seed")
+    s.add_argument("--workers", type=_int("workers"), default=None,
+                   help="with --coverage: worker processes (default: all cores)")
+    s.add_argument("--out", default=None,
+                   help="with --coverage: keep the games in this folder (default: a temporary "
+                        "folder, removed)")
+
+
+def _cmd_coverage(args, out) -> int:
+    import shutil
+
+    from sim.api.coverage import DEFAULT_GAMES, coverage
+    if args.run is not None and (args.players is not None or args.games is not None
+                                 or args.out is not None):
+        raise ToolkitError("--run reads the games of a run folder: --players, --games and --out "
+                           "are for the games --coverage plays")
+    r = coverage(args.game, players=args.players, games=args.games or DEFAULT_GAMES,
+                 seed=args.seed, out=args.out, run=args.run, workers=args.workers,
+                 progress=False)
+    print(r.text(), file=out)
+    if r.temporary:      # the games were only a means: nothing left behind
+        shutil.rmtree(r.path, ignore_errors=True)
+    return 0
+
+
 def _cmd_strategies(args, out) -> int:
     from sim.registry import get_game
     from strategies.registry import describe_catalog
 
+    if args.coverage:
+        return _cmd_coverage(args, out)
+    if args.run is not None:
+        raise ToolkitError("--run reads a run folder for --coverage; add --coverage")
     spec = get_game(args.game)
     print(f"{spec.title}: built-in strategies", file=out)
     for line in describe_catalog(spec.strategy_catalog()):
@@ -307,10 +347,26 @@ def _check_sizes(args, err) -> None:
             print(warning, file=err)
 
 
+def _stopped(code: int, from_command_line: bool) -> int:
+    """Ctrl-C / SIGTERM: the command-line process leaves at once. What a run keeps is written
+    by then (its manifest, its chunks); a chunk may still be playing in a thread of this
+    process (sim/processes.py), and the interpreter's shutdown took seconds around it. A
+    caller of main() (the tests) gets the code back."""
+    if not from_command_line:
+        return code
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 def main(argv=None) -> int:
     from sim import limits, processes
 
     out, err = sys.stdout, sys.stderr
+    from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # global: accepted anywhere on the line
     parser = build_parser()
@@ -340,10 +396,10 @@ def main(argv=None) -> int:
         return 2
     except processes.Terminated:
         print("balance: terminated (SIGTERM); run the same command again to resume", file=err)
-        return 143
+        return _stopped(143, from_command_line)
     except KeyboardInterrupt:
         print("balance: interrupted; run the same command again to resume", file=err)
-        return 130
+        return _stopped(130, from_command_line)
     except OSError as exc:  # a full disk or a read-only folder: one line, the run resumable
         line = limits.os_error_line(exc)
         if line is None:

@@ -20,9 +20,13 @@ def add_commands(sub, _int) -> dict:
                    help=f"games per level (rounded up to whole seat rotations; default "
                         f"{DEFAULT_GAMES})")
     s.add_argument("--budgets", default=DEFAULT_BUDGETS,
-                   help=f"mcts iterations per decision, comma-separated (default {DEFAULT_BUDGETS})")
-    s.add_argument("--rollout", default="random",
-                   help="rollout policy of the mcts levels: a built-in of the game (default random)")
+                   help="mcts iterations per decision, comma-separated, each a level of the "
+                        "game's mcts as shipped with that budget (default: the shipped "
+                        "iterations, so the one mcts level is `mcts` itself; `balance "
+                        "strategies GAME` shows it)")
+    s.add_argument("--rollout", default=None,
+                   help="rollout policy of the mcts levels: a built-in of the game (default: "
+                        "the shipped mcts's)")
     s.add_argument("--reference", default=None,
                    help="the opponent of every level (default: planner if the game has one, else "
                         "its default strategy)")

@@ -66,7 +66,7 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
-API = ("run", "open_run", "compare", "sweep", "tune", "ladder", "game", "Run")
+API = ("run", "open_run", "compare", "sweep", "tune", "ladder", "game", "Run", "coverage")
 
 
 def __getattr__(name):   # PEP 562: the API is imported on first use

@@ -126,6 +126,15 @@ class CompiledGameSpec(GameSpec):
             catalog += list(extra(self))
         return catalog
 
+    def estimated_seconds_per_game(self, prepared: Prepared) -> float | None:
+        """A rough cost of one game when a seat plays a search player (strategies/search.py
+        estimated_seconds_per_game: the runner's chunk size follows from it), else None."""
+        try:
+            import strategies.search as search
+        except ModuleNotFoundError:
+            return None
+        return search.estimated_seconds_per_game(self.strategy_catalog(), prepared)
+
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
         from strategies.registry import resolve_strategies
         n_players = int(n_players)

@@ -70,6 +70,33 @@ class Prepared:
     assigned: list = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Measured:
+    """One measurement behind a game's search defaults: the search player in one seat against
+    `against` in every other seat, seats rotated (each deal under every seating). `wins` may
+    be fractional (shared wins split). `seconds_per_game` is the play time of one game on one
+    worker on the machine and date stated in `where`; `command` reproduces it."""
+    players: int
+    against: str
+    games: int
+    wins: float
+    seconds_per_game: float
+    date: str
+    where: str = ""
+    command: str = ""
+
+
+@dataclass(frozen=True)
+class SearchDefault:
+    """A game's default parameters for one search player (`mcts` or `flatmc`,
+    strategies/search.py): `params` by name (the rollout policy by the built-in's name), and
+    the measurements that chose them (`measured`, each one a `Measured`). The generic
+    defaults stay reachable as `<player>-generic`."""
+    params: dict
+    measured: tuple = ()
+    note: str = ""
+
+
 class GameSpec(ABC):
     name: str = ""            # command-line name, e.g. "sunset"
     aliases: tuple = ()       # other accepted names
@@ -80,6 +107,9 @@ class GameSpec(ABC):
     # the built-in strategy every seat plays when a command is given no --strategies
     # (run, sweep, tune; compare defaults to every built-in); each game declares its own
     default_strategy: str = ""
+    # the game's own defaults of the search players, {"mcts": SearchDefault, "flatmc": ...}
+    # (strategies/search.py); a player the game does not name keeps the generic defaults
+    search_defaults: dict = {}
 
     # -- components -------------------------------------------------------------------
     @abstractmethod
@@ -136,6 +166,12 @@ class GameSpec(ABC):
             raise ToolkitError(f"{self.name}: the game has no built-in strategy; name one with "
                                f"--strategies")
         return next((n for n in names if n != "random"), names[0])
+
+    def estimated_seconds_per_game(self, prepared: Prepared) -> float | None:
+        """A rough cost of one game of `prepared` on one worker when its players are slow
+        (search players), else None: the runner then cuts the run into small chunks
+        (sim/runner.py default_chunk_size). A function of the configuration only."""
+        return None
 
     def model(self):
         """The game's forward model module (docs/adding-a-game.md), or None for a game that

@@ -57,7 +57,8 @@ that game's functions, under a per-game `__qualname__`: its closure holds only t
 so each game (and variant) gets its own cache entry, stable across processes. The cache
 folder itself is keyed on a hash of sim/ and strategies/ (sim/__init__.py), so an edited
 rule never loads stale code. Kernels around user strategies are built from the same template
-without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py).
+without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py); the
+cached kernels with the search players release the GIL too (a search chunk plays for seconds).
 """
 from __future__ import annotations
 
@@ -422,20 +423,24 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
 
     token = f"{base_token}-{variant}"
     tf = _template(token)
+    # kernels that may run long inside one call release the GIL, so that Ctrl-C reaches the
+    # main thread while a chunk plays in another (sim/processes.py): a user's strategy (it
+    # may loop), the search players (a chunk of a few games takes seconds)
+    nogil = users or search_choose is not None
     decide = make(tf, "decide_nb", token, {
         "user_choose": user_choose_for(tuple(user_functions)),
         "search_choose": search_choose if search_choose is not None else unknown_choose_nb},
-        cache, users)
-    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, users)
-    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, users)
-    trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, users)
+        cache, nogil)
+    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, nogil)
+    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, nogil)
+    trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, nogil)
     kernels = Kernels(
-        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, users),
+        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, nogil),
         checked_chunk=make(tf, "checked_chunk_nb", token, {"PLAY_GAMES": play_games},
-                           cache, users),
-        trace_game=make(tf, "trace_game_nb", token, {"TRACE": trace_assigned}, cache, users),
+                           cache, nogil),
+        trace_game=make(tf, "trace_game_nb", token, {"TRACE": trace_assigned}, cache, nogil),
         play_assigned=make(tf, "play_assigned_nb", token, {"PLAY_GAMES": play_games}, cache,
-                           users),
+                           nogil),
         trace_assigned=trace_assigned,
         rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
     _BUILT[key] = kernels

@@ -6,10 +6,11 @@ that loops forever would make the run impossible to stop. Three pieces fix that:
 
 * `call_interruptibly(fn, ...)`: the call runs in a daemon thread while the main thread waits
   in short joins, where signals are handled. The kernels compiled around user strategies
-  release the GIL (`sim.harness.build_kernels` compiles them with `nogil=True`), so the
-  main thread runs even while a strategy spins; the spinning thread dies with the process.
-  The cached built-in kernels hold the GIL: Ctrl-C then takes effect when the current chunk
-  ends (about a second), as before.
+  and those with the search players release the GIL (`sim.harness.build_kernels` compiles
+  them with `nogil=True`), so the main thread runs even while a strategy spins or a search
+  chunk plays for seconds; the playing thread dies with the process. The cached kernels of
+  the built-ins alone hold the GIL: Ctrl-C then takes effect when the current chunk ends
+  (about a second), as before.
 * `sigterm_as_interrupt()`: SIGTERM (e.g. `kill`, a batch system ending a job) raises
   `Terminated`, a KeyboardInterrupt, so it takes the Ctrl-C path: joblib kills its loky
   workers, the manifest stays "running" and the same command resumes.

@@ -49,6 +49,7 @@ from sim.run_folder import (CHUNK_DIR, COMPONENTS_COPY, MANIFEST, VARIANTS_COPY,
 DEFAULT_CHUNK_SIZE = 20_000
 DEFAULT_CHUNKS = 32            # default chunking aims at this many chunks (any worker count)
 MIN_DEFAULT_CHUNK = 500        # ... of at least this many games
+SEARCH_CHUNK_SECONDS = 5.0     # slow players (search): chunks of about this many seconds
 MANIFEST_SAVE_SECONDS = 1.0    # the manifest records finished chunks at most this often
 THREAD_ENV = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
               "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
@@ -66,13 +67,29 @@ def package_version() -> str:
         return "unknown"
 
 
-def default_chunk_size(n_games: int) -> int:
+def default_chunk_size(n_games: int, seconds_per_game: float | None = None) -> int:
     """About DEFAULT_CHUNKS chunks (enough to keep a few workers each busy), at least
     MIN_DEFAULT_CHUNK and at most DEFAULT_CHUNK_SIZE games each. It does not depend on the
     number of workers: the chunk size is part of the run id written in every log row, so the
-    same command gives the same files with any --workers."""
+    same command gives the same files with any --workers.
+
+    A run whose players are slow (search players: `seconds_per_game`, the estimate of
+    GameSpec.estimated_seconds_per_game, a function of the configuration only) gets chunks of
+    about SEARCH_CHUNK_SECONDS each, and at least DEFAULT_CHUNKS of them (no minimum size):
+    every worker gets work, the progress bar moves from the first chunks on, and a resume
+    replays little."""
     per = math.ceil(n_games / DEFAULT_CHUNKS)
+    if seconds_per_game is not None and seconds_per_game > 0:
+        by_cost = math.floor(SEARCH_CHUNK_SECONDS / seconds_per_game)
+        return int(max(1, min(DEFAULT_CHUNK_SIZE, per, by_cost)))
     return int(max(1, min(DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK, per))))
+
+
+def seconds_per_game(spec: GameSpec, prepared: Prepared) -> float | None:
+    """The game's estimate of one game's cost when its players are slow (search players),
+    else None (GameSpec.estimated_seconds_per_game)."""
+    estimate = getattr(spec, "estimated_seconds_per_game", None)
+    return estimate(prepared) if estimate is not None else None
 
 
 _sha256_file = rf.sha256_file
@@ -169,13 +186,15 @@ class RunPlan:
 
 
 def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None = None,
-             chunk_size: int | None = None, overwrite: bool = False) -> RunPlan:
+             chunk_size: int | None = None, overwrite: bool = False,
+             seconds_per_game: float | None = None) -> RunPlan:
     """Check everything and decide what to play; touches nothing on disk.
 
     The folder must be new, empty or hold a run of this toolkit (sim/run_folder.py). A
     matching run resumes: the chunks it recorded are verified (size, SHA-256) and those that
     fail are played again; a file in chunks/ it did not write is refused, never deleted.
-    `overwrite` replaces a run of this toolkit by removing only the files it wrote."""
+    `overwrite` replaces a run of this toolkit by removing only the files it wrote.
+    `seconds_per_game`: the estimated cost of a game of slow players (default_chunk_size)."""
     n_games, workers = _checked_counts(n_games, workers, chunk_size)
     out_dir = os.path.abspath(out_dir)
     state, previous, why = rf.folder_state(out_dir)
@@ -186,7 +205,7 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
     if previous is not None and not overwrite and chunk_size is None:
         chunk_size = previous["config"].get("chunk_size")  # resume with the run's own chunking
     if chunk_size is None:
-        chunk_size = default_chunk_size(n_games)
+        chunk_size = default_chunk_size(n_games, seconds_per_game)
     chunk_size = int(chunk_size)
 
     config = run_config(prepared, n_games, chunk_size)
@@ -575,7 +594,10 @@ def _warm_up(spec, jobs: list, plans: list) -> float:
             if note:
                 print(f"balance: {note}", file=sys.stderr, flush=True)
             started = time.perf_counter()
-            spec.play_chunk(prepared, 0, min(2, plan.n_games))
+            # slow players (search): compile only, no game (a game would be minutes of 4-seat
+            # search played twice); in a thread, so Ctrl-C stops even a long compile or game
+            games = 0 if seconds_per_game(spec, prepared) is not None else min(2, plan.n_games)
+            processes.call_interruptibly(spec.play_chunk, prepared, 0, games)
             if note and hasattr(spec, "compiled"):   # remembered for the next such note
                 spec.compiled(prepared, time.perf_counter() - started)
             warmed.add(key)
@@ -650,7 +672,7 @@ def _record_session(plans, manifests, todos, tasks, n_done, started, compile_sec
             "play_seconds": round(secs, 4),
             "games_played": games_this,
             "chunks_played": n_done[j],
-            "games_per_second": round(games_this / secs, 1) if secs > 0 and games_this else None,
+            "games_per_second": _rate(games_this / secs) if secs > 0 and games_this else None,
             "workers": min(plan.workers, max(1, len(tasks))) if backend == "loky" else "dask",
             "resumed": plan.resume,
         }
@@ -685,7 +707,8 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         _check_dask()
     for _, n_games, _ in jobs:
         limits.check_games(n_games)
-    plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite)
+    plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite,
+                      seconds_per_game(spec, prepared))
              for prepared, n_games, out_dir in jobs]
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -707,6 +730,12 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     return manifests
 
 
+def _rate(games_per_second: float) -> float:
+    """One decimal, or three significant digits below 10 games/s (a search run's 0.31)."""
+    return (round(games_per_second, 1) if games_per_second >= 10
+            else float(f"{games_per_second:.3g}"))
+
+
 def _save_chunks(plan: RunPlan, manifest: dict) -> None:
     """Record the chunks finished so far (a resume then trusts them: it checks their SHA-256)."""
     manifest["chunks"].sort(key=lambda r: r["first"])
@@ -720,8 +749,11 @@ def _progress_bar(total: int, initial: int, progress: bool):
         from tqdm import tqdm
     except ImportError:  # pragma: no cover
         return None
+    # the rate always in games per second (tqdm's default turns a slow rate into s/game)
     return tqdm(total=total, initial=initial, unit="game", unit_scale=True,
-                desc="games", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+                desc="games", file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "
+                           "{rate_noinv_fmt}{postfix}]")
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -416,4 +416,22 @@ def describe_catalog(catalog: list) -> list[str]:
                 lines.append(f"    {pname} = {shown}    {help_}".rstrip())
         else:
             lines.append("    (no parameters)")
+        lines += [f"    {line}" for line in measured_lines(e)]
     return lines
+
+
+def measured_lines(entry: dict) -> list[str]:
+    """The measurements behind a game's search defaults (sim.game_api.Measured), one line
+    each: the win share with its Wilson 95% interval against the fair share, and the time per
+    game where and when it was measured."""
+    from analysis.formatting import fair_share, share_interval
+    from analysis.stats import wilson_interval
+    out = []
+    for m in entry.get("measured", ()):
+        lo, hi = wilson_interval(m.wins, m.games)
+        seat = "" if m.players == 2 else ", one search seat"
+        out.append(f"measured: {share_interval(m.wins / m.games, lo, hi)} of {m.games:,} games "
+                   f"against {m.against} at {m.players} players{seat} (fair "
+                   f"{fair_share(1.0 / m.players)}), seats rotated; {m.seconds_per_game:g} s "
+                   f"a game on 1 worker ({m.date}{', ' + m.where if m.where else ''})")
+    return out

@@ -714,20 +714,111 @@ def build_search(game_key: str, model, choose_builtin):
     return choose
 
 
+GENERIC_SUFFIX = "-generic"   # `mcts-generic`, `flatmc-generic`: the generic defaults
+
+
 def catalog_for(spec) -> list:
     """The search players' catalog entries for a template game (sim/compiled_game.py appends
     them to the game's built-ins): the rollout default is the game's `random` built-in, and
-    the row width leaves room for the rollout policy's own parameter row."""
+    the row width leaves room for the rollout policy's own parameter row.
+
+    A game that declares its own defaults (`spec.search_defaults`, sim.game_api.SearchDefault:
+    the configurations measured to beat its strongest built-in) gets them as the defaults of
+    `mcts` / `flatmc`, with the measurements in the entry (`measured`); the generic defaults
+    stay reachable as `mcts-generic` / `flatmc-generic` (same ids, other parameter rows)."""
     builtins = list(spec._strategies().CATALOG)
     ids = {e["name"]: int(e["id"]) for e in builtins}
     random_id = ids.get("random", min(ids.values()) if ids else 0)
     from strategies.registry import n_params_of
     width = P_ROLL_PARAMS + max(int(getattr(spec._strategies(), "N_PARAMS", 0)),
                                 n_params_of(builtins))
-    out = search_catalog(random_id)
+    generic = search_catalog(random_id)
+    declared = dict(getattr(spec, "search_defaults", None) or {})
+    unknown = sorted(set(declared) - {e["name"] for e in generic})
+    if unknown:
+        raise ValueError(f"{spec.name}: search_defaults names no search player: {unknown}")
+    out = [_with_game_defaults(e, declared[e["name"]], ids, spec.title or spec.name)
+           if e["name"] in declared else e for e in generic]
+    for e in generic:
+        out.append({**e, "name": e["name"] + GENERIC_SUFFIX,
+                    "description": f"{e['name']} with the generic defaults, the same for every "
+                                   f"game (as `{e['name']}` was before games declared their "
+                                   f"own). " + e["description"]})
     for e in out:
         e["row_width"] = width
     return out
+
+
+def _with_game_defaults(entry: dict, default, ids: dict, game: str) -> dict:
+    """`entry` (a generic search catalog entry) with the game's declared parameter values as
+    its defaults; the rollout policy is declared by a built-in's name."""
+    params = dict(default.params)
+    names = [p[0] for p in entry["params"]]
+    bad = sorted(set(params) - set(names))
+    if bad:
+        raise ValueError(f"{game}: search_defaults['{entry['name']}'] has unknown parameters "
+                         f"{bad} (its parameters: {', '.join(names)})")
+    rows = []
+    for pname, value, help_ in entry["params"]:
+        if pname in params:
+            v = params[pname]
+            if pname in entry.get("strategy_params", ()):
+                if v not in ids:
+                    raise ValueError(f"{game}: search_defaults['{entry['name']}']: '{pname}' "
+                                     f"must name a built-in of the game, got {v!r}")
+                v = ids[v]
+            value = float(v)
+        rows.append((pname, value, help_))
+    return {**entry, "params": rows, "measured": tuple(default.measured),
+            "game_defaults": True, "generic": entry["name"] + GENERIC_SUFFIX,
+            "description": entry["description"] + f" Defaults: the game's own ({game}; "
+                           f"measured below); the generic defaults are "
+                           f"`{entry['name']}{GENERIC_SUFFIX}`." +
+                           (f" {default.note}" if default.note else "")}
+
+
+# --- cost estimate: the runner's chunk size (sim/runner.py default_chunk_size) ----------------
+FALLBACK_SECONDS_PER_PLAYOUT = 0.004   # s of a 2-player game per playout per decision, for a
+#                                        game that declares no measurement (Sunset's mcts at
+#                                        400 iterations: about 1.3 s a game)
+GUESSED_OPTIONS = 10                   # flatmc over every legal option: options per decision
+
+
+def playouts_per_decision(sid: int, row) -> float:
+    """A search player's playouts per decision: mcts its iterations, flatmc its rollouts per
+    candidate times the candidates (GUESSED_OPTIONS when it plays out every legal option)."""
+    budget = max(1.0, float(row[P_BUDGET]))
+    if int(sid) == MCTS:
+        return budget
+    cand = float(row[F_CANDIDATES])
+    return budget * (cand if cand > 0 else GUESSED_OPTIONS)
+
+
+def estimated_seconds_per_game(catalog: list, prepared) -> float | None:
+    """A rough cost of one game of `prepared` on one worker: for each search seat, the time
+    a game took in the nearest measurement of the game's shipped player (its catalog entry's
+    `measured`), scaled by the playouts per decision and the number of players; for a game
+    that measured none, FALLBACK_SECONDS_PER_PLAYOUT per playout. A function of the
+    configuration only (the chunk size it sets is part of the run id). None when no seat plays
+    a search player."""
+    shipped = {int(e["id"]): e for e in catalog
+               if e.get("search") and not str(e["name"]).endswith(GENERIC_SUFFIX)}
+    n = int(prepared.n_players)
+    total = None
+    for sid, row in zip(np.asarray(prepared.strategy_ids), np.asarray(prepared.strategy_params)):
+        entry = shipped.get(int(sid))
+        if entry is None:
+            continue
+        playouts = playouts_per_decision(sid, row)
+        measured = sorted(entry.get("measured", ()), key=lambda m: (abs(m.players - n), m.players))
+        if measured:
+            m = measured[0]
+            ref = np.array([p[1] for p in entry["params"]] + [0.0] * N_SEARCH_PARAMS)
+            secs = m.seconds_per_game * playouts / playouts_per_decision(sid, ref) * n / m.players
+        else:
+            secs = FALLBACK_SECONDS_PER_PLAYOUT * playouts * n / 2
+        total = (total or 0.0) + secs
+    return total
 
 
 def search_choose_for(spec):

@@ -13,6 +13,8 @@ from sim.api import cards      # sim.cards is the engine's module of that name
     t = tune("sunset", vary="commissions[12].points=3..8", objective="card-parity")
     l = ladder("surfers", players=2, games=60, budgets=[25, 100], reference="rider")
     l.table; l.depth; l.report("ladder-report")
+    cov = coverage("lowlands", players=2, games=500)   # each built-in's share of every card type
+    cov.table; print(cov.text())
     g = game("sagrada"); comp = g.load_components(set={"rules.x": 1})
     w = card_worth("sunset", players=4, scan_games=3000)   # docs/card-worth.md
     w.table; w.verdicts; w.report("worth-report")
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 from sim.api.designer import (CardsResult, CompareResult, SweepResult, TuneResult, cards,
                               compare, sweep, tune)
+from sim.api.coverage import CoverageResult, coverage
 from sim.api.games import Game, game
 from sim.api.ladders import LadderResult, ladder
 from sim.api.runs import Run, open_run, run
@@ -35,4 +38,4 @@ from sim.api.worth import WorthResult, card_worth
 
 __all__ = ["run", "open_run", "Run", "compare", "sweep", "tune", "cards", "ladder", "game",
            "Game", "CompareResult", "SweepResult", "TuneResult", "CardsResult", "LadderResult",
-           "card_worth", "WorthResult"]
+           "card_worth", "WorthResult", "coverage", "CoverageResult"]

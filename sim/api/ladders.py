@@ -25,7 +25,7 @@ from sim.api.folders import claim_root, result_root
 from sim.game_api import ToolkitError
 
 BUILTIN_LEVELS = ("random", "greedy", "planner")
-DEFAULT_BUDGETS = "50,200,800"
+DEFAULT_BUDGETS = None     # the game's own mcts iterations: the one level `mcts` as shipped
 DEFAULT_GAMES = 2000
 VARIANTS_NAME = "ladder_variants.toml"
 
@@ -51,7 +51,7 @@ def parse_budgets(budgets) -> list:
     return sorted(out)
 
 
-def levels_of(spec, rollout: str, reference: str | None):
+def levels_of(spec, rollout: str | None, reference: str | None):
     """(built-in levels, reference) of a game; ToolkitError when the game has no search
     players or a named strategy is unknown."""
     catalog = spec.strategy_catalog()
@@ -66,7 +66,7 @@ def levels_of(spec, rollout: str, reference: str | None):
         builtin.append(default)
     if "random" not in builtin and plain:
         builtin.insert(0, plain[0])
-    if rollout not in plain:
+    if rollout is not None and rollout not in plain:
         raise ToolkitError(f"--rollout: '{rollout}' is not a built-in of {spec.name} "
                            f"(built-ins: {', '.join(plain)})")
     if reference is None:
@@ -79,22 +79,56 @@ def levels_of(spec, rollout: str, reference: str | None):
     return builtin, reference
 
 
-def variants_text(budgets: list, rollout: str) -> str:
-    """The variants file of the mcts levels (one variant per budget)."""
+def shipped_mcts(spec) -> dict:
+    """The game's `mcts` as shipped: its parameters by name (the game's own defaults where it
+    declares them, strategies/search.py catalog_for), the rollout policy by its name."""
+    catalog = spec.strategy_catalog()
+    entry = next(e for e in catalog if e["name"] == "mcts")
+    by_id = {float(e["id"]): e["name"] for e in catalog if not e.get("search")}
+    out = {}
+    for pname, default, *_ in entry["params"]:
+        out[pname] = (by_id[float(default)] if pname in entry.get("strategy_params", ())
+                      else float(default))
+    return out
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, str):
+        return f'"{v}"'
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def variants_text(budgets: list, params: dict) -> str:
+    """The variants file of the mcts levels: the game's mcts as shipped (`params`, written out
+    in full so the file says what was played), one variant per budget (iterations)."""
     from analysis.ladder import mcts_level
     lines = ["# written by `balance ladder`: the mcts levels of the ladder (do not edit)"]
     for b in budgets:
-        lines += [f'[variants."{mcts_level(b)}"]', 'base = "mcts"',
-                  f'params = {{ iterations = {int(b)}, rollout = "{rollout}" }}',
-                  f'description = "mcts with {int(b)} iterations per decision, {rollout} '
-                  f'rollouts"', ""]
+        body = {**params, "iterations": int(b)}
+        shown = ", ".join(f"{k} = {_toml_value(v)}" for k, v in body.items())
+        lines += [f'[variants."{mcts_level(b)}"]', 'base = "mcts"', f"params = {{ {shown} }}",
+                  f'description = "the game\'s mcts with {int(b)} iterations per decision, '
+                  f'{params["rollout"]} rollouts"', ""]
     return "\n".join(lines)
 
 
-def _chunk(games: int, rot: int) -> int:
+def _chunk(games: int, rot: int, seconds_per_game: float | None = None) -> int:
     """About ten chunks per sub-run (a search game is slow: the progress bar moves), whole
-    rotations each; fixed by the plan, so the same call resumes."""
-    return max(rot, int(math.ceil(games / rot / 10.0)) * rot)
+    rotations each, and no longer than the runner's chunks of slow players (sim/runner.py
+    default_chunk_size: `seconds_per_game`, the slowest configuration's estimate) so that
+    every worker gets work; fixed by the plan, so the same call resumes."""
+    from sim.runner import default_chunk_size
+    chunk = max(rot, int(math.ceil(games / rot / 10.0)) * rot)
+    if seconds_per_game is not None:
+        chunk = min(chunk, max(rot, default_chunk_size(games, seconds_per_game) // rot * rot))
+    return chunk
+
+
+def _slowest(spec, configs: list) -> float | None:
+    """The largest estimated seconds per game of the configurations (None: none is slow)."""
+    from sim.runner import seconds_per_game
+    costs = [c for c in (seconds_per_game(spec, x["prepared"]) for x in configs) if c]
+    return max(costs) if costs else None
 
 
 @dataclass
@@ -176,20 +210,23 @@ class LadderResult:
 
 
 def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, seed: int = 1,
-           set=None, out: str | None = None, *, budgets=DEFAULT_BUDGETS, rollout: str = "random",
+           set=None, out: str | None = None, *, budgets=DEFAULT_BUDGETS,
+           rollout: str | None = None,
            reference: str | None = None, verdict_games: int | None = None, components=None,
            workers=None, overwrite: bool = False, progress: bool = False,
            echo=None) -> LadderResult:
     """The skill ladder: the game's built-ins (random, greedy, planner and its default
-    strategy, those it has) and mcts at each of `budgets` (iterations per decision, a list or
-    '50,200,800'), each level in one seat against `reference` (default planner, else the
-    default strategy) in the others, seats rotated, the same deals for every level; `games`
-    per level (rounded up to whole rotations). Then `verdict_games` (default `games`, 0 skips
-    them) with the default strategy in every seat and with the strongest level in every seat:
-    which of the report's verdicts hold. out=None: a temporary folder."""
+    strategy, those it has) and the game's mcts as shipped (its own defaults, strategies/
+    search.py) at each of `budgets` (iterations per decision, a list or '50,200,800'; default:
+    the shipped iterations only, so the level is `mcts` exactly) with `rollout` (default: the
+    shipped rollout policy), each level in one seat against `reference` (default planner,
+    else the default strategy) in the others, seats rotated, the same deals for every level;
+    `games` per level (rounded up to whole rotations). Then `verdict_games` (default
+    `games`, 0 skips them) with the default strategy in every seat and with the strongest
+    level in every seat: which of the report's verdicts hold. out=None: a temporary folder."""
     from analysis.balance import analyse_run
     from analysis.ladder import analyse_ladder, compare_verdicts, mcts_level
-    from reports.ladder import ladder_verdict_lines, verdict_change_lines
+    from reports.ladder import ladder_verdict_lines, strongest_line, verdict_change_lines
     from sim import designer, rotation
     from sim import run_folder as rf
     from sim.registry import get_game
@@ -210,19 +247,24 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
                         "opponent)")
     if verdict_games < 0:
         problems.append(f"--verdict-games must be at least 0, got {verdict_games}")
-    try:
-        budgets = parse_budgets(budgets)
-    except ToolkitError as exc:
-        problems.extend(exc.lines)
+    shipped = None
     try:
         builtin, reference = levels_of(spec, rollout, reference)
+        shipped = shipped_mcts(spec)
+    except ToolkitError as exc:
+        problems.extend(exc.lines)
+    if budgets is None and shipped is not None:   # mcts as shipped: one level
+        budgets = [int(shipped["iterations"])]
+    try:
+        budgets = parse_budgets(budgets) if budgets is not None else []
     except ToolkitError as exc:
         problems.extend(exc.lines)
     if problems:
         raise ToolkitError(problems)
+    rollout = rollout or shipped["rollout"]
     levels = builtin + [mcts_level(b) for b in budgets]
     comp = spec.load_components(components, set_)
-    text = variants_text(budgets, rollout)
+    text = variants_text(budgets, {**shipped, "rollout": rollout})
     root, temporary = result_root(out, spec, "ladder")
     vpath = os.path.join(root, VARIANTS_NAME)
     plan = {"kind": "ladder", "game": spec.name, "players": n_players, "levels": levels,
@@ -249,12 +291,15 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         f"{n_players - 1} x {reference}, {n_games:,} games in {rot} seatings (the same deals for "
         f"every level)")
     designer.run_configs(spec, configs, n_games, seed, root, workers=workers, progress=progress,
-                         by="strategy", chunk_size=_chunk(n_games, rot))
+                         by="strategy",
+                         chunk_size=_chunk(n_games, rot, _slowest(spec, configs)))
     cols = ["game", "seat", "strategy", "rank", "win"]
     by_level = {c["level"]: read_logs(c["dir"], columns=cols) for c in configs}
     res = analyse_ladder(spec.name, n_players, reference, levels, by_level)
     res.verdicts = ladder_verdict_lines(res)
     res.strongest = strongest = str(res.table.iloc[-1]["level"])
+    res.verdicts.append(strongest_line(res, mcts_level(int(shipped["iterations"])) if
+                                       rollout == shipped["rollout"] else None, spec.title))
     base_name = spec.default_strategy_name()
     if verdict_games > 0 and strongest != base_name:
         vconf = [{"prepared": spec.prepare(comp, n_players, [name], seed, vpath),
@@ -263,7 +308,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         say(f"verdicts: {verdict_games:,} games with {base_name} in every seat, then with "
             f"{strongest} (the strongest level) in every seat")
         designer.run_configs(spec, vconf, verdict_games, seed, root, workers=workers,
-                             progress=progress, by="seat", chunk_size=_chunk(verdict_games, 1))
+                             progress=progress, by="seat",
+                             chunk_size=_chunk(verdict_games, 1, _slowest(spec, vconf)))
         res.verdict_table = compare_verdicts(analyse_run(vconf[0]["dir"]),
                                              analyse_run(vconf[1]["dir"]), base_name, strongest)
         res.verdicts += verdict_change_lines(res.verdict_table, base_name, strongest)

@@ -6,7 +6,7 @@ docs/games/lowlands-components.md.
 from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec
-from sim.game_api import Components
+from sim.game_api import Components, Measured, SearchDefault
 
 
 class LowlandsSpec(CompiledGameSpec):
@@ -18,6 +18,33 @@ class LowlandsSpec(CompiledGameSpec):
     min_players = 2
     max_players = 4
     default_strategy = "greedy"
+    # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
+    # (docs/search-players.md, "Lowlands"), measured against the planner of 2026-11-30 on the
+    # shared 2-core machine (40 games: far from parity)
+    search_defaults = {
+        "mcts": SearchDefault(
+            params={"iterations": 48, "rollout": "planner", "ranked": 1, "candidates": 3,
+                    "tree": 1, "worlds": 16, "c": 2.0},
+            measured=(
+                Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=0.96,
+                         date="2026-11-30", where="shared machine",
+                         command="balance run lowlands --players 2 --strategies mw16,planner "
+                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),
+                Measured(players=4, against="planner", games=40, wins=38, seconds_per_game=2.95,
+                         date="2026-11-30", where="shared machine",
+                         command="balance run lowlands --players 4 --strategies "
+                         "mw16,planner,planner,planner --variants V.toml --rotate-seats "
+                         "--games 40 --seed 7 --workers 1")),
+            note="With tree = 1 it searches the root only (the planner plays every later "
+                 "decision of the playouts)."),
+        "flatmc": SearchDefault(
+            params={"rollouts": 16, "rollout": "planner", "candidates": 3},
+            measured=(
+                Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=1.65,
+                         date="2026-11-30", where="shared machine",
+                         command="balance run lowlands --players 2 --strategies f3x16,planner "
+                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),)),
+    }
     description = ("Raise sheep in fenced pastures or build the shared dike against the rising "
                    "sea (component values partly reconstructed: docs/games/lowlands-components.md)")
 

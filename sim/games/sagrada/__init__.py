@@ -5,7 +5,7 @@ Where each rule lives: docs/games/sagrada.md.
 from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec
-from sim.game_api import Components
+from sim.game_api import Components, Measured, SearchDefault
 from sim.games.sagrada.enums import DEC_WINDOW, END_REASON_NAMES
 
 
@@ -18,6 +18,39 @@ class SagradaSpec(CompiledGameSpec):
     min_players = 1
     max_players = 4
     default_strategy = "greedy"     # best immediate gain: the plain baseline player
+    # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
+    # (docs/search-players.md, "Sagrada"); measured on 2026-11-30 on the shared 2-core machine
+    # under load, with the code of that day (before the canonical redraw: other games, the
+    # same distribution)
+    search_defaults = {
+        "mcts": SearchDefault(
+            params={"iterations": 96, "rollout": "planner", "ranked": 1, "candidates": 3,
+                    "tree": 1, "worlds": 32, "c": 2.0},
+            measured=(
+                Measured(players=2, against="planner", games=200, wins=131, seconds_per_game=1.4,
+                         date="2026-11-30", where="shared machine, load average 4-6",
+                         command="balance run sagrada --players 2 --strategies mw32b,planner "
+                         "--rotate-seats --variants V.toml --games 200 --seed 7 --workers 1"),
+                Measured(players=4, against="planner", games=80, wins=31, seconds_per_game=2.9,
+                         date="2026-11-30", where="shared machine, load average 1-4",
+                         command="balance run sagrada --players 4 --strategies "
+                         "mw32b,planner,planner,planner --rotate-seats --variants V.toml "
+                         "--games 80 --seed 7 --workers 1")),
+            note="With tree = 1 it searches the root only (the planner plays every later "
+                 "decision of the playouts)."),
+        "flatmc": SearchDefault(
+            params={"rollouts": 32, "rollout": "planner", "candidates": 3},
+            measured=(
+                Measured(players=2, against="planner", games=200, wins=131, seconds_per_game=3.0,
+                         date="2026-11-30", where="shared machine, load average 6-10",
+                         command="balance run sagrada --players 2 --strategies f3x32,planner "
+                         "--rotate-seats --variants V.toml --games 200 --seed 7 --workers 1"),
+                Measured(players=4, against="planner", games=80, wins=40, seconds_per_game=8.1,
+                         date="2026-11-30", where="shared machine, load average 6-10",
+                         command="balance run sagrada --players 4 --strategies "
+                         "f3x32,planner,planner,planner --rotate-seats --variants V.toml "
+                         "--games 80 --seed 7 --workers 1"))),
+    }
     description = ("Draft dice and build a stained-glass window under its colour and shade "
                    "restrictions (1 player: the solo variant against the round track)")
     end_reason_names = END_REASON_NAMES

@@ -7,7 +7,7 @@ Where each rule lives: docs/games/sunset-over-water.md.
 from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec
-from sim.game_api import Components
+from sim.game_api import Components, Measured, SearchDefault
 from sim.games.sunset.enums import END_REASON_NAMES
 
 
@@ -20,6 +20,25 @@ class SunsetSpec(CompiledGameSpec):
     min_players = 1
     max_players = 4
     default_strategy = "greedy"     # best immediate gain: the plain baseline player
+    # mcts as shipped: 400 iterations with greedy rollouts (docs/search-players.md); flatmc
+    # keeps the generic defaults (no configuration measured to beat the planner yet)
+    search_defaults = {
+        "mcts": SearchDefault(
+            params={"iterations": 400, "rollout": "greedy"},
+            measured=(
+                Measured(players=2, against="planner", games=300, wins=202,
+                         seconds_per_game=1.24, date="2026-12-01",
+                         where="shared 2-core machine, load average 6-9",
+                         command="balance run sunset --players 2 --strategies mcts,planner "
+                         "--rotate-seats --games 300 --seed 1 --workers 1"),
+                Measured(players=4, against="planner", games=100, wins=69,
+                         seconds_per_game=6.9, date="2026-12-01",
+                         where="shared 2-core machine, load average 11-13 (3.1 s a game over "
+                               "8 games at load 9)",
+                         command="balance run sunset --players 4 --strategies "
+                         "mcts,planner,planner,planner --rotate-seats --games 100 --seed 1 "
+                         "--workers 1"))),
+    }
     description = ("Hike the wilderness, paint landscapes, sell them for commissions "
                    "(1 player: the Wanderlust solo variant)")
     end_reason_names = END_REASON_NAMES

@@ -6,7 +6,7 @@ Where each rule lives: docs/games/grand-surfers.md.
 from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec
-from sim.game_api import Components
+from sim.game_api import Components, Measured, SearchDefault
 from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
 
 
@@ -19,6 +19,26 @@ class SurfersSpec(CompiledGameSpec):
     min_players = 2
     max_players = 4
     default_strategy = "racer"      # gains the most lines each turn: the plain baseline player
+    # mcts as shipped: 400 iterations, random rollouts, against rider, the strongest built-in
+    # (docs/search-players.md); flatmc keeps the generic defaults (none measured yet)
+    search_defaults = {
+        "mcts": SearchDefault(
+            params={"iterations": 400, "rollout": "random"},
+            measured=(
+                Measured(players=2, against="rider", games=200, wins=132,
+                         seconds_per_game=0.81, date="2026-11-30",
+                         where="shared machine under load, the code of issue 14; the time per "
+                               "game re-measured on 2026-12-01 over 8 games, load average 11",
+                         command="balance run surfers --players 2 --strategies mcts,rider "
+                         "--rotate-seats --games 200 --seed 1 --workers 1"),
+                Measured(players=4, against="rider", games=200, wins=87,
+                         seconds_per_game=0.75, date="2026-11-30",
+                         where="shared machine under load, the code of issue 14; the time per "
+                               "game re-measured on 2026-12-01 over 8 games, load average 11",
+                         command="balance run surfers --players 4 --strategies "
+                         "mcts,rider,rider,rider --rotate-seats --games 200 --seed 1 "
+                         "--workers 1"))),
+    }
     description = ("Flick a die onto the wave sheet and race two surfers to the beach: push, "
                    "boost, draw channels, outrun the Great Wave (skill: [flick] spread per seat)")
     end_reason_names = END_REASON_NAMES
