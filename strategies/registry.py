@@ -227,6 +227,15 @@ def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
                     continue
                 values[pname] = sid
                 continue
+            if pname in builtins[base].get("counts", {}):   # a search budget: sim/limits.py
+                from sim.limits import MAX_SEARCH_BUDGET, count
+                try:
+                    values[pname] = float(count(value, f"{where}: parameter '{pname}'",
+                                                builtins[base]["counts"][pname],
+                                                MAX_SEARCH_BUDGET))
+                except ToolkitError as exc:
+                    problems.extend(exc.lines)
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 problems.append(f"{where}: parameter '{pname}' must be a number, got {value!r}")
                 continue

@@ -133,7 +133,9 @@ def search_catalog(random_id: int = 0) -> list:
                     ("margin", 0.0, "share of a finished playout's value given by the game's "
                                     "evaluate_nb (its score lead) instead of the win share: "
                                     "a denser signal (0 = win share only)")],
-         "strategy_params": ("rollout",)},
+         "strategy_params": ("rollout",),
+         # whole-number parameters and their least values (at most limits.MAX_SEARCH_BUDGET)
+         "counts": {"rollouts": 1, "candidates": 0}},
         {"name": "mcts", "id": MCTS, "search": True,
          "description": "Information-set MCTS (UCT over a determinization of the seat's "
                         "information set at every iteration, one tree keyed by option codes); "
@@ -161,7 +163,8 @@ def search_catalog(random_id: int = 0) -> list:
                                     "once per decision, the k-th visit of every root child in "
                                     "world k mod W, and the policy's first choice kept unless "
                                     "another root child beats it on their shared worlds")],
-         "strategy_params": ("rollout",)},
+         "strategy_params": ("rollout",),
+         "counts": {"iterations": 1, "depth": 0, "candidates": 0, "tree": 0, "worlds": 0}},
     ]
 
 
