@@ -33,7 +33,6 @@ import errno
 import functools
 import json
 import os
-import socket
 import sys
 import threading
 import time
@@ -51,6 +50,11 @@ _READ_PAUSE = 0.05
 class _Held:
     def __init__(self, path: str, fd: int, mode: str, created: list, thread: int):
         self.path, self.fd, self.mode, self.created, self.thread = path, fd, mode, created, thread
+
+
+def _host() -> str:
+    import socket
+    return socket.gethostname()
 
 
 _HELD: dict[str, _Held] = {}
@@ -74,7 +78,7 @@ COMMAND: str | None = None   # the command line as the user typed it (set by the
 
 def _record(mode: str) -> dict:
     command = COMMAND or " ".join(sys.argv) or "python"
-    return {"tool": TOOL, "pid": os.getpid(), "host": socket.gethostname(),
+    return {"tool": TOOL, "pid": os.getpid(), "host": _host(),
             "command": command[:300], "mode": mode, "proc_start": _proc_start(os.getpid()),
             "started": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")}
 
@@ -94,7 +98,7 @@ def _parse(data: bytes) -> dict | None:
 def _alive(rec: dict) -> bool:
     """Whether the holder named by `rec` may still run: another machine's holder is assumed
     to; here, its pid must exist and (where /proc says) have started when it locked."""
-    if rec.get("host") != socket.gethostname():
+    if rec.get("host") != _host():
         return True
     try:
         pid = int(rec.get("pid"))
@@ -111,14 +115,14 @@ def _alive(rec: dict) -> bool:
 def _holder_text(rec: dict) -> str:
     if not rec:
         return "another balance command"
-    where = "" if rec.get("host") == socket.gethostname() else f" on {rec.get('host')}"
+    where = "" if rec.get("host") == _host() else f" on {rec.get('host')}"
     return (f"another balance command (pid {rec.get('pid')}{where}: `{rec.get('command')}`, "
             f"started {rec.get('started')})")
 
 
 def _in_use(folder: str, rec: dict, lock_path: str) -> ToolkitError:
     hint = "wait until it ends or choose another folder"
-    if rec and rec.get("host") != socket.gethostname():
+    if rec and rec.get("host") != _host():
         hint += f" (if no balance command runs on {rec.get('host')} any more, delete {lock_path})"
     return ToolkitError(f"{folder} is in use by {_holder_text(rec)}; {hint}")
 

@@ -43,8 +43,6 @@ import re
 import sys
 from typing import Any
 
-import numpy as np
-
 from sim.game_api import ToolkitError
 
 try:  # python >= 3.11
@@ -89,7 +87,7 @@ def _strategy_value(value, catalog: list):
     return float(value) if float(value).is_integer() and int(value) in ids else None
 
 
-def _fill_search_row(row: np.ndarray, entry: dict, catalog: list, n_players: int) -> None:
+def _fill_search_row(row, entry: dict, catalog: list, n_players: int) -> None:
     """The hidden slots of a search player's parameter row (strategies/search.py)."""
     from strategies import search
     row[search.P_NPLAYERS] = n_players
@@ -149,6 +147,7 @@ def builtin(catalog: list, name: str):
         why = (f"'{name}' is a search player, which a strategy cannot call"
                if name in search else f"no built-in strategy '{name}'")
         raise ToolkitError(f"{why}; built-in strategies: {', '.join(entries)}")
+    import numpy as np   # imported here: listing a catalog needs no numpy (instant CLI)
     row = np.zeros(n_params_of(list(entries.values())), dtype=np.float64)
     for k, (_, default, _) in enumerate(_param_list(entries[name])):
         row[k] = default
@@ -316,6 +315,7 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
         raise ToolkitError(f"{len(names)} strategies given for {n_players} players; "
                            f"give one per seat or a single one for all seats")
 
+    import numpy as np
     builtins = {e["name"]: e for e in catalog}
     n_params = n_params_of(catalog)
     variants = load_variants(variants_file, catalog) if variants_file else {}

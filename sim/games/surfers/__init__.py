@@ -5,9 +5,8 @@ Where each rule lives: docs/games/grand-surfers.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec
+from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components
-from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
 
 
 class SurfersSpec(CompiledGameSpec):
@@ -21,7 +20,7 @@ class SurfersSpec(CompiledGameSpec):
     default_strategy = "racer"      # gains the most lines each turn: the plain baseline player
     description = ("Flick a die onto the wave sheet and race two surfers to the beach: push, "
                    "boost, draw channels, outrun the Great Wave (skill: [flick] spread per seat)")
-    end_reason_names = END_REASON_NAMES
+    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
 
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report can show through its card sections (analysis/metadata.py):
@@ -32,6 +31,7 @@ class SurfersSpec(CompiledGameSpec):
           spread: how much skill decides the race), the fastest marker (its points; its win
           share against not holding it is the marker's value), surfers lost (to the wave, to
           the tide, none lost: how often the wave eliminates surfers)."""
+        from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
         comp = components or self.load_components()
         t = comp.tables
         names = comp.card_names
