@@ -308,7 +308,7 @@ def _check_sizes(args, err) -> None:
     from sim import limits
     for name in ("games", "max_games"):
         v = getattr(args, name, None)
-        if isinstance(v, int):
+        if isinstance(v, int) and v > limits.MAX_GAMES:   # the rest: with every other problem
             limits.check_games(v, "--" + name.replace("_", "-"))
     if not getattr(args, "scheduler", None):
         warning = limits.workers_warning(getattr(args, "workers", None))
@@ -329,7 +329,14 @@ def main(argv=None) -> int:
         print(f"balance: error: {exc}", file=err)
         return 2
     except SystemExit as exc:  # --help
+        try:
+            out.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
         return int(exc.code or 0)
+    except BrokenPipeError:   # `balance --help | head -1`
+        _quiet_stdout()
+        return 0
     args._argv = [a for a in argv if a != "--debug"]
     import shlex
     import warnings
