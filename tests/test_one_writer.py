@@ -59,29 +59,28 @@ def _user_run(out, seed):
 
 
 def test_two_runs_into_one_folder_one_plays_the_other_says_who_holds_it(tmp_path):
-    """Both pairs at once (the same instant; 3 s apart), so that the suite waits for one
-    compile of the user's strategy, not four."""
-    same, later = tmp_path / "same", tmp_path / "later"
-    procs = {("same", 1): _user_run(same, 1), ("same", 2): _user_run(same, 2),
-             ("later", 1): _user_run(later, 1)}
+    """Two runs started at the same instant, and a third 3 s later (while the first compiles
+    the user's strategy: the window where a finished run used to be replaced): exactly one
+    plays, each other one says in one line who holds the folder. One folder, so that the
+    suite waits for one compile of the user's strategy."""
+    out = tmp_path / "D"
+    procs = {1: _user_run(out, 1), 2: _user_run(out, 2)}
     time.sleep(3)
-    procs[("later", 2)] = _user_run(later, 2)
-    done = {k: (p.wait(timeout=600), *p.communicate()) for k, p in procs.items()}
-    for folder, path in (("same", same), ("later", later)):
-        runs = {seed: done[(folder, seed)] for seed in (1, 2)}
-        winners = [s for s, (code, _, _) in runs.items() if code == 0]
-        assert len(winners) == 1, runs
-        won, lost = winners[0], 3 - winners[0]
-        code, out, err = runs[lost]
-        assert code == 2 and out == "" and err.count("\n") == 1, runs[lost]
-        pid = procs[(folder, won)].pid
-        assert err.startswith(f"balance: error: {path} is in use by another balance command "
-                              f"(pid {pid}: `balance run sunset "), err
-        assert f"--seed {won} " in err and "started 20" in err and "UTC" in err
-        manifest = json.loads((path / "manifest.json").read_text())
-        assert manifest["seed"] == won and manifest["status"] == "complete"
-        assert not (path / folder_lock.LOCK_NAME).exists()   # released at the end
-    assert done[("later", 1)][0] == 0   # 3 s ahead: the first one holds the folder
+    procs[3] = _user_run(out, 3)
+    done = {seed: (p.wait(timeout=600), *p.communicate()) for seed, p in procs.items()}
+    winners = [s for s, (code, _, _) in done.items() if code == 0]
+    assert len(winners) == 1 and winners != [3], done
+    won = winners[0]
+    for seed, (code, text, err) in done.items():
+        if seed == won:
+            continue
+        assert code == 2 and text == "" and err.count("\n") == 1, done[seed]
+        assert err.startswith(f"balance: error: {out} is in use by another balance command "
+                              f"(pid {procs[won].pid}: `balance run sunset "), err
+        assert f"--seed {won} " in err and "started 20" in err and " UTC)" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == won and manifest["status"] == "complete"
+    assert not (out / folder_lock.LOCK_NAME).exists()   # released at the end
 
 
 _HOLDER = ("import sys, time; sys.path.insert(0, {root!r}); from sim import folder_lock; "
