@@ -280,6 +280,8 @@ def acquire(path: str) -> bool:
     folder = os.path.abspath(str(path))
     if os.path.exists(folder) and not os.path.isdir(folder):
         return False                 # the caller's folder check says what is wrong
+    if _covered(folder):
+        return False
     created = _make_folder(folder)
     key = os.path.realpath(folder)
     with _GUARD:
@@ -300,6 +302,15 @@ def acquire(path: str) -> bool:
             raise
         _HELD[key] = _Held(folder, fd, mode, created, threading.get_ident())
     return True
+
+
+def _covered(folder: str) -> bool:
+    """A folder inside one this thread holds (a sub-run of a sweep, tune, ladder...) is
+    covered by that lock: a second command is refused at the outer folder. (A sweep of
+    1,000 points holds one lock, not 1,000 open files.)"""
+    real = os.path.realpath(folder)
+    me = threading.get_ident()
+    return any(h.thread == me and real.startswith(key + os.sep) for key, h in _HELD.items())
 
 
 def release(path: str) -> None:
@@ -341,14 +352,15 @@ def holding(path: str):
 
 
 @contextlib.contextmanager
-def scope():
-    """Locks taken with keep() inside are released when the outermost scope ends."""
+def scope(own: bool = False):
+    """Locks taken with keep() inside are released when the outermost scope ends (own=True:
+    when this one ends, e.g. the runner's, whose caller holds what must last longer)."""
     _SCOPES.append([])
     try:
         yield
     finally:
         mine = _SCOPES.pop()
-        target = _SCOPES[0] if _SCOPES else None
+        target = _SCOPES[0] if _SCOPES and not own else None
         if target is not None:
             target.extend(mine)
         else:
@@ -356,14 +368,16 @@ def scope():
                 release(p)
 
 
-def scoped(fn):
+def scoped(fn=None, *, own: bool = False):
     """Decorator: the function's keep() locks last until it returns (or, called inside an
-    outer scope, until that one ends)."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        with scope():
-            return fn(*args, **kwargs)
-    return wrapper
+    outer scope, until that one ends, unless own=True)."""
+    def wrap(f):
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            with scope(own):
+                return f(*args, **kwargs)
+        return wrapper
+    return wrap(fn) if fn is not None else wrap
 
 
 def keep(path: str) -> None:

@@ -663,7 +663,7 @@ def _record_session(plans, manifests, todos, tasks, n_done, started, compile_sec
         _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
 
 
-@folder_lock.scoped
+@folder_lock.scoped(own=True)   # the caller's own lock (api.run, a designer root) lasts longer
 def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
              chunk_size: int | None = None, progress: bool = True, overwrite: bool = False,
              backend: str = "loky", scheduler: str | None = None,
