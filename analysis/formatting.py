@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 SHARE_DIGITS = 2      # decimals of a percent for win shares, intervals, head-to-head
 THETA_DIGITS = 3
 MISSING = "n/a"
@@ -37,7 +35,7 @@ def _missing(x) -> bool:
 def digits_for(lo: float, hi: float, least: int = SHARE_DIGITS) -> int:
     """Decimals of a percent so that an interval's ends differ when shown (at least `least`)."""
     width = abs(hi - lo) * 100 if not (_missing(lo) or _missing(hi)) else float("nan")
-    if not np.isfinite(width) or width >= 0.05:
+    if not math.isfinite(width) or width >= 0.05:
         return least
     return max(least, 3)
 

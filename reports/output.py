@@ -94,7 +94,7 @@ def check_report_dir(out_dir: str, flag: str = "--out") -> tuple[list, list]:
         return [], []
     if not os.path.isdir(out_dir):
         raise ToolkitError(f"report folder {out_dir} is a file; choose a folder with {flag}")
-    if not os.listdir(out_dir):
+    if not rf.listing(out_dir):
         return [], []
     owned, changed, why = rf.report_owned(out_dir)
     if why is not None:

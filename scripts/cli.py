@@ -210,6 +210,7 @@ def _cmd_run(args, out) -> int:
 
     spec = get_game(args.game)
     out_dir = args.out or default_out(spec)
+    hold_folder(out_dir)   # one writer: from the folder check to the report's last write
     if getattr(args, "report", False):  # the report folder is checked before any game is played
         from reports.output import check_report_dir
         check_report_dir(args.report_out or os.path.join(out_dir, "report"), "--report-out")
@@ -318,6 +319,7 @@ def _report_formats(text: str) -> list:
 def _cmd_report(args, out) -> int:
     formats = _report_formats(args.formats)
     out_dir = args.out or os.path.join(args.dir, "report")
+    hold_folder(out_dir)
     return _write_report(args.dir, out_dir, formats, not args.no_progress, args.partial, out,
                          args.card_check)
 
@@ -334,12 +336,19 @@ COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "components": _c
             "report": _cmd_report}
 
 
+def hold_folder(path: str) -> None:
+    """The folder a command writes is its own until the command ends (sim/folder_lock.py): a
+    second command writing there is refused with one line naming this one."""
+    from sim import folder_lock
+    folder_lock.keep(path)
+
+
 def _check_sizes(args, err) -> None:
     """Absurd sizes refused before any work; more local workers than cores warned about."""
     from sim import limits
     for name in ("games", "max_games"):
         v = getattr(args, name, None)
-        if isinstance(v, int):
+        if isinstance(v, int) and v > limits.MAX_GAMES:   # the rest: with every other problem
             limits.check_games(v, "--" + name.replace("_", "-"))
     if not getattr(args, "scheduler", None):
         warning = limits.workers_warning(getattr(args, "workers", None))
@@ -376,17 +385,33 @@ def main(argv=None) -> int:
         print(f"balance: error: {exc}", file=err)
         return 2
     except SystemExit as exc:  # --help
+        try:
+            out.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
         return int(exc.code or 0)
+    except BrokenPipeError:   # `balance --help | head -1`
+        _quiet_stdout()
+        return 0
     args._argv = [a for a in argv if a != "--debug"]
+    import shlex
     import warnings
+
+    from sim import folder_lock
+    folder_lock.COMMAND = shlex.join(["balance", *args._argv])   # named by a refused writer
     try:
         # a library's warning (matplotlib, pandas, numpy) is not the user's to read: the
         # toolkit says what matters in its own words; --debug shows them
-        with processes.sigterm_as_interrupt(), warnings.catch_warnings():
+        with processes.sigterm_as_interrupt(), warnings.catch_warnings(), folder_lock.scope():
             if not debug:
                 warnings.simplefilter("ignore")
             _check_sizes(args, err)
-            return COMMANDS[args.command](args, out)
+            code = COMMANDS[args.command](args, out)
+            out.flush()   # a reader gone (`| head`) is found here, not at the exit
+            return code
+    except BrokenPipeError:  # `balance strategies sunset | head`: the reader left, not an error
+        _quiet_stdout()
+        return 0
     except ToolkitError as exc:
         for line in exc.lines:
             line = "; ".join(part.strip() for part in str(line).splitlines() if part.strip())
@@ -400,7 +425,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("balance: interrupted; run the same command again to resume", file=err)
         return _stopped(130, from_command_line)
-    except OSError as exc:  # a full disk or a read-only folder: one line, the run resumable
+    except OSError as exc:  # a full disk, a read-only folder, a path too long: one line
         line = limits.os_error_line(exc)
         if line is None:
             raise
@@ -409,10 +434,16 @@ def main(argv=None) -> int:
             import traceback
             traceback.print_exception(type(exc), exc, exc.__traceback__, file=err)
         return 2
-    except BrokenPipeError:  # `balance strategies sunset | head`: the reader left, not an error
+
+
+def _quiet_stdout() -> None:
+    """The reader of stdout is gone: what is still buffered goes nowhere, and the
+    interpreter's own flush at exit finds nothing to complain about."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    except (OSError, ValueError):   # stdout is not a file (e.g. captured): nothing to flush
+        pass
 
 
 if __name__ == "__main__":

@@ -51,6 +51,24 @@ def add_assign_option(s) -> None:
                         "docs/api.md), so that its effect is measured, not who chooses it")
 
 
+# the objectives' help lives with their definitions (analysis/designer.py, which imports
+# pandas and scipy): read only when `balance tune --help` shows it, so that building the
+# parser stays instant (`balance --help`, `balance games`)
+_OBJECTIVES_EPILOG = "".join(["objectives ", "(which question each one answers):"])
+
+
+def objectives_epilog() -> str:
+    from analysis.designer import OBJECTIVE_HELP
+    return _OBJECTIVES_EPILOG + "\n" + "\n".join(
+        textwrap.fill(f"{k}: {v}", 88, initial_indent="  ", subsequent_indent="      ")
+        for k, v in OBJECTIVE_HELP.items())
+
+
+class _TuneHelp(argparse.RawDescriptionHelpFormatter):
+    def add_text(self, text):
+        super().add_text(objectives_epilog() if text is _OBJECTIVES_EPILOG else text)
+
+
 def add_commands(sub, _int) -> dict:
     s = sub.add_parser("compare", help="compare strategies fairly: every seating, shared seeds")
     _common(s, _int, "total games over all seatings (default 100000)")
@@ -61,19 +79,16 @@ def add_commands(sub, _int) -> dict:
                    help="field and values, e.g. 'commissions[12].points=2..7' or "
                         "'rules.wake_tie=random,seat' (several --vary: a grid)")
 
-    from analysis.designer import OBJECTIVE_HELP
     from sim.api.designer import OBJECTIVES, TUNE_TRIALS
     s = sub.add_parser(
         "tune", help="search the varied values for the most balanced game",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_TuneHelp,
         description="Search the --vary values (one field or several together) for the smallest "
                     "objective, always playing\nthe current values too, then play the best "
                     "candidate and the current values again on fresh,\nshared seeds: a "
                     "suggested file is written only if the candidate is better beyond the 95%\n"
                     "interval of that paired difference.",
-        epilog="objectives (which question each one answers):\n" + "\n".join(
-            textwrap.fill(f"{k}: {v}", 88, initial_indent="  ", subsequent_indent="      ")
-            for k, v in OBJECTIVE_HELP.items()))
+        epilog=_OBJECTIVES_EPILOG)
     _common(s, _int, "games per trial (default 5000)", precision=False)
     s.add_argument("--vary", action="append", default=[], metavar="PATH=VALUES", required=True,
                    help="field and candidate values, e.g. 'commissions[12].points=2..9' "

@@ -37,7 +37,8 @@ def _source_hash() -> str:
     return digest.hexdigest()[:16]
 
 
-KEEP_CACHES = 8  # compile caches of older sources kept (other checkouts, recent versions)
+KEEP_CACHES = 32  # compile caches of older sources kept (other checkouts, recent versions;
+#                   with 8, several checkouts on one machine pruned each other mid-run)
 
 
 def _prune_old_caches(root: str, current: str) -> None:

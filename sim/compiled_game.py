@@ -11,8 +11,7 @@ choose_builtin_nb.
 from __future__ import annotations
 
 import importlib
-
-import numpy as np
+import os
 
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 
@@ -92,6 +91,19 @@ def kernel_needs_compile(dispatcher) -> bool:
         return False
 
 
+class EnumsAttribute:
+    """A class attribute read from the game's `enums` module on first use (e.g. its
+    END_REASON_NAMES): a listing of the games imports no enums (numpy)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, spec, owner=None):
+        if spec is None:
+            return self
+        return getattr(spec._module("enums"), self.name)
+
+
 class CompiledGameSpec(GameSpec):
     package: str = ""            # e.g. "sim.games.sunset"
     strategies_module: str = ""  # e.g. "strategies.sunset"
@@ -102,8 +114,28 @@ class CompiledGameSpec(GameSpec):
     def _strategies(self):
         return importlib.import_module(self.strategies_module)
 
+    def catalog_module(self):
+        """The module holding the built-ins' CATALOG and N_PARAMS: `<strategies>_catalog`
+        (plain Python: listing the strategies compiles nothing), else the strategies
+        module itself."""
+        name = f"{self.strategies_module}_catalog"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            return self._strategies()
+
     # -- components -------------------------------------------------------------------
     def default_components_text(self) -> str:
+        """The shipped default file, read as it is (`default_components.toml` next to the
+        game's package: no validation, no numpy), else from the components module."""
+        import sys
+        package = sys.modules.get(self.package) or importlib.import_module(self.package)
+        path = os.path.join(os.path.dirname(package.__file__), "default_components.toml")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                return fh.read()
         return self._module("components").default_components_text()
 
     def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
@@ -115,10 +147,11 @@ class CompiledGameSpec(GameSpec):
     # -- strategies -------------------------------------------------------------------
     def strategy_catalog(self) -> list:
         """The game's built-ins, then (for a game on the template) the search players of
-        strategies/search.py (`catalog_for(spec)`, ids >= sim.harness.SEARCH_BASE)."""
-        catalog = list(self._strategies().CATALOG)
+        strategies/search.py (`catalog_for(spec)`, ids >= SEARCH_BASE); plain Python, from
+        the catalog modules (no numba)."""
+        catalog = list(self.catalog_module().CATALOG)
         try:
-            import strategies.search as search
+            import strategies.search_catalog as search
         except ModuleNotFoundError:
             return catalog
         extra = getattr(search, "catalog_for", None)
@@ -136,6 +169,8 @@ class CompiledGameSpec(GameSpec):
         return search.estimated_seconds_per_game(self.strategy_catalog(), prepared)
 
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
+        import numpy as np
+
         from strategies.registry import resolve_strategies
         n_players = int(n_players)
         if not self.min_players <= n_players <= self.max_players:
@@ -145,7 +180,8 @@ class CompiledGameSpec(GameSpec):
                                                       n_players, variants_file)
         self._check_user_signatures(users)
         # every built-in reads the same parameter vector layout: pad to the game's full width
-        full = np.zeros((n_players, max(self._strategies().N_PARAMS, params.shape[1])), np.float64)
+        full = np.zeros((n_players, max(self.catalog_module().N_PARAMS, params.shape[1])),
+                        np.float64)
         full[:, :params.shape[1]] = params
         return Prepared(game=self.name, n_players=n_players, seed=int(seed),
                         components=components, strategy_names=[i["name"] for i in info],
@@ -193,8 +229,8 @@ class CompiledGameSpec(GameSpec):
 
     def n_builtin(self) -> int:
         """Built-in ids are 0..n_builtin-1 (catalog entries below the search players' ids)."""
-        from sim.harness import SEARCH_BASE
-        ids = [int(e["id"]) for e in self._strategies().CATALOG if int(e["id"]) < SEARCH_BASE]
+        from strategies.search_catalog import SEARCH_BASE
+        ids = [int(e["id"]) for e in self.catalog_module().CATALOG if int(e["id"]) < SEARCH_BASE]
         return max(ids) + 1 if ids else 0
 
     def search_choose(self):
@@ -227,6 +263,8 @@ class CompiledGameSpec(GameSpec):
     def _run_kernels(self, prepared: Prepared):
         """The cached kernels, or copies compiled around the run's user strategies (and,
         when a seat plays one, the search players)."""
+        import numpy as np
+
         from sim.harness import SEARCH_BASE
         users = self._user_functions(prepared)
         search = bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
@@ -266,6 +304,7 @@ class CompiledGameSpec(GameSpec):
                 (assigned_flags(decisions(self, prepared.assigned)),))
 
     def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
+        import numpy as np
         model = self.model()
         play_chunk, _, extra = self._assigned_kernels(prepared)
         rec = model.RECORD.empty(n_games * prepared.n_players)
@@ -276,6 +315,8 @@ class CompiledGameSpec(GameSpec):
         return model.RECORD.to_columns(rec)  # one contiguous array per column: fast into Arrow
 
     def replay(self, prepared: Prepared, game_index: int) -> list:
+        import numpy as np
+
         from sim.processes import call_interruptibly  # Ctrl-C stops a looping user strategy
         model = self.model()
         _, trace_game, extra = self._assigned_kernels(prepared)

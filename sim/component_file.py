@@ -261,7 +261,10 @@ def parse(text: str, path: str, default_path: str, overrides) -> tuple[str, dict
     except tomllib.TOMLDecodeError as exc:
         raise ComponentError(toml_error(label, text, exc))
     resolved = resolve_overrides(raw, list(overrides), label)  # names -> indices, for the manifest
-    return label, apply_overrides(raw, resolved, label), resolved
+    raw = apply_overrides(raw, resolved, label)
+    from sim.limits import check_numbers
+    check_numbers(raw, label)   # before a game converts a number to 64 bits (overflow)
+    return label, raw, resolved
 
 
 def counts_of(raw: dict) -> Counts:

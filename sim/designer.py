@@ -157,6 +157,8 @@ def write_plan(root: str, plan: dict) -> None:
     tmp = os.path.join(root, PLAN_FILE + ".tmp")
     with open(tmp, "w") as fh:
         json.dump({"tool": TOOL, "format": FORMAT, **plan}, fh, indent=2, default=str)
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, os.path.join(root, PLAN_FILE))
 
 
@@ -188,7 +190,7 @@ def owned_files(root: str, plan: dict) -> tuple[list, list]:
     changed since): the plan, each sub-run's own files, its reports, the suggested file."""
     from sim import run_folder as rf
     owned, changed = [os.path.join(root, PLAN_FILE)], []
-    for name in sorted(os.listdir(root)):
+    for name in sorted(rf.listing(root)):
         path = os.path.join(root, name)
         if not os.path.isdir(path):
             continue

@@ -35,6 +35,8 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sim import limits
+from sim.folder_lock import LOCK_NAME
 from sim.game_api import ToolkitError
 
 TOOL = "balance-toolkit"
@@ -93,10 +95,10 @@ class _Open(BaseModel):
 class ChunkRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
     file: str = Field(pattern=CHUNK_RE.pattern)
-    first: int = Field(ge=0)
-    games: int = Field(ge=1)
-    rows: int = Field(ge=0)
-    bytes: int = Field(ge=0)
+    first: int = Field(ge=0, le=limits.MAX_GAMES)
+    games: int = Field(ge=1, le=limits.MAX_GAMES)
+    rows: int = Field(ge=0, le=limits.MAX_GAMES * limits.MAX_SEATS)
+    bytes: int = Field(ge=0, le=2**62)
     sha256: str = Field(pattern=_SHA)
 
 
@@ -123,16 +125,18 @@ class UserStrategyRecord(_Open):
 
 
 class ManifestModel(_Open):
+    # the numbers within the limits a run is given (sim/limits.py): a manifest edited or
+    # damaged to hold others is refused before a plan is built from it
     tool: Literal["balance-toolkit"]
     format: Literal[2]
     status: Literal["running", "complete"]
     run_id: str
     game: str
-    players: int = Field(ge=1)
-    seed: int
-    games: int = Field(ge=1)
-    chunk_size: int = Field(ge=1)
-    n_chunks: int = Field(ge=1)
+    players: int = Field(ge=1, le=limits.MAX_SEATS)
+    seed: int = Field(ge=0, le=limits.MAX_SEED)
+    games: int = Field(ge=1, le=limits.MAX_GAMES)
+    chunk_size: int = Field(ge=1, le=limits.MAX_GAMES)
+    n_chunks: int = Field(ge=1, le=limits.MAX_CHUNKS)
     strategy_names: list[str]
     strategies: list[dict[str, Any]]
     user_strategies: list[UserStrategyRecord] = []
@@ -171,6 +175,10 @@ def load_manifest_file(run_dir: str) -> tuple[dict | None, str | None]:
         ManifestModel.model_validate(data)
     except ValidationError as exc:
         return None, f"{MANIFEST} is not a valid run manifest: {_first_error(exc)}"
+    try:
+        limits.check_plan(data["games"], data["chunk_size"], "chunk_size")
+    except ToolkitError as exc:
+        return None, f"{MANIFEST} is not a valid run manifest: {exc.lines[0]}"
     chunks = data["chunks"]
     if len({c["file"] for c in chunks}) != len(chunks):
         return None, f"{MANIFEST} is not a valid run manifest: a chunk is recorded twice"
@@ -462,12 +470,20 @@ def report_owned(report_dir: str) -> tuple[list, list, str | None]:
 
 
 def list_files(root: str) -> list[str]:
+    """Every file under `root`, but the toolkit's folder locks (sim/folder_lock.py)."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         for f in sorted(filenames):
-            out.append(os.path.join(dirpath, f))
+            if f != LOCK_NAME:
+                out.append(os.path.join(dirpath, f))
     return out
+
+
+def listing(path: str) -> list[str]:
+    """The names in folder `path`, but the toolkit's folder lock (a folder holding only the
+    lock of the command writing it is empty)."""
+    return [n for n in os.listdir(path) if n != LOCK_NAME]
 
 
 def run_owned(run_dir: str, manifest: dict) -> tuple[list, list]:
@@ -537,7 +553,7 @@ def folder_state(path: str) -> tuple[str, dict | None, str | None]:
         return "new", None, None
     if not os.path.isdir(path):
         return "file", None, None
-    if not os.listdir(path):
+    if not listing(path):
         return "empty", None, None
     manifest, why = load_manifest_file(path)
     if manifest is not None:

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from sim import limits, processes
+from sim import folder_lock, limits, processes
 from sim.assign import manifest_record
 from sim import run_folder as rf
 from sim.game_api import GameSpec, Prepared, ToolkitError
@@ -157,10 +157,14 @@ def read_manifest(out_dir: str) -> dict:
 
 
 def _write_json_atomic(path: str, data: dict) -> None:
+    """A reader sees the old file or the new one, never a part: written aside, flushed to
+    the disk, then renamed over (atomic on local and network file systems)."""
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(_jsonable(data), fh, indent=2, sort_keys=False)
         fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, path)
 
 
@@ -206,7 +210,8 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
         chunk_size = previous["config"].get("chunk_size")  # resume with the run's own chunking
     if chunk_size is None:
         chunk_size = default_chunk_size(n_games, seconds_per_game)
-    chunk_size = int(chunk_size)
+    chunk_size = limits.count(chunk_size, "chunk size", 1, limits.MAX_GAMES)
+    limits.check_plan(n_games, chunk_size)
 
     config = run_config(prepared, n_games, chunk_size)
     run_id = run_id_of(config)
@@ -221,14 +226,14 @@ def plan_run(prepared: Prepared, n_games: int, out_dir: str, workers: int | None
 
 
 def _checked_counts(n_games, workers, chunk_size) -> tuple[int, int]:
-    """(games, workers) as ints, or the one-line error of a bad count."""
-    if not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise ToolkitError(f"number of games must be a positive integer, got {n_games}")
-    workers = int(workers) if workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ToolkitError(f"workers must be at least 1, got {workers}")
-    if chunk_size is not None and int(chunk_size) < 1:
-        raise ToolkitError(f"chunk size must be at least 1, got {chunk_size}")
+    """(games, workers) as ints, or the one-line error of a bad count (sim/limits.py); a
+    plan of more than limits.MAX_CHUNKS chunks is refused before it is built."""
+    limits.check_games(n_games, "number of games")
+    workers = limits.check_workers(workers, "workers") or (os.cpu_count() or 1)
+    if chunk_size is not None:
+        limits.count(chunk_size, "chunk size", 1, limits.MAX_GAMES)
+    limits.check_plan(n_games, chunk_size if chunk_size is not None
+                      else default_chunk_size(int(n_games)))
     return int(n_games), workers
 
 
@@ -692,6 +697,7 @@ def _record_session(plans, manifests, todos, tasks, n_done, started, compile_sec
         _write_json_atomic(os.path.join(plan.out_dir, MANIFEST), manifest)
 
 
+@folder_lock.scoped(own=True)   # the caller's own lock (api.run, a designer root) lasts longer
 def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
              chunk_size: int | None = None, progress: bool = True, overwrite: bool = False,
              backend: str = "loky", scheduler: str | None = None,
@@ -707,6 +713,8 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         _check_dask()
     for _, n_games, _ in jobs:
         limits.check_games(n_games)
+    for _, _, out_dir in jobs:   # one writer per folder, from its check to its last write
+        folder_lock.keep(out_dir)
     plans = [plan_run(prepared, n_games, out_dir, workers, chunk_size, overwrite,
                       seconds_per_game(spec, prepared))
              for prepared, n_games, out_dir in jobs]

@@ -43,8 +43,6 @@ import re
 import sys
 from typing import Any
 
-import numpy as np
-
 from sim.game_api import ToolkitError
 
 try:  # python >= 3.11
@@ -89,7 +87,7 @@ def _strategy_value(value, catalog: list):
     return float(value) if float(value).is_integer() and int(value) in ids else None
 
 
-def _fill_search_row(row: np.ndarray, entry: dict, catalog: list, n_players: int) -> None:
+def _fill_search_row(row, entry: dict, catalog: list, n_players: int) -> None:
     """The hidden slots of a search player's parameter row (strategies/search.py)."""
     from strategies import search
     row[search.P_NPLAYERS] = n_players
@@ -149,6 +147,7 @@ def builtin(catalog: list, name: str):
         why = (f"'{name}' is a search player, which a strategy cannot call"
                if name in search else f"no built-in strategy '{name}'")
         raise ToolkitError(f"{why}; built-in strategies: {', '.join(entries)}")
+    import numpy as np   # imported here: listing a catalog needs no numpy (instant CLI)
     row = np.zeros(n_params_of(list(entries.values())), dtype=np.float64)
     for k, (_, default, _) in enumerate(_param_list(entries[name])):
         row[k] = default
@@ -226,6 +225,15 @@ def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
                                     f"{value!r}")
                     continue
                 values[pname] = sid
+                continue
+            if pname in builtins[base].get("counts", {}):   # a search budget: sim/limits.py
+                from sim.limits import MAX_SEARCH_BUDGET, count
+                try:
+                    values[pname] = float(count(value, f"{where}: parameter '{pname}'",
+                                                builtins[base]["counts"][pname],
+                                                MAX_SEARCH_BUDGET))
+                except ToolkitError as exc:
+                    problems.extend(exc.lines)
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 problems.append(f"{where}: parameter '{pname}' must be a number, got {value!r}")
@@ -307,6 +315,7 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
         raise ToolkitError(f"{len(names)} strategies given for {n_players} players; "
                            f"give one per seat or a single one for all seats")
 
+    import numpy as np
     builtins = {e["name"]: e for e in catalog}
     n_params = n_params_of(catalog)
     variants = load_variants(variants_file, catalog) if variants_file else {}
@@ -422,15 +431,15 @@ def describe_catalog(catalog: list) -> list[str]:
 
 def measured_lines(entry: dict) -> list[str]:
     """The measurements behind a game's search defaults (sim.game_api.Measured), one line
-    each: the win share with its Wilson 95% interval against the fair share, and the time per
-    game where and when it was measured."""
-    from analysis.formatting import fair_share, share_interval
-    from analysis.stats import wilson_interval
+    each: the win share, its wins and games, and the time per game where and when it was
+    measured. The listing stays light (no scipy or statsmodels): the measurement's Wilson
+    interval is in docs/search-players.md, and tests/test_search_defaults.py checks that
+    every declared measurement's interval excludes the fair share."""
+    from analysis.formatting import fair_share, share
     out = []
     for m in entry.get("measured", ()):
-        lo, hi = wilson_interval(m.wins, m.games)
         seat = "" if m.players == 2 else ", one search seat"
-        out.append(f"measured: {share_interval(m.wins / m.games, lo, hi)} of {m.games:,} games "
+        out.append(f"measured: {share(m.wins / m.games)} ({m.wins:g} wins of {m.games:,} games) "
                    f"against {m.against} at {m.players} players{seat} (fair "
                    f"{fair_share(1.0 / m.players)}), seats rotated; {m.seconds_per_game:g} s "
                    f"a game on 1 worker ({m.date}{', ' + m.where if m.where else ''})")

@@ -4,13 +4,17 @@ from __future__ import annotations
 import datetime as _dt
 import os
 
+from sim import limits
 from sim.game_api import ToolkitError
 
 
 def players_for(spec, requested) -> int:
-    """The player count: 4 within the game's range when not given; one line if out of range."""
+    """The player count: 4 within the game's range when not given; one line if out of range
+    or not a whole number."""
     if requested is None:
         return min(max(4, spec.min_players), spec.max_players)
+    if not limits.is_whole(requested):
+        raise ToolkitError(f"--players must be a whole number, got {requested!r}")
     if not spec.min_players <= requested <= spec.max_players:
         raise ToolkitError(f"{spec.name} is played by {spec.min_players} to {spec.max_players} "
                            f"players, got --players {requested}")
@@ -73,32 +77,28 @@ def vary_list(vary) -> list:
 
 def check_common(spec, players, games, seed, components=None, variants=None, precision=None,
                  max_games=None, workers=None, chunk_size=None) -> int:
-    """Every problem with the common options, all at once (one line each); returns players."""
-    problems = []
-    n_players = None
-    try:
-        n_players = players_for(spec, players)
-    except ToolkitError as exc:
-        problems.extend(exc.lines)
-    if games < 1:
-        problems.append(f"--games must be at least 1, got {games}")
-    if workers is not None and workers < 1:
-        problems.append(f"--workers must be at least 1, got {workers}")
-    if chunk_size is not None and chunk_size < 1:
-        problems.append(f"--chunk-size must be at least 1, got {chunk_size}")
-    if precision is not None and not 0 < precision < 0.5:
-        problems.append(f"--precision must be between 0 and 0.5, got {precision}")
-    if max_games is not None and max_games < games:
+    """Every problem with the common options, all at once (one line each), before anything
+    is built or written; the numbers by sim/limits.py. Returns players."""
+    n_players = []
+    problems = limits.problems(
+        lambda: n_players.append(players_for(spec, players)),
+        lambda: limits.check_games(games),
+        lambda: limits.check_workers(workers),
+        lambda: chunk_size is None or limits.count(chunk_size, "--chunk-size", 1, limits.MAX_GAMES),
+        lambda: limits.check_precision(precision),
+        lambda: max_games is None or limits.check_games(max_games, "--max-games"),
+        lambda: limits.check_seed(seed),
+        lambda: limits.check_plan(games, chunk_size),
+        lambda: limits.check_plan(max_games, chunk_size))
+    if not problems and max_games is not None and max_games < games:
         problems.append(f"--max-games ({max_games}) must be at least --games ({games})")
-    if not 0 <= seed < 2**63:
-        problems.append(f"--seed must be between 0 and 2**63 - 1, got {seed}")
     if components is not None and not os.path.isfile(components):
         problems.append(f"component file {components}: not found")
     if variants is not None and not os.path.isfile(variants):
         problems.append(f"variants file {variants}: not found")
     if problems:
         raise ToolkitError(problems)
-    return n_players
+    return n_players[0]
 
 
 def default_out(spec, kind: str | None = None) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from sim.api.common import (check_common, echo_to, overrides, strategy_list, vary_list)
 from sim.api.folders import claim_root, result_root
 from sim.api.runs import precision_notes
+from sim import folder_lock
 from sim.game_api import ToolkitError
 
 TUNE_TRIALS = 30
@@ -75,12 +76,14 @@ class _Result(abc.ABC):
     def document(self):
         """The result's report document (reports.designer's Document): each result builds its own."""
 
+    @folder_lock.scoped
     def report(self, path: str | None = None, formats=("html", "md")) -> dict:
         """Write the report (HTML and/or Markdown) into `path` (default: FOLDER/report);
         returns {'html': file, 'md': file}."""
         from reports.designer import write_document
-        return write_document(self.document(), path or os.path.join(self.path, "report"),
-                              formats)
+        path = path or os.path.join(self.path, "report")
+        folder_lock.keep(path)
+        return write_document(self.document(), path, formats)
 
 
 # --- compare --------------------------------------------------------------------------------
@@ -122,6 +125,7 @@ class CompareResult(_Result):
         return compare_document(self.comparison, self.manifest, {"notes": self.notes})
 
 
+@folder_lock.scoped
 def compare(game: str, players: int | None = None, strategies=None, games: int = 100_000,
             seed: int = 1, set=None, out: str | None = None, *, components=None, variants=None,
             workers=None, precision=None, max_games=None, overwrite: bool = False,
@@ -141,7 +145,7 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
     spec = get_game(game)
     set_ = overrides(set)
     n_players = check_common(spec, players, games, seed, components, variants, precision,
-                             max_games)
+                             max_games, workers=workers)
     assigned = parse_assign(spec, assign)
     names = strategy_list(spec, strategies, every_builtin=True)
     seats = designer.seatings(names, n_players)
@@ -253,6 +257,7 @@ def grid_points(spec, components, set_, vary):
     return varies, points
 
 
+@folder_lock.scoped
 def sweep(game: str, vary, players: int | None = None, strategies=None, games: int = 20_000,
           seed: int = 1, set=None, out: str | None = None, *, components=None, variants=None,
           workers=None, precision=None, max_games=None, overwrite: bool = False,
@@ -273,7 +278,7 @@ def sweep(game: str, vary, players: int | None = None, strategies=None, games: i
     if not vary:
         raise ToolkitError("sweep: give at least one --vary")
     n_players = check_common(spec, players, games, seed, components, variants, precision,
-                             max_games)
+                             max_games, workers=workers)
     assigned = parse_assign(spec, assign)
     varies, points = grid_points(spec, components, set_, vary)
     names = strategy_list(spec, strategies)
@@ -499,7 +504,7 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
     """Check the arguments, load the components, claim the result folder."""
     from analysis.designer import card_of_path
     from sim.assign import parse_assign
-    from sim.limits import MAX_GRID_POINTS
+    from sim.limits import MAX_GAMES, MAX_GRID_POINTS, count, is_whole
     from sim.registry import get_game
 
     say = echo_to(echo)
@@ -510,13 +515,13 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
         raise ToolkitError(f"tune: unknown objective '{objective}' ({', '.join(OBJECTIVES)})")
     if not vary:
         raise ToolkitError("tune: give at least one --vary")
-    n_players = check_common(spec, players, games, seed, components, variants)
+    n_players = check_common(spec, players, games, seed, components, variants,
+                             workers=workers)
     assigned = parse_assign(spec, assign)
-    if not 1 <= trials <= MAX_GRID_POINTS:   # each trial is a run folder, like a sweep point
-        raise ToolkitError(f"--trials must be between 1 and {MAX_GRID_POINTS:,}, got {trials:,}")
+    if not is_whole(trials) or not 1 <= trials <= MAX_GRID_POINTS:   # each trial is a run
+        raise ToolkitError(f"--trials must be between 1 and {MAX_GRID_POINTS:,}, got {trials!r}")
     confirm_games = confirm_games if confirm_games is not None else 2 * games
-    if confirm_games < 2:
-        raise ToolkitError(f"--confirm-games must be at least 2, got {confirm_games}")
+    count(confirm_games, "--confirm-games", 2, MAX_GAMES)
     names = strategy_list(spec, strategies)
     base_comp = spec.load_components(components, tuple(set_))
     varies = _tune_axes(spec, components, set_, vary)
@@ -663,6 +668,7 @@ def _tune_confirm(job: _TuneJob, evaluated: dict, base_rec: dict):
     return best, confirmation, decision, notes, suggested
 
 
+@folder_lock.scoped
 def tune(game: str, vary, objective: str = "seat-fairness", players: int | None = None,
          strategies=None, games: int = 5_000, seed: int = 1, set=None, out: str | None = None,
          *, trials: int = TUNE_TRIALS, confirm_games: int | None = None, components=None,
@@ -762,6 +768,7 @@ class CardsResult(_Result):
                                                           "notes": self.notes})
 
 
+@folder_lock.scoped
 def cards(game: str, players: int | None = None, strategies=None, games: int = 20_000,
           seed: int = 1, set=None, out: str | None = None, *, only=None, components=None,
           variants=None, workers=None, precision=None, max_games=None,
@@ -784,7 +791,7 @@ def cards(game: str, players: int | None = None, strategies=None, games: int = 2
     spec = get_game(game)
     set_ = overrides(set)
     n_players = check_common(spec, players, games, seed, components, variants, precision,
-                             max_games)
+                             max_games, workers=workers)
     names = strategy_list(spec, strategies)
     base = spec.load_components(components, tuple(set_))
     meta = _meta(spec, base) or {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from sim import folder_lock
 from sim.game_api import ToolkitError
 
 
@@ -19,9 +20,10 @@ def claim_root(root: str, plan: dict, overwrite: bool, err=None) -> None:
     from sim import run_folder as rf
 
     err = err or sys.stderr
+    folder_lock.keep(root)   # held until the caller's scope ends (its last write)
     if os.path.exists(root) and not os.path.isdir(root):
         raise ToolkitError(f"{root} is a file; choose a folder with --out")
-    if os.path.isdir(root) and os.listdir(root):
+    if os.path.isdir(root) and rf.listing(root):
         try:
             old = designer.read_plan(root)
         except ToolkitError as exc:

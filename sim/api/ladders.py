@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 from sim.api.common import check_common, echo_to, overrides
 from sim.api.folders import claim_root, result_root
+from sim import folder_lock, limits
+from sim.limits import MAX_SEARCH_BUDGET
 from sim.game_api import ToolkitError
 
 BUILTIN_LEVELS = ("random", "greedy", "planner")
@@ -44,6 +46,9 @@ def parse_budgets(budgets) -> list:
                                f"(e.g. --budgets 50,200,800)") from None
         if v < 1:
             raise ToolkitError(f"--budgets: iterations must be at least 1, got {v}")
+        if v > MAX_SEARCH_BUDGET:
+            raise ToolkitError(f"--budgets: at most {MAX_SEARCH_BUDGET:,} iterations per "
+                               f"decision (the toolkit's limit), got {v:,}")
         if v not in out:
             out.append(v)
     if not out:
@@ -205,10 +210,13 @@ class LadderResult:
         (default: FOLDER/report, where the CLI writes it); returns {'html': file, 'md': file,
         'png': file} of what was written."""
         from reports.ladder import write_ladder
-        return write_ladder(self.document(), path or os.path.join(self.path, "report"),
-                            formats)
+        path = path or os.path.join(self.path, "report")
+        with folder_lock.scope():
+            folder_lock.keep(path)
+            return write_ladder(self.document(), path, formats)
 
 
+@folder_lock.scoped
 def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, seed: int = 1,
            set=None, out: str | None = None, *, budgets=DEFAULT_BUDGETS,
            rollout: str | None = None,
@@ -245,8 +253,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     if n_players is not None and n_players < 2:
         problems.append("ladder: --players must be at least 2 (a level is measured against an "
                         "opponent)")
-    if verdict_games < 0:
-        problems.append(f"--verdict-games must be at least 0, got {verdict_games}")
+    problems += limits.problems(
+        lambda: limits.count(verdict_games, "--verdict-games", 0, limits.MAX_GAMES))
     shipped = None
     try:
         builtin, reference = levels_of(spec, rollout, reference)

@@ -6,6 +6,7 @@ import os
 
 from sim.api.common import check_common, echo_to, overrides, strategy_list, \
     temporary_out
+from sim import folder_lock, limits
 from sim.game_api import ToolkitError
 
 
@@ -108,6 +109,7 @@ class Run:
         from reports.findings import findings_table
         return findings_table(self.analysis(card_check=card_check, partial=partial))
 
+    @folder_lock.scoped
     def report(self, path: str | None = None, formats=("html", "md"), card_check=None,
                partial: bool = False, progress: bool = False):
         """Write the balance report (HTML and/or Markdown) into `path` (default: RUN/report);
@@ -115,10 +117,10 @@ class Run:
         from reports.build import write_report
         from sim.cards import REPORT_CHECK_GAMES
 
-        card_check = REPORT_CHECK_GAMES if card_check is None else int(card_check)
-        if card_check < 0:
-            raise ToolkitError(f"--card-check must be 0 or more games, got {card_check}")
+        card_check = REPORT_CHECK_GAMES if card_check is None else card_check
+        card_check = limits.count(card_check, "--card-check", 0, limits.MAX_GAMES)
         out = path or os.path.join(self.path, "report")
+        folder_lock.keep(out)    # one report writer at a time, until its last write
         return write_report(self.path, out, formats=list(formats), progress=progress,
                             allow_incomplete=partial, card_check=card_check)
 
@@ -139,6 +141,7 @@ def open_run(path: str) -> Run:
     return r
 
 
+@folder_lock.scoped
 def run(game: str, players: int | None = None, strategies=None, games: int = 10_000,
         seed: int = 1, set=None, out: str | None = None, *, components: str | None = None,
         variants: str | None = None, rotate_seats: bool = False, workers: int | None = None,
@@ -157,7 +160,11 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
     say = echo_to(echo)
     spec = get_game(game)
     n_players = check_common(spec, players, games, seed, components, variants,
-                             workers=workers, chunk_size=chunk_size)
+                             precision=precision, workers=workers, chunk_size=chunk_size)
+    if max_games is not None:
+        limits.check_games(max_games, "--max-games")
+    if out is not None:   # one writer: held from before the folder check to the last write
+        folder_lock.keep(out)
     backend = "dask" if scheduler else "loky"
     if backend == "dask":
         runner._check_dask()

@@ -4,7 +4,7 @@ Where each rule lives: docs/games/sagrada.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec
+from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
 from sim.games.sagrada.enums import DEC_WINDOW, END_REASON_NAMES
 
@@ -53,7 +53,7 @@ class SagradaSpec(CompiledGameSpec):
     }
     description = ("Draft dice and build a stained-glass window under its colour and shade "
                    "restrictions (1 player: the solo variant against the round track)")
-    end_reason_names = END_REASON_NAMES
+    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
 
     def variant_for(self, n_players: int) -> str:
         return "solo" if n_players == 1 else "standard"
@@ -74,6 +74,7 @@ class SagradaSpec(CompiledGameSpec):
         (analysis/metadata.py): windows chosen (value: difficulty), tool cards used (value:
         the number printed on the card), public objectives in play (value: points), private
         objectives held."""
+        from sim.games.sagrada.enums import END_REASON_NAMES
         comp = components or self.load_components()
         t = comp.tables
         names = comp.card_names

@@ -6,7 +6,7 @@ Where each rule lives: docs/games/sunset-over-water.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec
+from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
 from sim.games.sunset.enums import END_REASON_NAMES
 
@@ -41,7 +41,7 @@ class SunsetSpec(CompiledGameSpec):
     }
     description = ("Hike the wilderness, paint landscapes, sell them for commissions "
                    "(1 player: the Wanderlust solo variant)")
-    end_reason_names = END_REASON_NAMES
+    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
 
     def variant_for(self, n_players: int) -> str:
         return "wanderlust-solo" if n_players == 1 else "standard"
@@ -54,6 +54,7 @@ class SunsetSpec(CompiledGameSpec):
 
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report needs to know about this game's cards and logs."""
+        from sim.games.sunset.enums import END_REASON_NAMES
         comp = components or self.load_components()
         t = comp.tables
         names = comp.card_names

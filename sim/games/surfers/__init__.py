@@ -5,7 +5,7 @@ Where each rule lives: docs/games/grand-surfers.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec
+from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
 from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
 
@@ -41,7 +41,7 @@ class SurfersSpec(CompiledGameSpec):
     }
     description = ("Flick a die onto the wave sheet and race two surfers to the beach: push, "
                    "boost, draw channels, outrun the Great Wave (skill: [flick] spread per seat)")
-    end_reason_names = END_REASON_NAMES
+    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
 
     def assignable(self) -> dict:
         """No choice to assign: the players' decisions (aim, act, move, boost) are moves of
@@ -57,6 +57,7 @@ class SurfersSpec(CompiledGameSpec):
           spread: how much skill decides the race), the fastest marker (its points; its win
           share against not holding it is the marker's value), surfers lost (to the wave, to
           the tide, none lost: how often the wave eliminates surfers)."""
+        from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
         comp = components or self.load_components()
         t = comp.tables
         names = comp.card_names
