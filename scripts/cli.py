@@ -318,6 +318,8 @@ def _report_formats(text: str) -> list:
 
 def _cmd_report(args, out) -> int:
     formats = _report_formats(args.formats)
+    if not os.path.isdir(args.dir):   # before the lock, which would make the folder it holds
+        raise ToolkitError(f"{args.dir}: no such run folder")
     out_dir = args.out or os.path.join(args.dir, "report")
     hold_folder(out_dir)
     return _write_report(args.dir, out_dir, formats, not args.no_progress, args.partial, out,

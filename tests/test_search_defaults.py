@@ -93,7 +93,7 @@ def test_strategies_listing_shows_the_game_defaults_and_the_time_per_game(capsys
     text = capsys.readouterr().out
     for words in ("iterations = 96", "worlds = 32", "rollouts = 32", "mcts-generic",
                   "flatmc-generic", "iterations = 200", "the game's own (Sagrada",
-                  "65.50% (58.68 to 71.74) of 200 games against planner at 2 players",
+                  "65.50% (131 wins of 200 games) against planner at 2 players",
                   "1.4 s a game on 1 worker (2026-11-30"):
         assert words in text, words
 

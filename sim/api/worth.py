@@ -15,8 +15,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from sim.api.common import check_common, echo_to, overrides, strategy_list, temporary_out
 from sim.game_api import ToolkitError
 
@@ -127,6 +125,7 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     """Every card's advantage by counterfactual play on states sampled from `scan_games`
     games of these players (at most `states` per card), `playons` play-ons per state; the
     parity value from the card's value moved by each of `offsets` on the same states."""
+    import numpy as np   # on use: the listing commands import this module's package
     from analysis.card_worth import playons_for, select_states, worth_table
     from sim import counterfactual as cf
     from sim.registry import get_game

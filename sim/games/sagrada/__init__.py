@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
-from sim.games.sagrada.enums import DEC_WINDOW, END_REASON_NAMES
 
 
 class SagradaSpec(CompiledGameSpec):
@@ -64,6 +63,7 @@ class SagradaSpec(CompiledGameSpec):
         strategy, so that a window's (or a difficulty's) win share measures the window, not
         the player who picks it. The private objective, the tools and the public objectives
         are dealt at random already (rulebook)."""
+        from sim.games.sagrada.enums import DEC_WINDOW
         return {"window": {"decision": DEC_WINDOW,
                            "what": "each seat's window pattern, drawn uniformly from the "
                                    "sides of its dealt window cards",

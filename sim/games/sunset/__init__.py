@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
-from sim.games.sunset.enums import END_REASON_NAMES
 
 
 class SunsetSpec(CompiledGameSpec):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
-from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
 
 
 class SurfersSpec(CompiledGameSpec):
