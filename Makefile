@@ -53,6 +53,7 @@ coverage: $(VENV)/.installed-test
 	$(BIN)/python -m pip install -q pytest-cov
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning \
 		tests/test_sunset_rules.py tests/test_sagrada_rules.py tests/test_surfers_rules.py \
+		tests/test_lowlands_rules.py \
 		--cov=sim/games --cov=strategies --cov-report=term-missing:skip-covered
 
 bench-sweep: $(VENV)/.installed
