@@ -373,6 +373,18 @@ def _stopped(code: int, from_command_line: bool) -> int:
     os._exit(code)
 
 
+def _quiet_resource_tracker() -> None:
+    """loky's resource tracker is a process of its own that outlives a run stopped by Ctrl-C or
+    SIGTERM (the command line leaves with os._exit), finds the workers' semaphores still
+    registered, frees them (its job) and warns about it on the terminal it shares with us,
+    after our one closing line. The freeing is right; the warning is not the user's to read.
+    The tracker is started with this environment, so the filter reaches it; --debug keeps it."""
+    quiet = "ignore:resource_tracker:UserWarning"
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if quiet not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, quiet]))
+
+
 def main(argv=None) -> int:
     from sim import limits, processes
 
@@ -396,6 +408,8 @@ def main(argv=None) -> int:
         _quiet_stdout()
         return 0
     args._argv = [a for a in argv if a != "--debug"]
+    if from_command_line and not debug:
+        _quiet_resource_tracker()
     import shlex
     import warnings
 
