@@ -169,27 +169,38 @@ def _use_file_locks() -> bool:
     return os.environ.get("BALANCE_LOCK", "").strip().lower() == "file"
 
 
+def _open_lock_file(lock_path: str):
+    """(fd, created): the lock file opened for writing, and whether this call created it."""
+    try:
+        return os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+    except FileExistsError:
+        try:
+            return os.open(lock_path, os.O_RDWR), False
+        except FileNotFoundError:          # its holder released it meanwhile: create anew
+            return _open_lock_file(lock_path)
+
+
 def _lock_kernel(folder: str, lock_path: str):
-    """(fd, None) holding the kernel lock; (None, record) when another holds it; (None,
-    'unsupported') where the file system cannot lock."""
+    """(fd, None, created) holding the kernel lock; (None, record, False) when another holds
+    it; (None, 'unsupported', False) where the file system cannot lock."""
     import fcntl
     while True:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd, created = _open_lock_file(lock_path)
         try:
             fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EACCES, errno.EAGAIN):
-                return None, _read_record(lock_path)
+                return None, _read_record(lock_path), False
             if exc.errno in _NO_LOCKS:
-                return None, "unsupported"
+                return None, "unsupported", False
             raise
         try:   # the previous holder may have removed the file as we opened it: lock anew
             same = os.fstat(fd).st_ino == os.stat(lock_path).st_ino
         except FileNotFoundError:
             same = False
         if same:
-            return fd, None
+            return fd, None, created
         os.close(fd)
 
 
@@ -214,11 +225,20 @@ def _write_record(fd: int, rec: dict) -> None:
 
 
 def _acquire_kernel(folder: str, lock_path: str):
-    fd, other = _lock_kernel(folder, lock_path)
-    if fd is None:
-        if other == "unsupported":
-            return None
-        raise _in_use(folder, other, lock_path)
+    for _ in range(_READ_TRIES):
+        fd, other, created = _lock_kernel(folder, lock_path)
+        if fd is None:
+            if other == "unsupported":
+                return None
+            raise _in_use(folder, other, lock_path)
+        if created or os.pread(fd, 1, 0):
+            break
+        # An empty file we did not create and nobody locks: another command between its
+        # create and its lock (it gets the lock once we let go), or a file of the user's.
+        os.close(fd)
+        time.sleep(_READ_PAUSE)
+    else:
+        raise _not_ours(lock_path)
     try:
         old = _parse(os.pread(fd, 1 << 16, 0))
         if old is None:

@@ -121,6 +121,23 @@ def test_a_lock_left_by_a_killed_run_is_taken_over(toy_registry, in_tmp, capsys,
         holder.kill()
 
 
+@pytest.mark.parametrize("content", [b"", b"my notes about the lock\n", b'{"tool": "other"}'])
+def test_a_users_file_named_like_the_lock_is_never_overwritten_or_removed(toy_registry, in_tmp,
+                                                                        capsys, content):
+    """A file `.balance-lock` that the toolkit did not write (even an empty one) is the user's:
+    the command is refused in one line, and the file is left byte for byte."""
+    folder = in_tmp / "D"
+    folder.mkdir()
+    users = folder / folder_lock.LOCK_NAME
+    users.write_bytes(content)
+    code, _, err = call(capsys, "run", "toy", "--players", "2", "--games", "10", "--workers",
+                        "1", "--no-progress", "--out", "D")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "is not a lock file of this toolkit" in err and "does not overwrite" in err
+    assert users.read_bytes() == content
+    assert sorted(p.name for p in folder.iterdir()) == [folder_lock.LOCK_NAME]
+
+
 def test_a_refused_writer_leaves_nothing_and_a_folder_check_still_sees_an_empty_folder(
         toy_registry, in_tmp, capsys):
     """The lock file is the toolkit's own: the folder it makes for an error goes again, and
