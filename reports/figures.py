@@ -383,3 +383,48 @@ def breakdown_figures(a: BalanceAnalysis) -> list:
         figs.append(Figure(f"breakdown-{b.column}", f"Win share by {b.label.lower()}",
                            b.question or f"Seats grouped by {b.column}.", _png(fig)))
     return figs
+
+
+# --- the first screen's small charts (reports/first_screen.py) ------------------------------
+MINI_WIDTH = 3.9     # inches at DPI: about 390 px, three side by side on a 1280 px screen
+
+
+def mini_share_chart(key: str, title: str, labels, share, lo, hi, fair, colors) -> Figure:
+    """A small win-share chart: bars, whiskers (interval) and the fair share dashed."""
+    n = len(labels)
+    fig = _new(MINI_WIDTH, 0.55 + 0.3 * n)
+    ax = fig.add_subplot(1, 1, 1)
+    y = np.arange(n)[::-1]
+    share, lo, hi = (np.asarray(v, dtype=float) * 100 for v in (share, lo, hi))
+    ax.barh(y, share, color=colors, alpha=0.85, height=0.6)
+    err = np.nan_to_num(np.maximum([share - lo, hi - share], 0.0))
+    ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=2.5, lw=1)
+    if fair is not None:
+        ax.axvline(fair * 100, color=GREY, ls="--", lw=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.tick_params(axis="x", labelsize=7)
+    top = max(100 * (fair or 0) * 1.5, float(np.nanmax(hi)) * 1.1 if n else 1.0, 1.0)
+    ax.set_xlim(0, min(top, 100.0))
+    ax.set_xlabel("win share, %", fontsize=7)
+    ax.grid(axis="x", alpha=0.3)
+    return Figure(key, title, "", _png(fig))
+
+
+def mini_effect_chart(key: str, title: str, effect: float, low: float, high: float,
+                      span: float, color: str, unit: str) -> Figure:
+    """One effect with its interval on an axis centred on zero (+/- span): the cards of the
+    first screen share one span, so their charts read side by side."""
+    fig = _new(MINI_WIDTH, 0.62)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.hlines(0, low, high, colors=color, lw=2.5)
+    ax.scatter([effect], [0], color=color, zorder=3, s=22)
+    ax.axvline(0, color=GREY, ls="--", lw=1)
+    ax.set_xlim(-span, span)
+    ax.set_ylim(-0.5, 0.5)
+    ax.set_yticks([])
+    ax.tick_params(axis="x", labelsize=7, length=2, pad=1)
+    ax.set_xlabel(unit, fontsize=7, labelpad=1)
+    for side in ("left", "right", "top"):
+        ax.spines[side].set_visible(False)
+    return Figure(key, title, "", _png(fig))
