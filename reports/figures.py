@@ -80,7 +80,8 @@ def _png(fig) -> bytes:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fig.tight_layout()
-        fig.savefig(buf, format="png", dpi=DPI)
+        # a legend placed outside the axes (never over the data) is kept in the picture
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.08)
     return buf.getvalue()
 
 
@@ -189,8 +190,9 @@ def _hist_lines(ax, values, counts, labels):
         ax.step(values, c / tot * 100, where="mid", label=lab, lw=1.4)
     ax.set_ylabel("% of rows")
     ax.grid(alpha=0.3)
-    if len(labels) > 1:
-        ax.legend(fontsize=8)
+    if len(labels) > 1:   # under the axes: never over the curves
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22),
+                  ncol=min(len(labels), 3), frameon=False)
 
 
 def scores_figure(a: BalanceAnalysis):
@@ -225,7 +227,8 @@ def components_figure(a: BalanceAnalysis):
     ax.set_yticks(y)
     ax.set_yticklabels(_short(a, t.index))
     ax.set_xlabel("mean points per game")
-    ax.legend(fontsize=8, ncol=min(3, t.shape[1]), loc="lower right")
+    ax.legend(fontsize=8, ncol=min(4, t.shape[1]), loc="upper center",   # under the bars
+              bbox_to_anchor=(0.5, -0.28), frameon=False)
     ax.grid(axis="x", alpha=0.3)
     return Figure("components", "Score components by strategy",
                   "Mean points per game from each scoring source.", _png(fig))
@@ -261,7 +264,8 @@ def length_figure(a: BalanceAnalysis):
     ax.set_xlabel(f"game length ({L['unit'] or L['column']})")
     ax.set_ylabel("% of games")
     if len(L["by_reason"]) > 1:
-        ax.legend(fontsize=8, title="ended by", title_fontsize=8)
+        ax.legend(fontsize=8, title="ended by", title_fontsize=8, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), frameon=False)   # beside the bars
     ax.grid(axis="y", alpha=0.3)
     return Figure("length", "Game length and how games end",
                   f"Mean {L['mean']:.1f}, median {L['median']:g}; colours: how the game ended.", _png(fig))

@@ -14,6 +14,7 @@ import html
 from reports.document import Document, Folded, Table
 from reports.figures import Figure
 from reports.first_screen import KeyPoint
+from reports.several import Link
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0;
@@ -165,6 +166,8 @@ def _block(b) -> str:
                 + "\n".join(_block(x) for x in b.blocks) + "</details>")
     if isinstance(b, KeyPoint):
         return _points([b])
+    if isinstance(b, Link):
+        return f'<p><a href="{html.escape(b.href)}">{html.escape(b.text)}</a></p>'
     return ""
 
 

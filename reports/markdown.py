@@ -16,9 +16,11 @@ import re
 from reports.document import Document, Folded, Table
 from reports.figures import Figure
 from reports.first_screen import KeyPoint
+from reports.several import Link
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#!|~])")  # emphasis, code, links/images, tables, headings
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+_SAFE_HREF = re.compile(r"[^A-Za-z0-9_./-]")
 
 
 def md_text(x) -> str:
@@ -76,6 +78,8 @@ def _block(b, files: dict, figure_dir: str) -> list:
             out += [f"![{md_text(b.figure.title)}]({_figure_file(b.figure, files, figure_dir)})",
                     ""]
         return out
+    if isinstance(b, Link):     # a relative path inside the report folder, made inert
+        return [f"[{md_text(b.text)}]({_SAFE_HREF.sub('-', b.href)})", ""]
     if isinstance(b, Folded):   # GitHub and most renderers fold <details>; others show it
         out = [f"<details><summary>{md_text(b.summary)}</summary>", ""]
         for x in b.blocks:
