@@ -43,7 +43,8 @@ def _fairness_rows(a):
                   and not b.table.empty and "win_share" in b.table), None)
     if start is not None:
         t = start.table
-        labels = [f"{start.label} {v}" for v in t["value"]]
+        labels = [f"{start.label} {v}" + (" (start player)" if start.start and str(v) == "1"
+                                            else "") for v in t["value"]]
         return ("Fairness: start position", labels, t["win_share"], t["lo"], t["hi"],
                 list(t["verdict"]))
     t = a.seats
