@@ -201,8 +201,9 @@ def _section_scores(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     if a.components is not None:
         rows = [[idx] + [num(v) for v in r] for idx, r in zip(a.components.index,
                                                                a.components.to_numpy())]
-        s.blocks.append(Table(["strategy"] + list(a.components.columns), rows,
-                              "Mean points per game from each source, by strategy."))
+        from reports.figures import component_label
+        s.blocks.append(Table(["strategy"] + [component_label(c) for c in a.components.columns],
+                              rows, "Mean points per game from each source, by strategy."))
     if not a.solo:
         if "margin" in figs:
             s.blocks.append(figs["margin"])

@@ -212,6 +212,15 @@ def scores_figure(a: BalanceAnalysis):
     return Figure("scores", "Score distributions", "Distribution of final scores.", _png(fig))
 
 
+def component_label(column: str) -> str:
+    """A score component's log column as a reader's label ("pts_dike" -> "dike")."""
+    name = str(column)
+    for prefix in ("pts_", "points_", "score_"):
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix):]
+    return name.replace("_", " ")
+
+
 def components_figure(a: BalanceAnalysis):
     if a.components is None or a.components.shape[1] == 0:
         return None
@@ -222,13 +231,13 @@ def components_figure(a: BalanceAnalysis):
     left = np.zeros(len(t))
     for c in t.columns:
         v = t[c].to_numpy(dtype=float)
-        ax.barh(y, v, left=left, height=0.6, label=c)
+        ax.barh(y, v, left=left, height=0.6, label=component_label(c))
         left = left + v
     ax.set_yticks(y)
     ax.set_yticklabels(_short(a, t.index))
     ax.set_xlabel("mean points per game")
-    ax.legend(fontsize=8, ncol=min(4, t.shape[1]), loc="upper center",   # under the bars
-              bbox_to_anchor=(0.5, -0.28), frameon=False)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),   # beside the bars
+              frameon=False)
     ax.grid(axis="x", alpha=0.3)
     return Figure("components", "Score components by strategy",
                   "Mean points per game from each scoring source.", _png(fig))
