@@ -80,11 +80,11 @@ def _block(b, files: dict, figure_dir: str) -> list:
         return out
     if isinstance(b, Link):     # a relative path inside the report folder, made inert
         return [f"[{md_text(b.text)}]({_SAFE_HREF.sub('-', b.href)})", ""]
-    if isinstance(b, Folded):   # GitHub and most renderers fold <details>; others show it
-        out = [f"<details><summary>{md_text(b.summary)}</summary>", ""]
+    if isinstance(b, Folded):   # shown open: the Markdown carries no HTML of its own
+        out = [f"*{md_text(b.summary)}:*", ""]
         for x in b.blocks:
             out += _block(x, files, figure_dir)
-        return out + ["</details>", ""]
+        return out
     return []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.played import component_changes, player_groups
-from reports.build import write_report, write_several_reports
+from reports.build import write_report
 from reports.document import Folded, build_document
 from reports.figures import make_figures
 from reports.first_screen import key_points
@@ -72,12 +72,15 @@ def test_verdicts_are_folded_and_whole(rotated):
 
 
 def test_a_report_of_several_runs_side_by_side(tmp_path):
+    """Run.report(others=...) as `balance report RUN1 RUN2`: one verdict table with a column
+    per run, each run's own report linked."""
+    from sim.api import open_run
     from tests.test_report import synthetic_logs, write_run
     dirs = []
     for k, n in enumerate((1500, 2100)):
         cols, strategies = synthetic_logs("rotated", n, seed=k + 3)
         dirs.append(str(write_run(tmp_path / f"run{k}", cols, strategies, chunk_games=700)))
-    files = write_several_reports(dirs, str(tmp_path / "both"), formats=("html", "md"))
+    files = open_run(dirs[0]).report(str(tmp_path / "both"), card_check=0, others=[dirs[1]])
     html = open(files.html, encoding="utf-8").read()
     md = open(files.markdown, encoding="utf-8").read()
     assert "Verdicts, run by run" in html and "run 1" in html and "run 2" in html
@@ -88,15 +91,6 @@ def test_a_report_of_several_runs_side_by_side(tmp_path):
     # one row per verdict subject, one column per run
     line = next(x for x in md.splitlines() if x.startswith("| Seat 1 |"))
     assert line.count("|") == 4 and "favoured" in line
-
-
-def test_the_api_reports_several_runs(tmp_path):
-    from sim.api import open_run
-    run_a, _ = make_run(tmp_path / "a", "rotated", n_games=1400)
-    run_b, _ = make_run(tmp_path / "b", "mixed", n_games=1400)
-    files = open_run(str(run_a)).report(str(tmp_path / "rep"), formats=("md",), card_check=0,
-                                        others=[str(run_b)])
-    assert len(files.analyses) == 2 and files.markdown.endswith("report.md")
 
 
 def test_what_was_played_sits_under_the_title(tmp_path):
