@@ -46,9 +46,13 @@ def _table(t: Table) -> list[str]:
 def render_markdown(doc: Document, figure_dir: str = "figures") -> tuple[str, dict]:
     """(markdown text, {relative path: png bytes})."""
     lines = [f"# {md_text(doc.title)}", "", md_text(doc.subtitle), ""]
-    lines.append(" · ".join(f"[{md_text(s.title)}](#{_anchor(s.anchor)})" for s in doc.sections))
     files: dict = {}
-    for s in doc.sections:
+    top = [s for s in doc.sections if s.kind in ("played", "summary")]
+    rest = [s for s in doc.sections if s not in top]
+    for k, s in enumerate(top + rest):
+        if k == len(top):   # the links to the sections, after the first screen (as the HTML)
+            lines += ["", " · ".join(f"[{md_text(x.title)}](#{_anchor(x.anchor)})"
+                                     for x in rest)]
         lines += ["", f'<a id="{_anchor(s.anchor)}"></a>', "", f"## {md_text(s.title)}", ""]
         for b in s.blocks:
             lines += _block(b, files, figure_dir)
@@ -81,7 +85,7 @@ def _block(b, files: dict, figure_dir: str) -> list:
     if isinstance(b, Link):     # a relative path inside the report folder, made inert
         return [f"[{md_text(b.text)}]({_SAFE_HREF.sub('-', b.href)})", ""]
     if isinstance(b, Folded):   # shown open: the Markdown carries no HTML of its own
-        out = [f"*{md_text(b.summary)}:*", ""]
+        out = [f"{md_text(b.summary)}:", ""]
         for x in b.blocks:
             out += _block(x, files, figure_dir)
         return out
