@@ -464,6 +464,12 @@ def _changed_item(r) -> str:
     return f"{r.item} ({r.kind})" if r.item else r.section
 
 
+def change_text(r) -> str:
+    """"Barn (tile): shields 2 -> 3" for a card, "rules.start_handicap: 1 -> 0" otherwise."""
+    where = f"{r.item} ({r.kind}): {r.field}" if r.item else r.field
+    return f"{where} {r.shipped} -> {r.played}" if r.item else f"{where}: {r.shipped} -> {r.played}"
+
+
 SHOWN_CHANGES = 6   # changes listed under the title; all of them in "What was run"
 
 
@@ -494,8 +500,7 @@ def played_lines(a: BalanceAnalysis, m: dict) -> list:
     elif not len(changes):
         lines.append("Components: the game's shipped file, unchanged.")
     else:
-        shown = [f"{_changed_item(r)}: {r.field} {r.shipped} -> {r.played}"
-                 for r in changes.head(SHOWN_CHANGES).itertuples()]
+        shown = [change_text(r) for r in changes.head(SHOWN_CHANGES).itertuples()]
         more = len(changes) - len(shown)
         lines.append(f"Changed from the shipped components ({', '.join(how) or 'a user file'}): "
                      + "; ".join(shown) + (f"; {more} more (see What was run)" if more else "")

@@ -41,7 +41,7 @@ def run_labels(analyses) -> list:
 
 
 def _played_rows(analyses, labels) -> list:
-    from reports.document import played_changes
+    from reports.document import change_text, played_changes
     from analysis.played import player_groups
     rows = {"game": [], "players": [], "games": [], "seed": [], "seats": [],
             "strategies": [], "components changed": [], "run folder": []}
@@ -58,8 +58,7 @@ def _played_rows(analyses, labels) -> list:
         ch = played_changes(a)
         rows["components changed"].append(
             "not compared" if ch is None else "none" if not len(ch) else
-            "; ".join(f"{r.item + ' (' + r.kind + ')' if r.item else r.section}: {r.field} "
-                      f"{r.shipped} -> {r.played}" for r in ch.itertuples()))
+            "; ".join(change_text(r) for r in ch.itertuples()))
         rows["run folder"].append(str(a.run_dir))
     return [[k] + v for k, v in rows.items()]
 

@@ -101,3 +101,15 @@ def test_what_was_played_sits_under_the_title(tmp_path):
     assert "Synthetic Game, 4 players, 1,400 games (seed 7)" in played
     assert "planner in seat 1 (skill=1)" in played
     assert synthetic_meta()["cards"][0]["label"] in md
+
+
+def test_what_was_played_names_the_changed_components(toy_registry, tmp_path):
+    """A --set value reads under the title as the change from the shipped file."""
+    from sim.api import run
+    r = run("toy", players=2, games=200, seed=1, set=["dice.sides=8"], workers=1,
+            out=str(tmp_path / "run"))
+    files = r.report(str(tmp_path / "rep"), formats=("md",), card_check=0)
+    md = open(files.markdown, encoding="utf-8").read()
+    played = md[md.index("## What was played"):md.index("## At a glance")]
+    assert "Changed from the shipped components (--set dice.sides=8): dice.sides: 6 -&gt; 8." \
+        in played
