@@ -58,7 +58,7 @@ def test_planted_commission_is_singled_out(planted_run):
     flag = next(f for f in a.flags if f.subject == f"{PLANTED} (commission)")
     assert flag.effect_low > 0 and flag.games_to_halve == 9000
     # first verdict about commissions names it
-    first = next(v for v in verdict_lines(a) if v.startswith("Commission"))
+    first = next(v for v in verdict_lines(a) if "(commission" in v)
     assert first.startswith(f"{PLANTED} (commission, 20 points) over-performs")
     # `run --report` wrote the report and printed where
     assert os.path.isfile(run_dir / "report" / "report.html")
