@@ -95,7 +95,8 @@ def verdict_rows(analyses) -> list:
                 order.append(key)
                 cells[key] = ["-"] * len(analyses)
             cells[key][k] = _cell(f)
-    return [[subject] + cells[(kind, subject)] for kind, subject in order]
+    named = {"shape": "game length", "ties": "shared wins"}
+    return [[named.get(kind, subject)] + cells[(kind, subject)] for kind, subject in order]
 
 
 def _panels(analyses, labels, height: float):
@@ -218,8 +219,8 @@ def several_document(analyses, links: list | None = None) -> Document:
     verdicts = Section("Verdicts, run by run", "verdicts", [
         Table(["verdict on", *labels], verdict_rows(analyses),
               "Each cell: the value with its 95% interval and the verdict word, as each run's "
-              "own report says it ('-': not a verdict of that run). Sort by a column or filter "
-              "the rows (HTML).")])
+              "own report says it ('-': not a verdict of that run); for a card, its takers' "
+              "win share. Sort by a column or filter the rows (HTML).")])
     figures = Section("Figures", "figures", list(figs))
     sections = [played, verdicts, figures]
     if links:
