@@ -392,7 +392,8 @@ def _card_subject(card_info):
         return None
     card, cid = card_info
     names = card.get("names", [])
-    return f"'{names[cid]}'" if cid < len(names) else None
+    # the subject of its findings (analysis/balance.py): "Barn (tile)"
+    return f"{names[cid]} ({card.get('type')})" if cid < len(names) else None
 
 
 def _before_after(root, dirs, card_infos, base_rec, best) -> list:
@@ -406,7 +407,7 @@ def _before_after(root, dirs, card_infos, base_rec, best) -> list:
         subjects = [s for s in (_card_subject(c) for c in card_infos) if s]
         if subjects:
             flagged = [flag_text(f) for f in rep.analysis.flags
-                       if f.kind == "card" and any(s in f.subject for s in subjects)]
+                       if f.kind == "card" and f.subject in subjects]
             notes.append(f"{tag} ({rec['label']}): " + ("; ".join(flagged) if flagged else
                          f"{', '.join(subjects)} {'is' if len(subjects) == 1 else 'are'} not "
                          f"flagged: no over- or under-performance beyond the interval")
