@@ -79,7 +79,8 @@ def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     if told:
         s.blocks.insert(0, told)
     lines = s.blocks.pop(-1)
-    s.blocks.append(Folded(f"The {len(lines)} verdicts in words", [lines]))
+    s.blocks.append(Folded(f"The {len(lines)} verdict{'s' if len(lines) != 1 else ''} in "
+                           f"words", [lines]))
     if a.flags:
         rows = []
         for f in a.flags:
@@ -95,7 +96,8 @@ def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
             rows.append([flag_kind(f), flag_text(f), eff, iv,
                          f"{f.games_to_halve:,}" if f.games_to_halve else "-"])
         s.blocks.append(Folded(
-            f"The {len(rows)} flags: everything that stands out beyond its uncertainty",
+            f"The {len(rows)} flag{'s' if len(rows) != 1 else ''}: everything that stands out "
+            f"beyond its uncertainty",
             [Table(["kind", "what", "effect", f"{conf}% interval",
                     "more games to halve the interval"], rows,
                    "pp = percentage points of win share. Halving an interval takes "

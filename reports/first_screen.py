@@ -93,6 +93,9 @@ def strategy_point(a) -> KeyPoint:
     names = [sn.get(str(n), str(n)) for n in t.strategy]
     fig = mini_share_chart("first-strategies", "Strategies", names, t.win_share, t.win_low,
                            t.win_high, _fair(a), [BLUE] * len(t))
+    if a.all_tied_rate == 1.0:
+        return KeyPoint("Strategies", f"Every game ended with all seats tied: each strategy "
+                                      f"wins exactly its fair {F.fair_share(_fair(a))}.", fig)
     best, worst = t.iloc[0], t.iloc[-1]
     line = (f"{names[0]} wins {_share_text(best.win_share, best.win_low, best.win_high)} of "
             f"its seat-games, {names[-1]} "
@@ -124,6 +127,9 @@ def _card_candidates(a) -> list:
 
 
 def card_points(a) -> list:
+    if not a.solo and a.all_tied_rate == 1.0:
+        return [KeyPoint("Cards", "Every game ended with all seats tied: a card's takers win "
+                                  "exactly as often as the others, so no card stands out.")]
     picked = _card_candidates(a)[:TOP_CARDS]
     if not picked:
         return [KeyPoint("Cards", "No card was taken (or the game declares none).")]
