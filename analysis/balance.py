@@ -680,13 +680,12 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
     notes = []
     flagged = []
     score_sd = math.sqrt(max(total_sq / nrows - (total_score / nrows) ** 2, 0.0)) if nrows else 0.0
-    singular_label = singular
     for c in range(len(table)):
         nm = card["names"][c]
         # what the card is, for the sentence: "(9 points)" (analysis/metadata.py value_text)
         about = {"value_text": value_text(card.get("unit", "points"), values[c]),
                  "label": label, "game": game}
-        subject = f"{singular_label} '{nm}'"
+        subject = f"{nm} ({card['type']})"   # "Barn (tile)": the card's name, then its kind
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word
             flags.append(Finding("card", subject, never_word, "taken", 0.0,

@@ -77,7 +77,9 @@ def normalise(meta: dict, available: list[str]) -> tuple[dict, list[str]]:
         "score_components": [],
         "length_column": None,
         "length_unit": meta.get("length_unit") or "",
-        "end_reason_names": [str(x) for x in meta.get("end_reason_names") or []],
+        # a game's code names ("commissions_ran_out") read as words in a report
+        "end_reason_names": [str(x).replace("_", " ") for x in meta.get("end_reason_names")
+                             or []],
     }
     for c in meta.get("score_components") or []:
         if c in have:

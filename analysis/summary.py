@@ -42,7 +42,7 @@ def _end_table(agg, n_games: int, end_reason_names) -> pd.DataFrame | None:
     if "end_reason" not in agg.columns or not agg.end_reason_counts:
         return None
     keys = sorted(agg.end_reason_counts)
-    names = [str(end_reason_names[int(k)]) if end_reason_names is not None
+    names = [str(end_reason_names[int(k)]).replace("_", " ") if end_reason_names is not None
              and 0 <= int(k) < len(end_reason_names) else str(k) for k in keys]
     counts = np.array([agg.end_reason_counts[k] for k in keys])
     return pd.DataFrame({"reason": names, "games": counts, "share": counts / n_games})

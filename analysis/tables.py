@@ -305,3 +305,24 @@ def wins_by_position(frame: pd.DataFrame, column: str, players: int) -> np.ndarr
     ok = (pos >= 0) & (pos < players)
     np.add.at(out, (np.broadcast_to(rows, pos.shape)[ok], pos[ok]), win[ok])
     return out
+
+
+# --- tidy tables ------------------------------------------------------------------------------
+def tidy(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table with one column per quantity: a column whose cells hold (estimate, low,
+    high) triples becomes three, `X`, `X_low`, `X_high`, in its place (None or a missing
+    cell: NaN in all three). Every table the API returns goes through here or is built tidy."""
+    out = {}
+    for col in frame.columns:
+        cells = list(frame[col])
+        if cells and any(isinstance(c, (tuple, list)) for c in cells):
+            parts = [tuple(c) if isinstance(c, (tuple, list)) else (math.nan,) * 3
+                     for c in cells]
+            if any(len(p) != 3 for p in parts):
+                raise ValueError(f"column {col!r}: cells are not (estimate, low, high)")
+            for k, suffix in enumerate(("", "_low", "_high")):
+                out[f"{col}{suffix}"] = [float(p[k]) if p[k] is not None else math.nan
+                                         for p in parts]
+        else:
+            out[col] = frame[col]
+    return pd.DataFrame(out, index=frame.index)

@@ -46,3 +46,63 @@ def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = F
     files = render_into(out, doc, formats, source=os.path.abspath(run_dir))
     return ReportFiles(html=files.get("html"), markdown=files.get("md"), analysis=analysis,
                        seconds=time.perf_counter() - t0)
+
+
+def write_several_reports(run_dirs: list, out_dir: str, formats=FORMATS, progress: bool = False,
+                          allow_incomplete: bool = False, card_check: int = 0) -> ReportFiles:
+    """Several runs side by side (reports/several.py): the joint report in `out_dir`, each
+    run's own full report in `out_dir/run-K/`, linked from it. Every folder and file is
+    checked before the first byte is written; `.analysis` is the first run's, `.analyses`
+    all of them."""
+    from reports.html import render_html
+    from reports.markdown import render_markdown
+    from reports.several import several_document
+
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ToolkitError(f"unknown report format {', '.join(bad)} (use html, md)")
+    if len(run_dirs) < 2:
+        raise ToolkitError("a report of several runs needs at least two run folders")
+    out = ReportFolder(out_dir)
+    t0 = time.perf_counter()
+    analyses, links = [], []
+    ext = "html" if "html" in formats else "md"
+    for k, run_dir in enumerate(run_dirs):
+        a = analyse_run(run_dir, progress=progress, allow_incomplete=allow_incomplete,
+                        card_check=card_check)
+        analyses.append(a)
+        doc = build_document(a, make_figures(a))
+        sub = f"run-{k + 1}"
+        if "html" in formats:
+            out.add(f"{sub}/report.html", render_html(doc))
+        if "md" in formats:
+            text, figures = render_markdown(doc)
+            for rel, data in figures.items():
+                out.add(f"{sub}/{rel}", data)
+            out.add(f"{sub}/report.md", text)
+        links.append(f"{sub}/report.{ext}")
+    doc = several_document(analyses, links)
+    files = {}
+    if "html" in formats:
+        files["html"] = out.add("report.html", render_html(doc))
+    if "md" in formats:
+        text, figures = render_markdown(_links_to(doc, ".md"))
+        for rel, data in figures.items():
+            out.add(rel, data)
+        files["md"] = out.add("report.md", text)
+    out.commit(source=", ".join(os.path.abspath(d) for d in run_dirs))
+    result = ReportFiles(html=files.get("html"), markdown=files.get("md"),
+                         analysis=analyses[0], seconds=time.perf_counter() - t0)
+    result.analyses = analyses
+    return result
+
+
+def _links_to(doc, ext: str):
+    """The document with its links to the runs' own reports pointing at their `ext` file."""
+    import dataclasses
+
+    from reports.several import Link
+    sections = [dataclasses.replace(s, blocks=[
+        Link(b.text, os.path.splitext(b.href)[0] + ext) if isinstance(b, Link) else b
+        for b in s.blocks]) for s in doc.sections]
+    return dataclasses.replace(doc, sections=sections)

@@ -144,7 +144,7 @@ def compare_figures(c: Comparison) -> list:
     ax.axvline(1.0 / c.players, color=RED, ls="--", lw=1, label=f"fair share 1/{c.players}")
     ax.set_yticks(y, short(s.index))
     ax.set_xlabel("win share of the strategy's seats, 95% interval")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     figs.append(Figure("shares", "Win share by strategy",
                        "Every strategy sat in every seat equally often." + legend, _png(fig)))
     return figs
@@ -259,7 +259,7 @@ def _grid_figures(r: SweepResult, players: int) -> list:
             if not numeric:
                 ax.set_xticks(x, [format_value(v) for v in v1], rotation=30, ha="right", fontsize=7)
             if gi == 0:
-                ax.legend(fontsize=7)
+                ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         return Figure(fig_key or f"sweep-{key}", title, caption, _png(fig))
 
     figs = []
@@ -308,7 +308,7 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         ax.set_ylabel("win share (95% band)")
         if not numeric:
             ax.set_xticks(x, r.labels, rotation=30, ha="right", fontsize=7)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         figs.append(Figure(f"sweep-{key}", title, f"Against {varied}; every point plays the same "
                            "games (same seeds).", _png(fig)))
     if r.start is not None:   # the start positions (the game's "start" declaration)
@@ -324,7 +324,7 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         ax.set_ylabel("win share (95% band)")
         if not numeric:
             ax.set_xticks(x, r.labels, rotation=30, ha="right", fontsize=7)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         figs.insert(0, Figure("sweep-start", "Win share by start position",
                               f"Against {varied}; every point plays the same games (same "
                               "seeds); position 1 is the start player.", _png(fig)))
@@ -340,7 +340,7 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
                 label="win share of " + (r.card_baseline or CARD_BASELINE))
         ax.set_xlabel(varied)
         ax.set_ylabel("share (95% band)")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         figs.append(Figure("sweep-card", f"The varied card ({r.card_label})",
                            "How often it is taken and what taking it is worth.", _png(fig)))
     if not r.components.empty:
@@ -354,7 +354,7 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
                        PALETTE[i % len(PALETTE)], joined)
         ax.set_xlabel(varied)
         ax.set_ylabel("mean points per seat")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         figs.append(Figure("sweep-components", "Score components", "Mean points per seat.",
                            _png(fig)))
     return figs
@@ -575,7 +575,7 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
         kx = xs[[t["label"] for t in trials].index(best["label"])]
         ax.plot([kx], [best["value"]], "*", color=RED, ms=12, label=f"best: {best['label']}")
     ax.set_ylabel(f"{objective} (smaller is better)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     figs = [Figure("tune", "Search", f"{method}; every configuration played the same "
                    f"{trials[0]['games']:,} games (same seeds).", _png(fig))]
     verdicts = [decision]

@@ -20,13 +20,23 @@ class Table:
     headers: list
     rows: list
     caption: str = ""
+    sortable: bool = True        # the HTML sorts it by a column and filters its rows
+
+
+@dataclass
+class Folded:
+    """Blocks shown folded (HTML <details>): the long lists a reader opens on demand."""
+    summary: str
+    blocks: list
 
 
 @dataclass
 class Section:
     title: str
     anchor: str
-    blocks: list = field(default_factory=list)   # str (paragraph) | list[str] | Table | Figure
+    blocks: list = field(default_factory=list)   # str | list[str] | Table | Figure | Folded
+                                                 # | KeyPoint (reports/first_screen.py)
+    kind: str = ""               # "played" (under the title), "summary" (the first screen)
 
 
 @dataclass
@@ -68,6 +78,9 @@ def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     told = run_line(m)
     if told:
         s.blocks.insert(0, told)
+    lines = s.blocks.pop(-1)
+    s.blocks.append(Folded(f"The {len(lines)} verdict{'s' if len(lines) != 1 else ''} in "
+                           f"words", [lines]))
     if a.flags:
         rows = []
         for f in a.flags:
@@ -82,11 +95,13 @@ def _section_verdicts(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                 eff, iv = f"{f.effect:+.2f}", _interval(lo, hi, scale=1.0, digits=2)
             rows.append([flag_kind(f), flag_text(f), eff, iv,
                          f"{f.games_to_halve:,}" if f.games_to_halve else "-"])
-        s.blocks.append("Everything that stands out beyond its uncertainty:")
-        s.blocks.append(Table(["kind", "what", "effect", f"{conf}% interval",
-                               "more games to halve the interval"], rows,
-                              "pp = percentage points of win share. Halving an interval takes "
-                              "four times the games, i.e. three times as many more."))
+        s.blocks.append(Folded(
+            f"The {len(rows)} flag{'s' if len(rows) != 1 else ''}: everything that stands out "
+            f"beyond its uncertainty",
+            [Table(["kind", "what", "effect", f"{conf}% interval",
+                    "more games to halve the interval"], rows,
+                   "pp = percentage points of win share. Halving an interval takes "
+                   "four times the games, i.e. three times as many more.")]))
     else:
         s.blocks.append("Nothing stands out beyond its uncertainty.")
     out.append(s)
@@ -188,8 +203,9 @@ def _section_scores(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     if a.components is not None:
         rows = [[idx] + [num(v) for v in r] for idx, r in zip(a.components.index,
                                                                a.components.to_numpy())]
-        s.blocks.append(Table(["strategy"] + list(a.components.columns), rows,
-                              "Mean points per game from each source, by strategy."))
+        from reports.figures import component_label
+        s.blocks.append(Table(["strategy"] + [component_label(c) for c in a.components.columns],
+                              rows, "Mean points per game from each source, by strategy."))
     if not a.solo:
         if "margin" in figs:
             s.blocks.append(figs["margin"])
@@ -235,7 +251,7 @@ def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     for k, sec in enumerate(a.cards):
         outcome = sec.kind == "outcome"
         title = f"Outcomes: {sec.label}" if outcome else sec.label
-        s = Section(title, f"{'outcomes' if outcome else 'cards'}-{sec.type}", [card_lines(sec)])
+        s = Section(title, f"{'outcomes' if outcome else 'cards'}-{sec.type}", [])
         told = None if outcome else origin(m, card_type=sec.type)
         if told:
             s.blocks.insert(0, told)
@@ -284,6 +300,10 @@ def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
         elif show_value:
             caption += f" Value: the card's {sec.unit} (not points)."
         s.blocks.append(Table(headers, rows, caption))
+        lines = card_lines(sec)
+        if lines:
+            s.blocks.append(Folded(f"The verdicts on the {what} in words ({len(lines)})",
+                                   [lines]))
         out.append(s)
     return out
 
@@ -376,7 +396,14 @@ def _section_what_was_run(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
              ["time taken", _time_taken(m, timings)]]
     if build_seconds is not None:
         rows.append(["report built in", f"{build_seconds:.1f} s"])
-    s.blocks.append(Table(["", ""], rows))
+    s.blocks.append(Table(["", ""], rows, sortable=False))
+    changes = played_changes(a)
+    if changes is not None and len(changes):
+        s.blocks.append(Table(["what", "field", "shipped", "played"],
+                              [[_changed_item(r), r.field, r.shipped, r.played]
+                               for r in changes.itertuples()],
+                              "Every value of the component file played that differs from the "
+                              "game's shipped file (--set or a user's file)."))
     srows = []
     for p, info in enumerate(m.get("strategies") or []):
         params = ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}"
@@ -428,7 +455,75 @@ def _section_method(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     return out
 
 
-SECTIONS = [_section_verdicts, _section_seats, _section_strategies, _section_scores,
+def played_changes(a: BalanceAnalysis):
+    """The component values the run changed from the shipped file (analysis/played.py),
+    None when not known (the game is not registered here)."""
+    from analysis.played import run_component_changes
+    return run_component_changes(a.run_dir, a.manifest, a.meta)
+
+
+def _changed_item(r) -> str:
+    return f"{r.item} ({r.kind})" if r.item else r.section
+
+
+def change_text(r) -> str:
+    """"Barn (tile): shields 2 -> 3" for a card, "rules.start_handicap: 1 -> 0" otherwise."""
+    where = f"{r.item} ({r.kind}): {r.field}" if r.item else r.field
+    return f"{where} {r.shipped} -> {r.played}" if r.item else f"{where}: {r.shipped} -> {r.played}"
+
+
+SHOWN_CHANGES = 6   # changes listed under the title; all of them in "What was run"
+
+
+def played_lines(a: BalanceAnalysis, m: dict) -> list:
+    """What was played, in three or four lines under the title: the game and the games, the
+    players with their parameters, what was changed from the shipped components."""
+    from analysis.played import player_groups
+    rot = (m.get("config") or {}).get("rotation")
+    lines = [f"{m.get('title') or m.get('game', '?')}, {a.players} player"
+             f"{'s' if a.players != 1 else ''}, {a.n_games:,} games (seed {m.get('seed', '?')}"
+             f"{', seats rotated' if rot else ''}{', incomplete run' if m.get('status') != 'complete' else ''})."]
+    players = []
+    for r in player_groups(m).itertuples():
+        where = f"seat{'s' if r.count > 1 else ''} {r.seats}"
+        players.append(f"{r.strategy} in {where}" + (f" ({r.parameters})" if r.parameters else ""))
+    if players:
+        lines.append("Players: " + "; ".join(players) + ".")
+    changes = played_changes(a)
+    comp = m.get("components") or {}
+    source = comp.get("path") or "?"
+    sets = list(comp.get("overrides") or [])
+    how = ([f"--set {x}" for x in sets] if sets else []) + (
+        [f"the file {source}"] if source != "<default>" else [])
+    if changes is None:
+        lines.append("Components: " + ("the game's shipped file" if source == "<default>" else
+                                       f"the file {source}")
+                     + " (not compared: the game is not registered here).")
+    elif not len(changes):
+        lines.append("Components: the game's shipped file, unchanged.")
+    else:
+        shown = [change_text(r) for r in changes.head(SHOWN_CHANGES).itertuples()]
+        more = len(changes) - len(shown)
+        lines.append(f"Changed from the shipped components ({', '.join(how) or 'a user file'}): "
+                     + "; ".join(shown) + (f"; {more} more (see What was run)" if more else "")
+                     + ".")
+    return lines
+
+
+def _section_played(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                    build_seconds: float | None) -> list:
+    """What was played: under the title."""
+    return [Section("What was played", "played", [played_lines(a, m)], kind="played")]
+
+
+def _section_summary(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                     build_seconds: float | None) -> list:
+    """The first screen: the answers, each with its interval and a small chart."""
+    from reports.first_screen import key_points
+    return [Section("At a glance", "summary", key_points(a), kind="summary")]
+
+
+SECTIONS = [_section_played, _section_summary, _section_verdicts, _section_seats, _section_strategies, _section_scores,
             _section_shape, _section_cards, _section_breakdowns, _section_what_was_run,
             _section_method]
 

@@ -80,7 +80,8 @@ def _png(fig) -> bytes:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fig.tight_layout()
-        fig.savefig(buf, format="png", dpi=DPI)
+        # a legend placed outside the axes (never over the data) is kept in the picture
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.08)
     return buf.getvalue()
 
 
@@ -189,8 +190,9 @@ def _hist_lines(ax, values, counts, labels):
         ax.step(values, c / tot * 100, where="mid", label=lab, lw=1.4)
     ax.set_ylabel("% of rows")
     ax.grid(alpha=0.3)
-    if len(labels) > 1:
-        ax.legend(fontsize=8)
+    if len(labels) > 1:   # under the axes: never over the curves
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22),
+                  ncol=min(len(labels), 3), frameon=False)
 
 
 def scores_figure(a: BalanceAnalysis):
@@ -210,6 +212,15 @@ def scores_figure(a: BalanceAnalysis):
     return Figure("scores", "Score distributions", "Distribution of final scores.", _png(fig))
 
 
+def component_label(column: str) -> str:
+    """A score component's log column as a reader's label ("pts_dike" -> "dike")."""
+    name = str(column)
+    for prefix in ("pts_", "points_", "score_"):
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix):]
+    return name.replace("_", " ")
+
+
 def components_figure(a: BalanceAnalysis):
     if a.components is None or a.components.shape[1] == 0:
         return None
@@ -220,12 +231,13 @@ def components_figure(a: BalanceAnalysis):
     left = np.zeros(len(t))
     for c in t.columns:
         v = t[c].to_numpy(dtype=float)
-        ax.barh(y, v, left=left, height=0.6, label=c)
+        ax.barh(y, v, left=left, height=0.6, label=component_label(c))
         left = left + v
     ax.set_yticks(y)
     ax.set_yticklabels(_short(a, t.index))
     ax.set_xlabel("mean points per game")
-    ax.legend(fontsize=8, ncol=min(3, t.shape[1]), loc="lower right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),   # beside the bars
+              frameon=False)
     ax.grid(axis="x", alpha=0.3)
     return Figure("components", "Score components by strategy",
                   "Mean points per game from each scoring source.", _png(fig))
@@ -261,7 +273,8 @@ def length_figure(a: BalanceAnalysis):
     ax.set_xlabel(f"game length ({L['unit'] or L['column']})")
     ax.set_ylabel("% of games")
     if len(L["by_reason"]) > 1:
-        ax.legend(fontsize=8, title="ended by", title_fontsize=8)
+        ax.legend(fontsize=8, title="ended by", title_fontsize=8, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), frameon=False)   # beside the bars
     ax.grid(axis="y", alpha=0.3)
     return Figure("length", "Game length and how games end",
                   f"Mean {L['mean']:.1f}, median {L['median']:g}; colours: how the game ended.", _png(fig))
@@ -383,3 +396,48 @@ def breakdown_figures(a: BalanceAnalysis) -> list:
         figs.append(Figure(f"breakdown-{b.column}", f"Win share by {b.label.lower()}",
                            b.question or f"Seats grouped by {b.column}.", _png(fig)))
     return figs
+
+
+# --- the first screen's small charts (reports/first_screen.py) ------------------------------
+MINI_WIDTH = 3.9     # inches at DPI: about 390 px, three side by side on a 1280 px screen
+
+
+def mini_share_chart(key: str, title: str, labels, share, lo, hi, fair, colors) -> Figure:
+    """A small win-share chart: bars, whiskers (interval) and the fair share dashed."""
+    n = len(labels)
+    fig = _new(MINI_WIDTH, 0.55 + 0.3 * n)
+    ax = fig.add_subplot(1, 1, 1)
+    y = np.arange(n)[::-1]
+    share, lo, hi = (np.asarray(v, dtype=float) * 100 for v in (share, lo, hi))
+    ax.barh(y, share, color=colors, alpha=0.85, height=0.6)
+    err = np.nan_to_num(np.maximum([share - lo, hi - share], 0.0))
+    ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=2.5, lw=1)
+    if fair is not None:
+        ax.axvline(fair * 100, color=GREY, ls="--", lw=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.tick_params(axis="x", labelsize=7)
+    top = max(100 * (fair or 0) * 1.5, float(np.nanmax(hi)) * 1.1 if n else 1.0, 1.0)
+    ax.set_xlim(0, min(top, 100.0))
+    ax.set_xlabel("win share, %", fontsize=7)
+    ax.grid(axis="x", alpha=0.3)
+    return Figure(key, title, "", _png(fig))
+
+
+def mini_effect_chart(key: str, title: str, effect: float, low: float, high: float,
+                      span: float, color: str, unit: str) -> Figure:
+    """One effect with its interval on an axis centred on zero (+/- span): the cards of the
+    first screen share one span, so their charts read side by side."""
+    fig = _new(MINI_WIDTH, 0.62)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.hlines(0, low, high, colors=color, lw=2.5)
+    ax.scatter([effect], [0], color=color, zorder=3, s=22)
+    ax.axvline(0, color=GREY, ls="--", lw=1)
+    ax.set_xlim(-span, span)
+    ax.set_ylim(-0.5, 0.5)
+    ax.set_yticks([])
+    ax.tick_params(axis="x", labelsize=7, length=2, pad=1)
+    ax.set_xlabel(unit, fontsize=7, labelpad=1)
+    for side in ("left", "right", "top"):
+        ax.spines[side].set_visible(False)
+    return Figure(key, title, "", _png(fig))

@@ -207,9 +207,12 @@ def response_text(game: str, step: dict | None) -> str:
 
 def _card_flag(f: Finding) -> str:
     vtxt = f.get("value_text") or ""
-    vtxt = f" ({vtxt})" if vtxt else ""
+    subject = f.subject
+    if vtxt:   # "Barn (tile)" and "3 shield points" -> "Barn (tile, 3 shield points)"
+        subject = (f"{subject[:-1]}, {vtxt})" if subject.endswith(")")
+                   else f"{subject} ({vtxt})")
     if f.verdict in ("never taken", "never happened"):
-        return f"{f.subject}{vtxt} was {f.verdict} in {f.get('games'):,} games"
+        return f"{subject} was {f.verdict} in {f.get('games'):,} games"
     label = f.get("label") or ""
     if f.get("solo"):
         what = (f"scores {F.num(f.value, 1)} when taken against {F.num(f.reference, 1)} for "
@@ -218,7 +221,7 @@ def _card_flag(f: Finding) -> str:
         what = (f"its takers win {F.share_interval(f.value, f.low, f.high)} against "
                 f"{F.share_interval(f.reference, f.reference_low, f.reference_high)} for "
                 f"{baseline_name(label)}; " + response_text(f.get("game"), f.get("response")))
-    return f"{f.subject}{vtxt} {f.verdict}: {what}"
+    return f"{subject} {f.verdict}: {what}"
 
 
 def flag_text(f: Finding) -> str:

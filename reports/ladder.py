@@ -173,7 +173,7 @@ def ladder_figure(res: LadderResult) -> Figure:
             ax.axhspan(r.rating_low, r.rating_high, color=c, alpha=0.12)
     ax.set_xlabel("mcts iterations per decision")
     ax.set_ylabel(f"rating vs {res.reference} (log-strength)")
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return Figure("ladder", "Rating against budget",
                   f"Plackett-Luce rating of each level relative to {res.reference} (0), with 95% "
                   f"intervals; each level played one seat against {res.players - 1} x "

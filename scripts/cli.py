@@ -6,7 +6,8 @@
     balance run GAME [options]          play games, write logs, print the balance summary
     balance summary DIR                 the summary of a run already played
     balance replay DIR --game K         a turn-by-turn trace of one game of a run
-    balance report DIR [--out OUT]      the balance report (HTML + Markdown) of a run
+    balance report DIR [MORE...] [--out OUT]   the balance report (HTML + Markdown) of a
+                                        run, or of several side by side
     balance ladder GAME --players N     the skill ladder: built-ins and mcts at rising budgets
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
@@ -268,7 +269,11 @@ def _cmd_replay(args, out) -> int:
 def _add_report_parser(sub) -> None:
     s = sub.add_parser("report", help="write the balance report (HTML and Markdown) of a run")
     s.add_argument("dir", help="run folder (written by `balance run`)")
-    s.add_argument("--out", default=None, help="report folder (default: DIR/report)")
+    s.add_argument("others", nargs="*", metavar="MORE",
+                   help="more run folders, reported side by side with DIR (e.g. 2, 3 and 4 "
+                        "players): one verdict table with a column per run")
+    s.add_argument("--out", default=None,
+                   help="report folder (default: DIR/report; with more runs DIR/report-several)")
     s.add_argument("--format", default="html,md", dest="formats",
                    help="comma-separated formats: html, md (default html,md)")
     s.add_argument("--partial", action="store_true",
@@ -289,12 +294,19 @@ def _add_run_report_options(s) -> None:
 
 
 def _write_report(run_dir: str, out_dir: str, formats: list, progress: bool, partial: bool,
-                  out, card_check: int | None = None) -> int:
+                  out, card_check: int | None = None, others=()) -> int:
     from sim.api.runs import Run
 
     files = Run(run_dir).report(out_dir, formats=formats, card_check=card_check,
-                                partial=partial, progress=progress)
+                                partial=partial, progress=progress, others=list(others))
     a = files.analysis
+    if others:
+        print(f"balance report of {len(others) + 1} runs side by side "
+              f"({files.seconds:.1f} s)", file=out)
+        for path in (files.html, files.markdown):
+            if path:
+                print(f"report: {os.path.abspath(path)}", file=out)
+        return 0
     print(f"balance report of {a.n_games:,} games ({files.seconds:.1f} s)", file=out)
     verdicts = files.verdicts
     for v in verdicts[:8]:
@@ -318,12 +330,13 @@ def _report_formats(text: str) -> list:
 
 def _cmd_report(args, out) -> int:
     formats = _report_formats(args.formats)
-    if not os.path.isdir(args.dir):   # before the lock, which would make the folder it holds
-        raise ToolkitError(f"{args.dir}: no such run folder")
-    out_dir = args.out or os.path.join(args.dir, "report")
+    for d in [args.dir, *args.others]:   # before the lock, which would make the folder
+        if not os.path.isdir(d):
+            raise ToolkitError(f"{d}: no such run folder")
+    out_dir = args.out or os.path.join(args.dir, "report-several" if args.others else "report")
     hold_folder(out_dir)
     return _write_report(args.dir, out_dir, formats, not args.no_progress, args.partial, out,
-                         args.card_check)
+                         args.card_check, args.others)
 
 
 def _report_after_run(args, run_dir: str, out) -> int:

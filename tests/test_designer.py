@@ -103,8 +103,8 @@ def test_tune_removes_a_planted_overpowered_card(tmp_path, capsys):
     plan = json.loads((tmp_path / "t" / "designer.json").read_text())
     best = int(plan["result"]["best"].split("=")[1])
     assert 2 <= best <= 8
-    assert "before (commissions[12].points=20): Commission 'Cascade Diptych' (20 points) over-performs" in out
-    assert "'Cascade Diptych' is not flagged" in out
+    assert "before (commissions[12].points=20): Cascade Diptych (commission, 20 points) over-performs" in out
+    assert "Cascade Diptych (commission) is not flagged" in out
     from sim.games.sunset.components import load_components
     suggested = load_components(str(tmp_path / "t" / "suggested_components.toml"))
     assert suggested.tables.commission_points[12] == best

@@ -34,7 +34,7 @@ def test_a_fixed_run_gives_its_verdicts_and_flags_as_findings(tmp_path):
     assert strategies["planner"] == "above" and strategies["random"] == "below"
     dom = next(f for f in a.findings if f.kind == "dominance")
     assert dom.subject == "planner" and dom.get("closest") > 0.5
-    card = next(f for f in a.flags if f.subject == f"Commission 'Card {STRONG_CARD}'")
+    card = next(f for f in a.flags if f.subject == f"Card {STRONG_CARD} (commission)")
     assert (card.kind, card.verdict, card.statistic) == ("card", "over-performs",
                                                          "takers_win_share")
     assert card.effect_low > 0 and card.value > card.reference
@@ -50,7 +50,7 @@ def test_a_fixed_run_gives_its_verdicts_and_flags_as_findings(tmp_path):
                                                                       "favoured", True)
     assert list(t.sentence[t.is_verdict]) == verdict_lines(a)
     never_flag = t[(t.kind == "card") & (t.verdict == "never taken")]
-    assert list(never_flag.subject) == [f"Commission 'Card {NEVER_CARD}'"]
+    assert list(never_flag.subject) == [f"Card {NEVER_CARD} (commission)"]
     assert not never_flag.is_verdict.any() and never_flag.is_flag.all()
 
 
@@ -65,13 +65,13 @@ def test_the_sentence_renderer_writes_a_hand_made_finding():
     fair = Finding("seat", "Seat 2", "fair", "win_share", 1 / 3, 0.32, 0.345, 1 / 3, p_holm=0.9)
     assert sentence(fair) == ("Seat 2 wins 33.33% (32.00 to 34.50) against a fair 33.3%: fair "
                               "(no significant difference).")
-    card = Finding("card", "Commission 'Cascade Diptych'", "over-performs", "takers_win_share",
+    card = Finding("card", "Cascade Diptych (commission)", "over-performs", "takers_win_share",
                    0.584, 0.578, 0.589, 0.252, 0.251, 0.253, effect=0.332, effect_low=0.32,
                    effect_high=0.34, unit="pp",
                    detail={"value_text": "8 points", "label": "Commissions", "game": "sunset",
                            "response": None})
     assert sentence(card) == (
-        "Commission 'Cascade Diptych' (8 points) over-performs: its takers win 58.40% "
+        "Cascade Diptych (commission, 8 points) over-performs: its takers win 58.40% "
         "(57.80 to 58.90) against 25.20% (25.10 to 25.30) for the takers of the other "
         "commissions; this is an association: whether the players respond to its value is "
         "not measured by one run (`balance cards sunset` measures it).")

@@ -249,8 +249,8 @@ def test_verdicts_plain_words_and_flags(tmp_path, no_warnings):
     assert t.flag[NEVER_CARD] == "never taken"
     assert "never taken" in text and "'Card 19'" in text
     subjects = [f.subject for f in a.flags]
-    assert "Commission 'Card 2'" in subjects
-    f = next(f for f in a.flags if f.subject == "Commission 'Card 2'")
+    assert "Card 2 (commission)" in subjects
+    f = next(f for f in a.flags if f.subject == "Card 2 (commission)")
     assert f.effect_low > 0 and f.games_to_halve == 18000
     # ratings order: planner > greedy > random
     assert list(a.ratings.strategy) == ["planner", "greedy", "random"]

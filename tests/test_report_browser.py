@@ -171,6 +171,15 @@ IMAGES_JS = """
   }
   return JSON.stringify({n: imgs.length, imgs: out, title: document.title,
                          verdicts: document.querySelectorAll('#verdicts li').length,
+                         summary: (() => {
+                           const s = document.querySelector('#summary');
+                           if (!s) { return null; }
+                           const r = s.getBoundingClientRect();
+                           const shown = Array.from(s.querySelectorAll('img')).filter(i =>
+                             i.naturalWidth > 0 && i.getBoundingClientRect().bottom <= innerHeight);
+                           return {top: r.top, bottom: r.bottom, height: innerHeight,
+                                   width: innerWidth, text: s.innerText, figures: shown.length};
+                         })(),
                          h2: Array.from(document.querySelectorAll('h2')).map(h => h.textContent),
                          external: Array.from(document.querySelectorAll('[src],link[href]'))
                            .map(e => e.getAttribute('src') || e.getAttribute('href'))
@@ -220,7 +229,56 @@ def test_html_report_in_headless_chromium(browser, tmp_path, kind):
         assert img["complete"] and img["decoded"] and img["w"] > 0 and img["h"] > 0, img
         assert img["inline"], img
     assert info["external"] == []          # self-contained: nothing fetched from outside
-    assert info["verdicts"] >= 1
-    assert info["h2"][0] == "Verdicts"
+    assert info["verdicts"] >= 1           # the verdict sentences stay, folded
+    assert info["h2"][:3] == ["What was played", "At a glance", "Verdicts"]
     assert "What was run" in info["h2"]
     assert os.path.getsize(info["screenshot"]) > 5000
+    # the first screen (1280 x 900) holds the whole summary: the fairness answer and a figure
+    first = info["summary"]
+    assert (first["width"], first["height"]) == (1280, 900)
+    assert 0 <= first["top"] and first["bottom"] <= 900, first
+    assert first["figures"] >= 1
+    from reports.first_screen import fairness_point
+    fairness = fairness_point(files.analysis)
+    assert fairness.heading.split(":")[0] in first["text"]
+    assert " ".join(fairness.line.split()) in " ".join(first["text"].split())
+
+
+SORT_AND_FILTER_JS = """
+(() => {
+  const table = document.querySelector('#strategies table.sortable');
+  const col = Array.from(table.tHead.rows[0].cells).findIndex(c => c.textContent === 'win share');
+  const values = () => Array.from(table.tBodies[0].rows).map(r => parseFloat(r.cells[col].textContent));
+  table.tHead.rows[0].cells[col].click();
+  const up = values();
+  table.tHead.rows[0].cells[col].click();
+  const down = values();
+  const cards = document.querySelector('#cards-commission table.sortable');
+  const box = cards.previousElementSibling;
+  box.value = 'Card 1';
+  box.dispatchEvent(new Event('input'));
+  const shown = Array.from(cards.tBodies[0].rows).filter(r => r.style.display !== 'none')
+    .map(r => r.cells[0].textContent);
+  return JSON.stringify({up: up, down: down, filter: box.className, shown: shown,
+                         rows: cards.tBodies[0].rows.length});
+})()
+"""
+
+
+def test_tables_sort_and_filter_in_the_browser(browser, tmp_path):
+    """Clicking a header sorts the rows by its numbers (again: the other way); typing in the
+    box above a long table keeps the rows that hold the text."""
+    from reports.build import write_report
+
+    run_dir, meta = make_run(tmp_path / "run", "mixed")
+    files = write_report(str(run_dir), str(tmp_path / "rep"), metadata=meta, formats=("html",))
+    session = open_page(browser, "file://" + os.path.abspath(files.html))
+    res = browser.send("Runtime.evaluate", {"expression": SORT_AND_FILTER_JS,
+                                            "returnByValue": True}, session=session)
+    info = json.loads(res["result"]["value"])
+    assert info["up"] == sorted(info["up"]) and info["down"] == sorted(info["down"], reverse=True)
+    assert len(info["up"]) >= 2 and info["up"] != info["down"]
+    assert info["filter"] == "filter" and info["rows"] == 20
+    assert info["shown"] and all("Card 1" in x for x in info["shown"])
+    assert len(info["shown"]) < info["rows"]
+    assert console_errors(browser, session) == []

@@ -55,14 +55,14 @@ def test_planted_commission_is_singled_out(planted_run):
     # and it is the strongest effect of its type, with the most points per game
     assert card.vs_peers == t.vs_peers.max()
     assert card.points_per_game == t.points_per_game.max()
-    flag = next(f for f in a.flags if f.subject == f"Commission '{PLANTED}'")
+    flag = next(f for f in a.flags if f.subject == f"{PLANTED} (commission)")
     assert flag.effect_low > 0 and flag.games_to_halve == 9000
     # first verdict about commissions names it
-    first = next(v for v in verdict_lines(a) if v.startswith("Commission"))
-    assert first.startswith(f"Commission '{PLANTED}' (20 points) over-performs")
+    first = next(v for v in verdict_lines(a) if "(commission" in v)
+    assert first.startswith(f"{PLANTED} (commission, 20 points) over-performs")
     # `run --report` wrote the report and printed where
     assert os.path.isfile(run_dir / "report" / "report.html")
     assert os.path.isfile(run_dir / "report" / "report.md")
     assert "report: " in out and "balance report of 3,000 games" in out
     md = (run_dir / "report" / "report.md").read_text()
-    assert f"Commission '{PLANTED}' (20 points) over-performs" in md
+    assert f"{PLANTED} (commission, 20 points) over-performs" in md

@@ -305,7 +305,8 @@ def sweep(game: str, vary, players: int | None = None, strategies=None, games: i
 # --- tune -----------------------------------------------------------------------------------
 @dataclass
 class TuneResult(_Result):
-    """.trials (DataFrame: trial, label, values, value, se, games, baseline), .best and
+    """.trials (DataFrame: trial, label, one column per varied path, value, se, games,
+    baseline), .best and
     .current (dicts), .confirmation (the paired check, or None), .decision (the sentence),
     .suggested (the suggested component file, or None)."""
     path: str
@@ -328,8 +329,16 @@ class TuneResult(_Result):
 
     @property
     def trials(self):
+        """One row per trial, one column per varied path (its value in that trial): tidy,
+        no list in a cell."""
         import pandas as pd
-        return pd.DataFrame(self.trials_list)
+        paths = [str(v[0]) for v in self.varies]
+        rows = []
+        for t in self.trials_list:
+            row = {k: v for k, v in t.items() if k != "values"}
+            row.update(zip(paths, t.get("values") or []))
+            rows.append(row)
+        return pd.DataFrame(rows)
 
     def lines(self) -> list:
         return self.document().sections[0].blocks[0]
@@ -383,7 +392,8 @@ def _card_subject(card_info):
         return None
     card, cid = card_info
     names = card.get("names", [])
-    return f"'{names[cid]}'" if cid < len(names) else None
+    # the subject of its findings (analysis/balance.py): "Barn (tile)"
+    return f"{names[cid]} ({card.get('type')})" if cid < len(names) else None
 
 
 def _before_after(root, dirs, card_infos, base_rec, best) -> list:
@@ -397,7 +407,7 @@ def _before_after(root, dirs, card_infos, base_rec, best) -> list:
         subjects = [s for s in (_card_subject(c) for c in card_infos) if s]
         if subjects:
             flagged = [flag_text(f) for f in rep.analysis.flags
-                       if f.kind == "card" and any(s in f.subject for s in subjects)]
+                       if f.kind == "card" and f.subject in subjects]
             notes.append(f"{tag} ({rec['label']}): " + ("; ".join(flagged) if flagged else
                          f"{', '.join(subjects)} {'is' if len(subjects) == 1 else 'are'} not "
                          f"flagged: no over- or under-performance beyond the interval")
@@ -745,7 +755,8 @@ def set_of(names):
 # --- cards ----------------------------------------------------------------------------------
 @dataclass
 class CardsResult(_Result):
-    """.table (DataFrame: one row per card step), .steps (dicts), .seconds."""
+    """.table (DataFrame: one row per card step, tidy: gap, gap_low, gap_high ...), .steps
+    (dicts), .seconds."""
     path: str
     steps: list
     manifest: dict
@@ -757,9 +768,11 @@ class CardsResult(_Result):
     @property
     def table(self):
         import pandas as pd
+        from analysis.tables import tidy
         keys = ("type", "card", "name", "value", "take_rate", "share", "base", "gap", "take",
                 "gap_slope", "response", "to_parity")
-        return pd.DataFrame([{k: s.get(k) for k in keys} for s in self.steps])
+        # gap, take, gap_slope: (estimate, low, high) -> X, X_low, X_high columns
+        return tidy(pd.DataFrame([{k: s.get(k) for k in keys} for s in self.steps]))
 
     def document(self):
         from reports.cards import cards_document

@@ -111,16 +111,27 @@ class Run:
 
     @folder_lock.scoped
     def report(self, path: str | None = None, formats=("html", "md"), card_check=None,
-               partial: bool = False, progress: bool = False):
+               partial: bool = False, progress: bool = False, others=()):
         """Write the balance report (HTML and/or Markdown) into `path` (default: RUN/report);
-        returns reports.build.ReportFiles (.html, .markdown, .analysis)."""
-        from reports.build import write_report
+        returns reports.build.ReportFiles (.html, .markdown, .analysis). `others`: more runs
+        (Run objects or folders) reported side by side with this one (default folder:
+        RUN/report-several): one table of verdicts with a column per run, figures on shared
+        axes, each run's own report linked (.analyses: every run's analysis)."""
+        from reports.build import write_report, write_several_reports
         from sim.cards import REPORT_CHECK_GAMES
 
         card_check = REPORT_CHECK_GAMES if card_check is None else card_check
         card_check = limits.count(card_check, "--card-check", 0, limits.MAX_GAMES)
-        out = path or os.path.join(self.path, "report")
+        if isinstance(others, (str, Run)):
+            others = [others]
+        dirs = [self.path] + [o.path if isinstance(o, Run) else str(o) for o in others]
+        for d in dirs[1:]:
+            open_run(d)           # one line for a folder that holds no run
+        out = path or os.path.join(self.path, "report-several" if others else "report")
         folder_lock.keep(out)    # one report writer at a time, until its last write
+        if others:
+            return write_several_reports(dirs, out, formats=list(formats), progress=progress,
+                                         allow_incomplete=partial, card_check=card_check)
         return write_report(self.path, out, formats=list(formats), progress=progress,
                             allow_incomplete=partial, card_check=card_check)
 

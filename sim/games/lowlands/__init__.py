@@ -73,6 +73,8 @@ class LowlandsSpec(CompiledGameSpec):
             "score_components": ["pts_dike", "pts_sheep", "pts_shields", "pts_coins",
                                  "pts_cards", "pts_bonus"],
             "length_column": "length", "length_unit": "decisions",
+            # one way to end, so the logs hold no end_reason column (every game is code 0)
+            "end_reason_names": ["the storm surge after the last stage"],
             # the start player is drawn at random and passed on: start position is the
             # fairness question (analysis/metadata.py, "start")
             "start": {"column": "start_order", "how": "random", "leads": True,
