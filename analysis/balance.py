@@ -207,6 +207,8 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list, start: dict | None = Non
     fair = 1.0 / a.players
     halve = games_to_halve(a.n_games)
     lead, later = [], []
+    # a grouping by a choice the run assigned at random is fixed before play: an experiment
+    randomised = set(assigned_columns(a.manifest))
     for b in heads:
         lines = lead if b.fairness else later
         unit = f" ({b.unit})" if b.unit else ""
@@ -218,7 +220,8 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list, start: dict | None = Non
                                      detail={"column": b.column, "games": int(round(r.games)),
                                              "mean_score": r.mean_score}))
                 continue
-            kind = "headline" if b.grouping == "before" else "association"
+            kind = ("headline" if b.grouping == "before" or b.column in randomised
+                    else "association")
             ok = r.verdict not in ("fair", "no association")
             f = Finding(kind, subject, str(r.verdict), "win_share",
                         r.win_share, r.lo, r.hi, fair, p_holm=r.p_holm,
@@ -243,6 +246,18 @@ def _pp_effect(share, lo, hi, fair, halve) -> dict:
     """A flag's effect: percentage points of win share beyond the fair share."""
     return {"effect": share - fair, "effect_low": lo - fair, "effect_high": hi - fair,
             "unit": "pp", "games_to_halve": halve}
+
+
+def assigned_choices(manifest: dict) -> list:
+    """The choices the run assigned at random (manifest `assigned`, sim/assign.py)."""
+    return [a.get("choice") for a in (manifest or {}).get("assigned") or []
+            if isinstance(a, dict)]
+
+
+def assigned_columns(manifest: dict) -> list:
+    """The log columns that record a choice the run assigned at random."""
+    return [c for a in (manifest or {}).get("assigned") or [] if isinstance(a, dict)
+            for c in a.get("columns", [])]
 
 
 # --- derivation ---------------------------------------------------------------------------
@@ -490,7 +505,8 @@ def _derive_cards(d: _Derivation, card_response: dict | None) -> list:
     for card, sums in zip(meta["cards"], agg.cards):
         sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags,
                             response=(card_response or {}).get(card["type"]),
-                            game=str(manifest.get("game") or ""))
+                            game=str(manifest.get("game") or ""),
+                            assigned=card["type"] in assigned_choices(manifest))
         cards.append(sec)
         verdicts.extend(sec.findings)
     return cards
@@ -585,10 +601,12 @@ def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
 
 def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence: float,
                   names, used, halve: int, flags: list, response: dict | None = None,
-                  game: str = "") -> CardSection:
-    """One card type: its table (numbers per card), then its findings (flags and verdicts)."""
+                  game: str = "", assigned: bool = False) -> CardSection:
+    """One card type: its table (numbers per card), then its findings (flags and verdicts).
+    `assigned`: the run assigned this choice at random (its comparisons are experiments)."""
     table, gap = _card_table(card, sums, agg, G, confidence, names, used)
-    findings = _card_findings(card, table, gap, agg, G, solo, halve, flags, response, game)
+    findings = _card_findings(card, table, gap, agg, G, solo, halve, flags, response, game,
+                              assigned)
     never = [card["names"][c] for c in range(sums.n) if table["taken"][c] == 0]
     return CardSection(type=card["type"], label=card["label"], time_unit=card["time_unit"],
                        table=table, days=sums.days, never_taken=never, findings=findings,
@@ -657,7 +675,7 @@ def _card_table(card, sums, agg: RunAggregates, G: int, confidence: float, names
 
 def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: int,
                    solo: bool, halve: int, flags: list, response: dict | None,
-                   game: str) -> list:
+                   game: str, assigned: bool = False) -> list:
     """The card type's findings: each card that over- or under-performs beyond its interval
     and the minimum effect (its flag; the strongest few each way are verdicts), the cards
     never taken; the table's `flag` column is filled in. Flags are appended to `flags`."""
@@ -685,7 +703,7 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
         nm = card["names"][c]
         # what the card is, for the sentence: "(9 points)" (analysis/metadata.py value_text)
         about = {"value_text": value_text(card.get("unit", "points"), values[c]),
-                 "label": label, "game": game}
+                 "label": label, "game": game, "assigned": assigned, "choice": card["type"]}
         subject = f"{singular_label} '{nm}'"
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word

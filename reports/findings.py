@@ -205,6 +205,12 @@ def response_text(game: str, step: dict | None) -> str:
     return f"whether the players respond to its value is unclear ({rate})"
 
 
+def assigned_text(choice: str) -> str:
+    """The tail of a card flag whose choice the run assigned at random: an experiment."""
+    return (f"the {choice} was assigned at random in this run, so this difference is an "
+            f"experiment: the effect of the {choice} itself, for these players")
+
+
 def _card_flag(f: Finding) -> str:
     vtxt = f.get("value_text") or ""
     vtxt = f" ({vtxt})" if vtxt else ""
@@ -217,7 +223,9 @@ def _card_flag(f: Finding) -> str:
     else:
         what = (f"its takers win {F.share_interval(f.value, f.low, f.high)} against "
                 f"{F.share_interval(f.reference, f.reference_low, f.reference_high)} for "
-                f"{baseline_name(label)}; " + response_text(f.get("game"), f.get("response")))
+                f"{baseline_name(label)}; "
+                + (assigned_text(f.get("choice") or label.lower()) if f.get("assigned")
+                   else response_text(f.get("game"), f.get("response"))))
     return f"{f.subject}{vtxt} {f.verdict}: {what}"
 
 

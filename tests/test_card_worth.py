@@ -107,8 +107,35 @@ def test_the_command_line_prints_the_verdicts(cards_registry, capsys, tmp_path):
     r = card_worth("toycards", scan_games=60, states=40, offsets="none", workers=1)
     assert r.verdicts and all(line in out for line in r.verdicts)
     assert (tmp_path / "w" / "report" / "report.md").is_file()
-    assert main(["cards", "toycards", "--states", "40"]) == 2
-    assert "only with --counterfactual" in capsys.readouterr().err
+    assert main(["cards", "toycards", "--takers", "--states", "40"]) == 2
+    assert "not with --takers" in capsys.readouterr().err
+
+
+def test_plain_cards_is_the_counterfactual_advantage_and_never_suggests_raising_a_helping_card(
+        cards_registry, capsys, tmp_path):
+    """`balance cards` without a flag: the verdicts are the counterfactual advantage (the
+    takers' share only as a description of play), it says its sample size, and it never
+    suggests a higher value for a card whose advantage is above 0 beyond its interval."""
+    import json
+    code = main(["cards", "toycards", "--strategies", "fan", "--games", "200", "--states", "150",
+                 "--offsets=-3,3", "--workers", "1", "--no-progress",
+                 "--out", str(tmp_path / "plain")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "'Hidden Gem' (6) is not chosen by these players" in out and "miss it" in out
+    assert "sample: 200 games scanned, at most 150 sampled decisions per card" in out
+    plan = json.loads((tmp_path / "plain" / "designer.json").read_text())
+    assert plan["kind"] == "worth"
+    rows = plan["result"]["cards"]
+    helping = [r for r in rows if r["win"][1] > 0]
+    assert any(r["name"] == "Hidden Gem" for r in helping)
+    for r in helping:
+        assert r["suggested"] is None or r["suggested"] < r["value"], r
+    gem = next(r for r in rows if r["name"] == "Hidden Gem")
+    assert gem["suggested"] is not None and gem["suggested"] < 6      # parity near the plain 3
+    # the defaults are said too, and an assigned choice is refused with its reason
+    assert main(["cards", "toycards", "--assign", "card=random", "--games", "20"]) == 2
+    assert "not a choice" in capsys.readouterr().err
 
 
 def test_a_card_with_few_states_gets_more_playons_up_to_a_cap():

@@ -84,7 +84,7 @@ def test_run_sweep_and_tune_use_one_baseline_and_agree_on_the_same_games(sunset_
 
 def test_cards_table_covers_every_goal_and_keeps_to_the_sweep_folder_rules(tmp_path, capsys):
     out_dir = tmp_path / "cards"
-    out, _ = run_cli(capsys, "cards", "sunset", "--only", "goal", "-n", "200", "--workers", "1",
+    out, _ = run_cli(capsys, "cards", "sunset", "--takers", "--only", "goal", "-n", "200", "--workers", "1",
                      "--no-progress", "--out", out_dir)
     plan = json.loads((out_dir / "designer.json").read_text())
     assert plan["tool"] and plan["kind"] == "cards"
@@ -98,11 +98,11 @@ def test_cards_table_covers_every_goal_and_keeps_to_the_sweep_folder_rules(tmp_p
     assert os.listdir(out_dir / "report" / "figures")
     # another plan in the same folder needs --overwrite, which keeps a user's file
     (out_dir / "my-notes.txt").write_text("mine")
-    code = main(["cards", "sunset", "--only", "goal", "-n", "100", "--workers", "1",
+    code = main(["cards", "sunset", "--takers", "--only", "goal", "-n", "100", "--workers", "1",
                  "--no-progress", "--out", str(out_dir)])
     assert code == 2
     assert "--overwrite" in capsys.readouterr().err
-    run_cli(capsys, "cards", "sunset", "--only", "goal", "-n", "100", "--workers", "1",
+    run_cli(capsys, "cards", "sunset", "--takers", "--only", "goal", "-n", "100", "--workers", "1",
             "--no-progress", "--out", out_dir, "--overwrite")
     assert (out_dir / "my-notes.txt").read_text() == "mine"
     assert json.loads((out_dir / "designer.json").read_text())["games"] == 100
@@ -112,7 +112,7 @@ def test_cards_refuses_a_folder_it_did_not_write(tmp_path, capsys):
     d = tmp_path / "theirs"
     d.mkdir()
     (d / "thesis.tex").write_text("x")
-    code = main(["cards", "sunset", "--only", "goal", "-n", "50", "--workers", "1",
+    code = main(["cards", "sunset", "--takers", "--only", "goal", "-n", "50", "--workers", "1",
                  "--no-progress", "--out", str(d), "--overwrite"])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("balance: error:")
@@ -127,7 +127,7 @@ def test_cards_names_an_unknown_card_type_in_one_line(capsys):
 
 def test_cards_works_for_another_game_with_declared_card_values(tmp_path, capsys):
     out_dir = tmp_path / "sagrada"
-    out, _ = run_cli(capsys, "cards", "sagrada", "--players", "2", "-n", "100", "--workers", "1",
+    out, _ = run_cli(capsys, "cards", "sagrada", "--takers", "--players", "2", "-n", "100", "--workers", "1",
                      "--only", "public", "--no-progress", "--out", out_dir)
     plan = json.loads((out_dir / "designer.json").read_text())
     cards = plan["result"]["cards"]
