@@ -138,9 +138,10 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
                 confidence: float = 0.95, allow_incomplete: bool = False,
                 card_check: int = 0) -> BalanceAnalysis:
     """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games).
-    `card_check` > 0: the flagged cards are played again at value -1 and +1 on the run's first
-    `card_check` seeds (sim/cards.py, needs the game's engine) and their verdicts say whether
-    the players respond to the card's value; 0: the verdicts say it was not measured."""
+    `card_check` > 0: the flagged and never-taken cards get their counterfactual advantage,
+    from decision states sampled in the run's first `card_check` games (analysis/card_check.py
+    worth_check, needs the game's engine), and their verdicts say it; 0: the verdicts say it
+    was not measured."""
     from sim.runner import log_columns
 
     folder = check_run_folder(run_dir, allow_incomplete)
@@ -174,8 +175,9 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     first_notes = list(notes)
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
     if card_check > 0 and metadata_from_game:
-        from analysis.card_check import response_check
-        response, check_notes = response_check(run_dir, analysis, games=card_check)
+        from analysis.card_check import worth_check
+        response, check_notes = worth_check(run_dir, analysis, games=card_check,
+                                            progress=progress)
         if response:
             analysis = derive(agg, manifest, meta, first_notes + check_notes, confidence,
                               run_dir, response)
@@ -529,8 +531,8 @@ def _derive_illegal(d: _Derivation):
 def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
            confidence: float = 0.95, run_dir: str = "",
            card_response: dict | None = None) -> BalanceAnalysis:
-    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
-    with 'games' and 'values')}} for the cards whose response to their value was measured.
+    """`card_response`: {card type: {card index: its counterfactual worth row
+    (analysis/card_check.py worth_check)}} for the cards whose advantage was measured.
     The sections run in reading order; each adds its verdicts and flags."""
     d = _derivation(agg, manifest, meta, confidence)
     seats, tie_rate, all_tied_rate = _derive_seats(d)
@@ -708,7 +710,8 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word
             flags.append(Finding("card", subject, never_word, "taken", 0.0,
-                                 detail={**about, "games": G}))
+                                 detail={**about, "games": G,
+                                         "response": (response or {}).get(c)}))
             continue
         if solo:
             e, l, h = sd[c], sd_lo[c], sd_hi[c]
@@ -722,7 +725,7 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
             stat = dict(statistic="takers_win_share", value=wt[c], low=wt_lo[c], high=wt_hi[c],
                         reference=gap["base"][c], reference_low=gap["base_low"][c],
                         reference_high=gap["base_high"][c])
-            # whether the players respond to its value (a paired +/-1 step), if measured
+            # its counterfactual advantage (analysis/card_check.py worth_check), if measured
             about["response"] = (response or {}).get(c)
         if math.isnan(l) or not big:
             continue

@@ -576,8 +576,9 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
         ax.plot([kx], [best["value"]], "*", color=RED, ms=12, label=f"best: {best['label']}")
     ax.set_ylabel(f"{objective} (smaller is better)")
     ax.legend(fontsize=7)
+    unit = trials[0].get("unit", "games")   # card-parity: sampled decision states
     figs = [Figure("tune", "Search", f"{method}; every configuration played the same "
-                   f"{trials[0]['games']:,} games (same seeds).", _png(fig))]
+                   f"{trials[0]['games']:,} {unit} (same seeds).", _png(fig))]
     verdicts = [decision]
     blocks = list(figs)
     if confirmation is not None:
@@ -606,7 +607,7 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
                             "the search's games, and to the candidate on the check's fresh games "
                             "(seats, start positions, strategies, scores, the game's declared "
                             f"outcomes); Holm across the {len(moves)} rows."))
-    blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", "games"],
+    blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", unit],
                         [[t["trial"], t["label"] + ("  (current)" if t["baseline"] else ""),
                           f"{t['value']:.4f} +/- {Z95 * t['se']:.4f}", f"{t['games']:,}"]
                          for t in trials], "Every configuration of the search."))

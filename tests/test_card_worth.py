@@ -155,3 +155,29 @@ def test_parity_is_where_the_paired_advantage_line_crosses_zero():
     assert p["parity"] == pytest.approx(expected, abs=1e-9)
     assert p["parity_low"] < expected < p["parity_high"]
     assert p["slope"][0] == pytest.approx(0.05)      # paired: each state's own worth cancels
+
+
+def test_tune_card_parity_finds_where_the_advantage_is_zero_on_the_same_states(
+        cards_registry, tmp_path):
+    """`tune --objective card-parity` measures the card's counterfactual advantage at every
+    value on the same sampled states: Hidden Gem (6 points, the plain cards 3) reaches parity
+    at about 3, and a range above its value is never suggested (it already helps)."""
+    import json
+    import os
+    from sim.api import tune
+    r = tune("toycards", ["cards[4].points=2..6"], objective="card-parity", players=4,
+             strategies="fan", games=200, workers=1, out=str(tmp_path / "t"))
+    adv = {t["label"]: t["advantage"] for t in r.trials_list}
+    assert adv["cards[4].points=6"][1] > 0                  # the current value helps
+    assert r.best["label"] == "cards[4].points=3"
+    lo, hi = adv["cards[4].points=3"][1:]
+    assert lo <= 0 <= hi
+    assert r.suggested and "cards[4].points=3" in open(r.suggested).read()
+    plan = json.loads((tmp_path / "t" / "designer.json").read_text())
+    assert 2.5 <= plan["result"]["parity"] <= 3.5
+    assert "sampled decision states" in r.trials_list[0]["unit"]
+    up = tune("toycards", ["cards[4].points=7..9"], objective="card-parity", players=4,
+              strategies="fan", games=200, workers=1, out=str(tmp_path / "u"))
+    assert up.suggested is None and up.best["baseline"]
+    assert not os.path.exists(tmp_path / "u" / "suggested_components.toml")
+    assert "No value in the range brings its advantage closer to 0" in up.decision

@@ -32,15 +32,17 @@ def sunset_run(tmp_path_factory):
     return str(d)
 
 
-def test_gallery_days_verdict_says_the_players_do_not_respond_to_its_value(sunset_run, capsys,
-                                                                          tmp_path):
+def test_gallery_days_verdict_carries_its_counterfactual_advantage(sunset_run, capsys, tmp_path):
+    """The report's card check: the takers' lead stays as a description of play (an
+    association); the verdict is the card's advantage by counterfactual play (issue 19)."""
     out, _ = run_cli(capsys, "report", sunset_run, "--out", tmp_path / "rep", "--card-check",
                      "300", "--no-progress")
     md = (tmp_path / "rep" / "report.md").read_text()
     line = next(v for v in md.splitlines() if "'Gallery Day'" in v and "performs" in v)
     assert "against" in line and "for the takers of the other daily goals" in line
-    assert "the players do not respond to its value" in line
-    assert "association" in line
+    assert "an association (a description of play); by counterfactual play" in line
+    assert "against its best alternative (" in line and "sampled decisions)" in line
+    assert "do not respond" not in line
 
 
 def test_without_the_check_a_card_flag_says_it_is_an_association_not_measured(sunset_run):

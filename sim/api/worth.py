@@ -242,3 +242,36 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
                      "chosen_rate": r["chosen_rate"], "states": r["states"]}
                   for r in rows]}})
     return WorthResult(path=root, rows=rows, header=header, seconds=seconds, notes=notes)
+
+
+def advantage_at_values(spec, prepared, card: dict, cid: int, value_components: list,
+                        scan_games: int, states: int, playons: int, seed: int,
+                        workers=None, progress: bool = False) -> dict:
+    """Card `cid` of type `card` (a report_metadata() card entry with a mask column): its
+    sampled states from `scan_games` games of `prepared` (at most `states`, one per game),
+    each played on under every Components of `value_components` (the same states, the same
+    chance). Returns the per-state differences {"win", "score"} [state, value], how often it
+    was an option and chosen (a description of play), the states sampled and left out."""
+    import numpy as np
+    from analysis.card_worth import select_states
+    from sim import counterfactual as cf
+    cf.check_players(prepared)
+    masks = [card["mask_column"]]
+    rows = cf.scan(spec, prepared, masks, 0, int(scan_games), workers=workers,
+                   progress=progress)
+    rows = rows[rows[:, 4] == int(cid)] if len(rows) else rows
+    chosen = select_states(rows, int(states), seed)
+    n_values = len(value_components)
+    configs = np.tile(np.arange(n_values, dtype=np.int64), (len(chosen), 1))
+    out = {"options": int(len(rows)),
+           "chosen_rate": float(rows[:, 5].mean()) if len(rows) else float("nan"),
+           "sampled": int(len(chosen))}
+    if len(chosen) == 0:
+        out.update(win=np.zeros((0, n_values)), score=np.zeros((0, n_values)), lost=0)
+        return out
+    o, valid = cf.play_states(spec, prepared, value_components, chosen, configs, masks,
+                              int(playons), workers=workers, progress=progress)
+    o = o[valid == 1]
+    out.update(win=np.nanmean(o[..., 0] - o[..., 1], axis=2),
+               score=np.nanmean(o[..., 2] - o[..., 3], axis=2), lost=int((valid != 1).sum()))
+    return out
