@@ -265,6 +265,14 @@ def _grid_figures(r: SweepResult, players: int) -> list:
     figs = []
     grid_note = (f"The grid: {p1} along x, one line per value of {p2}; every point plays the "
                  f"same games (same seeds).")
+    if r.start is not None:   # the game's start player is not always seat 1: its question first
+        st = r.start.rename(columns={"win_low": "lo", "win_high": "hi"})
+        positions = sorted(st["position"].unique())
+        figs.append(panels("position", st, positions, lambda g: f"start position {int(g) + 1}"
+                           + (" (start player)" if int(g) == 0 else ""), "win_share", "lo",
+                           "hi", "win share (95% band)", "Win share by start position",
+                           grid_note + " Position 1 is the start player.",
+                           1.0 / players if players > 1 else None, fig_key="sweep-start"))
     seats = sorted(r.seat["seat"].unique())
     figs.append(panels("seat", r.seat, seats, lambda g: f"seat {int(g) + 1}", "win_share", "lo",
                        "hi", "win share (95% band)", "Win share by seat", grid_note,
