@@ -155,8 +155,8 @@ def _card_more(f):
 def _card_never(f):
     names = f.get("names") or []
     shown = ", ".join(f"'{x}'" for x in names[:6]) + (" ..." if len(names) > 6 else "")
-    play = (" by these players (not chosen: a description of their play, not of the cards; "
-            "each card's flag says whether it would help)" if f.verdict == "never taken" else "")
+    play = (" by these players (not chosen: a description of their play, not of the cards)"
+            if f.verdict == "never taken" else "")
     return (f"{int(f.value)} of {f.get('of')} {f.subject.lower()} {f.verdict}{play} in "
             f"{f.get('games'):,} games: {shown}.")
 
