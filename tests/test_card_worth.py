@@ -181,3 +181,26 @@ def test_tune_card_parity_finds_where_the_advantage_is_zero_on_the_same_states(
     assert up.suggested is None and up.best["baseline"]
     assert not os.path.exists(tmp_path / "u" / "suggested_components.toml")
     assert "No value in the range brings its advantage closer to 0" in up.decision
+
+
+def test_the_report_says_a_never_taken_card_would_help_the_players_miss_it(cards_registry,
+                                                                           tmp_path):
+    """The run report's card check is the counterfactual advantage (issue 19): the fan never
+    takes Hidden Gem; the report's flag says it is not chosen by these players and would
+    help (the players miss it), from states sampled in the run's own games."""
+    from analysis.balance import analyse_run
+    from reports.findings import flag_text
+    from sim.api import run
+    r = run("toycards", players=4, strategies="fan", games=300, workers=1,
+            out=str(tmp_path / "run"))
+    a = analyse_run(r.path, card_check=300)
+    gem = next(f for f in a.flags if f.kind == "card" and "'Hidden Gem'" in f.subject)
+    assert gem.verdict == "never taken"
+    text = flag_text(gem)
+    assert "by counterfactual play it is not chosen by these players" in text
+    assert "it would help: the players miss it" in text
+    assert gem.get("response")["win"][1] > 0
+    # without the check the same flag only says it was never taken
+    plain = analyse_run(r.path, card_check=0)
+    gem0 = next(f for f in plain.flags if f.kind == "card" and "'Hidden Gem'" in f.subject)
+    assert flag_text(gem0).endswith("was never taken in 300 games")
