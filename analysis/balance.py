@@ -138,9 +138,10 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
                 confidence: float = 0.95, allow_incomplete: bool = False,
                 card_check: int = 0) -> BalanceAnalysis:
     """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games).
-    `card_check` > 0: the flagged cards are played again at value -1 and +1 on the run's first
-    `card_check` seeds (sim/cards.py, needs the game's engine) and their verdicts say whether
-    the players respond to the card's value; 0: the verdicts say it was not measured."""
+    `card_check` > 0: the flagged and never-taken cards get their counterfactual advantage,
+    from decision states sampled in the run's first `card_check` games (analysis/card_check.py
+    worth_check, needs the game's engine), and their verdicts say it; 0: the verdicts say it
+    was not measured."""
     from sim.runner import log_columns
 
     folder = check_run_folder(run_dir, allow_incomplete)
@@ -174,8 +175,9 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     first_notes = list(notes)
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
     if card_check > 0 and metadata_from_game:
-        from analysis.card_check import response_check
-        response, check_notes = response_check(run_dir, analysis, games=card_check)
+        from analysis.card_check import worth_check
+        response, check_notes = worth_check(run_dir, analysis, games=card_check,
+                                            progress=progress)
         if response:
             analysis = derive(agg, manifest, meta, first_notes + check_notes, confidence,
                               run_dir, response)
@@ -207,6 +209,8 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list, start: dict | None = Non
     fair = 1.0 / a.players
     halve = games_to_halve(a.n_games)
     lead, later = [], []
+    # a grouping by a choice the run assigned at random is fixed before play: an experiment
+    randomised = set(assigned_columns(a.manifest))
     for b in heads:
         lines = lead if b.fairness else later
         unit = f" ({b.unit})" if b.unit else ""
@@ -218,7 +222,8 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list, start: dict | None = Non
                                      detail={"column": b.column, "games": int(round(r.games)),
                                              "mean_score": r.mean_score}))
                 continue
-            kind = "headline" if b.grouping == "before" else "association"
+            kind = ("headline" if b.grouping == "before" or b.column in randomised
+                    else "association")
             ok = r.verdict not in ("fair", "no association")
             f = Finding(kind, subject, str(r.verdict), "win_share",
                         r.win_share, r.lo, r.hi, fair, p_holm=r.p_holm,
@@ -243,6 +248,18 @@ def _pp_effect(share, lo, hi, fair, halve) -> dict:
     """A flag's effect: percentage points of win share beyond the fair share."""
     return {"effect": share - fair, "effect_low": lo - fair, "effect_high": hi - fair,
             "unit": "pp", "games_to_halve": halve}
+
+
+def assigned_choices(manifest: dict) -> list:
+    """The choices the run assigned at random (manifest `assigned`, sim/assign.py)."""
+    return [a.get("choice") for a in (manifest or {}).get("assigned") or []
+            if isinstance(a, dict)]
+
+
+def assigned_columns(manifest: dict) -> list:
+    """The log columns that record a choice the run assigned at random."""
+    return [c for a in (manifest or {}).get("assigned") or [] if isinstance(a, dict)
+            for c in a.get("columns", [])]
 
 
 # --- derivation ---------------------------------------------------------------------------
@@ -490,7 +507,8 @@ def _derive_cards(d: _Derivation, card_response: dict | None) -> list:
     for card, sums in zip(meta["cards"], agg.cards):
         sec = _card_section(card, sums, agg, G, solo, confidence, names, used, halve, flags,
                             response=(card_response or {}).get(card["type"]),
-                            game=str(manifest.get("game") or ""))
+                            game=str(manifest.get("game") or ""),
+                            assigned=card["type"] in assigned_choices(manifest))
         cards.append(sec)
         verdicts.extend(sec.findings)
     return cards
@@ -513,8 +531,8 @@ def _derive_illegal(d: _Derivation):
 def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
            confidence: float = 0.95, run_dir: str = "",
            card_response: dict | None = None) -> BalanceAnalysis:
-    """`card_response`: {card type: {card index: paired +/-1 step (analysis.cards.paired_step
-    with 'games' and 'values')}} for the cards whose response to their value was measured.
+    """`card_response`: {card type: {card index: its counterfactual worth row
+    (analysis/card_check.py worth_check)}} for the cards whose advantage was measured.
     The sections run in reading order; each adds its verdicts and flags."""
     d = _derivation(agg, manifest, meta, confidence)
     seats, tie_rate, all_tied_rate = _derive_seats(d)
@@ -585,10 +603,12 @@ def illegal_table(agg: RunAggregates) -> pd.DataFrame | None:
 
 def _card_section(card, sums, agg: RunAggregates, G: int, solo: bool, confidence: float,
                   names, used, halve: int, flags: list, response: dict | None = None,
-                  game: str = "") -> CardSection:
-    """One card type: its table (numbers per card), then its findings (flags and verdicts)."""
+                  game: str = "", assigned: bool = False) -> CardSection:
+    """One card type: its table (numbers per card), then its findings (flags and verdicts).
+    `assigned`: the run assigned this choice at random (its comparisons are experiments)."""
     table, gap = _card_table(card, sums, agg, G, confidence, names, used)
-    findings = _card_findings(card, table, gap, agg, G, solo, halve, flags, response, game)
+    findings = _card_findings(card, table, gap, agg, G, solo, halve, flags, response, game,
+                              assigned)
     never = [card["names"][c] for c in range(sums.n) if table["taken"][c] == 0]
     return CardSection(type=card["type"], label=card["label"], time_unit=card["time_unit"],
                        table=table, days=sums.days, never_taken=never, findings=findings,
@@ -657,7 +677,7 @@ def _card_table(card, sums, agg: RunAggregates, G: int, confidence: float, names
 
 def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: int,
                    solo: bool, halve: int, flags: list, response: dict | None,
-                   game: str) -> list:
+                   game: str, assigned: bool = False) -> list:
     """The card type's findings: each card that over- or under-performs beyond its interval
     and the minimum effect (its flag; the strongest few each way are verdicts), the cards
     never taken; the table's `flag` column is filled in. Flags are appended to `flags`."""
@@ -684,12 +704,13 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
         nm = card["names"][c]
         # what the card is, for the sentence: "(9 points)" (analysis/metadata.py value_text)
         about = {"value_text": value_text(card.get("unit", "points"), values[c]),
-                 "label": label, "game": game}
+                 "label": label, "game": game, "assigned": assigned, "choice": card["type"]}
         subject = f"{nm} ({card['type']})"   # "Barn (tile)": the card's name, then its kind
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word
             flags.append(Finding("card", subject, never_word, "taken", 0.0,
-                                 detail={**about, "games": G}))
+                                 detail={**about, "games": G,
+                                         "response": (response or {}).get(c)}))
             continue
         if solo:
             e, l, h = sd[c], sd_lo[c], sd_hi[c]
@@ -703,7 +724,7 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
             stat = dict(statistic="takers_win_share", value=wt[c], low=wt_lo[c], high=wt_hi[c],
                         reference=gap["base"][c], reference_low=gap["base_low"][c],
                         reference_high=gap["base_high"][c])
-            # whether the players respond to its value (a paired +/-1 step), if measured
+            # its counterfactual advantage (analysis/card_check.py worth_check), if measured
             about["response"] = (response or {}).get(c)
         if math.isnan(l) or not big:
             continue

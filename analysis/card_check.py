@@ -1,6 +1,8 @@
-"""Measuring the card steps that sim/cards.py plans: the sensitivity table of `balance cards`
-and the response check of the run report (flagged cards played again at value -1 and +1 on
-the run's own seeds). Moved here from sim/cards.py so that the engine layer imports no
+"""Measuring the card steps that sim/cards.py plans: the takers' sensitivity table of
+`balance cards --takers` and its response check (flagged cards played again at value -1 and
++1 on the run's own seeds); and the run report's card check, each flagged or never-taken
+card's counterfactual advantage from the run's own games (worth_check; the estimand:
+docs/card-worth.md). Moved here from sim/cards.py so that the engine layer imports no
 analysis (docs/architecture.md, tests/test_layering.py).
 """
 from __future__ import annotations
@@ -130,4 +132,112 @@ def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     out: dict = {}
     for s in steps:
         out.setdefault(s["type"], {})[s["card"]] = s
+    return out, notes
+
+
+# ---------------------------------------------------------------------------------------
+# balance report: each flagged card's worth by counterfactual play (docs/card-worth.md)
+# ---------------------------------------------------------------------------------------
+REPORT_WORTH_STATES = 300   # sampled decisions per checked card at most (one per game)
+# a card never taken in fewer games says little about the card or the players: not checked
+# (and a short run's report stays quick)
+NEVER_TAKEN_MIN_GAMES = 200
+
+
+def worth_cards(analysis) -> list:
+    """[(card type, index)] a report checks: the over/under-performing cards, strongest first,
+    then, in a run of NEVER_TAKEN_MIN_GAMES games or more, the cards these players never took
+    (is the card weak, or do the players miss it?)."""
+    out = flagged_cards(analysis)
+    if analysis.n_games < NEVER_TAKEN_MIN_GAMES:
+        return out
+    for sec in analysis.cards:
+        t = sec.table
+        out += [(sec.type, int(r.card)) for r in t[t["flag"] == "never taken"].itertuples()]
+    return out
+
+
+def worth_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
+                max_cards: int = REPORT_CHECK_CARDS, workers: int | None = 1,
+                progress: bool = False, cards: list | None = None) -> tuple[dict, list]:
+    """The counterfactual advantage of the run's flagged and never-taken cards (worth_cards):
+    decision states sampled from the run's own first `games` games (same seed, players,
+    components, overrides, variants: game g is the run's game g), at most REPORT_WORTH_STATES
+    per card, each played on taking the card and taking the seat's best alternative. Returns
+    ({type: {card: worth row (analysis.card_worth.worth_table)}}, notes). Not checked: a run
+    that assigned a choice at random (the kernels replay chosen choices), plays user or
+    search strategies, or a game not on the forward-model template. Played in a process of
+    its own: a crash of the compiled kernels (Lowlands at 4 players, docs/card-worth.md
+    "Known problems") costs the check, never the report. One worker."""
+    from joblib.externals.loky import get_reusable_executor
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    from sim.run_folder import open_run
+
+    want = list(cards) if cards is not None else worth_cards(analysis)
+    if not want or games <= 0 or analysis.solo:
+        return {}, []
+    folder = open_run(run_dir)
+    manifest, spec = folder.manifest, folder.spec
+    if spec is None or spec.model() is None or manifest.get("assigned"):
+        return {}, []
+    if manifest.get("user_strategies"):
+        return {}, [Note("card-check-user-strategies")]
+    try:
+        return get_reusable_executor(max_workers=1).submit(
+            _worth_check, spec, manifest, run_dir, want, games, max_cards).result()
+    except TerminatedWorkerError:
+        return {}, [Note("card-check-crashed", {"game": manifest.get("game")})]
+
+
+def _worth_check(spec, manifest: dict, run_dir: str, want: list, games: int,
+                 max_cards: int) -> tuple[dict, list]:
+    import numpy as np
+
+    from analysis.card_worth import select_states, worth_table
+    from analysis.metadata import game_metadata
+    from sim import counterfactual as cf
+    from sim.game_api import ToolkitError
+
+    comp = manifest["components"]
+    copy = os.path.join(run_dir, comp["copy"])
+    vf = manifest.get("variants_file")
+    variants = os.path.join(run_dir, vf["copy"]) if vf else None
+    components = spec.load_components(copy, tuple(comp.get("overrides") or ()))
+    meta = game_metadata(spec, components)
+    types = [c for c in meta.get("cards", []) if c.get("mask_column")
+             and any(t == c["type"] for t, _ in want)]
+    want = [(t, c) for t, c in want if any(x["type"] == t for x in types)]
+    if not want:
+        return {}, []
+    notes = []
+    if len(want) > max_cards:
+        notes.append(Note("card-check-limited", {"checked": max_cards, "flagged": len(want)}))
+        want = want[:max_cards]
+    prepared = spec.prepare(components, int(manifest["players"]),
+                            list(manifest["strategy_names"]), int(manifest["seed"]), variants)
+    try:
+        cf.check_players(prepared)
+    except ToolkitError:
+        return {}, [Note("card-check-user-strategies")]
+    n = int(min(games, int(manifest.get("games") or games)))
+    masks = [c["mask_column"] for c in types]
+    scan = cf.scan(spec, prepared, masks, 0, n, workers=1)
+    index = {c["type"]: t for t, c in enumerate(types)}
+    keep = np.zeros(len(scan), bool)
+    for ty, c in want:
+        keep |= (scan[:, 3] == index[ty]) & (scan[:, 4] == c)
+    chosen = select_states(scan[keep], REPORT_WORTH_STATES, int(manifest["seed"]))
+    configs = np.zeros((len(chosen), 1), np.int64)
+    if len(chosen):
+        outcomes, valid = cf.play_states(spec, prepared, [components], chosen, configs, masks,
+                                         1, workers=1)
+    else:
+        outcomes, valid = np.zeros((0, 1, 1, 4)), np.zeros(0, np.int64)
+    rows = worth_table(scan, chosen, outcomes, valid, types, {}, seed=int(manifest["seed"]))
+    out: dict = {}
+    for row in rows:
+        if (row["type"], row["card"]) in want:
+            row["scan_games"] = n
+            out.setdefault(row["type"], {})[row["card"]] = row
     return out, notes

@@ -205,3 +205,29 @@ def worth_table(scan: np.ndarray, states: np.ndarray, outcomes: np.ndarray,
             row["suggested"] = suggested_value(row)
             rows.append(row)
     return rows
+
+
+def advantage_by_value(d_win: np.ndarray, d_score: np.ndarray, values: list,
+                       confidence: float = 0.95, seed: int = 1) -> tuple[list, dict]:
+    """`tune --objective card-parity`: a card's advantage at each of its values, all on the
+    same sampled states. d_win[state, w], d_score[state, w]: the per-state differences (card
+    branch - alternative, mean over play-ons) under value w. Returns (one dict per value:
+    value, win (mean, low, high), its standard error, score (mean, low, high)), and the parity
+    value of the line through them (analysis.card_worth.parity; nan when the values are not
+    numbers)."""
+    z = z_value(confidence)
+    rows = []
+    for w, v in enumerate(values):
+        x = d_win[:, w]
+        x = x[np.isfinite(x)]
+        se = float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.inf
+        rows.append({"value": v, "win": _mean_ci(x, z), "se": se,
+                     "score": _mean_ci(d_score[:, w][np.isfinite(d_score[:, w])], z),
+                     "states": int(x.size)})
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    par = {"parity": math.nan, "parity_low": math.nan, "parity_high": math.nan,
+           "slope": (math.nan, math.nan, math.nan)}
+    if numeric and len(values) > 1:
+        ok = np.isfinite(d_win).all(axis=1)
+        par = parity(np.asarray(values, float), d_win[ok], seed, confidence)
+    return rows, par

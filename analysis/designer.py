@@ -411,10 +411,10 @@ OBJECTIVE_HELP = {
                       "player is drawn at random or passed on: Lowlands, Sagrada)",
     "strategy-parity": "are the strategies equally strong? the gap between the best and the "
                        "worst strategy's win share (give two or more strategies)",
-    "card-parity": "is this card worth what it costs? the largest gap, over the varied cards, "
-                   "between the win share of the seats that take the card and that of the takers "
-                   "of the other cards of its kind, pooled: the baseline of every card verdict "
-                   "(vary cards' values)",
+    "card-parity": "is this card worth what it costs? its counterfactual advantage (taking it "
+                   "against the seat's best alternative, played on from the same sampled "
+                   "decision states: docs/card-worth.md) at every value tried; the value where "
+                   "it is 0 (vary one card's value)",
 }
 BOOTSTRAP = 1000
 

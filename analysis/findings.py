@@ -98,6 +98,7 @@ class Note:
       values-pooled          values (rarer values of a breakdown pooled as "other")
       card-check-user-strategies   (card response not checked)
       card-check-limited     checked, flagged (only the strongest flagged cards checked)
+      card-check-crashed     game (the counterfactual card check's kernel crashed)
     """
     code: str
     detail: dict = field(default_factory=dict, hash=False, compare=True)

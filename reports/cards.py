@@ -1,5 +1,8 @@
-"""The `balance cards` report: the sensitivity table (analysis/cards.py, sim/cards.py) as a
-document (verdicts, the table, a figure of the per-card slopes with their intervals)."""
+"""The `balance cards --takers` report: the sensitivity table (analysis/cards.py,
+sim/cards.py) as a document (lines, the table, a figure of the per-card slopes with their
+intervals). Who takes a card describes the players, not the card: every line is labelled a
+description of play and no value is suggested from it (a card's worth and its parity value
+are its counterfactual advantage: reports/card_worth.py, docs/card-worth.md)."""
 from __future__ import annotations
 
 import math
@@ -37,7 +40,7 @@ def parity_text(s: dict) -> str:
 
 HEADERS = ["card", "value", "taken in (games)", "takers' gap to " + BASELINE + " (95%)",
            "take rate per point (95%)", "takers' win share per point (95%)",
-           "gap per point (95%)", "players", "value change to parity"]
+           "gap per point (95%)", "players", "takers' gap closes at (play)"]
 
 
 def table_rows(steps: list) -> list:
@@ -56,18 +59,22 @@ def verdicts(steps: list) -> list:
     ignored = [s for s in steps if s["response"] == "players do not respond"]
     move = [s for s in steps if s.get("to_parity") is not None]
     move.sort(key=lambda s: -abs(s["to_parity"]))
+    out.append("A description of play, not of the cards: who takes a card, and how that "
+               "moves with its value, says how these players choose; a card's worth is its "
+               "advantage when taken (`balance cards` without --takers), and no value is "
+               "suggested from this table.")
     for s in move:
         out.append(f"{_one(s['label'])} '{s['name']}' ({s['value']}): its takers win "
                    f"{_pp(s['gap'][0])} pp against {baseline_name(s['label'])}; each point "
-                   f"moves that by "
-                   f"{_pp(s['gap_slope'][0], 2)} pp, so about {s['to_parity']:+.1f} points "
-                   f"(to {s['value'] + s['to_parity']:.1f}) would bring it to parity.")
+                   f"moves that gap by {_pp(s['gap_slope'][0], 2)} pp (it would close at "
+                   f"about {s['value'] + s['to_parity']:.1f}, {s['to_parity']:+.1f} points, "
+                   f"as these players choose).")
     for s in ignored:
         out.append(f"{_one(s['label'])} '{s['name']}' ({s['value']}): the players do not "
                    f"respond to its value (take rate {_pp_ci(s['take'])} per point).")
     if not move:
-        out.append(f"No card's value would have to change to reach parity with {BASELINE} "
-                   f"beyond the intervals (at parity, or its value does not move its gap).")
+        out.append(f"No card's takers' gap to {BASELINE} moves with its value towards 0 beyond "
+                   f"the intervals.")
     return out
 
 
@@ -116,9 +123,12 @@ def cards_document(steps: list, manifest: dict, header: dict) -> Document:
         "one point down and one up (one-sided where the component file refuses the lower "
         "value) and plays the same games; the change per point and its 95% interval come from "
         "the game-by-game differences (delta method for the win shares). 'do not respond': "
-        "the take rate's change per point lies within +/-0.5 pp, interval included. The value "
-        "change to parity extrapolates the gap linearly; it is given only when the gap and "
-        "its slope are both beyond their intervals."])
-    return Document(f"Cards: {manifest.get('title', manifest.get('game'))}",
-                    f"{players} players: what one point of each card's value changes",
+        "the take rate's change per point lies within +/-0.5 pp, interval included. Where the "
+        "takers' gap would close extrapolates the gap linearly (given only when the gap and "
+        "its slope are both beyond their intervals); it describes these players' choices and "
+        "is not a suggested value: a card's parity value is where its counterfactual "
+        "advantage is 0 (`balance cards`, docs/card-worth.md)."])
+    return Document(f"Cards, takers' sensitivity: {manifest.get('title', manifest.get('game'))}",
+                    f"{players} players: how one point of each card's value changes who takes "
+                    f"it and how its takers do (a description of play)",
                     [Section("Verdicts", "verdicts", [verdicts(steps)]), ev, what, method])

@@ -265,6 +265,14 @@ def _grid_figures(r: SweepResult, players: int) -> list:
     figs = []
     grid_note = (f"The grid: {p1} along x, one line per value of {p2}; every point plays the "
                  f"same games (same seeds).")
+    if r.start is not None:   # the game's start player is not always seat 1: its question first
+        st = r.start.rename(columns={"win_low": "lo", "win_high": "hi"})
+        positions = sorted(st["position"].unique())
+        figs.append(panels("position", st, positions, lambda g: f"start position {int(g) + 1}"
+                           + (" (start player)" if int(g) == 0 else ""), "win_share", "lo",
+                           "hi", "win share (95% band)", "Win share by start position",
+                           grid_note + " Position 1 is the start player.",
+                           1.0 / players if players > 1 else None, fig_key="sweep-start"))
     seats = sorted(r.seat["seat"].unique())
     figs.append(panels("seat", r.seat, seats, lambda g: f"seat {int(g) + 1}", "win_share", "lo",
                        "hi", "win share (95% band)", "Win share by seat", grid_note,
@@ -576,8 +584,9 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
         ax.plot([kx], [best["value"]], "*", color=RED, ms=12, label=f"best: {best['label']}")
     ax.set_ylabel(f"{objective} (smaller is better)")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    unit = trials[0].get("unit", "games")   # card-parity: sampled decision states
     figs = [Figure("tune", "Search", f"{method}; every configuration played the same "
-                   f"{trials[0]['games']:,} games (same seeds).", _png(fig))]
+                   f"{trials[0]['games']:,} {unit} (same seeds).", _png(fig))]
     verdicts = [decision]
     blocks = list(figs)
     if confirmation is not None:
@@ -606,7 +615,7 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
                             "the search's games, and to the candidate on the check's fresh games "
                             "(seats, start positions, strategies, scores, the game's declared "
                             f"outcomes); Holm across the {len(moves)} rows."))
-    blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", "games"],
+    blocks.append(Table(["trial", "values", f"{objective} (95% half-width)", unit],
                         [[t["trial"], t["label"] + ("  (current)" if t["baseline"] else ""),
                           f"{t['value']:.4f} +/- {Z95 * t['se']:.4f}", f"{t['games']:,}"]
                          for t in trials], "Every configuration of the search."))

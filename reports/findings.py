@@ -155,7 +155,9 @@ def _card_more(f):
 def _card_never(f):
     names = f.get("names") or []
     shown = ", ".join(f"'{x}'" for x in names[:6]) + (" ..." if len(names) > 6 else "")
-    return (f"{int(f.value)} of {f.get('of')} {f.subject.lower()} {f.verdict} in "
+    play = (" by these players (not chosen: a description of their play, not of the cards)"
+            if f.verdict == "never taken" else "")
+    return (f"{int(f.value)} of {f.get('of')} {f.subject.lower()} {f.verdict}{play} in "
             f"{f.get('games'):,} games: {shown}.")
 
 
@@ -186,12 +188,43 @@ def sentence(f: Finding) -> str:
 
 
 # --- the flag table's "what" -----------------------------------------------------------------
+def worth_text(row: dict) -> str:
+    """A card's counterfactual advantage (analysis/card_check.py worth_check), in the words of
+    `balance cards` (reports/card_worth.py)."""
+    from reports.card_worth import advantage_text, chosen_text
+    code = row["verdict"]
+    if code == "not-an-option":
+        return ("by counterfactual play: never among the options of these players' decisions "
+                f"in the {row.get('scan_games', 0):,} games scanned, so its worth is not "
+                "measured")
+    if code == "too-few-states":
+        return (f"by counterfactual play: only {row['states']} sampled decisions where it was "
+                f"an option, too few for a verdict")
+    side = code.replace("not-chosen-", "")
+    if code.startswith("not-chosen-"):
+        tail = {"helps": "it would help: the players miss it",
+                "hurts": "it would not help: the card is weak",
+                "no-advantage": "it would not help beyond the interval",
+                "unclear": "its advantage is unclear"}[side]
+        return (f"by counterfactual play it is not chosen by these players ({chosen_text(row)}); "
+                f"{advantage_text(row)}: {tail}")
+    tail = {"helps": "the card is strong for these players",
+            "hurts": "the card is weak for these players",
+            "no-advantage": "no advantage beyond the interval: the takers' lead is not the "
+                            "card's",
+            "unclear": "its advantage is unclear"}[side]
+    return f"by counterfactual play, {advantage_text(row)}: {tail}"
+
+
 def response_text(game: str, step: dict | None) -> str:
-    """Whether the players respond to a card's value: from a paired +/-1 step on shared
-    seeds (analysis/cards.py) when one was played, otherwise where to measure it."""
+    """What the card is worth: its counterfactual advantage when the report measured it
+    (worth_check), a paired +/-1 step of the takers' sensitivity table (analysis/cards.py)
+    when given one, otherwise where to measure it."""
     if step is None:
-        return (f"this is an association: whether the players respond to its value is not "
-                f"measured by one run (`balance cards {game or '<game>'}` measures it)")
+        return (f"this is an association: the card's own advantage is not measured by one "
+                f"run (`balance cards {game or '<game>'}` measures it)")
+    if "verdict" in step:
+        return ("an association (a description of play); " + worth_text(step))
     lo, hi = step["take"][1], step["take"][2]
     word = response_word(lo, hi)
     rate = (f"take rate {100 * step['take'][0]:+.1f} pp per point "
@@ -205,6 +238,12 @@ def response_text(game: str, step: dict | None) -> str:
     return f"whether the players respond to its value is unclear ({rate})"
 
 
+def assigned_text(choice: str) -> str:
+    """The tail of a card flag whose choice the run assigned at random: an experiment."""
+    return (f"the {choice} was assigned at random in this run, so this difference is an "
+            f"experiment: the effect of the {choice} itself, for these players")
+
+
 def _card_flag(f: Finding) -> str:
     vtxt = f.get("value_text") or ""
     subject = f.subject
@@ -212,7 +251,9 @@ def _card_flag(f: Finding) -> str:
         subject = (f"{subject[:-1]}, {vtxt})" if subject.endswith(")")
                    else f"{subject} ({vtxt})")
     if f.verdict in ("never taken", "never happened"):
-        return f"{subject} was {f.verdict} in {f.get('games'):,} games"
+        worth = f.get("response")
+        return (f"{subject} was {f.verdict} in {f.get('games'):,} games"
+                + (f"; {worth_text(worth)}" if worth else ""))
     label = f.get("label") or ""
     if f.get("solo"):
         what = (f"scores {F.num(f.value, 1)} when taken against {F.num(f.reference, 1)} for "
@@ -220,7 +261,9 @@ def _card_flag(f: Finding) -> str:
     else:
         what = (f"its takers win {F.share_interval(f.value, f.low, f.high)} against "
                 f"{F.share_interval(f.reference, f.reference_low, f.reference_high)} for "
-                f"{baseline_name(label)}; " + response_text(f.get("game"), f.get("response")))
+                f"{baseline_name(label)}; "
+                + (assigned_text(f.get("choice") or label.lower()) if f.get("assigned")
+                   else response_text(f.get("game"), f.get("response"))))
     return f"{subject} {f.verdict}: {what}"
 
 

@@ -77,6 +77,10 @@ def note_text(note) -> str:
         return f"{d['values']} rarer values pooled as 'other'"
     if code == "card-check-user-strategies":
         return "card response not checked: the run plays user strategies"
+    if code == "card-check-crashed":
+        return (f"card worth not checked: the counterfactual kernel of {d['game']} crashed "
+                f"(a known defect: docs/card-worth.md, \"Known problems\"); the card lines "
+                f"say it was not measured")
     if code == "card-check-limited":
         return (f"card response checked for the {d['checked']} strongest of the "
                 f"{d['flagged']} flagged cards")

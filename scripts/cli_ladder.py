@@ -2,7 +2,8 @@
 handed to the library (`sim.api.ladder`, sim/api/ladders.py: the plan, the result folder, the
 levels and the verdict runs; analysis/ladder.py measures, reports/ladder.py writes the table,
 the plot and the report), and what it returns printed. Registered into scripts/cli.py by
-`add_commands`; imports no other scripts module.
+`add_commands`; imports no other scripts module but the shared --assign option
+(scripts/cli_designer.py).
 """
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ def add_commands(sub, _int) -> dict:
                    help="replace a previous result of this toolkit in --out (only the files the "
                         "toolkit wrote there are removed)")
     s.add_argument("--no-progress", action="store_true", help="no progress bars")
+    from scripts.cli_designer import add_assign_option
+    add_assign_option(s)
     return {"ladder": cmd_ladder}
 
 
@@ -55,7 +58,7 @@ def cmd_ladder(args, out) -> int:
                set=list(args.overrides), out=root, budgets=args.budgets, rollout=args.rollout,
                reference=args.reference, verdict_games=args.verdict_games,
                components=args.components, workers=args.workers, overwrite=args.overwrite,
-               progress=not args.no_progress, echo=out)
+               progress=not args.no_progress, echo=out, assign=list(args.assign))
     files = r.report()
     print("", file=out)
     print(r.table_text(), file=out)

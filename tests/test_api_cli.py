@@ -150,7 +150,7 @@ def test_cards_command_equals_cards_call(capsys, tmp_path):
     from sim.api import cards   # sim.cards is the engine's module: the call lives in sim.api
     meta = game(GAME).spec.report_metadata(game(GAME).load_components())
     kind = [c["type"] for c in meta["cards"] if c.get("value_path")][-1]
-    out = cli(capsys, "cards", GAME, "--players", "2", "--strategies", "greedy", "--only", kind,
+    out = cli(capsys, "cards", GAME, "--takers", "--players", "2", "--strategies", "greedy", "--only", kind,
               "-n", "60", "--workers", "1", "--no-progress", "--out", tmp_path / "k1")
     r = cards(GAME, players=2, strategies="greedy", only=kind, games=60, workers=1,
               out=str(tmp_path / "k2"))

@@ -161,7 +161,7 @@ def test_windows_are_a_card_type_that_cards_sweep_and_tune_accept():
 
 
 def test_cards_only_window_is_accepted_and_plays_the_windows(tmp_path, capsys):
-    code = main(["cards", "sagrada", "--only", "window", "--players", "2", "-n", "20",
+    code = main(["cards", "sagrada", "--takers", "--only", "window", "--players", "2", "-n", "20",
                  "--workers", "1", "--no-progress", "--assign", "window=random",
                  "--out", str(tmp_path / "c")])
     out, err = capsys.readouterr()
@@ -186,3 +186,33 @@ def test_sweep_and_compare_play_every_configuration_with_the_assignment(tmp_path
         for d in subs:
             m = json.loads(open(os.path.join(root, d, "manifest.json")).read())
             assert m["config"]["assigned"] == {"window": "random"}
+
+
+def test_card_flags_of_an_assigned_choice_are_worded_as_an_experiment(runs):
+    """A window flag of an assigned run is an experiment, never "this is an association"; the
+    same flag of a run whose players chose keeps the association wording (issue 19)."""
+    from analysis.balance import analyse_run
+    from analysis.findings import Finding
+    from reports.findings import flag_text
+    one, _, chosen = runs
+    detail = {"value_text": "5 favour tokens", "label": "Windows", "game": "sagrada",
+              "choice": "window", "solo": False}
+    flag = dict(kind="card", subject="Window 'Gravitas'", verdict="over-performs",
+                statistic="takers_win_share", value=0.38, low=0.35, high=0.41, reference=0.24,
+                reference_low=0.23, reference_high=0.25, effect=0.14, effect_low=0.11,
+                effect_high=0.17, unit="pp")
+    text = flag_text(Finding(**flag, detail={**detail, "assigned": True}))
+    assert "this is an association" not in text
+    assert "the window was assigned at random in this run" in text and "an experiment" in text
+    assert "this is an association" in flag_text(Finding(**flag, detail={**detail,
+                                                                        "assigned": False}))
+    # the analysis marks the window findings of the assigned run (and only of that run)
+    a, c = analyse_run(one.path), analyse_run(chosen.path)
+    win_a = next(s for s in a.cards if s.type == "window")
+    win_c = next(s for s in c.cards if s.type == "window")
+    assert win_a.findings and win_c.findings
+    for f in a.flags:
+        if f.kind == "card" and f.get("choice") == "window" and f.effect is not None:
+            assert "association" not in flag_text(f)
+    chosen_windows = [f for f in c.flags if f.kind == "card" and f.get("choice") == "window"]
+    assert chosen_windows and all(f.get("assigned") is False for f in chosen_windows)

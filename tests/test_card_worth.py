@@ -107,8 +107,35 @@ def test_the_command_line_prints_the_verdicts(cards_registry, capsys, tmp_path):
     r = card_worth("toycards", scan_games=60, states=40, offsets="none", workers=1)
     assert r.verdicts and all(line in out for line in r.verdicts)
     assert (tmp_path / "w" / "report" / "report.md").is_file()
-    assert main(["cards", "toycards", "--states", "40"]) == 2
-    assert "only with --counterfactual" in capsys.readouterr().err
+    assert main(["cards", "toycards", "--takers", "--states", "40"]) == 2
+    assert "not with --takers" in capsys.readouterr().err
+
+
+def test_plain_cards_is_the_counterfactual_advantage_and_never_suggests_raising_a_helping_card(
+        cards_registry, capsys, tmp_path):
+    """`balance cards` without a flag: the verdicts are the counterfactual advantage (the
+    takers' share only as a description of play), it says its sample size, and it never
+    suggests a higher value for a card whose advantage is above 0 beyond its interval."""
+    import json
+    code = main(["cards", "toycards", "--strategies", "fan", "--games", "200", "--states", "150",
+                 "--offsets=-3,3", "--workers", "1", "--no-progress",
+                 "--out", str(tmp_path / "plain")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "'Hidden Gem' (6) is not chosen by these players" in out and "miss it" in out
+    assert "sample: 200 games scanned, at most 150 sampled decisions per card" in out
+    plan = json.loads((tmp_path / "plain" / "designer.json").read_text())
+    assert plan["kind"] == "worth"
+    rows = plan["result"]["cards"]
+    helping = [r for r in rows if r["win"][1] > 0]
+    assert any(r["name"] == "Hidden Gem" for r in helping)
+    for r in helping:
+        assert r["suggested"] is None or r["suggested"] < r["value"], r
+    gem = next(r for r in rows if r["name"] == "Hidden Gem")
+    assert gem["suggested"] is not None and gem["suggested"] < 6      # parity near the plain 3
+    # the defaults are said too, and an assigned choice is refused with its reason
+    assert main(["cards", "toycards", "--assign", "card=random", "--games", "20"]) == 2
+    assert "not a choice" in capsys.readouterr().err
 
 
 def test_a_card_with_few_states_gets_more_playons_up_to_a_cap():
@@ -128,3 +155,52 @@ def test_parity_is_where_the_paired_advantage_line_crosses_zero():
     assert p["parity"] == pytest.approx(expected, abs=1e-9)
     assert p["parity_low"] < expected < p["parity_high"]
     assert p["slope"][0] == pytest.approx(0.05)      # paired: each state's own worth cancels
+
+
+def test_tune_card_parity_finds_where_the_advantage_is_zero_on_the_same_states(
+        cards_registry, tmp_path):
+    """`tune --objective card-parity` measures the card's counterfactual advantage at every
+    value on the same sampled states: Hidden Gem (6 points, the plain cards 3) reaches parity
+    at about 3, and a range above its value is never suggested (it already helps)."""
+    import json
+    import os
+    from sim.api import tune
+    r = tune("toycards", ["cards[4].points=2..6"], objective="card-parity", players=4,
+             strategies="fan", games=200, workers=1, out=str(tmp_path / "t"))
+    adv = {t["label"]: t["advantage"] for t in r.trials_list}
+    assert adv["cards[4].points=6"][1] > 0                  # the current value helps
+    assert r.best["label"] == "cards[4].points=3"
+    lo, hi = adv["cards[4].points=3"][1:]
+    assert lo <= 0 <= hi
+    assert r.suggested and "cards[4].points=3" in open(r.suggested).read()
+    plan = json.loads((tmp_path / "t" / "designer.json").read_text())
+    assert 2.5 <= plan["result"]["parity"] <= 3.5
+    assert "sampled decision states" in r.trials_list[0]["unit"]
+    up = tune("toycards", ["cards[4].points=7..9"], objective="card-parity", players=4,
+              strategies="fan", games=200, workers=1, out=str(tmp_path / "u"))
+    assert up.suggested is None and up.best["baseline"]
+    assert not os.path.exists(tmp_path / "u" / "suggested_components.toml")
+    assert "No value in the range brings its advantage closer to 0" in up.decision
+
+
+def test_the_report_says_a_never_taken_card_would_help_the_players_miss_it(cards_registry,
+                                                                           tmp_path):
+    """The run report's card check is the counterfactual advantage (issue 19): the fan never
+    takes Hidden Gem; the report's flag says it is not chosen by these players and would
+    help (the players miss it), from states sampled in the run's own games."""
+    from analysis.balance import analyse_run
+    from reports.findings import flag_text
+    from sim.api import run
+    r = run("toycards", players=4, strategies="fan", games=300, workers=1,
+            out=str(tmp_path / "run"))
+    a = analyse_run(r.path, card_check=300)
+    gem = next(f for f in a.flags if f.kind == "card" and f.subject.startswith("Hidden Gem ("))
+    assert gem.verdict == "never taken"
+    text = flag_text(gem)
+    assert "by counterfactual play it is not chosen by these players" in text
+    assert "it would help: the players miss it" in text
+    assert gem.get("response")["win"][1] > 0
+    # without the check the same flag only says it was never taken
+    plain = analyse_run(r.path, card_check=0)
+    gem0 = next(f for f in plain.flags if f.kind == "card" and f.subject.startswith("Hidden Gem ("))
+    assert flag_text(gem0).endswith("was never taken in 300 games")

@@ -73,8 +73,8 @@ def test_the_sentence_renderer_writes_a_hand_made_finding():
     assert sentence(card) == (
         "Cascade Diptych (commission, 8 points) over-performs: its takers win 58.40% "
         "(57.80 to 58.90) against 25.20% (25.10 to 25.30) for the takers of the other "
-        "commissions; this is an association: whether the players respond to its value is "
-        "not measured by one run (`balance cards sunset` measures it).")
+        "commissions; this is an association: the card's own advantage is not measured by one "
+        "run (`balance cards sunset` measures it).")
     strat = Finding("strategy", "planner", "above", "win_share", 0.424, 0.42, 0.429, 0.25,
                     p_holm=1e-20, detail={"seats": "every seat, rotated", "confounded": False})
     assert sentence(strat) == ("planner wins 42.40% (42.00 to 42.90) of its games (every seat, "

@@ -215,6 +215,7 @@ def test_ladder_refuses_a_folder_it_did_not_write(template_toy, in_tmp, capsys):
     (["--budgets", "0"], "at least 1"),
     (["--rollout", "mcts"], "--rollout"),
     (["--reference", "nobody"], "--reference"),
+    (["--assign", "window=random"], "toy declares no assignable choice"),
 ])
 def test_ladder_mistakes_are_one_line(template_toy, in_tmp, capsys, extra, words):
     assert main(LADDER + extra + ["--out", str(in_tmp / "x")]) == 2

@@ -142,3 +142,17 @@ def test_summary_and_compare_lead_with_the_start_position(start_registry, tmp_pa
     assert c.verdicts[0].startswith("Start position 1 (start player) wins ")
     assert "disadvantaged" in c.verdicts[0]
     assert any(v.startswith("Seat numbers come second") for v in c.verdicts)
+
+
+def test_a_grid_sweep_draws_the_start_position_panel_first(start_registry, tmp_path):
+    """A two-field sweep of a game whose start player is not always seat 1 draws the start
+    positions as a grid too (issue 19, item 5), before the seats."""
+    from sim.api import sweep
+    r = sweep("toystart", ["rules.start_handicap=0,3", "dice.sides=5,6"], players=2,
+              strategies="greedy", games=200, out=str(tmp_path / "g"), workers=1)
+    figs = [b for s in r.document().sections for b in s.blocks if hasattr(b, "png")]
+    keys = [f.key for f in figs]
+    assert keys.index("sweep-start") < keys.index("sweep-seat")
+    start = next(f for f in figs if f.key == "sweep-start")
+    assert "Position 1 is the start player" in start.caption
+    assert "The grid: rules.start_handicap along x" in start.caption

@@ -542,6 +542,12 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
         bad = paths[card_infos.index(None)]
         raise ToolkitError(f"tune: card-parity needs every --vary on a card's field, e.g. "
                            f"commissions[12].points (got {bad})")
+    if objective == "card-parity" and len(paths) != 1:
+        raise ToolkitError("tune: card-parity varies one card's field at a time (its advantage "
+                           "is measured on that card's own sampled decision states)")
+    if objective == "card-parity" and not card_infos[0][0].get("mask_column"):
+        raise ToolkitError(f"tune: card-parity needs a card type the players choose (a mask "
+                           f"column); {card_infos[0][0]['type']} has none")
     if objective == "strategy-parity" and len(set_of(names)) < 2:
         raise ToolkitError("tune: strategy-parity needs at least two different strategies")
     from analysis.metadata import start_declaration
@@ -700,6 +706,8 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
     job = _tune_job(game, vary, objective, players, strategies, games, seed, set, out, trials,
                     confirm_games, components, variants, workers, overwrite, progress, echo,
                     assign)
+    if job.objective == "card-parity":
+        return _tune_card_parity(job)
     evaluated, base_rec, method = _tune_search(job, trials)
     best, confirmation, decision, notes, suggested = _tune_confirm(job, evaluated, base_rec)
     # the search's best (lowest objective) on the edge of a range: the balance point may lie
@@ -720,6 +728,123 @@ def tune(game: str, vary, objective: str = "seat-fairness", players: int | None 
                       confirmation, decision, objective, method,
                       read_manifest(os.path.join(job.root, base_rec["dir"])),
                       suggested if made else None, notes, moves, edges)
+
+
+CARD_PARITY_STATES = 500    # sampled decision states of the card (tune --objective card-parity)
+CARD_PARITY_PLAYONS = 2
+
+
+def _tune_card_parity(job: _TuneJob) -> TuneResult:
+    """`tune --objective card-parity`: the card's counterfactual advantage (docs/card-worth.md)
+    at every value of the range and the current one, all on the same sampled decision states
+    (found with the current values, from `games` games scanned); the objective is the
+    advantage's size |win share advantage|. A value is suggested (and the file written) only
+    when the current value's advantage is beyond its interval, the best value's interval holds
+    0, and the best value lies on the side that reduces the advantage (a card that already
+    helps is never suggested a higher value)."""
+    import time
+
+    from analysis.card_worth import MIN_STATES, advantage_by_value, suggested_value
+    from analysis.designer import edge_of_range
+    from reports.card_worth import _ci_num, _ci_pp
+    from reports.designer import edge_lines
+    from sim import designer
+    from sim.api.worth import advantage_at_values
+    from sim.run_folder import sha256_file
+
+    t0 = time.perf_counter()
+    if job.assigned:
+        raise ToolkitError("tune: card-parity measures a choice's advantage over the seat's "
+                           "alternative; a choice assigned at random (--assign) has none")
+    card, cid = job.card_infos[0]
+    path = job.paths[0]
+    values = list(dict.fromkeys([job.current[0]] + list(job.varies[0][1])))
+    comps = [job.spec.load_components(job.components, tuple(job.set_) + tuple(
+        job.overrides_of([v]))) for v in values]
+    prepared = job.prepared(job.seed, job.current)
+    name = card["names"][cid] if cid < len(card.get("names", [])) else f"#{cid}"
+    job.say(f"tune card-parity: {card['label']} '{name}': scanning {job.games:,} games for "
+            f"decisions where it is an option, then at most {CARD_PARITY_STATES} of them played "
+            f"on under each of {len(values)} values ({CARD_PARITY_PLAYONS} play-ons per branch)")
+    res = advantage_at_values(job.spec, prepared, card, cid, comps, job.games,
+                              CARD_PARITY_STATES, CARD_PARITY_PLAYONS, job.seed,
+                              workers=job.workers, progress=job.progress)
+    rows, par = advantage_by_value(res["win"], res["score"], values, seed=job.seed)
+    trials = []
+    for k, (v, r) in enumerate(zip(values, rows)):
+        trials.append({"trial": k, "label": f"{path}={designer.format_value(v)}",
+                       "values": [designer.format_value(v)],
+                       "value": abs(r["win"][0]), "se": r["se"], "games": r["states"],
+                       "unit": "sampled decision states", "dir": "", "baseline": k == 0,
+                       "advantage": list(r["win"]), "score_advantage": list(r["score"])})
+    base, cur = trials[0], rows[0]
+    finite = [t for t in trials if math.isfinite(t["value"])]
+    best = min(finite, key=lambda t: (t["value"], t["trial"])) if finite else base
+    b = rows[best["trial"]]
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    par_text = ""
+    if math.isfinite(par["parity"]):
+        ci = (f" ({par['parity_low']:.2f} to {par['parity_high']:.2f})"
+              if math.isfinite(par["parity_low"]) else "")
+        par_text = (f" The line through the advantages crosses 0 at {par['parity']:.2f}{ci} "
+                    f"(the parity value).")
+    head = (f"{card['label'][:-1] if card['label'].endswith('s') else card['label']} '{name}' "
+            f"at {base['label']}: taking it gains the seat {_ci_pp(cur['win'])} of win share "
+            f"and {_ci_num(cur['score'], 'points')} against its best alternative "
+            f"({cur['states']:,} sampled decisions; chosen in "
+            f"{100 * res['chosen_rate']:.1f}% of the {res['options']:,} decisions where it was "
+            f"an option, a description of play).")
+    row = {"win": cur["win"], "value": float(job.current[0]) if numeric else math.nan,
+           "parity": float(b["value"]) if numeric else math.nan, "states": cur["states"]}
+    lo, hi = b["win"][1], b["win"][2]
+    suggested = os.path.join(job.root, designer.SUGGESTED)
+    write = False
+    if cur["states"] < MIN_STATES:
+        decision = (f"{head} Fewer than {MIN_STATES} sampled decisions: no verdict; scan more "
+                    f"games (--games). No file written.")
+    elif not (cur["win"][1] > 0 or cur["win"][2] < 0):
+        decision = (f"{head} No advantage beyond the interval at the current value: the card "
+                    f"is at parity for these players; nothing to change. No file written.")
+    elif best["baseline"]:
+        decision = (f"{head} No value in the range brings its advantage closer to 0.{par_text} "
+                    f"No file written.")
+    elif not (lo <= 0 <= hi) or suggested_value(row) is None:
+        decision = (f"{head} The best value of the range, {best['label']}, leaves an advantage "
+                    f"of {_ci_pp(b['win'])}: no value in the range removes it beyond the "
+                    f"interval.{par_text} No file written.")
+    else:
+        write = True
+        write_suggested(job.spec, job.base_comp, job.set_, job.paths, best["values"],
+                        suggested, job.objective)
+        decision = (f"{head} At {best['label']} its advantage is {_ci_pp(b['win'])} (no "
+                    f"advantage beyond the interval, on the same sampled decisions).{par_text} "
+                    f"Suggested: {best['label']}; written to {suggested}.")
+    if not write and os.path.isfile(suggested):   # an earlier result of this plan
+        os.remove(suggested)
+    from sim.overrides import parse_value
+    edges = edge_of_range(job.varies, [parse_value(x) for x in best["values"]])
+    seconds = time.perf_counter() - t0
+    notes = edge_lines(edges, best) + [
+        f"sample: {job.games:,} games scanned (seed {job.seed}), at most {CARD_PARITY_STATES} "
+        f"sampled decisions of the card (one per game), {CARD_PARITY_PLAYONS} play-ons per "
+        f"branch, every value played on the same decisions (common random numbers)",
+        f"run time {seconds:.0f} s (workers: {job.workers or os.cpu_count()})"]
+    if res.get("lost"):
+        notes.append(f"{res['lost']:,} sampled states could not be replayed to the scanned "
+                     f"decision and were left out (a defect to report)")
+    method = ("the card's counterfactual advantage at every value, on the same sampled "
+              "decision states (objective: its size, |win share advantage|)")
+    made = os.path.isfile(suggested)
+    designer.write_plan(job.root, {**job.plan, "result": {
+        "best": best["label"], "current": base["label"], "trials": trials,
+        "parity": par["parity"], "parity_low": par["parity_low"],
+        "parity_high": par["parity_high"], "confirmation": None, "suggested": made,
+        "suggested_sha256": sha256_file(suggested) if made else None}})
+    manifest = {"game": job.spec.name, "title": job.spec.title, "players": job.n_players,
+                "strategy_names": list(job.names), "seed": job.seed}
+    return TuneResult(job.root, trials, job.varies, job.current, base, best, None, decision,
+                      job.objective, method, manifest, suggested if made else None, notes,
+                      None, edges)
 
 
 def _tune_moves(job: _TuneJob, evaluated: dict, base_rec: dict, confirmation):

@@ -222,7 +222,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
            rollout: str | None = None,
            reference: str | None = None, verdict_games: int | None = None, components=None,
            workers=None, overwrite: bool = False, progress: bool = False,
-           echo=None) -> LadderResult:
+           echo=None, assign=None) -> LadderResult:
     """The skill ladder: the game's built-ins (random, greedy, planner and its default
     strategy, those it has) and the game's mcts as shipped (its own defaults, strategies/
     search.py) at each of `budgets` (iterations per decision, a list or '50,200,800'; default:
@@ -231,7 +231,9 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     else the default strategy) in the others, seats rotated, the same deals for every level;
     `games` per level (rounded up to whole rotations). Then `verdict_games` (default
     `games`, 0 skips them) with the default strategy in every seat and with the strongest
-    level in every seat: which of the report's verdicts hold. out=None: a temporary folder."""
+    level in every seat: which of the report's verdicts hold. out=None: a temporary folder.
+    `assign`: choices assigned at random in every run of the ladder (sim/assign.py)."""
+    from sim.assign import parse_assign, with_assignment
     from analysis.balance import analyse_run
     from analysis.ladder import analyse_ladder, compare_verdicts, mcts_level
     from reports.ladder import ladder_verdict_lines, strongest_line, verdict_change_lines
@@ -267,6 +269,11 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         budgets = parse_budgets(budgets) if budgets is not None else []
     except ToolkitError as exc:
         problems.extend(exc.lines)
+    assigned = []
+    try:
+        assigned = parse_assign(spec, assign)
+    except ToolkitError as exc:
+        problems.extend(exc.lines)
     if problems:
         raise ToolkitError(problems)
     rollout = rollout or shipped["rollout"]
@@ -281,6 +288,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
             "components": components, "overrides": list(set_),
             "ladder_variants": {"file": VARIANTS_NAME,
                                 "sha256": rf.sha256_bytes(text.encode("utf-8"))}}
+    if assigned:   # a plan without assignment stays as it was
+        plan["assign"] = [f"{n}=random" for n in assigned]
     claim_root(root, plan, overwrite)
     if not os.path.isfile(vpath):     # ours (its SHA-256 is in the plan; checked on a resume)
         with open(vpath, "w", encoding="utf-8") as fh:
@@ -291,7 +300,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         if name == reference:
             continue
         p = spec.prepare(comp, n_players, [name] + [reference] * (n_players - 1), seed, vpath)
-        configs.append({"prepared": rotation.rotated(p), "level": name,
+        configs.append({"prepared": with_assignment(spec, rotation.rotated(p), assigned),
+                        "level": name,
                         "dir": designer.sub_dir(root, "point", len(configs))})
     rot = len(configs[0]["prepared"].rotation)
     n_games = rotation.whole_rotations(games, configs[0]["prepared"])
@@ -310,7 +320,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
                                        rollout == shipped["rollout"] else None, spec.title))
     base_name = spec.default_strategy_name()
     if verdict_games > 0 and strongest != base_name:
-        vconf = [{"prepared": spec.prepare(comp, n_players, [name], seed, vpath),
+        vconf = [{"prepared": with_assignment(spec, spec.prepare(comp, n_players, [name], seed,
+                                                                 vpath), assigned),
                   "dir": os.path.join(root, kind)}
                  for kind, name in (("verdict-base", base_name), ("verdict-top", strongest))]
         say(f"verdicts: {verdict_games:,} games with {base_name} in every seat, then with "

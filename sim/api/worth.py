@@ -15,11 +15,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sim.api.common import check_common, echo_to, overrides, strategy_list, temporary_out
+from sim import folder_lock
+from sim.api.common import check_common, echo_to, overrides, strategy_list
+from sim.api.folders import claim_root, result_root
 from sim.game_api import ToolkitError
 
-DEFAULT_SCAN_GAMES = 2000
-DEFAULT_STATES = 1000
+# plain `balance cards` stays quick (a few minutes at most on 2 cores for the shipped games,
+# warm kernels): intervals of about +/-6 pp of win share; --games / --states / --playons for
+# narrower ones (docs/card-worth.md, "Design of the sampling")
+DEFAULT_SCAN_GAMES = 1000
+DEFAULT_STATES = 300
 DEFAULT_PLAYONS = 1
 DEFAULT_OFFSETS = (-2, 2)
 MOST_PLAYONS = 8      # times `playons` at most, for a card with few sampled states
@@ -117,14 +122,28 @@ def _check_suggestions(rows: list, cards: list, load) -> None:
         row["suggested"] = float(v)
 
 
+def sample_text(scan_games: int, states: int, playons: int) -> str:
+    """The sample size in words (every card-worth output says it)."""
+    default = (int(scan_games), int(states), int(playons)) == (
+        DEFAULT_SCAN_GAMES, DEFAULT_STATES, DEFAULT_PLAYONS)
+    return (f"sample: {int(scan_games):,} games scanned, at most {int(states):,} sampled "
+            f"decisions per card, {int(playons)} play-on(s) per state and branch"
+            + (" (the defaults of `balance cards`, chosen to stay quick: intervals of about "
+               "+/-6 pp of win share; --games, --states and --playons narrow them)"
+               if default else ""))
+
+
+@folder_lock.scoped
 def card_worth(game: str, players: int | None = None, strategies=None, seed: int = 1,
                set=None, out: str | None = None, *, only=None, components=None,
                variants=None, workers=None, scan_games: int = DEFAULT_SCAN_GAMES,
                states: int = DEFAULT_STATES, playons: int = DEFAULT_PLAYONS, offsets=None,
-               progress: bool = False, echo=None) -> WorthResult:
+               progress: bool = False, echo=None, overwrite: bool = False,
+               assign=None) -> WorthResult:
     """Every card's advantage by counterfactual play on states sampled from `scan_games`
     games of these players (at most `states` per card), `playons` play-ons per state; the
-    parity value from the card's value moved by each of `offsets` on the same states."""
+    parity value from the card's value moved by each of `offsets` on the same states.
+    The result folder follows the sweep's rules (designer.json, --overwrite)."""
     import numpy as np   # on use: the listing commands import this module's package
     from analysis.card_worth import playons_for, select_states, worth_table
     from sim import counterfactual as cf
@@ -140,6 +159,11 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
                 (("states", states), ("playons", playons)) if int(v) < 1]
     if problems:
         raise ToolkitError(problems)
+    if assign:
+        raise ToolkitError("--assign: a card assigned at random is not a choice, so its "
+                           "advantage over the seat's alternative is not defined; its effect "
+                           "under random assignment is the takers' share (`balance cards "
+                           "--takers --assign ...`, or `balance run --assign ...`)")
     offs = _offsets(offsets)
     names = strategy_list(spec, strategies)
     base = spec.load_components(components, tuple(set_))
@@ -165,6 +189,13 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
         return spec.load_components(components, tuple(set_) + tuple(ov))
 
     comps, cfg_idx, cfg_vals = _value_configs(spec, load, cards, offs)
+    root, _ = result_root(out, spec, "worth")
+    plan = {"kind": "worth", "game": spec.name, "players": n_players, "strategies": names,
+            "only": only if only is None or isinstance(only, str) else ",".join(only),
+            "games": int(scan_games), "states": int(states), "playons": int(playons),
+            "offsets": list(offs), "seed": seed, "components": components,
+            "overrides": list(set_), "variants": variants}
+    claim_root(root, plan, overwrite)
     say(f"card worth: scanning {scan_games:,} games of {', '.join(names)} ({n_players} "
         f"players) for decisions where a card is an option...")
     scan = cf.scan(spec, prepared, masks, 0, int(scan_games), workers=workers,
@@ -196,11 +227,51 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
               "components": base.path, "decisions": int(len(scan)),
               "sampled": int(len(chosen)), "scan_seconds": round(t_scan, 1),
               "seconds": round(seconds, 1), "workers": workers or os.cpu_count()}
-    notes = [f"run time {seconds:.0f} s (scan {t_scan:.0f} s; workers: "
+    notes = [sample_text(scan_games, states, playons),
+             f"run time {seconds:.0f} s (scan {t_scan:.0f} s; workers: "
              f"{workers or os.cpu_count()})"]
     lost = int((valid != 1).sum())
     if lost:
         notes.append(f"{lost:,} of {len(valid):,} sampled states could not be replayed to the "
                      f"scanned decision and were left out (a defect to report)")
-    return WorthResult(path=os.path.abspath(out) if out else temporary_out("worth"),
-                       rows=rows, header=header, seconds=seconds, notes=notes)
+    from sim import designer
+    designer.write_plan(root, {**plan, "result": {
+        "seconds": round(seconds, 1), "sampled": int(len(chosen)),
+        "cards": [{k: r[k] for k in ("type", "card", "name", "value", "verdict", "suggested")}
+                  | {"win": list(r["win"]), "score": list(r["score"]),
+                     "chosen_rate": r["chosen_rate"], "states": r["states"]}
+                  for r in rows]}})
+    return WorthResult(path=root, rows=rows, header=header, seconds=seconds, notes=notes)
+
+
+def advantage_at_values(spec, prepared, card: dict, cid: int, value_components: list,
+                        scan_games: int, states: int, playons: int, seed: int,
+                        workers=None, progress: bool = False) -> dict:
+    """Card `cid` of type `card` (a report_metadata() card entry with a mask column): its
+    sampled states from `scan_games` games of `prepared` (at most `states`, one per game),
+    each played on under every Components of `value_components` (the same states, the same
+    chance). Returns the per-state differences {"win", "score"} [state, value], how often it
+    was an option and chosen (a description of play), the states sampled and left out."""
+    import numpy as np
+    from analysis.card_worth import select_states
+    from sim import counterfactual as cf
+    cf.check_players(prepared)
+    masks = [card["mask_column"]]
+    rows = cf.scan(spec, prepared, masks, 0, int(scan_games), workers=workers,
+                   progress=progress)
+    rows = rows[rows[:, 4] == int(cid)] if len(rows) else rows
+    chosen = select_states(rows, int(states), seed)
+    n_values = len(value_components)
+    configs = np.tile(np.arange(n_values, dtype=np.int64), (len(chosen), 1))
+    out = {"options": int(len(rows)),
+           "chosen_rate": float(rows[:, 5].mean()) if len(rows) else float("nan"),
+           "sampled": int(len(chosen))}
+    if len(chosen) == 0:
+        out.update(win=np.zeros((0, n_values)), score=np.zeros((0, n_values)), lost=0)
+        return out
+    o, valid = cf.play_states(spec, prepared, value_components, chosen, configs, masks,
+                              int(playons), workers=workers, progress=progress)
+    o = o[valid == 1]
+    out.update(win=np.nanmean(o[..., 0] - o[..., 1], axis=2),
+               score=np.nanmean(o[..., 2] - o[..., 3], axis=2), lost=int((valid != 1).sum()))
+    return out
