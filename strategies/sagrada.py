@@ -21,18 +21,17 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
-    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, G_DRAFTS_LEFT, G_HELD_COLOUR,
+    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
     G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
-    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, ORTH, R_EMPTY_PENALTY,
+    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
     R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
     T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH,
     T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
 )
-from sim.games.sagrada.model import dead_space_nb as is_dead_nb   # also evaluate_nb's
-from sim.games.sagrada.nb import (can_place_nb, lift_nb, move_options_nb, tool_cost_nb,
-                                  track_colours_nb, unlift_nb)
+from sim.games.sagrada.nb import (dilate4_nb, legal_mask_nb, lift_nb, move_options_nb,
+                                  tool_cost_nb, track_colours_nb, unlift_nb)
 
 from strategies.sagrada_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
     RANDOM, GREEDY, PLANNER, P_FILL, P_PRIVATE, P_PUBLIC, P_DEAD, P_RESTRICTED, P_TOKEN,
@@ -41,7 +40,17 @@ from strategies.sagrada_catalog import (  # noqa: F401  (ids, parameter slots, C
 )
 
 NEG = -1e18
-PREP_LEN = 43      # prep_nb's summary of a window
+# prep_nb's summary of a window: counts and masks of the dice ([0:43]), then bitmasks of cells
+PREP_OPEN = 43         # open spaces
+PREP_DEAD = 44         # open spaces no die can fill (dead_space_nb's)
+PREP_RESTRICTED = 45   # spaces with a colour or shade restriction
+PREP_RC = 46           # [46:51] spaces restricted to each colour
+PREP_RV = 51 - 1       # [51:57] spaces restricted to each value (index PREP_RV + value)
+PREP_LEN = 57
+# best_memo_nb's table: the best placement worth of each die (colour, value), computed once
+# per decision (the window does not change while the planner weighs its options)
+MEMO_LEN = N_COLOURS * (N_VALUES + 1)
+UNKNOWN = np.inf
 
 
 # ---------------------------------------------------------------------------------------
@@ -51,12 +60,23 @@ PREP_LEN = 43      # prep_nb's summary of a window
 def prep_nb(s, p, prep):
     """Per-decision summary of seat p's window: prep[0:4] row colour masks, [4:8] row value
     masks, [8:12] row dice; [12:17] column colour masks, [17:22] column value masks, [22:27]
-    column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour."""
+    column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour;
+    then the cell masks PREP_OPEN .. PREP_RV + N_VALUES (see their names)."""
     for k in range(PREP_LEN):
         prep[k] = 0
     for cell in range(N_CELLS):
+        bit = 1 << cell
+        rc = s.restr_colour[p, cell]
+        rv = s.restr_value[p, cell]
+        if rc != NO_COLOUR:
+            prep[PREP_RC + rc] |= bit
+        if rv != NO_VALUE:
+            prep[PREP_RV + rv] |= bit
+        if rc != NO_COLOUR or rv != NO_VALUE:
+            prep[PREP_RESTRICTED] |= bit
         c = s.win_colour[p, cell]
         if c == NO_COLOUR:
+            prep[PREP_OPEN] |= bit
             continue
         v = s.win_value[p, cell]
         r = cell // COLS
@@ -70,6 +90,20 @@ def prep_nb(s, p, prep):
         prep[27 + c] += 1
         prep[32 + v - 1] += 1
         prep[38 + c] += v
+    prep[PREP_DEAD] = dead_mask_nb(s, p, prep)
+
+
+@njit(cache=True, error_model="numpy")
+def dead_mask_nb(s, p, prep):
+    """The open spaces of seat p's window (as it is now) that no die can fill: a colour (value)
+    restriction equal to the colour (value) of an orthogonal neighbour (dead_space_nb's test,
+    by bitmasks). prep: only its restriction masks are read (they never change)."""
+    hit = 0
+    for k in range(N_COLOURS):
+        hit |= prep[PREP_RC + k] & dilate4_nb(s.cmask[p, k])
+    for v in range(1, N_VALUES + 1):
+        hit |= prep[PREP_RV + v] & dilate4_nb(s.vmask[p, v])
+    return hit & ~s.wmask[p] & FULL_MASK
 
 
 @njit(cache=True, error_model="numpy")
@@ -195,15 +229,11 @@ def value_nb(tables, s, p, prep, cell, c, v, params, planner):
                         pub += float(pts)
     val += params[P_PUBLIC] * pub
     if planner:
-        if s.restr_colour[p, cell] != NO_COLOUR or s.restr_value[p, cell] != NO_VALUE:
+        if (prep[PREP_RESTRICTED] >> cell) & 1:
             val += params[P_RESTRICTED]
-        dead = 0
-        for j in range(4):
-            q = ORTH[cell, j]
-            if q < 0 or s.win_colour[p, q] != NO_COLOUR or is_dead_nb(s, p, q):
-                continue
-            if s.restr_colour[p, q] == c or s.restr_value[p, q] == v:
-                dead += 1
+        # open, still fillable neighbours restricted to this die's colour or value
+        near = dilate4_nb(1 << cell) & prep[PREP_OPEN] & ~prep[PREP_DEAD]
+        dead = popcount_nb(near & (prep[PREP_RC + c] | prep[PREP_RV + v]))
         val -= params[P_DEAD] * pen * float(dead)
     return val
 
@@ -213,24 +243,43 @@ def best_cell_nb(tables, s, p, prep, c, v, mode, params, planner):
     """(best value, cell) for die (c, v) under placement `mode`; (NEG, -1) if none."""
     best = NEG
     best_cell = -1
-    for cell in range(N_CELLS):
-        if can_place_nb(s, p, cell, c, v, mode):
+    m = legal_mask_nb(s, p, c, v, mode)
+    cell = 0
+    while m:
+        if m & 1:
             x = value_nb(tables, s, p, prep, cell, c, v, params, planner)
             if x > best:
                 best = x
                 best_cell = cell
+        m >>= 1
+        cell += 1
     return best, best_cell
 
 
 @njit(cache=True, error_model="numpy")
-def window_worth_nb(tables, s, p, params):
-    """Planner: dead spaces (x P_DEAD per point of the empty-space penalty) of seat p's window,
-    for valuing tool moves."""
+def new_memo_nb():
+    return np.full(MEMO_LEN, UNKNOWN)
+
+
+@njit(cache=True, error_model="numpy")
+def best_memo_nb(tables, s, p, prep, c, v, params, memo):
+    """Planner: best_cell_nb's value for die (c, v), plain placement; computed once per memo
+    (one decision: the window and prep stay as they are while the memo lives)."""
+    k = c * (N_VALUES + 1) + v
+    if memo[k] == UNKNOWN:
+        x, _ = best_cell_nb(tables, s, p, prep, c, v, 0, params, True)
+        memo[k] = x
+    return memo[k]
+
+
+@njit(cache=True, error_model="numpy")
+def window_worth_nb(tables, s, p, prep, params):
+    """Planner: dead spaces (x P_DEAD per point of the empty-space penalty) of seat p's window
+    as it is now, for valuing tool moves."""
     total = 0.0
     pen = empty_penalty_nb(tables, s)
-    for cell in range(N_CELLS):
-        if s.win_colour[p, cell] == NO_COLOUR and is_dead_nb(s, p, cell):
-            total -= params[P_DEAD] * pen
+    for _ in range(popcount_nb(dead_mask_nb(s, p, prep))):
+        total -= params[P_DEAD] * pen
     return total
 
 
@@ -331,14 +380,14 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
 
 
 @njit(cache=True, error_model="numpy")
-def move_gain_nb(tables, s, p, code, mode, params):
-    """Planner: the change in window worth (dead spaces) from a tool move."""
-    before = window_worth_nb(tables, s, p, params)
+def move_gain_nb(tables, s, p, prep, code, before, params):
+    """Planner: the change in window worth (dead spaces) from a tool move; before: the window's
+    worth now (window_worth_nb)."""
     frm = code // N_CELLS
     to = code % N_CELLS
     c, v = lift_nb(s, p, frm)
     unlift_nb(s, p, to, c, v)
-    after = window_worth_nb(tables, s, p, params)
+    after = window_worth_nb(tables, s, p, prep, params)
     lift_nb(s, p, to)
     unlift_nb(s, p, frm, c, v)
     return after - before
@@ -365,64 +414,64 @@ def bag_counts_nb(tables, s, counts):
 
 
 @njit(cache=True, error_model="numpy")
-def best_any_value_nb(tables, s, p, prep, c, params, tw):
+def best_any_value_nb(tables, s, p, prep, c, params, tw, memo):
     """Flux Remover's drawn die of colour c, whose value the seat chooses: the best placement
     over the six values; with no legal space it goes to the pool (solo: as a 1, the least
     target)."""
     best = NEG
     for w in range(1, N_VALUES + 1):
-        x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
-        best = max(best, x)
+        best = max(best, best_memo_nb(tables, s, p, prep, c, w, params, memo))
     return best if best > NEG else -tw
 
 
 @njit(cache=True, error_model="numpy")
-def flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts):
+def flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts, memo):
     """Planner: expected worth of returning pool die i to the bag and drawing one (colours in
-    proportion to the bag's counts, known from the public dice; the returned die's colour
-    included) whose value the seat then chooses."""
-    bag_counts_nb(tables, s, counts)
+    proportion to the bag's counts, known from the public dice: counts, bag_counts_nb's; the
+    returned die's colour included) whose value the seat then chooses."""
     counts[s.pool_colour[i]] += 1
     total = 0.0
     n = 0.0
     for c in range(N_COLOURS):
         if counts[c] > 0:
-            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, c, params, tw)
+            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, c, params, tw, memo)
             n += float(counts[c])
+    counts[s.pool_colour[i]] -= 1
     return total / n + tw * float(s.pool_value[i])
 
 
 @njit(cache=True, error_model="numpy")
-def reroll_worth_nb(tables, s, p, prep, c, params, tw):
+def reroll_worth_nb(tables, s, p, prep, c, params, tw, memo):
     """Planner: expected worth of a die of colour c re-rolled and then drafted (Flux Brush):
     placed if it can be, else back to the pool (solo: on its way to the target)."""
     total = 0.0
     for w in range(1, N_VALUES + 1):
-        x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
+        x = best_memo_nb(tables, s, p, prep, c, w, params, memo)
         total += x if x > NEG else -tw * float(w)
     return total / N_VALUES
 
 
 @njit(cache=True, error_model="numpy")
-def plain_best_nb(tables, s, p, prep, skip, params, tw):
+def plain_best_nb(tables, s, p, prep, skip, params, tw, memo):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
     best = NEG
     for i in range(s.g[G_N_POOL]):
         if i == skip:
             continue
-        x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[i], s.pool_value[i], 0, params, True)
+        x = best_memo_nb(tables, s, p, prep, s.pool_colour[i], s.pool_value[i], params, memo)
         if x > NEG:
             best = max(best, x + tw * float(s.pool_value[i]))
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
+def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, memo):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
-    drafted, and its pips no longer count in the target); -1 otherwise."""
+    drafted, and its pips no longer count in the target); -1 otherwise. scratch: int64[512]
+    for the moves; memo: new_memo_nb()'s, of this decision."""
     effect = tables.tool_effect[s.tools[slot]]
     n_pool = s.g[G_N_POOL]
     solo = s.g[G_SOLO] == 1
@@ -435,7 +484,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
     if payer >= 0:
         pay = tw * float(s.pool_value[payer])
         if draft_free:
-            x = plain_best_nb(tables, s, p, prep, payer, params, tw)
+            x = plain_best_nb(tables, s, p, prep, payer, params, tw, memo)
             plain_after = x if x > NEG else 0.0
     best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
@@ -449,15 +498,15 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
             bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
             if effect == T_GROZING_PLIERS:
                 if v > 1:
-                    x, _ = best_cell_nb(tables, s, p, prep, c, v - 1, 0, params, True)
+                    x = best_memo_nb(tables, s, p, prep, c, v - 1, params, memo)
                     if x > NEG:
                         best = max(best, x + bonus)
                 if v < N_VALUES:
-                    x, _ = best_cell_nb(tables, s, p, prep, c, v + 1, 0, params, True)
+                    x = best_memo_nb(tables, s, p, prep, c, v + 1, params, memo)
                     if x > NEG:
                         best = max(best, x + bonus)
             elif effect == T_GRINDING_STONE:
-                x, _ = best_cell_nb(tables, s, p, prep, c, 7 - v, 0, params, True)
+                x = best_memo_nb(tables, s, p, prep, c, 7 - v, params, memo)
                 if x > NEG:
                     best = max(best, x + bonus)
             elif effect == T_CORK_BACKED:
@@ -465,15 +514,16 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
                 if x > NEG:
                     best = max(best, x + bonus)
             else:
-                best = max(best, reroll_worth_nb(tables, s, p, prep, c, params, tw) + bonus)
+                best = max(best, reroll_worth_nb(tables, s, p, prep, c, params, tw, memo) + bonus)
         return best - plain + pay if best > NEG else NEG
     if effect == T_FLUX_REMOVER:
         if not draft_free:
             return NEG
         counts = np.zeros(N_COLOURS, np.int64)
+        bag_counts_nb(tables, s, counts)
         for i in range(n_pool):
             if i != payer:
-                best = max(best, flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts))
+                best = max(best, flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts, memo))
         return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
@@ -486,7 +536,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         if give == 1 << 30:
             return NEG
         for k in range(s.g[G_N_TRACK]):
-            x, _ = best_cell_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], 0, params, True)
+            x = best_memo_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], params, memo)
             if x > NEG:
                 best = max(best, x + tw * float(s.track_value[k] - give))
         return best - plain + pay if best > NEG else NEG
@@ -501,7 +551,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         for i in range(n_pool):
             if i == payer:
                 continue
-            after = max(after, reroll_worth_nb(tables, s, p, prep, s.pool_colour[i], params, 0.0))
+            after = max(after, reroll_worth_nb(tables, s, p, prep, s.pool_colour[i], params, 0.0, memo))
             left += float(s.pool_value[i])
             n_left += 1
         if after == NEG:
@@ -511,10 +561,10 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         # a second draft now, the second turn skipped; when nobody drafts in between (solo,
         # or the last seat of the snake, whose two turns are back to back) the second turn
         # would offer the same dice (payer included)
-        second = plain_best_nb(tables, s, p, prep, payer, params, tw)
+        second = plain_best_nb(tables, s, p, prep, payer, params, tw, memo)
         if second == NEG:
             return NEG
-        anyway = plain_best_nb(tables, s, p, prep, -1, params, tw)
+        anyway = plain_best_nb(tables, s, p, prep, -1, params, tw, memo)
         n = s.g[G_N_PLAYERS]
         back_to_back = solo or s.order[n - 1] == p
         later = 1.0 if back_to_back else params[P_PLIERS_LATER]
@@ -523,8 +573,9 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
         filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
         n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
+        before = window_worth_nb(tables, s, p, prep, params)
         for i in range(n):
-            x = move_gain_nb(tables, s, p, scratch[i], mode, params)
+            x = move_gain_nb(tables, s, p, prep, scratch[i], before, params)
             best = max(best, x)
         return best + pay + plain_after - plain if best > NEG else NEG
     return NEG
@@ -554,13 +605,17 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
     if not planner:
         return best_i if best_i >= 0 else end_i
     # the planner: a tool when it pays
-    scratch = np.empty(512, np.int64)
+    scratch = np.empty(0, np.int64)
+    memo = np.empty(0)
     tool_i = -1
     tool_v = 0.0
     for i in range(n_options):
         code = options[i]
         if code == OPT_END or code < OPT_TOOL:
             continue
+        if len(memo) == 0:   # the first tool option: its work space
+            scratch = np.empty(512, np.int64)
+            memo = new_memo_nb()
         slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
         payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
         if solo:
@@ -568,7 +623,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         else:
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
-        gain = tool_gain_nb(tables, s, p, slot, payer, prep, best_v if best_i >= 0 else NEG, params, scratch)
+        gain = tool_gain_nb(tables, s, p, slot, payer, prep, best_v if best_i >= 0 else NEG, params, scratch, memo)
         if gain > NEG and gain - cost - params[P_TOOL_MARGIN] > tool_v:
             tool_v = gain - cost - params[P_TOOL_MARGIN]
             tool_i = i
@@ -588,7 +643,9 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
     tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
     best_v = NEG
-    counts = np.zeros(N_COLOURS, np.int64)
+    memo = new_memo_nb()
+    move = effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL
+    before = window_worth_nb(tables, s, p, prep, params) if move and planner else 0.0
     for i in range(n_options):
         code = options[i]
         x = NEG
@@ -604,7 +661,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
             x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_FLUX_BRUSH:
-            x = reroll_worth_nb(tables, s, p, prep, s.pool_colour[code], params, tw) + tw * float(s.pool_value[code])
+            x = reroll_worth_nb(tables, s, p, prep, s.pool_colour[code], params, tw, memo) + tw * float(s.pool_value[code])
         elif effect == T_FLUX_REMOVER and step == 0:
             # the die to return: the one worth least to draft later (solo: plus its pips,
             # which leave the track)
@@ -626,9 +683,8 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
             x += tw * float(s.track_value[k] - s.pool_value[d])
         elif code == OPT_END:
             x = 0.0
-        elif effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
-            mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
-            x = move_gain_nb(tables, s, p, code, mode, params) if planner else 0.0
+        elif move:
+            x = move_gain_nb(tables, s, p, prep, code, before, params) if planner else 0.0
         if x > best_v:
             best_v = x
             best_i = i
