@@ -23,7 +23,7 @@ from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
     COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
-    G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_VALUES, NO_COLOUR, NO_VALUE,
+    G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
     OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
     R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
@@ -46,10 +46,21 @@ PREP_DEAD = 44         # open spaces no die can fill (dead_space_nb's)
 PREP_RESTRICTED = 45   # spaces with a colour or shade restriction
 PREP_RC = 46           # [46:51] spaces restricted to each colour
 PREP_RV = 51 - 1       # [51:57] spaces restricted to each value (index PREP_RV + value)
-PREP_LEN = 57
-# best_memo_nb's table: the best placement worth of each die (colour, value), computed once
-# per decision (the window does not change while the planner weighs its options)
-MEMO_LEN = N_COLOURS * (N_VALUES + 1)
+PREP_HIT_C = 57        # [57:62] spaces restricted to colour k next to a die of colour k
+PREP_HIT_V = 62 - 1    # [62:68] the same for each value (index PREP_HIT_V + value)
+PREP_LEN = 68
+
+# work_nb's tables of one decision (the window does not change while a strategy weighs its
+# options): each holds exactly the number value_nb used to compute again and again
+DIE = N_VALUES + 1                   # index of die (c, v) in a per-die table: c * DIE + v
+W_MEMO = 0                           # best_memo_nb: best plain placement worth of each die
+W_BASE = W_MEMO + N_COLOURS * DIE    # filling a space + the die's private-objective pips
+W_SET = W_BASE + N_COLOURS * DIE     # public slot k, set objectives: gain of kind x (k * DIE + x)
+MAX_LINES = max(ROWS, COLS)
+W_LINE = W_SET + N_PUB_SLOTS * DIE   # public slot k, line objectives: gain in line l of a new
+#                                      kind ([(k * MAX_LINES + l) * 2]) or a repeat ([.. + 1])
+W_DEAD = W_LINE + N_PUB_SLOTS * MAX_LINES * 2  # planner: window worth with n dead spaces
+WORK_LEN = W_DEAD + N_CELLS + 1
 UNKNOWN = np.inf
 
 
@@ -61,7 +72,7 @@ def prep_nb(s, p, prep):
     """Per-decision summary of seat p's window: prep[0:4] row colour masks, [4:8] row value
     masks, [8:12] row dice; [12:17] column colour masks, [17:22] column value masks, [22:27]
     column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour;
-    then the cell masks PREP_OPEN .. PREP_RV + N_VALUES (see their names)."""
+    then the cell masks PREP_OPEN .. PREP_HIT_V + N_VALUES (see their names)."""
     for k in range(PREP_LEN):
         prep[k] = 0
     for cell in range(N_CELLS):
@@ -90,20 +101,33 @@ def prep_nb(s, p, prep):
         prep[27 + c] += 1
         prep[32 + v - 1] += 1
         prep[38 + c] += v
-    prep[PREP_DEAD] = dead_mask_nb(s, p, prep)
+    hit = 0
+    for k in range(N_COLOURS):
+        prep[PREP_HIT_C + k] = prep[PREP_RC + k] & dilate4_nb(s.cmask[p, k])
+        hit |= prep[PREP_HIT_C + k]
+    for v in range(1, N_VALUES + 1):
+        prep[PREP_HIT_V + v] = prep[PREP_RV + v] & dilate4_nb(s.vmask[p, v])
+        hit |= prep[PREP_HIT_V + v]
+    prep[PREP_DEAD] = hit & prep[PREP_OPEN]
 
 
 @njit(cache=True, error_model="numpy")
-def dead_mask_nb(s, p, prep):
-    """The open spaces of seat p's window (as it is now) that no die can fill: a colour (value)
-    restriction equal to the colour (value) of an orthogonal neighbour (dead_space_nb's test,
-    by bitmasks). prep: only its restriction masks are read (they never change)."""
-    hit = 0
+def dead_after_move_nb(s, p, prep, frm, to):
+    """The number of open spaces no die can fill (dead_space_nb's test: a colour or value
+    restriction met by an orthogonal neighbour) once seat p's die on `frm` moves to `to`;
+    prep is of the window before the move."""
+    c = s.win_colour[p, frm]
+    v = s.win_value[p, frm]
+    moved = (1 << frm) | (1 << to)
+    hit = prep[PREP_RC + c] & dilate4_nb(s.cmask[p, c] ^ moved)
+    hit |= prep[PREP_RV + v] & dilate4_nb(s.vmask[p, v] ^ moved)
     for k in range(N_COLOURS):
-        hit |= prep[PREP_RC + k] & dilate4_nb(s.cmask[p, k])
-    for v in range(1, N_VALUES + 1):
-        hit |= prep[PREP_RV + v] & dilate4_nb(s.vmask[p, v])
-    return hit & ~s.wmask[p] & FULL_MASK
+        if k != c:
+            hit |= prep[PREP_HIT_C + k]
+    for w in range(1, N_VALUES + 1):
+        if w != v:
+            hit |= prep[PREP_HIT_V + w]
+    return popcount_nb(hit & ~(s.wmask[p] ^ moved) & FULL_MASK)
 
 
 @njit(cache=True, error_model="numpy")
@@ -188,12 +212,73 @@ def private_weight_nb(tables, s, p, prep, c, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
-def value_nb(tables, s, p, prep, cell, c, v, params, planner):
-    """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
-    a space made unfillable) counts per point of the empty-space penalty (solo: 3)."""
+def work_nb(tables, s, p, prep, params, planner):
+    """The tables of this decision for value_nb (see W_*): computed once, each entry by the
+    expression value_nb would evaluate for it."""
+    work = np.empty(WORK_LEN)
     pen = empty_penalty_nb(tables, s)
-    val = params[P_FILL] * pen
-    val += params[P_PRIVATE] * float(v) * private_weight_nb(tables, s, p, prep, c, params, planner)
+    for c in range(N_COLOURS):
+        weight = private_weight_nb(tables, s, p, prep, c, params, planner)
+        for v in range(1, N_VALUES + 1):
+            work[W_MEMO + c * DIE + v] = UNKNOWN
+            val = params[P_FILL] * pen
+            val += params[P_PRIVATE] * float(v) * weight
+            work[W_BASE + c * DIE + v] = val
+    for k in range(s.g[G_N_PUBLIC]):
+        o = s.public[k]
+        kind = tables.public_kind[o]
+        pts = tables.public_points[o]
+        if kind == OBJ_SHADE_SET:
+            for x in range(N_VALUES):
+                work[W_SET + k * DIE + x] = set_gain_nb(prep, 32, N_VALUES, tables.public_mask[o], x, pts)
+        elif kind == OBJ_COLOUR_SET:
+            for x in range(N_COLOURS):
+                work[W_SET + k * DIE + x] = set_gain_nb(prep, 27, N_COLOURS, tables.public_mask[o], x, pts)
+        elif kind == OBJ_ROW_COLOUR or kind == OBJ_ROW_SHADE:
+            for r in range(ROWS):
+                line_gains_nb(work, W_LINE + (k * MAX_LINES + r) * 2,
+                              prep[r] if kind == OBJ_ROW_COLOUR else prep[4 + r], prep[8 + r], COLS, pts)
+        elif kind == OBJ_COL_COLOUR or kind == OBJ_COL_SHADE:
+            for col in range(COLS):
+                line_gains_nb(work, W_LINE + (k * MAX_LINES + col) * 2,
+                              prep[12 + col] if kind == OBJ_COL_COLOUR else prep[17 + col], prep[22 + col],
+                              ROWS, pts)
+    if planner:
+        total = 0.0
+        work[W_DEAD] = total
+        for n in range(1, N_CELLS + 1):
+            total -= params[P_DEAD] * pen
+            work[W_DEAD + n] = total
+    return work
+
+
+@njit(cache=True, error_model="numpy")
+def line_gains_nb(work, at, mask, n, length, points):
+    """work[at]: line_gain_nb's value for a kind new to the line, work[at + 1] for a repeat."""
+    x = 0
+    while (mask >> x) & 1:
+        x += 1
+    work[at] = line_gain_nb(mask, n, x, length, points)
+    if mask == 0:
+        work[at + 1] = 0.0      # nothing can repeat in an empty line
+    else:
+        x = 0
+        while (mask >> x) & 1 == 0:
+            x += 1
+        work[at + 1] = line_gain_nb(mask, n, x, length, points)
+
+
+@njit(cache=True, error_model="numpy")
+def line_value_nb(work, k, line, mask, x):
+    return work[W_LINE + (k * MAX_LINES + line) * 2 + ((mask >> x) & 1)]
+
+
+@njit(cache=True, error_model="numpy")
+def value_nb(tables, s, p, prep, work, cell, c, v, params, planner):
+    """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
+    a space made unfillable) counts per point of the empty-space penalty (solo: 3). work:
+    work_nb's for this decision and `planner`."""
+    val = work[W_BASE + c * DIE + v]
     r = cell // COLS
     col = cell % COLS
     pub = 0.0
@@ -202,17 +287,17 @@ def value_nb(tables, s, p, prep, cell, c, v, params, planner):
         kind = tables.public_kind[o]
         pts = tables.public_points[o]
         if kind == OBJ_ROW_COLOUR:
-            pub += line_gain_nb(prep[r], prep[8 + r], c, COLS, pts)
+            pub += line_value_nb(work, k, r, prep[r], c)
         elif kind == OBJ_ROW_SHADE:
-            pub += line_gain_nb(prep[4 + r], prep[8 + r], v, COLS, pts)
+            pub += line_value_nb(work, k, r, prep[4 + r], v)
         elif kind == OBJ_COL_COLOUR:
-            pub += line_gain_nb(prep[12 + col], prep[22 + col], c, ROWS, pts)
+            pub += line_value_nb(work, k, col, prep[12 + col], c)
         elif kind == OBJ_COL_SHADE:
-            pub += line_gain_nb(prep[17 + col], prep[22 + col], v, ROWS, pts)
+            pub += line_value_nb(work, k, col, prep[17 + col], v)
         elif kind == OBJ_SHADE_SET:
-            pub += set_gain_nb(prep, 32, N_VALUES, tables.public_mask[o], v - 1, pts)
+            pub += work[W_SET + k * DIE + v - 1]
         elif kind == OBJ_COLOUR_SET:
-            pub += set_gain_nb(prep, 27, N_COLOURS, tables.public_mask[o], c, pts)
+            pub += work[W_SET + k * DIE + c]
         elif kind == OBJ_COLOUR_DIAGONALS:
             for j in range(4):
                 q = DIAG[cell, j]
@@ -234,12 +319,12 @@ def value_nb(tables, s, p, prep, cell, c, v, params, planner):
         # open, still fillable neighbours restricted to this die's colour or value
         near = dilate4_nb(1 << cell) & prep[PREP_OPEN] & ~prep[PREP_DEAD]
         dead = popcount_nb(near & (prep[PREP_RC + c] | prep[PREP_RV + v]))
-        val -= params[P_DEAD] * pen * float(dead)
+        val -= params[P_DEAD] * empty_penalty_nb(tables, s) * float(dead)
     return val
 
 
 @njit(cache=True, error_model="numpy")
-def best_cell_nb(tables, s, p, prep, c, v, mode, params, planner):
+def best_cell_nb(tables, s, p, prep, work, c, v, mode, params, planner):
     """(best value, cell) for die (c, v) under placement `mode`; (NEG, -1) if none."""
     best = NEG
     best_cell = -1
@@ -247,7 +332,7 @@ def best_cell_nb(tables, s, p, prep, c, v, mode, params, planner):
     cell = 0
     while m:
         if m & 1:
-            x = value_nb(tables, s, p, prep, cell, c, v, params, planner)
+            x = value_nb(tables, s, p, prep, work, cell, c, v, params, planner)
             if x > best:
                 best = x
                 best_cell = cell
@@ -257,30 +342,21 @@ def best_cell_nb(tables, s, p, prep, c, v, mode, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
-def new_memo_nb():
-    return np.full(MEMO_LEN, UNKNOWN)
+def best_memo_nb(tables, s, p, prep, work, c, v, params):
+    """Planner: best_cell_nb's value for die (c, v), plain placement; computed once per
+    decision (work: work_nb's with planner on)."""
+    k = W_MEMO + c * DIE + v
+    if work[k] == UNKNOWN:
+        x, _ = best_cell_nb(tables, s, p, prep, work, c, v, 0, params, True)
+        work[k] = x
+    return work[k]
 
 
 @njit(cache=True, error_model="numpy")
-def best_memo_nb(tables, s, p, prep, c, v, params, memo):
-    """Planner: best_cell_nb's value for die (c, v), plain placement; computed once per memo
-    (one decision: the window and prep stay as they are while the memo lives)."""
-    k = c * (N_VALUES + 1) + v
-    if memo[k] == UNKNOWN:
-        x, _ = best_cell_nb(tables, s, p, prep, c, v, 0, params, True)
-        memo[k] = x
-    return memo[k]
-
-
-@njit(cache=True, error_model="numpy")
-def window_worth_nb(tables, s, p, prep, params):
-    """Planner: dead spaces (x P_DEAD per point of the empty-space penalty) of seat p's window
-    as it is now, for valuing tool moves."""
-    total = 0.0
-    pen = empty_penalty_nb(tables, s)
-    for _ in range(popcount_nb(dead_mask_nb(s, p, prep))):
-        total -= params[P_DEAD] * pen
-    return total
+def window_worth_nb(work, n_dead):
+    """Planner: a window with n_dead dead spaces (x P_DEAD per point of the empty-space
+    penalty), for valuing tool moves."""
+    return work[W_DEAD + n_dead]
 
 
 @njit(cache=True, error_model="numpy")
@@ -380,17 +456,11 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
 
 
 @njit(cache=True, error_model="numpy")
-def move_gain_nb(tables, s, p, prep, code, before, params):
-    """Planner: the change in window worth (dead spaces) from a tool move; before: the window's
-    worth now (window_worth_nb)."""
-    frm = code // N_CELLS
-    to = code % N_CELLS
-    c, v = lift_nb(s, p, frm)
-    unlift_nb(s, p, to, c, v)
-    after = window_worth_nb(tables, s, p, prep, params)
-    lift_nb(s, p, to)
-    unlift_nb(s, p, frm, c, v)
-    return after - before
+def move_gain_nb(s, p, prep, work, code):
+    """Planner: the change in window worth (dead spaces) from a tool move (code: from *
+    N_CELLS + to)."""
+    after = window_worth_nb(work, dead_after_move_nb(s, p, prep, code // N_CELLS, code % N_CELLS))
+    return after - window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
 
 
 @njit(cache=True, error_model="numpy")
@@ -414,18 +484,18 @@ def bag_counts_nb(tables, s, counts):
 
 
 @njit(cache=True, error_model="numpy")
-def best_any_value_nb(tables, s, p, prep, c, params, tw, memo):
+def best_any_value_nb(tables, s, p, prep, work, c, params, tw):
     """Flux Remover's drawn die of colour c, whose value the seat chooses: the best placement
     over the six values; with no legal space it goes to the pool (solo: as a 1, the least
     target)."""
     best = NEG
     for w in range(1, N_VALUES + 1):
-        best = max(best, best_memo_nb(tables, s, p, prep, c, w, params, memo))
+        best = max(best, best_memo_nb(tables, s, p, prep, work, c, w, params))
     return best if best > NEG else -tw
 
 
 @njit(cache=True, error_model="numpy")
-def flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts, memo):
+def flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts):
     """Planner: expected worth of returning pool die i to the bag and drawing one (colours in
     proportion to the bag's counts, known from the public dice: counts, bag_counts_nb's; the
     returned die's colour included) whose value the seat then chooses."""
@@ -434,44 +504,44 @@ def flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts, memo):
     n = 0.0
     for c in range(N_COLOURS):
         if counts[c] > 0:
-            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, c, params, tw, memo)
+            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, work, c, params, tw)
             n += float(counts[c])
     counts[s.pool_colour[i]] -= 1
     return total / n + tw * float(s.pool_value[i])
 
 
 @njit(cache=True, error_model="numpy")
-def reroll_worth_nb(tables, s, p, prep, c, params, tw, memo):
+def reroll_worth_nb(tables, s, p, prep, work, c, params, tw):
     """Planner: expected worth of a die of colour c re-rolled and then drafted (Flux Brush):
     placed if it can be, else back to the pool (solo: on its way to the target)."""
     total = 0.0
     for w in range(1, N_VALUES + 1):
-        x = best_memo_nb(tables, s, p, prep, c, w, params, memo)
+        x = best_memo_nb(tables, s, p, prep, work, c, w, params)
         total += x if x > NEG else -tw * float(w)
     return total / N_VALUES
 
 
 @njit(cache=True, error_model="numpy")
-def plain_best_nb(tables, s, p, prep, skip, params, tw, memo):
+def plain_best_nb(tables, s, p, prep, work, skip, params, tw):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
     best = NEG
     for i in range(s.g[G_N_POOL]):
         if i == skip:
             continue
-        x = best_memo_nb(tables, s, p, prep, s.pool_colour[i], s.pool_value[i], params, memo)
+        x = best_memo_nb(tables, s, p, prep, work, s.pool_colour[i], s.pool_value[i], params)
         if x > NEG:
             best = max(best, x + tw * float(s.pool_value[i]))
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, memo):
+def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scratch):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
     drafted, and its pips no longer count in the target); -1 otherwise. scratch: int64[512]
-    for the moves; memo: new_memo_nb()'s, of this decision."""
+    for the moves; work: work_nb()'s of this decision, planner on."""
     effect = tables.tool_effect[s.tools[slot]]
     n_pool = s.g[G_N_POOL]
     solo = s.g[G_SOLO] == 1
@@ -484,7 +554,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
     if payer >= 0:
         pay = tw * float(s.pool_value[payer])
         if draft_free:
-            x = plain_best_nb(tables, s, p, prep, payer, params, tw, memo)
+            x = plain_best_nb(tables, s, p, prep, work, payer, params, tw)
             plain_after = x if x > NEG else 0.0
     best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
@@ -498,23 +568,23 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
             bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
             if effect == T_GROZING_PLIERS:
                 if v > 1:
-                    x = best_memo_nb(tables, s, p, prep, c, v - 1, params, memo)
+                    x = best_memo_nb(tables, s, p, prep, work, c, v - 1, params)
                     if x > NEG:
                         best = max(best, x + bonus)
                 if v < N_VALUES:
-                    x = best_memo_nb(tables, s, p, prep, c, v + 1, params, memo)
+                    x = best_memo_nb(tables, s, p, prep, work, c, v + 1, params)
                     if x > NEG:
                         best = max(best, x + bonus)
             elif effect == T_GRINDING_STONE:
-                x = best_memo_nb(tables, s, p, prep, c, 7 - v, params, memo)
+                x = best_memo_nb(tables, s, p, prep, work, c, 7 - v, params)
                 if x > NEG:
                     best = max(best, x + bonus)
             elif effect == T_CORK_BACKED:
-                x, _ = best_cell_nb(tables, s, p, prep, c, v, M_NOT_ADJACENT, params, True)
+                x, _ = best_cell_nb(tables, s, p, prep, work, c, v, M_NOT_ADJACENT, params, True)
                 if x > NEG:
                     best = max(best, x + bonus)
             else:
-                best = max(best, reroll_worth_nb(tables, s, p, prep, c, params, tw, memo) + bonus)
+                best = max(best, reroll_worth_nb(tables, s, p, prep, work, c, params, tw) + bonus)
         return best - plain + pay if best > NEG else NEG
     if effect == T_FLUX_REMOVER:
         if not draft_free:
@@ -523,7 +593,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
         bag_counts_nb(tables, s, counts)
         for i in range(n_pool):
             if i != payer:
-                best = max(best, flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts, memo))
+                best = max(best, flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts))
         return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
@@ -536,7 +606,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
         if give == 1 << 30:
             return NEG
         for k in range(s.g[G_N_TRACK]):
-            x = best_memo_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], params, memo)
+            x = best_memo_nb(tables, s, p, prep, work, s.track_colour[k], s.track_value[k], params)
             if x > NEG:
                 best = max(best, x + tw * float(s.track_value[k] - give))
         return best - plain + pay if best > NEG else NEG
@@ -551,7 +621,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
         for i in range(n_pool):
             if i == payer:
                 continue
-            after = max(after, reroll_worth_nb(tables, s, p, prep, s.pool_colour[i], params, 0.0, memo))
+            after = max(after, reroll_worth_nb(tables, s, p, prep, work, s.pool_colour[i], params, 0.0))
             left += float(s.pool_value[i])
             n_left += 1
         if after == NEG:
@@ -561,10 +631,10 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
         # a second draft now, the second turn skipped; when nobody drafts in between (solo,
         # or the last seat of the snake, whose two turns are back to back) the second turn
         # would offer the same dice (payer included)
-        second = plain_best_nb(tables, s, p, prep, payer, params, tw, memo)
+        second = plain_best_nb(tables, s, p, prep, work, payer, params, tw)
         if second == NEG:
             return NEG
-        anyway = plain_best_nb(tables, s, p, prep, -1, params, tw, memo)
+        anyway = plain_best_nb(tables, s, p, prep, work, -1, params, tw)
         n = s.g[G_N_PLAYERS]
         back_to_back = solo or s.order[n - 1] == p
         later = 1.0 if back_to_back else params[P_PLIERS_LATER]
@@ -573,9 +643,8 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
         mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
         filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
         n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
-        before = window_worth_nb(tables, s, p, prep, params)
         for i in range(n):
-            x = move_gain_nb(tables, s, p, prep, scratch[i], before, params)
+            x = move_gain_nb(s, p, prep, work, scratch[i])
             best = max(best, x)
         return best + pay + plain_after - plain if best > NEG else NEG
     return NEG
@@ -583,8 +652,9 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch, m
 
 @njit(cache=True, error_model="numpy")
 def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
-    prep = np.zeros(PREP_LEN, np.int64)
+    prep = np.empty(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
+    work = work_nb(tables, s, p, prep, params, planner)
     solo = s.g[G_SOLO] == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
     tw = params[P_TARGET] if planner and solo else 0.0
@@ -597,7 +667,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
             continue
         d = code // N_CELLS
         cell = code % N_CELLS
-        x = value_nb(tables, s, p, prep, cell, s.pool_colour[d], s.pool_value[d], params, planner)
+        x = value_nb(tables, s, p, prep, work, cell, s.pool_colour[d], s.pool_value[d], params, planner)
         x += tw * float(s.pool_value[d])
         if x > best_v:
             best_v = x
@@ -606,16 +676,14 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         return best_i if best_i >= 0 else end_i
     # the planner: a tool when it pays
     scratch = np.empty(0, np.int64)
-    memo = np.empty(0)
     tool_i = -1
     tool_v = 0.0
     for i in range(n_options):
         code = options[i]
         if code == OPT_END or code < OPT_TOOL:
             continue
-        if len(memo) == 0:   # the first tool option: its work space
+        if len(scratch) == 0:   # the first tool option: room for its moves
             scratch = np.empty(512, np.int64)
-            memo = new_memo_nb()
         slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
         payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
         if solo:
@@ -623,7 +691,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         else:
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
-        gain = tool_gain_nb(tables, s, p, slot, payer, prep, best_v if best_i >= 0 else NEG, params, scratch, memo)
+        gain = tool_gain_nb(tables, s, p, slot, payer, prep, work, best_v if best_i >= 0 else NEG, params, scratch)
         if gain > NEG and gain - cost - params[P_TOOL_MARGIN] > tool_v:
             tool_v = gain - cost - params[P_TOOL_MARGIN]
             tool_i = i
@@ -638,53 +706,52 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
 def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options):
     """A tool's argument: the one whose outcome is worth most by the same estimate (solo: with
     the target bonus of the dice it takes off the round track)."""
-    prep = np.zeros(PREP_LEN, np.int64)
+    prep = np.empty(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
     tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
     best_v = NEG
-    memo = new_memo_nb()
+    work = work_nb(tables, s, p, prep, params, planner)
     move = effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL
-    before = window_worth_nb(tables, s, p, prep, params) if move and planner else 0.0
     for i in range(n_options):
         code = options[i]
         x = NEG
         if effect == T_GROZING_PLIERS:
             d = code // 2
             v = s.pool_value[d] + (1 if code % 2 == 1 else -1)
-            x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[d], v, 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[d], v, 0, params, planner)
             x += tw * float(s.pool_value[d])
         elif effect == T_GRINDING_STONE:
-            x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], 7 - s.pool_value[code], 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], 7 - s.pool_value[code], 0, params, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_CORK_BACKED:
-            x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_FLUX_BRUSH:
-            x = reroll_worth_nb(tables, s, p, prep, s.pool_colour[code], params, tw, memo) + tw * float(s.pool_value[code])
+            x = reroll_worth_nb(tables, s, p, prep, work, s.pool_colour[code], params, tw) + tw * float(s.pool_value[code])
         elif effect == T_FLUX_REMOVER and step == 0:
             # the die to return: the one worth least to draft later (solo: plus its pips,
             # which leave the track)
-            y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], 0, params, planner)
+            y, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], s.pool_value[code], 0, params, planner)
             x = tw * float(s.pool_value[code]) - (y if y > 0.0 else 0.0)
         elif effect == T_FLUX_REMOVER:
             # the drawn die's value: its best placement; unplaceable (any value offered): it
             # goes to the pool, solo as low as it can (the target)
-            x, _ = best_cell_nb(tables, s, p, prep, s.g[G_HELD_COLOUR], code, 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.g[G_HELD_COLOUR], code, 0, params, planner)
             if x == NEG:
                 x = -tw * float(code)
         elif effect == T_LENS_CUTTER:
             k = code % MAX_TRACK
-            x, _ = best_cell_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.track_colour[k], s.track_value[k], 0, params, planner)
             # give away the pool die worth least to us (solo: the lowest, it joins the track)
             d = code // MAX_TRACK
-            y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[d], s.pool_value[d], 0, params, planner)
+            y, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[d], s.pool_value[d], 0, params, planner)
             x -= 0.01 * (y if y > NEG else 0.0)
             x += tw * float(s.track_value[k] - s.pool_value[d])
         elif code == OPT_END:
             x = 0.0
         elif move:
-            x = move_gain_nb(tables, s, p, prep, code, before, params) if planner else 0.0
+            x = move_gain_nb(s, p, prep, work, code) if planner else 0.0
         if x > best_v:
             best_v = x
             best_i = i
@@ -693,14 +760,15 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
 
 @njit(cache=True, error_model="numpy")
 def choose_place_nb(tables, s, p, mode, params, planner, options, n_options):
-    prep = np.zeros(PREP_LEN, np.int64)
+    prep = np.empty(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
+    work = work_nb(tables, s, p, prep, params, planner)
     c = s.g[G_HELD_COLOUR]
     v = s.g[G_HELD_VALUE]
     best_i = 0
     best_v = NEG
     for i in range(n_options):
-        x = value_nb(tables, s, p, prep, options[i], c, v, params, planner)
+        x = value_nb(tables, s, p, prep, work, options[i], c, v, params, planner)
         if x > best_v:
             best_v = x
             best_i = i
