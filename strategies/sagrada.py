@@ -152,35 +152,6 @@ def line_gain_nb(mask, n, x, length, points):
 
 
 @njit(cache=True, error_model="numpy")
-def set_gain_nb(prep, base, size, mask, x, points):
-    """Change of points * (full sets + share of kinds above the minimum) when kind x is added."""
-    m = popcount_nb(mask)
-    if m == 0 or (mask >> x) & 1 == 0:
-        return 0.0
-    lo = 1 << 30
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] < lo:
-            lo = prep[base + k]
-    above = 0
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] > lo:
-            above += 1
-    before = float(lo) + float(above) / float(m)
-    prep[base + x] += 1
-    lo2 = 1 << 30
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] < lo2:
-            lo2 = prep[base + k]
-    above2 = 0
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] > lo2:
-            above2 += 1
-    prep[base + x] -= 1
-    after = float(lo2) + float(above2) / float(m)
-    return float(points) * (after - before)
-
-
-@njit(cache=True, error_model="numpy")
 def empty_penalty_nb(tables, s):
     """Points lost per open space at the end (rules: 1; solo 3)."""
     if s.g[G_SOLO] == 1:
@@ -229,11 +200,9 @@ def work_nb(tables, s, p, prep, params, planner):
         kind = tables.public_kind[o]
         pts = tables.public_points[o]
         if kind == OBJ_SHADE_SET:
-            for x in range(N_VALUES):
-                work[W_SET + k * DIE + x] = set_gain_nb(prep, 32, N_VALUES, tables.public_mask[o], x, pts)
+            set_gains_nb(work, W_SET + k * DIE, prep, 32, N_VALUES, tables.public_mask[o], pts)
         elif kind == OBJ_COLOUR_SET:
-            for x in range(N_COLOURS):
-                work[W_SET + k * DIE + x] = set_gain_nb(prep, 27, N_COLOURS, tables.public_mask[o], x, pts)
+            set_gains_nb(work, W_SET + k * DIE, prep, 27, N_COLOURS, tables.public_mask[o], pts)
         elif kind == OBJ_ROW_COLOUR or kind == OBJ_ROW_SHADE:
             for r in range(ROWS):
                 line_gains_nb(work, W_LINE + (k * MAX_LINES + r) * 2,
@@ -250,6 +219,36 @@ def work_nb(tables, s, p, prep, params, planner):
             total -= params[P_DEAD] * pen
             work[W_DEAD + n] = total
     return work
+
+
+@njit(cache=True, error_model="numpy")
+def set_level_nb(prep, base, size, mask, m):
+    """Full sets + share of kinds above the minimum (the measure of a set objective's partial credit)."""
+    lo = 1 << 30
+    for k in range(size):
+        if (mask >> k) & 1 and prep[base + k] < lo:
+            lo = prep[base + k]
+    above = 0
+    for k in range(size):
+        if (mask >> k) & 1 and prep[base + k] > lo:
+            above += 1
+    return float(lo) + float(above) / float(m)
+
+
+@njit(cache=True, error_model="numpy")
+def set_gains_nb(work, at, prep, base, size, mask, points):
+    """work[at + x]: the change of points * set_level_nb when a die of kind x is added (0 for a
+    kind outside the set)."""
+    m = popcount_nb(mask)
+    before = set_level_nb(prep, base, size, mask, m) if m > 0 else 0.0
+    for x in range(size):
+        if m == 0 or (mask >> x) & 1 == 0:
+            work[at + x] = 0.0
+            continue
+        prep[base + x] += 1
+        after = set_level_nb(prep, base, size, mask, m)
+        prep[base + x] -= 1
+        work[at + x] = float(points) * (after - before)
 
 
 @njit(cache=True, error_model="numpy")
@@ -536,12 +535,14 @@ def plain_best_nb(tables, s, p, prep, work, skip, params, tw):
 
 
 @njit(cache=True, error_model="numpy")
-def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scratch):
+def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scratch, cost, beat):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
     drafted, and its pips no longer count in the target); -1 otherwise. scratch: int64[512]
-    for the moves; work: work_nb()'s of this decision, planner on."""
+    for the moves; work: work_nb()'s of this decision, planner on. cost, beat: the tool is
+    used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
+    cannot be, NEG without valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
     n_pool = s.g[G_N_POOL]
     solo = s.g[G_SOLO] == 1
@@ -642,6 +643,14 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
     if effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
         mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
         filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
+        # a move's gain is the worth of some dead-space count minus the worth now: when the
+        # best count could not beat `beat`, listing the moves is of no use
+        now = window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
+        top = NEG
+        for k in range(N_CELLS + 1):
+            top = max(top, window_worth_nb(work, k) - now)
+        if not (top + pay + plain_after - plain - cost - params[P_TOOL_MARGIN] > beat):
+            return NEG
         n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
         for i in range(n):
             x = move_gain_nb(s, p, prep, work, scratch[i])
@@ -691,7 +700,8 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         else:
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
-        gain = tool_gain_nb(tables, s, p, slot, payer, prep, work, best_v if best_i >= 0 else NEG, params, scratch)
+        gain = tool_gain_nb(tables, s, p, slot, payer, prep, work, best_v if best_i >= 0 else NEG, params,
+                            scratch, cost, tool_v)
         if gain > NEG and gain - cost - params[P_TOOL_MARGIN] > tool_v:
             tool_v = gain - cost - params[P_TOOL_MARGIN]
             tool_i = i

@@ -149,7 +149,8 @@ def test_solo_planner_pays_a_tool_with_the_die_it_can_spare():
         # the plain best draft (target bonus included), as choose_action_nb computes it
         work = work_nb(T[0], st[0], 0, prep, PLANNER, True)
         plain = plain_best_nb(T[0], st[0], 0, prep, work, -1, PLANNER, PLANNER[P_TARGET])
-        gains[private] = [tool_gain_nb(T[0], st[0], 0, 0, payer, prep, work, plain, PLANNER, scratch)
+        gains[private] = [tool_gain_nb(T[0], st[0], 0, 0, payer, prep, work, plain, PLANNER, scratch,
+                                       0.0, -1e18)
                           for payer in (0, 1)]
     low, high = gains["Shades of Blue"]
     assert low > high
