@@ -21,18 +21,17 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
-    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, G_DRAFTS_LEFT, G_HELD_COLOUR,
+    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
-    G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_VALUES, NO_COLOUR, NO_VALUE,
+    G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
-    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, ORTH, R_EMPTY_PENALTY,
+    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
     R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
     T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH,
     T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
 )
-from sim.games.sagrada.model import dead_space_nb as is_dead_nb   # also evaluate_nb's
-from sim.games.sagrada.nb import (can_place_nb, lift_nb, move_options_nb, tool_cost_nb,
-                                  track_colours_nb, unlift_nb)
+from sim.games.sagrada.nb import (dilate4_nb, legal_mask_nb, lift_nb, move_options_nb,
+                                  tool_cost_nb, track_colours_nb, unlift_nb)
 
 from strategies.sagrada_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
     RANDOM, GREEDY, PLANNER, P_FILL, P_PRIVATE, P_PUBLIC, P_DEAD, P_RESTRICTED, P_TOKEN,
@@ -41,7 +40,28 @@ from strategies.sagrada_catalog import (  # noqa: F401  (ids, parameter slots, C
 )
 
 NEG = -1e18
-PREP_LEN = 43      # prep_nb's summary of a window
+# prep_nb's summary of a window: counts and masks of the dice ([0:43]), then bitmasks of cells
+PREP_OPEN = 43         # open spaces
+PREP_DEAD = 44         # open spaces no die can fill (dead_space_nb's)
+PREP_RESTRICTED = 45   # spaces with a colour or shade restriction
+PREP_RC = 46           # [46:51] spaces restricted to each colour
+PREP_RV = 51 - 1       # [51:57] spaces restricted to each value (index PREP_RV + value)
+PREP_HIT_C = 57        # [57:62] spaces restricted to colour k next to a die of colour k
+PREP_HIT_V = 62 - 1    # [62:68] the same for each value (index PREP_HIT_V + value)
+PREP_LEN = 68
+
+# work_nb's tables of one decision (the window does not change while a strategy weighs its
+# options): each holds exactly the number value_nb used to compute again and again
+DIE = N_VALUES + 1                   # index of die (c, v) in a per-die table: c * DIE + v
+W_MEMO = 0                           # best_memo_nb: best plain placement worth of each die
+W_BASE = W_MEMO + N_COLOURS * DIE    # filling a space + the die's private-objective pips
+W_SET = W_BASE + N_COLOURS * DIE     # public slot k, set objectives: gain of kind x (k * DIE + x)
+MAX_LINES = max(ROWS, COLS)
+W_LINE = W_SET + N_PUB_SLOTS * DIE   # public slot k, line objectives: gain in line l of a new
+#                                      kind ([(k * MAX_LINES + l) * 2]) or a repeat ([.. + 1])
+W_DEAD = W_LINE + N_PUB_SLOTS * MAX_LINES * 2  # planner: window worth with n dead spaces
+WORK_LEN = W_DEAD + N_CELLS + 1
+UNKNOWN = np.inf
 
 
 # ---------------------------------------------------------------------------------------
@@ -51,12 +71,23 @@ PREP_LEN = 43      # prep_nb's summary of a window
 def prep_nb(s, p, prep):
     """Per-decision summary of seat p's window: prep[0:4] row colour masks, [4:8] row value
     masks, [8:12] row dice; [12:17] column colour masks, [17:22] column value masks, [22:27]
-    column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour."""
+    column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour;
+    then the cell masks PREP_OPEN .. PREP_HIT_V + N_VALUES (see their names)."""
     for k in range(PREP_LEN):
         prep[k] = 0
     for cell in range(N_CELLS):
+        bit = 1 << cell
+        rc = s.restr_colour[p, cell]
+        rv = s.restr_value[p, cell]
+        if rc != NO_COLOUR:
+            prep[PREP_RC + rc] |= bit
+        if rv != NO_VALUE:
+            prep[PREP_RV + rv] |= bit
+        if rc != NO_COLOUR or rv != NO_VALUE:
+            prep[PREP_RESTRICTED] |= bit
         c = s.win_colour[p, cell]
         if c == NO_COLOUR:
+            prep[PREP_OPEN] |= bit
             continue
         v = s.win_value[p, cell]
         r = cell // COLS
@@ -70,6 +101,33 @@ def prep_nb(s, p, prep):
         prep[27 + c] += 1
         prep[32 + v - 1] += 1
         prep[38 + c] += v
+    hit = 0
+    for k in range(N_COLOURS):
+        prep[PREP_HIT_C + k] = prep[PREP_RC + k] & dilate4_nb(s.cmask[p, k])
+        hit |= prep[PREP_HIT_C + k]
+    for v in range(1, N_VALUES + 1):
+        prep[PREP_HIT_V + v] = prep[PREP_RV + v] & dilate4_nb(s.vmask[p, v])
+        hit |= prep[PREP_HIT_V + v]
+    prep[PREP_DEAD] = hit & prep[PREP_OPEN]
+
+
+@njit(cache=True, error_model="numpy")
+def dead_after_move_nb(s, p, prep, frm, to):
+    """The number of open spaces no die can fill (dead_space_nb's test: a colour or value
+    restriction met by an orthogonal neighbour) once seat p's die on `frm` moves to `to`;
+    prep is of the window before the move."""
+    c = s.win_colour[p, frm]
+    v = s.win_value[p, frm]
+    moved = (1 << frm) | (1 << to)
+    hit = prep[PREP_RC + c] & dilate4_nb(s.cmask[p, c] ^ moved)
+    hit |= prep[PREP_RV + v] & dilate4_nb(s.vmask[p, v] ^ moved)
+    for k in range(N_COLOURS):
+        if k != c:
+            hit |= prep[PREP_HIT_C + k]
+    for w in range(1, N_VALUES + 1):
+        if w != v:
+            hit |= prep[PREP_HIT_V + w]
+    return popcount_nb(hit & ~(s.wmask[p] ^ moved) & FULL_MASK)
 
 
 @njit(cache=True, error_model="numpy")
@@ -91,35 +149,6 @@ def line_gain_nb(mask, n, x, length, points):
     if (mask >> x) & 1:
         return -float(points) * float(n) / float(length)
     return float(points) / float(length)
-
-
-@njit(cache=True, error_model="numpy")
-def set_gain_nb(prep, base, size, mask, x, points):
-    """Change of points * (full sets + share of kinds above the minimum) when kind x is added."""
-    m = popcount_nb(mask)
-    if m == 0 or (mask >> x) & 1 == 0:
-        return 0.0
-    lo = 1 << 30
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] < lo:
-            lo = prep[base + k]
-    above = 0
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] > lo:
-            above += 1
-    before = float(lo) + float(above) / float(m)
-    prep[base + x] += 1
-    lo2 = 1 << 30
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] < lo2:
-            lo2 = prep[base + k]
-    above2 = 0
-    for k in range(size):
-        if (mask >> k) & 1 and prep[base + k] > lo2:
-            above2 += 1
-    prep[base + x] -= 1
-    after = float(lo2) + float(above2) / float(m)
-    return float(points) * (after - before)
 
 
 @njit(cache=True, error_model="numpy")
@@ -154,12 +183,101 @@ def private_weight_nb(tables, s, p, prep, c, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
-def value_nb(tables, s, p, prep, cell, c, v, params, planner):
-    """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
-    a space made unfillable) counts per point of the empty-space penalty (solo: 3)."""
+def work_nb(tables, s, p, prep, params, planner):
+    """The tables of this decision for value_nb (see W_*): computed once, each entry by the
+    expression value_nb would evaluate for it."""
+    work = np.empty(WORK_LEN)
     pen = empty_penalty_nb(tables, s)
-    val = params[P_FILL] * pen
-    val += params[P_PRIVATE] * float(v) * private_weight_nb(tables, s, p, prep, c, params, planner)
+    for c in range(N_COLOURS):
+        weight = private_weight_nb(tables, s, p, prep, c, params, planner)
+        for v in range(1, N_VALUES + 1):
+            work[W_MEMO + c * DIE + v] = UNKNOWN
+            val = params[P_FILL] * pen
+            val += params[P_PRIVATE] * float(v) * weight
+            work[W_BASE + c * DIE + v] = val
+    for k in range(s.g[G_N_PUBLIC]):
+        o = s.public[k]
+        kind = tables.public_kind[o]
+        pts = tables.public_points[o]
+        if kind == OBJ_SHADE_SET:
+            set_gains_nb(work, W_SET + k * DIE, prep, 32, N_VALUES, tables.public_mask[o], pts)
+        elif kind == OBJ_COLOUR_SET:
+            set_gains_nb(work, W_SET + k * DIE, prep, 27, N_COLOURS, tables.public_mask[o], pts)
+        elif kind == OBJ_ROW_COLOUR or kind == OBJ_ROW_SHADE:
+            for r in range(ROWS):
+                line_gains_nb(work, W_LINE + (k * MAX_LINES + r) * 2,
+                              prep[r] if kind == OBJ_ROW_COLOUR else prep[4 + r], prep[8 + r], COLS, pts)
+        elif kind == OBJ_COL_COLOUR or kind == OBJ_COL_SHADE:
+            for col in range(COLS):
+                line_gains_nb(work, W_LINE + (k * MAX_LINES + col) * 2,
+                              prep[12 + col] if kind == OBJ_COL_COLOUR else prep[17 + col], prep[22 + col],
+                              ROWS, pts)
+    if planner:
+        total = 0.0
+        work[W_DEAD] = total
+        for n in range(1, N_CELLS + 1):
+            total -= params[P_DEAD] * pen
+            work[W_DEAD + n] = total
+    return work
+
+
+@njit(cache=True, error_model="numpy")
+def set_level_nb(prep, base, size, mask, m):
+    """Full sets + share of kinds above the minimum (the measure of a set objective's partial credit)."""
+    lo = 1 << 30
+    for k in range(size):
+        if (mask >> k) & 1 and prep[base + k] < lo:
+            lo = prep[base + k]
+    above = 0
+    for k in range(size):
+        if (mask >> k) & 1 and prep[base + k] > lo:
+            above += 1
+    return float(lo) + float(above) / float(m)
+
+
+@njit(cache=True, error_model="numpy")
+def set_gains_nb(work, at, prep, base, size, mask, points):
+    """work[at + x]: the change of points * set_level_nb when a die of kind x is added (0 for a
+    kind outside the set)."""
+    m = popcount_nb(mask)
+    before = set_level_nb(prep, base, size, mask, m) if m > 0 else 0.0
+    for x in range(size):
+        if m == 0 or (mask >> x) & 1 == 0:
+            work[at + x] = 0.0
+            continue
+        prep[base + x] += 1
+        after = set_level_nb(prep, base, size, mask, m)
+        prep[base + x] -= 1
+        work[at + x] = float(points) * (after - before)
+
+
+@njit(cache=True, error_model="numpy")
+def line_gains_nb(work, at, mask, n, length, points):
+    """work[at]: line_gain_nb's value for a kind new to the line, work[at + 1] for a repeat."""
+    x = 0
+    while (mask >> x) & 1:
+        x += 1
+    work[at] = line_gain_nb(mask, n, x, length, points)
+    if mask == 0:
+        work[at + 1] = 0.0      # nothing can repeat in an empty line
+    else:
+        x = 0
+        while (mask >> x) & 1 == 0:
+            x += 1
+        work[at + 1] = line_gain_nb(mask, n, x, length, points)
+
+
+@njit(cache=True, error_model="numpy")
+def line_value_nb(work, k, line, mask, x):
+    return work[W_LINE + (k * MAX_LINES + line) * 2 + ((mask >> x) & 1)]
+
+
+@njit(cache=True, error_model="numpy")
+def value_nb(tables, s, p, prep, work, cell, c, v, params, planner):
+    """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
+    a space made unfillable) counts per point of the empty-space penalty (solo: 3). work:
+    work_nb's for this decision and `planner`."""
+    val = work[W_BASE + c * DIE + v]
     r = cell // COLS
     col = cell % COLS
     pub = 0.0
@@ -168,17 +286,17 @@ def value_nb(tables, s, p, prep, cell, c, v, params, planner):
         kind = tables.public_kind[o]
         pts = tables.public_points[o]
         if kind == OBJ_ROW_COLOUR:
-            pub += line_gain_nb(prep[r], prep[8 + r], c, COLS, pts)
+            pub += line_value_nb(work, k, r, prep[r], c)
         elif kind == OBJ_ROW_SHADE:
-            pub += line_gain_nb(prep[4 + r], prep[8 + r], v, COLS, pts)
+            pub += line_value_nb(work, k, r, prep[4 + r], v)
         elif kind == OBJ_COL_COLOUR:
-            pub += line_gain_nb(prep[12 + col], prep[22 + col], c, ROWS, pts)
+            pub += line_value_nb(work, k, col, prep[12 + col], c)
         elif kind == OBJ_COL_SHADE:
-            pub += line_gain_nb(prep[17 + col], prep[22 + col], v, ROWS, pts)
+            pub += line_value_nb(work, k, col, prep[17 + col], v)
         elif kind == OBJ_SHADE_SET:
-            pub += set_gain_nb(prep, 32, N_VALUES, tables.public_mask[o], v - 1, pts)
+            pub += work[W_SET + k * DIE + v - 1]
         elif kind == OBJ_COLOUR_SET:
-            pub += set_gain_nb(prep, 27, N_COLOURS, tables.public_mask[o], c, pts)
+            pub += work[W_SET + k * DIE + c]
         elif kind == OBJ_COLOUR_DIAGONALS:
             for j in range(4):
                 q = DIAG[cell, j]
@@ -195,43 +313,49 @@ def value_nb(tables, s, p, prep, cell, c, v, params, planner):
                         pub += float(pts)
     val += params[P_PUBLIC] * pub
     if planner:
-        if s.restr_colour[p, cell] != NO_COLOUR or s.restr_value[p, cell] != NO_VALUE:
+        if (prep[PREP_RESTRICTED] >> cell) & 1:
             val += params[P_RESTRICTED]
-        dead = 0
-        for j in range(4):
-            q = ORTH[cell, j]
-            if q < 0 or s.win_colour[p, q] != NO_COLOUR or is_dead_nb(s, p, q):
-                continue
-            if s.restr_colour[p, q] == c or s.restr_value[p, q] == v:
-                dead += 1
-        val -= params[P_DEAD] * pen * float(dead)
+        # open, still fillable neighbours restricted to this die's colour or value
+        near = dilate4_nb(1 << cell) & prep[PREP_OPEN] & ~prep[PREP_DEAD]
+        dead = popcount_nb(near & (prep[PREP_RC + c] | prep[PREP_RV + v]))
+        val -= params[P_DEAD] * empty_penalty_nb(tables, s) * float(dead)
     return val
 
 
 @njit(cache=True, error_model="numpy")
-def best_cell_nb(tables, s, p, prep, c, v, mode, params, planner):
+def best_cell_nb(tables, s, p, prep, work, c, v, mode, params, planner):
     """(best value, cell) for die (c, v) under placement `mode`; (NEG, -1) if none."""
     best = NEG
     best_cell = -1
-    for cell in range(N_CELLS):
-        if can_place_nb(s, p, cell, c, v, mode):
-            x = value_nb(tables, s, p, prep, cell, c, v, params, planner)
+    m = legal_mask_nb(s, p, c, v, mode)
+    cell = 0
+    while m:
+        if m & 1:
+            x = value_nb(tables, s, p, prep, work, cell, c, v, params, planner)
             if x > best:
                 best = x
                 best_cell = cell
+        m >>= 1
+        cell += 1
     return best, best_cell
 
 
 @njit(cache=True, error_model="numpy")
-def window_worth_nb(tables, s, p, params):
-    """Planner: dead spaces (x P_DEAD per point of the empty-space penalty) of seat p's window,
-    for valuing tool moves."""
-    total = 0.0
-    pen = empty_penalty_nb(tables, s)
-    for cell in range(N_CELLS):
-        if s.win_colour[p, cell] == NO_COLOUR and is_dead_nb(s, p, cell):
-            total -= params[P_DEAD] * pen
-    return total
+def best_memo_nb(tables, s, p, prep, work, c, v, params):
+    """Planner: best_cell_nb's value for die (c, v), plain placement; computed once per
+    decision (work: work_nb's with planner on)."""
+    k = W_MEMO + c * DIE + v
+    if work[k] == UNKNOWN:
+        x, _ = best_cell_nb(tables, s, p, prep, work, c, v, 0, params, True)
+        work[k] = x
+    return work[k]
+
+
+@njit(cache=True, error_model="numpy")
+def window_worth_nb(work, n_dead):
+    """Planner: a window with n_dead dead spaces (x P_DEAD per point of the empty-space
+    penalty), for valuing tool moves."""
+    return work[W_DEAD + n_dead]
 
 
 @njit(cache=True, error_model="numpy")
@@ -331,17 +455,11 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
 
 
 @njit(cache=True, error_model="numpy")
-def move_gain_nb(tables, s, p, code, mode, params):
-    """Planner: the change in window worth (dead spaces) from a tool move."""
-    before = window_worth_nb(tables, s, p, params)
-    frm = code // N_CELLS
-    to = code % N_CELLS
-    c, v = lift_nb(s, p, frm)
-    unlift_nb(s, p, to, c, v)
-    after = window_worth_nb(tables, s, p, params)
-    lift_nb(s, p, to)
-    unlift_nb(s, p, frm, c, v)
-    return after - before
+def move_gain_nb(s, p, prep, work, code):
+    """Planner: the change in window worth (dead spaces) from a tool move (code: from *
+    N_CELLS + to)."""
+    after = window_worth_nb(work, dead_after_move_nb(s, p, prep, code // N_CELLS, code % N_CELLS))
+    return after - window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
 
 
 @njit(cache=True, error_model="numpy")
@@ -365,64 +483,66 @@ def bag_counts_nb(tables, s, counts):
 
 
 @njit(cache=True, error_model="numpy")
-def best_any_value_nb(tables, s, p, prep, c, params, tw):
+def best_any_value_nb(tables, s, p, prep, work, c, params, tw):
     """Flux Remover's drawn die of colour c, whose value the seat chooses: the best placement
     over the six values; with no legal space it goes to the pool (solo: as a 1, the least
     target)."""
     best = NEG
     for w in range(1, N_VALUES + 1):
-        x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
-        best = max(best, x)
+        best = max(best, best_memo_nb(tables, s, p, prep, work, c, w, params))
     return best if best > NEG else -tw
 
 
 @njit(cache=True, error_model="numpy")
-def flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts):
+def flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts):
     """Planner: expected worth of returning pool die i to the bag and drawing one (colours in
-    proportion to the bag's counts, known from the public dice; the returned die's colour
-    included) whose value the seat then chooses."""
-    bag_counts_nb(tables, s, counts)
+    proportion to the bag's counts, known from the public dice: counts, bag_counts_nb's; the
+    returned die's colour included) whose value the seat then chooses."""
     counts[s.pool_colour[i]] += 1
     total = 0.0
     n = 0.0
     for c in range(N_COLOURS):
         if counts[c] > 0:
-            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, c, params, tw)
+            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, work, c, params, tw)
             n += float(counts[c])
+    counts[s.pool_colour[i]] -= 1
     return total / n + tw * float(s.pool_value[i])
 
 
 @njit(cache=True, error_model="numpy")
-def reroll_worth_nb(tables, s, p, prep, c, params, tw):
+def reroll_worth_nb(tables, s, p, prep, work, c, params, tw):
     """Planner: expected worth of a die of colour c re-rolled and then drafted (Flux Brush):
     placed if it can be, else back to the pool (solo: on its way to the target)."""
     total = 0.0
     for w in range(1, N_VALUES + 1):
-        x, _ = best_cell_nb(tables, s, p, prep, c, w, 0, params, True)
+        x = best_memo_nb(tables, s, p, prep, work, c, w, params)
         total += x if x > NEG else -tw * float(w)
     return total / N_VALUES
 
 
 @njit(cache=True, error_model="numpy")
-def plain_best_nb(tables, s, p, prep, skip, params, tw):
+def plain_best_nb(tables, s, p, prep, work, skip, params, tw):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
     best = NEG
     for i in range(s.g[G_N_POOL]):
         if i == skip:
             continue
-        x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[i], s.pool_value[i], 0, params, True)
+        x = best_memo_nb(tables, s, p, prep, work, s.pool_colour[i], s.pool_value[i], params)
         if x > NEG:
             best = max(best, x + tw * float(s.pool_value[i]))
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
+def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scratch, cost, beat):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
-    drafted, and its pips no longer count in the target); -1 otherwise."""
+    drafted, and its pips no longer count in the target); -1 otherwise. scratch: int64[512]
+    for the moves; work: work_nb()'s of this decision, planner on. cost, beat: the tool is
+    used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
+    cannot be, NEG without valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
     n_pool = s.g[G_N_POOL]
     solo = s.g[G_SOLO] == 1
@@ -435,7 +555,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
     if payer >= 0:
         pay = tw * float(s.pool_value[payer])
         if draft_free:
-            x = plain_best_nb(tables, s, p, prep, payer, params, tw)
+            x = plain_best_nb(tables, s, p, prep, work, payer, params, tw)
             plain_after = x if x > NEG else 0.0
     best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
@@ -449,31 +569,32 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
             bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
             if effect == T_GROZING_PLIERS:
                 if v > 1:
-                    x, _ = best_cell_nb(tables, s, p, prep, c, v - 1, 0, params, True)
+                    x = best_memo_nb(tables, s, p, prep, work, c, v - 1, params)
                     if x > NEG:
                         best = max(best, x + bonus)
                 if v < N_VALUES:
-                    x, _ = best_cell_nb(tables, s, p, prep, c, v + 1, 0, params, True)
+                    x = best_memo_nb(tables, s, p, prep, work, c, v + 1, params)
                     if x > NEG:
                         best = max(best, x + bonus)
             elif effect == T_GRINDING_STONE:
-                x, _ = best_cell_nb(tables, s, p, prep, c, 7 - v, 0, params, True)
+                x = best_memo_nb(tables, s, p, prep, work, c, 7 - v, params)
                 if x > NEG:
                     best = max(best, x + bonus)
             elif effect == T_CORK_BACKED:
-                x, _ = best_cell_nb(tables, s, p, prep, c, v, M_NOT_ADJACENT, params, True)
+                x, _ = best_cell_nb(tables, s, p, prep, work, c, v, M_NOT_ADJACENT, params, True)
                 if x > NEG:
                     best = max(best, x + bonus)
             else:
-                best = max(best, reroll_worth_nb(tables, s, p, prep, c, params, tw) + bonus)
+                best = max(best, reroll_worth_nb(tables, s, p, prep, work, c, params, tw) + bonus)
         return best - plain + pay if best > NEG else NEG
     if effect == T_FLUX_REMOVER:
         if not draft_free:
             return NEG
         counts = np.zeros(N_COLOURS, np.int64)
+        bag_counts_nb(tables, s, counts)
         for i in range(n_pool):
             if i != payer:
-                best = max(best, flux_remover_worth_nb(tables, s, p, prep, i, params, tw, counts))
+                best = max(best, flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts))
         return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
@@ -486,7 +607,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         if give == 1 << 30:
             return NEG
         for k in range(s.g[G_N_TRACK]):
-            x, _ = best_cell_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], 0, params, True)
+            x = best_memo_nb(tables, s, p, prep, work, s.track_colour[k], s.track_value[k], params)
             if x > NEG:
                 best = max(best, x + tw * float(s.track_value[k] - give))
         return best - plain + pay if best > NEG else NEG
@@ -501,7 +622,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         for i in range(n_pool):
             if i == payer:
                 continue
-            after = max(after, reroll_worth_nb(tables, s, p, prep, s.pool_colour[i], params, 0.0))
+            after = max(after, reroll_worth_nb(tables, s, p, prep, work, s.pool_colour[i], params, 0.0))
             left += float(s.pool_value[i])
             n_left += 1
         if after == NEG:
@@ -511,10 +632,10 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
         # a second draft now, the second turn skipped; when nobody drafts in between (solo,
         # or the last seat of the snake, whose two turns are back to back) the second turn
         # would offer the same dice (payer included)
-        second = plain_best_nb(tables, s, p, prep, payer, params, tw)
+        second = plain_best_nb(tables, s, p, prep, work, payer, params, tw)
         if second == NEG:
             return NEG
-        anyway = plain_best_nb(tables, s, p, prep, -1, params, tw)
+        anyway = plain_best_nb(tables, s, p, prep, work, -1, params, tw)
         n = s.g[G_N_PLAYERS]
         back_to_back = solo or s.order[n - 1] == p
         later = 1.0 if back_to_back else params[P_PLIERS_LATER]
@@ -522,9 +643,17 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
     if effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
         mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
         filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
+        # a move's gain is the worth of some dead-space count minus the worth now: when the
+        # best count could not beat `beat`, listing the moves is of no use
+        now = window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
+        top = NEG
+        for k in range(N_CELLS + 1):
+            top = max(top, window_worth_nb(work, k) - now)
+        if not (top + pay + plain_after - plain - cost - params[P_TOOL_MARGIN] > beat):
+            return NEG
         n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
         for i in range(n):
-            x = move_gain_nb(tables, s, p, scratch[i], mode, params)
+            x = move_gain_nb(s, p, prep, work, scratch[i])
             best = max(best, x)
         return best + pay + plain_after - plain if best > NEG else NEG
     return NEG
@@ -532,8 +661,9 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, best_plain, params, scratch):
 
 @njit(cache=True, error_model="numpy")
 def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
-    prep = np.zeros(PREP_LEN, np.int64)
+    prep = np.empty(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
+    work = work_nb(tables, s, p, prep, params, planner)
     solo = s.g[G_SOLO] == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
     tw = params[P_TARGET] if planner and solo else 0.0
@@ -546,7 +676,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
             continue
         d = code // N_CELLS
         cell = code % N_CELLS
-        x = value_nb(tables, s, p, prep, cell, s.pool_colour[d], s.pool_value[d], params, planner)
+        x = value_nb(tables, s, p, prep, work, cell, s.pool_colour[d], s.pool_value[d], params, planner)
         x += tw * float(s.pool_value[d])
         if x > best_v:
             best_v = x
@@ -554,13 +684,15 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
     if not planner:
         return best_i if best_i >= 0 else end_i
     # the planner: a tool when it pays
-    scratch = np.empty(512, np.int64)
+    scratch = np.empty(0, np.int64)
     tool_i = -1
     tool_v = 0.0
     for i in range(n_options):
         code = options[i]
         if code == OPT_END or code < OPT_TOOL:
             continue
+        if len(scratch) == 0:   # the first tool option: room for its moves
+            scratch = np.empty(512, np.int64)
         slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
         payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
         if solo:
@@ -568,7 +700,8 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
         else:
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
-        gain = tool_gain_nb(tables, s, p, slot, payer, prep, best_v if best_i >= 0 else NEG, params, scratch)
+        gain = tool_gain_nb(tables, s, p, slot, payer, prep, work, best_v if best_i >= 0 else NEG, params,
+                            scratch, cost, tool_v)
         if gain > NEG and gain - cost - params[P_TOOL_MARGIN] > tool_v:
             tool_v = gain - cost - params[P_TOOL_MARGIN]
             tool_i = i
@@ -583,52 +716,52 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
 def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options):
     """A tool's argument: the one whose outcome is worth most by the same estimate (solo: with
     the target bonus of the dice it takes off the round track)."""
-    prep = np.zeros(PREP_LEN, np.int64)
+    prep = np.empty(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
     tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
     best_v = NEG
-    counts = np.zeros(N_COLOURS, np.int64)
+    work = work_nb(tables, s, p, prep, params, planner)
+    move = effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL
     for i in range(n_options):
         code = options[i]
         x = NEG
         if effect == T_GROZING_PLIERS:
             d = code // 2
             v = s.pool_value[d] + (1 if code % 2 == 1 else -1)
-            x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[d], v, 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[d], v, 0, params, planner)
             x += tw * float(s.pool_value[d])
         elif effect == T_GRINDING_STONE:
-            x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], 7 - s.pool_value[code], 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], 7 - s.pool_value[code], 0, params, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_CORK_BACKED:
-            x, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_FLUX_BRUSH:
-            x = reroll_worth_nb(tables, s, p, prep, s.pool_colour[code], params, tw) + tw * float(s.pool_value[code])
+            x = reroll_worth_nb(tables, s, p, prep, work, s.pool_colour[code], params, tw) + tw * float(s.pool_value[code])
         elif effect == T_FLUX_REMOVER and step == 0:
             # the die to return: the one worth least to draft later (solo: plus its pips,
             # which leave the track)
-            y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[code], s.pool_value[code], 0, params, planner)
+            y, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], s.pool_value[code], 0, params, planner)
             x = tw * float(s.pool_value[code]) - (y if y > 0.0 else 0.0)
         elif effect == T_FLUX_REMOVER:
             # the drawn die's value: its best placement; unplaceable (any value offered): it
             # goes to the pool, solo as low as it can (the target)
-            x, _ = best_cell_nb(tables, s, p, prep, s.g[G_HELD_COLOUR], code, 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.g[G_HELD_COLOUR], code, 0, params, planner)
             if x == NEG:
                 x = -tw * float(code)
         elif effect == T_LENS_CUTTER:
             k = code % MAX_TRACK
-            x, _ = best_cell_nb(tables, s, p, prep, s.track_colour[k], s.track_value[k], 0, params, planner)
+            x, _ = best_cell_nb(tables, s, p, prep, work, s.track_colour[k], s.track_value[k], 0, params, planner)
             # give away the pool die worth least to us (solo: the lowest, it joins the track)
             d = code // MAX_TRACK
-            y, _ = best_cell_nb(tables, s, p, prep, s.pool_colour[d], s.pool_value[d], 0, params, planner)
+            y, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[d], s.pool_value[d], 0, params, planner)
             x -= 0.01 * (y if y > NEG else 0.0)
             x += tw * float(s.track_value[k] - s.pool_value[d])
         elif code == OPT_END:
             x = 0.0
-        elif effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
-            mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
-            x = move_gain_nb(tables, s, p, code, mode, params) if planner else 0.0
+        elif move:
+            x = move_gain_nb(s, p, prep, work, code) if planner else 0.0
         if x > best_v:
             best_v = x
             best_i = i
@@ -637,14 +770,15 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
 
 @njit(cache=True, error_model="numpy")
 def choose_place_nb(tables, s, p, mode, params, planner, options, n_options):
-    prep = np.zeros(PREP_LEN, np.int64)
+    prep = np.empty(PREP_LEN, np.int64)
     prep_nb(s, p, prep)
+    work = work_nb(tables, s, p, prep, params, planner)
     c = s.g[G_HELD_COLOUR]
     v = s.g[G_HELD_VALUE]
     best_i = 0
     best_v = NEG
     for i in range(n_options):
-        x = value_nb(tables, s, p, prep, options[i], c, v, params, planner)
+        x = value_nb(tables, s, p, prep, work, options[i], c, v, params, planner)
         if x > best_v:
             best_v = x
             best_i = i

@@ -15,7 +15,7 @@ from sim.games.sagrada import SPEC
 from sim.games.sagrada import enums as E
 from sim.games.sagrada.nb import action_options_nb, apply_draft_nb, begin_turn_nb, window_options_nb
 from strategies.sagrada import (PREP_LEN, P_TARGET, P_TOKEN, P_WIN_PUBLIC, P_WIN_TOKENS, choose_action_nb,
-                                choose_window_nb, plain_best_nb, prep_nb, tool_gain_nb)
+                                choose_window_nb, plain_best_nb, prep_nb, tool_gain_nb, work_nb)
 from tests.sagrada_helpers import (Kit, cell, default_tables, fresh_state, options_buf, play_records, pool, set_pool,
                                    set_public, set_restrictions, set_tools, set_window, tables_with)
 
@@ -147,8 +147,10 @@ def test_solo_planner_pays_a_tool_with_the_die_it_can_spare():
         codes = [int(x) for x in buf[:n]]
         assert tool_code(st, 0, 0) in codes and tool_code(st, 0, 1) in codes
         # the plain best draft (target bonus included), as choose_action_nb computes it
-        plain = plain_best_nb(T[0], st[0], 0, prep, -1, PLANNER, PLANNER[P_TARGET])
-        gains[private] = [tool_gain_nb(T[0], st[0], 0, 0, payer, prep, plain, PLANNER, scratch)
+        work = work_nb(T[0], st[0], 0, prep, PLANNER, True)
+        plain = plain_best_nb(T[0], st[0], 0, prep, work, -1, PLANNER, PLANNER[P_TARGET])
+        gains[private] = [tool_gain_nb(T[0], st[0], 0, 0, payer, prep, work, plain, PLANNER, scratch,
+                                       0.0, -1e18)
                           for payer in (0, 1)]
     low, high = gains["Shades of Blue"]
     assert low > high
