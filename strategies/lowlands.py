@@ -998,7 +998,11 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
         d_end = N.dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
         return dike_steps_worth_nb(tables, s, seat, prm, params) + 2.0 * (d_end // prm) * step
     if ef == EF_MOUND:
-        k = s.breach[seat] + 1.0
+        # the breach tokens it holds at the storm surge: those it has, and the points below
+        # the highest (a rival gains on it meanwhile) at each high tide expected to break
+        lo, hi = lowest_and_highest_nb(tables, s)
+        breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
+        k = s.breach[seat] + (hi - N.dike_points_nb(tables, s, seat) + 1.0) * breaks
         return k * token_cost_nb(tables, s, params, price) if k <= prm else 0.0
     if ef == EF_HALF_BREACH:
         lo, hi = lowest_and_highest_nb(tables, s)
