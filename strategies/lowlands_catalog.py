@@ -92,16 +92,18 @@ CATALOG = [
      "params": _planner_params()},
     {"name": "dike", "id": DIKE,
      "description": "The planner on the dike route: expects a dike action every work phase "
-                    "(so it values the dike tiles by that many uses), its farmhands go to the "
-                    "dike, and it builds pastures only as room for the sheep it has. Choose it "
-                    "to ask whether shields and dike points win when the floods run high.",
+                    "(so it values the dike tiles by that many uses), few fence actions (the "
+                    "fence tiles are worth less to it), and its farmhands go to the dike. "
+                    "Choose it to ask whether dike points and the high-tide coins win, e.g. "
+                    "when the floods run high.",
      "params": _planner_params(dike=1.0, sheep=1.0, dike_rate=1.0, fence_rate=0.15,
                                build_rate=0.4, sale_rate=0.2, farmhand_to=1.0)},
     {"name": "shepherd", "id": SHEPHERD,
      "description": "The planner on the sheep route: expects fence actions most work phases "
                     "(the fence and sheep tiles are worth more to it), its farmhands go to "
-                    "fences, and it pays into the dike only for its own forecast. Choose it to "
-                    "ask whether a flock and the market win when the dike holds.",
+                    "fences, and it expects few dike actions of its own (the dike tiles are "
+                    "worth less to it). Choose it to ask whether a flock and the market win, "
+                    "e.g. when the dike holds.",
      "params": _planner_params(dike=1.0, sheep=1.0, dike_rate=0.15, fence_rate=0.8,
                                build_rate=0.5, sale_rate=0.6, farmhand_to=2.0)},
 ]
