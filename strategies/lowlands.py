@@ -29,9 +29,22 @@ from sim.games.lowlands.enums import (  # noqa: E402  (the sheep-trading tiles, 
     G_STEP, N_STAGES, R_SHEEP_BREED_PER, STEP_UP1, STEP_UP2, TRADE_MAX,
 )
 
+from sim.games.lowlands.enums import (  # noqa: E402  (the planner's value model)
+    CELL_NB, DIKE_OWN, EF_BANK, EF_BREEDING, EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP,
+    EF_CAPACITY_COINS, EF_COIN_PLUS, EF_COMPLETE_SEGMENT, EF_DAIRY, EF_DIKE_ACTION,
+    EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT, EF_ESTATE, EF_FARMHOUSE, EF_FENCE_AND_SHEEP,
+    EF_FENCE_BONUS, EF_FREE_FENCES, EF_HALF_BREACH, EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS,
+    EF_MOUND, EF_REPEAT_PLUS, EF_SHEARER, EF_SHEEP_FARM, EF_TREE_CARDS, EF_TREE_POINTS,
+    EF_WAVES, INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN, INC_FARMHAND, N_KINDS,
+    R_FARMER_PLUS, R_MAX_BUILDINGS, R_TRACK_LEN, R_TWO_PLAYER_SUPPORT, R_WRAP_TO, STEP_WORK1,
+    STEP_WORK2, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
+)
+
 from strategies.lowlands_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
     RANDOM, GREEDY, PLANNER, DIKE, SHEPHERD, P_CARD, P_DIKE, P_SHEEP, P_DANGER, P_BREED,
-    P_SUPPORT, P_TOKEN, N_PARAMS, CATALOG,
+    P_SUPPORT, P_TOKEN, P_DIKE_PACE, P_TIDE_SPREAD, P_HOLD_PRIOR, P_FINAL_BREAK, P_DIKE_RATE,
+    P_FENCE_RATE, P_BUILD_RATE, P_SALE_RATE, P_ROOM, P_FARMHAND_TO, P_ANSWERED, N_PARAMS,
+    CATALOG,
 )
 
 
@@ -311,6 +324,10 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if n_options == 1:
         return 0
     planner = sid >= PLANNER
+    if planner:
+        i = choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx)
+        if i >= 0:
+            return i
     if decision == DEC_PLACE:
         return choose_place_nb(tables, s, seat, params, planner, options, n_options)
     best = 0
@@ -548,3 +565,747 @@ def trade_tile_value_nb(tables, s, seat, x, params):
         s.owned[seat] &= ~(1 << x)
         return 0.8 * (cap1 - cap0) * sv
     return 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# the planner (and its routes dike / shepherd): every choice valued by what it adds to the
+# seat's final score, read from the component file's numbers and the public board. Its
+# weights are the catalog's parameters (strategies/lowlands_catalog.py).
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def clamp01_nb(x):
+    return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+
+
+@njit(cache=True, error_model="numpy")
+def high_tides_left_nb(s):
+    """High tides still to come (this stage's included until it has run)."""
+    n = N_STAGES - s.g[G_STAGE]
+    return n if n > 0 else 0
+
+
+@njit(cache=True, error_model="numpy")
+def work_phases_left_nb(s):
+    """Work phases still to come, the current one counted as half (its farmers are placed)."""
+    st = s.g[G_STAGE]
+    if st >= N_STAGES:
+        return 0.0
+    n = 2.0 * (N_STAGES - st)
+    step = s.g[G_STEP]
+    if step >= STEP_WORK1:
+        n -= 0.5 if step == STEP_WORK1 else 1.0
+    if step >= STEP_WORK2:
+        n -= 0.5 if step == STEP_WORK2 else 1.0
+    return n if n > 0.0 else 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def phases_to_tide_nb(s):
+    """Work phases left before this stage's high tide (the current one counted as half)."""
+    step = s.g[G_STEP]
+    if step < STEP_WORK1:
+        return 2.0
+    if step == STEP_WORK1:
+        return 1.5
+    if step < STEP_WORK2:
+        return 1.0
+    if step == STEP_WORK2:
+        return 0.5
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def hold_chance_nb(tables, s, params, removed):
+    """Chance that this stage's high tide holds: the resources still needed against the waves
+    the flood cards' backs promise (`removed` waves fewer), against what the players are
+    expected to pay before it (dike_pace per player per work phase), spread tide_spread."""
+    if s.g[G_STAGE] >= N_STAGES:
+        return 1.0
+    s.g[G_WAVES] -= removed
+    gap = dike_gap_nb(tables, s)
+    s.g[G_WAVES] += removed
+    pay = params[P_DIKE_PACE] * s.g[G_NP] * phases_to_tide_nb(s)
+    spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
+    return 1.0 / (1.0 + np.exp((gap - pay) / spread))
+
+
+@njit(cache=True, error_model="numpy")
+def price_at_nb(table, n, pos):
+    """A price track's value at a fractional position (linear between spaces)."""
+    if pos <= 0.0:
+        return float(table[0])
+    if pos >= n - 1:
+        return float(table[n - 1])
+    i = int(pos)
+    f = pos - i
+    return table[i] * (1.0 - f) + table[i + 1] * f
+
+
+@njit(cache=True, error_model="numpy")
+def final_price_pos_nb(tables, s, params):
+    """Where the price marker is expected at the end: right when a high tide holds, left when
+    it breaks: this stage's by the forecast, the later ones by hold_prior."""
+    pos = float(s.g[G_PRICE])
+    left = high_tides_left_nb(s)
+    if left > 0:
+        h = hold_chance_nb(tables, s, params, 0)
+        pos += 2.0 * h - 1.0
+        pos += (left - 1) * (2.0 * params[P_HOLD_PRIOR] - 1.0)
+    hi = tables.n_price - 1
+    return 0.0 if pos < 0.0 else (hi if pos > hi else pos)
+
+
+@njit(cache=True, error_model="numpy")
+def end_sheep_price_nb(tables, s, params):
+    return price_at_nb(tables.price_sheep, tables.n_price, final_price_pos_nb(tables, s, params))
+
+
+@njit(cache=True, error_model="numpy")
+def end_dike_price_nb(tables, s, params):
+    return price_at_nb(tables.price_dike, tables.n_price, final_price_pos_nb(tables, s, params))
+
+
+@njit(cache=True, error_model="numpy")
+def final_flock_nb(tables, sheep, cap, upkeeps):
+    """Sheep at the end from `sheep` now: each upkeep breeds 1 per breed_per, as housed."""
+    n = sheep
+    per = tables.rules[R_SHEEP_BREED_PER]
+    for _ in range(upkeeps):
+        k = n // per
+        if k > cap - n:
+            k = cap - n
+        if k <= 0:
+            break
+        n += k
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def flock_worth_nb(tables, s, seat, params, sheep, cap, price):
+    """Points of a flock of `sheep` on a farm of `cap` places at the end: the sheep and (with
+    weight breed) their lambs at `price`, plus `room` for each place left empty."""
+    up = upkeeps_left_nb(s)
+    end = final_flock_nb(tables, sheep, cap, up)
+    lambs = end - sheep
+    v = (sheep + params[P_BREED] * lambs) * price * params[P_SHEEP]
+    empty = cap - end
+    if empty > 0:
+        v += params[P_ROOM] * empty * (1.0 if up > 0 else 0.0)
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def token_cost_nb(tables, s, params, price):
+    """What a breach token is expected to cost at the storm surge: a sheep (or its price in
+    coins) when the final check breaks."""
+    p = params[P_FINAL_BREAK]
+    if s.g[G_STAGE] == N_STAGES - 1:
+        p = 1.0 - hold_chance_nb(tables, s, params, 0)
+    return p * price
+
+
+@njit(cache=True, error_model="numpy")
+def holds_left_nb(tables, s, params):
+    """High tides expected to hold from now on (this one by the forecast)."""
+    left = high_tides_left_nb(s)
+    if left == 0:
+        return 0.0
+    return hold_chance_nb(tables, s, params, 0) + (left - 1) * params[P_HOLD_PRIOR]
+
+
+@njit(cache=True, error_model="numpy")
+def lowest_and_highest_nb(tables, s):
+    lo = 1 << 40
+    hi = -1
+    for q in range(s.g[G_NP]):
+        d = N.dike_points_nb(tables, s, q)
+        lo = d if d < lo else lo
+        hi = d if d > hi else hi
+    return lo, hi
+
+
+@njit(cache=True, error_model="numpy")
+def dike_steps_worth_nb(tables, s, seat, steps, params):
+    """Points of moving seat's dike marker `steps` spaces: the dike points at the end price,
+    the coins of the progress tokens passed, and 1 coin per point above the lowest at each
+    high tide that holds, 1 breach token less per point below the highest at each that
+    breaks."""
+    if steps <= 0:
+        return 0.0
+    d0 = N.dike_points_nb(tables, s, seat)
+    pos = s.dike_pos[seat]
+    L = tables.rules[R_TRACK_LEN]
+    tokens = 0.0
+    p = pos
+    for _ in range(steps):
+        p += 1
+        if p >= L:      # a lap (rare): counted as the spaces it moves
+            p = tables.rules[R_WRAP_TO]
+        for i in range(tables.n_tokens):
+            if tables.token_space[i] == p:
+                tokens += tables.token_coins[s.token_order[i]]
+    gained = (pos % 2 + steps) // 2
+    lo, hi = lowest_and_highest_nb(tables, s)
+    price = end_sheep_price_nb(tables, s, params)
+    holds = holds_left_nb(tables, s, params)
+    breaks = high_tides_left_nb(s) - holds
+    above = 0
+    below = 0
+    for k in range(gained):
+        d = d0 + k
+        if d >= lo and not (d == lo and d0 == lo and lo_unique_nb(tables, s, seat, lo)):
+            above += 1
+        if d < hi:
+            below += 1
+    v = gained * end_dike_price_nb(tables, s, params) * params[P_DIKE]
+    v += tokens + above * holds + below * breaks * token_cost_nb(tables, s, params, price)
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def lo_unique_nb(tables, s, seat, lo):
+    """Is seat alone on the lowest dike points (raising it raises the lowest)?"""
+    for q in range(s.g[G_NP]):
+        if q != seat and N.dike_points_nb(tables, s, q) == lo:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def tide_swing_nb(tables, s, seat, params):
+    """Points the seat gains if this stage's high tide holds rather than breaks: the coins
+    above the lowest, the breach tokens below the highest, and the price moving two spaces
+    (sheep dearer, dike cheaper) on its flock and its dike points."""
+    if s.g[G_STAGE] >= N_STAGES:
+        return 0.0
+    lo, hi = lowest_and_highest_nb(tables, s)
+    d = N.dike_points_nb(tables, s, seat)
+    pos = final_price_pos_nb(tables, s, params)
+    n = tables.n_price
+    dsheep = price_at_nb(tables.price_sheep, n, pos + 1.0) - price_at_nb(tables.price_sheep, n, pos - 1.0)
+    ddike = price_at_nb(tables.price_dike, n, pos + 1.0) - price_at_nb(tables.price_dike, n, pos - 1.0)
+    flock = final_flock_nb(tables, s.sheep[seat], N.capacity_nb(tables, s, seat), upkeeps_left_nb(s))
+    v = (d - lo) + (hi - d) * token_cost_nb(tables, s, params, price_at_nb(tables.price_sheep, n, pos))
+    v += flock * dsheep * params[P_SHEEP] + d * ddike * params[P_DIKE]
+    return v * params[P_DANGER]
+
+
+@njit(cache=True, error_model="numpy")
+def gap_closing_worth_nb(tables, s, seat, params, resources):
+    """What `resources` paid into the dike now change in the chance the high tide holds, times
+    the seat's swing. The dike's gap is shared: a payment closes it for everyone."""
+    if s.g[G_STAGE] >= N_STAGES or resources <= 0:
+        return 0.0
+    h0 = hold_chance_nb(tables, s, params, 0)
+    pay = params[P_DIKE_PACE] * s.g[G_NP] * phases_to_tide_nb(s)
+    spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
+    gap = dike_gap_nb(tables, s) - resources
+    h1 = 1.0 / (1.0 + np.exp((gap - pay) / spread))
+    return (h1 - h0) * tide_swing_nb(tables, s, seat, params)
+
+
+@njit(cache=True, error_model="numpy")
+def planner_dike_value_nb(tables, s, seat, code, params, used, support, work):
+    """A dike payment: its cards, the marker's steps (Dike Master's +1 on an own action's
+    first payment is counted by the caller), what it does to the high tide, and (answering a
+    support request) the builder's +1 counted at `support` of a step."""
+    r = code // 16
+    a = code % 16
+    cards = pay_cards_nb(tables, s, seat, r, a, used, work)
+    v = dike_steps_worth_nb(tables, s, seat, a, params) - cards * params[P_CARD]
+    v += gap_closing_worth_nb(tables, s, seat, params, a)
+    if support:
+        v -= params[P_SUPPORT] * dike_steps_worth_nb(tables, s, seat, 1, params)
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def cards_cost_nb(tables, s, seat, x, free_any):
+    """Cards seat gives up for tile x (discounts, farmhands, the 2-for-1 exchange); 99 if it
+    cannot pay."""
+    need = np.empty(N_RES, np.int64)
+    out = np.empty(N_RES, np.int64)
+    N.tile_cost_nb(tables, s, seat, x, need)
+    if not N.pay_plan_nb(tables, s, seat, need, free_any, out):
+        return 99
+    return out[0] + out[1] + out[2]
+
+
+@njit(cache=True, error_model="numpy")
+def income_icon_worth_nb(tables, s, icon, params):
+    """Points of an income icon uncovered now, over the upkeeps left."""
+    up = upkeeps_left_nb(s)
+    card = params[P_CARD]
+    if icon == INC_CARD:
+        return up * card
+    if icon == INC_COIN:
+        return float(up)
+    if icon == INC_CARD_OR_COIN:
+        return up * (card if card > 1.0 else 1.0)
+    if icon == INC_CARD_AND_COIN:
+        return up * (card + 1.0)
+    if icon == INC_FARMHAND:
+        return work_phases_left_nb(s) * card
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def place_tile_nb(s, seat, x, k):
+    s.tile_at[seat, k] = x
+    s.owned[seat] |= 1 << x
+
+
+@njit(cache=True, error_model="numpy")
+def lift_tile_nb(s, seat, x, k):
+    s.tile_at[seat, k] = -1
+    s.owned[seat] &= ~(1 << x)
+
+
+@njit(cache=True, error_model="numpy")
+def cell_worth_nb(tables, s, seat, x, k, params, price, sheep):
+    """Points of tile x standing on cell k, read on the farm with the tile on it: the flock
+    its places house by the end, and the end-scoring effects that read the farm (lake, tree
+    and bush cells outside pastures, the Lake Cabin's empty neighbours, the Estate's
+    pastures)."""
+    place_tile_nb(s, seat, x, k)
+    cap = N.capacity_nb(tables, s, seat)
+    v = flock_worth_nb(tables, s, seat, params, sheep, cap, price)
+    v += farm_scoring_nb(tables, s, seat, x, k)
+    lift_tile_nb(s, seat, x, k)
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def farm_scoring_nb(tables, s, seat, x, k):
+    """The end points tile x (standing on cell k) scores by the farm as it is now."""
+    ef = tables.tile_effect[x]
+    if ef != EF_LAKE_POINTS and ef != EF_TREE_POINTS and ef != EF_LAKE_CABIN and ef != EF_ESTATE:
+        return 0.0
+    inmask = N.in_pasture_mask_nb(tables, s, seat)
+    if ef == EF_LAKE_POINTS:
+        nl = N.terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, inmask)
+        return 10.0 if nl >= 4 else (7.0 if nl >= 3 else 0.0)
+    if ef == EF_TREE_POINTS:
+        nt = N.terrain_outside_nb(tables, s, seat, TERRAIN_TREE, inmask)
+        return 15.0 if nt >= 5 else (10.0 if nt >= 4 else (5.0 if nt >= 3 else 0.0))
+    if ef == EF_LAKE_CABIN:
+        c = 0
+        for d in range(4):
+            nb = CELL_NB[k, d]
+            if nb >= 0 and s.tile_at[seat, nb] < 0 and not (inmask >> nb) & 1:
+                c += 1
+        return float(c * tables.tile_param[x])
+    return float(tables.tile_param[x] * N.n_pastures_nb(tables, s, seat))
+
+
+@njit(cache=True, error_model="numpy")
+def best_cell_nb(tables, s, seat, x, params, price):
+    """(best cell, its worth) for tile x on seat's farm (cell_worth_nb); -1 if none."""
+    cells = np.empty(N_CELLS, np.int64)
+    n = N.tile_cells_nb(tables, s, seat, x, cells)
+    best = -1
+    bv = -1e18
+    sheep = s.sheep[seat]
+    for i in range(n):
+        k = cells[i]
+        # ties: the cell furthest from the starting pasture (top left), where pastures grow
+        v = cell_worth_nb(tables, s, seat, x, k, params, price, sheep) + 0.001 * k
+        if v > bv:
+            bv = v
+            best = k
+    return best, bv - (0.001 * best if best >= 0 else 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def uses_left_nb(s, rate):
+    return rate * work_phases_left_nb(s)
+
+
+@njit(cache=True, error_model="numpy")
+def fence_worth_nb(tables, s, seat, params, price):
+    """Points of one fence on the pasture plan (its cards apart): the places the plan's
+    rectangle adds by the end, shared over the fences it still needs."""
+    mark = np.zeros(N_EDGES, np.int64)
+    target_edges_nb(tables, s, seat, mark)
+    need = 0
+    for e in range(N_EDGES):
+        if mark[e] == 1:
+            s.fence[seat, e] = 1
+            need += 1
+    if need == 0:
+        return 0.0
+    cap1 = N.capacity_nb(tables, s, seat)
+    for e in range(N_EDGES):
+        if mark[e] == 1:
+            s.fence[seat, e] = 0
+    cap0 = N.capacity_nb(tables, s, seat)
+    sheep = s.sheep[seat]
+    gain = (flock_worth_nb(tables, s, seat, params, sheep, cap1, price)
+            - flock_worth_nb(tables, s, seat, params, sheep, cap0, price))
+    return gain / need
+
+
+@njit(cache=True, error_model="numpy")
+def sheep_gain_worth_nb(tables, s, seat, params, k, cap, price):
+    """Points of k sheep from the supply now on a farm of cap places (as housed)."""
+    sheep = s.sheep[seat]
+    new = sheep + k
+    if new > cap:
+        new = cap
+    return (flock_worth_nb(tables, s, seat, params, new, cap, price)
+            - flock_worth_nb(tables, s, seat, params, sheep, cap, price))
+
+
+@njit(cache=True, error_model="numpy")
+def effect_worth_nb(tables, s, seat, x, params, price, cap):
+    """Points of tile x's effect over the rest of the game (cap: the farm's places with the
+    tile on its best cell). The farm-scoring '!' effects and the places are in cell_worth_nb."""
+    ef = tables.tile_effect[x]
+    prm = tables.tile_param[x]
+    card = params[P_CARD]
+    dike_uses = uses_left_nb(s, params[P_DIKE_RATE])
+    step = dike_steps_worth_nb(tables, s, seat, 1, params)
+    if ef == EF_COINS or ef == EF_BANK:
+        v = float(prm)
+        if ef == EF_BANK:
+            v += (s.coins[seat] + prm) // prm if prm > 0 else 0
+        return v
+    if ef == EF_SHEEP or ef == EF_BREEDING:
+        k = prm if ef == EF_SHEEP else 1
+        v = sheep_gain_worth_nb(tables, s, seat, params, k, cap, price)
+        if ef == EF_BREEDING and prm > 0:
+            v += (final_flock_nb(tables, s.sheep[seat] + 1, cap, upkeeps_left_nb(s)) // prm) * price
+        return v
+    if ef == EF_FREE_FENCES or ef == EF_ESTATE:
+        k = prm if ef == EF_FREE_FENCES else 2
+        k = k if k < s.fence_supply[seat] else s.fence_supply[seat]
+        return k * fence_worth_nb(tables, s, seat, params, price)
+    if ef == EF_FARMHOUSE:
+        best = 0.0
+        for i in range(MAX_DISPLAY):
+            y = s.tile_display[K_FACILITY, i]
+            if y >= 0:
+                w = float(tables.tile_shields[y]) - cards_cost_nb(tables, s, seat, y, 0) * card
+                if w > best:
+                    best = w
+        nf = 1
+        for k in range(N_CELLS):
+            y = s.tile_at[seat, k]
+            if y >= 0 and tables.tile_kind[y] == K_FACILITY:
+                nf += 1
+        return best + prm * nf
+    if ef == EF_DIKE_ASSOC:
+        d_end = N.dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
+        return dike_steps_worth_nb(tables, s, seat, prm, params) + 2.0 * (d_end // prm) * step
+    if ef == EF_MOUND:
+        # the breach tokens it holds at the storm surge: those it has, and the points below
+        # the highest (a rival gains on it meanwhile) at each high tide expected to break
+        lo, hi = lowest_and_highest_nb(tables, s)
+        breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
+        k = s.breach[seat] + (hi - N.dike_points_nb(tables, s, seat) + 1.0) * breaks
+        return k * token_cost_nb(tables, s, params, price) if k <= prm else 0.0
+    if ef == EF_HALF_BREACH:
+        lo, hi = lowest_and_highest_nb(tables, s)
+        below = hi - N.dike_points_nb(tables, s, seat) + 1.0
+        breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
+        return 0.5 * (s.breach[seat] + below * breaks) * token_cost_nb(tables, s, params, price)
+    if ef == EF_DIKE_PLUS:
+        return dike_uses * step
+    if ef == EF_DISCOUNT:
+        return (dike_uses + uses_left_nb(s, params[P_BUILD_RATE])) * card
+    if ef == EF_BUILD_DIKE:
+        builds = 1.0 + uses_left_nb(s, params[P_BUILD_RATE])
+        per = 2.0 * (step - card) + gap_closing_worth_nb(tables, s, seat, params, 2)
+        return builds * per if per > 0.0 else 0.0
+    if ef == EF_COMPLETE_SEGMENT:
+        L = tables.rules[R_SITE_LENGTH]
+        pos = s.g[G_SITE_POS] if (s.g[G_SITE_RES] >= 0 and s.g[G_SITE_POS] < L) else 0
+        return (dike_steps_worth_nb(tables, s, seat, prm, params)
+                + gap_closing_worth_nb(tables, s, seat, params, L - pos))
+    if ef == EF_WAVES:
+        n = s.n_buildings[seat] + 1
+        h1 = hold_chance_nb(tables, s, params, n)
+        return (h1 - hold_chance_nb(tables, s, params, 0)) * tide_swing_nb(tables, s, seat, params)
+    if ef == EF_REPEAT_PLUS or ef == EF_COIN_PLUS:
+        v = work_phases_left_nb(s) * card
+        return v if ef == EF_REPEAT_PLUS else 0.5 * v
+    if ef == EF_LAKE_DIKE:
+        lakes = N.terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, N.in_pasture_mask_nb(tables, s, seat))
+        plus = 2 if lakes >= 4 else (1 if lakes >= 3 else 0)
+        return dike_uses * plus * step
+    if ef == EF_FENCE_BONUS:
+        return uses_left_nb(s, params[P_FENCE_RATE]) * fence_worth_nb(tables, s, seat, params, price)
+    if ef == EF_DAIRY:
+        return float(s.sheep[seat] // 2)
+    if ef == EF_CAPACITY_COINS:
+        room = cap - s.sheep[seat]
+        return float(prm * room) if room > 0 else 0.0
+    if ef == EF_SHEARER:
+        return uses_left_nb(s, params[P_SALE_RATE]) * prm
+    if ef == EF_FENCE_AND_SHEEP:
+        k = 3 if 3 < s.fence_supply[seat] else s.fence_supply[seat]
+        return (k * (fence_worth_nb(tables, s, seat, params, price) - card)
+                + sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price))
+    if ef == EF_BUSH_COINS:
+        b = N.terrain_outside_nb(tables, s, seat, TERRAIN_BUSH, N.in_pasture_mask_nb(tables, s, seat))
+        return float(b * (1 + high_tides_left_nb(s)))
+    if ef == EF_SHEEP_FARM:
+        inmask = N.in_pasture_mask_nb(tables, s, seat)
+        c = 0
+        for k in range(N_CELLS):
+            if (inmask >> k) & 1 and (tables.layout_terrain[s.layout[seat], k] & TERRAIN_BUSH):
+                c += prm
+        return c + sheep_gain_worth_nb(tables, s, seat, params, 1, cap, price)
+    if ef == EF_TREE_CARDS or ef == EF_BUSH_SHEEP:
+        # once per fence action that closes a pasture holding such a cell
+        times = uses_left_nb(s, params[P_FENCE_RATE]) * 0.5
+        if ef == EF_TREE_CARDS:
+            return times * prm * card
+        return times * sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price)
+    if ef == EF_DIKE_ACTION:
+        work = dike_work_nb(tables, s, seat)
+        opts = np.empty(MAX_OPTIONS, np.int64)
+        n = N.dike_options_nb(tables, s, seat, prm, 0, 0, opts)
+        best = 0.0
+        for i in range(n):
+            w = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
+            if w > best:
+                best = w
+        return best
+    if ef == EF_AUCTION or ef == EF_FODDER_SILO or ef == EF_MARKET_HALL:
+        return trade_tile_value_nb(tables, s, seat, x, params)
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def tile_worth_nb(tables, s, seat, x, params, free_any):
+    """Points tile x adds to seat's final score, less the cards it costs: its shields, the
+    places and farm scoring on its best cell (against the farm now), its effect over the
+    rest of the game, the income its building marker uncovers."""
+    price = end_sheep_price_nb(tables, s, params)
+    k, on_cell = best_cell_nb(tables, s, seat, x, params, price)
+    if k < 0:
+        return -1e9
+    cap0 = N.capacity_nb(tables, s, seat)
+    now = flock_worth_nb(tables, s, seat, params, s.sheep[seat], cap0, price)
+    place_tile_nb(s, seat, x, k)
+    cap = N.capacity_nb(tables, s, seat)
+    eff = effect_worth_nb(tables, s, seat, x, params, price, cap)
+    lift_tile_nb(s, seat, x, k)
+    v = float(tables.tile_shields[x]) + (on_cell - now) + eff
+    if tables.tile_kind[x] != K_FACILITY and s.n_buildings[seat] < tables.rules[R_MAX_BUILDINGS]:
+        v += income_icon_worth_nb(tables, s, tables.building_income[s.n_buildings[seat]], params)
+    return v - cards_cost_nb(tables, s, seat, x, free_any) * params[P_CARD]
+
+
+@njit(cache=True, error_model="numpy")
+def planner_sheep_value_nb(tables, s, seat, code, params, cap, price):
+    """A market trade: the coins against what the flock is worth at the end with the sheep
+    bought or sold (their lambs included, as housed)."""
+    mode = code // 100
+    k = code % 10
+    now = tables.price_sheep[s.g[G_PRICE]]
+    hand = s.hands[seat, A_SHEEP]
+    sheep = s.sheep[seat]
+    base = flock_worth_nb(tables, s, seat, params, sheep, cap, price)
+    if mode == 0:
+        each = now - hand
+        each = each if each > 0 else 0
+        return flock_worth_nb(tables, s, seat, params, sheep + k, cap, price) - base - k * each
+    each = now + hand + N.shearer_bonus_nb(tables, s, seat)
+    return k * each - (base - flock_worth_nb(tables, s, seat, params, sheep - k, cap, price))
+
+
+@njit(cache=True, error_model="numpy")
+def planner_fence_action_nb(tables, s, seat, v, params, price):
+    """A fence action of value v: the fences the pasture plan still needs (one card each),
+    the income their board slots uncover, the rest of the value as cards."""
+    if s.fence_supply[seat] == 0:
+        return v * params[P_CARD]
+    mark = np.zeros(N_EDGES, np.int64)
+    target_edges_nb(tables, s, seat, mark)
+    need = 0
+    for e in range(N_EDGES):
+        need += mark[e]
+    k = v if v < need else need
+    k = k if k < s.fence_supply[seat] else s.fence_supply[seat]
+    held = 0
+    for r in range(N_RES):
+        held = s.hand[seat, r] if s.hand[seat, r] > held else held
+    k = k if k < held else held
+    per = fence_worth_nb(tables, s, seat, params, price)
+    val = k * (per - params[P_CARD]) + (v - k) * params[P_CARD]
+    slot = tables.n_fence_income - s.fence_supply[seat]
+    for j in range(k):
+        val += income_icon_worth_nb(tables, s, tables.fence_income[slot + j], params)
+    return val
+
+
+@njit(cache=True, error_model="numpy")
+def planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals):
+    """Points a farmer of value v banks on action a, by the planner's value model. worth /
+    tvals: each face-up tile's worth (tile_worth_nb) and value, filled once per decision."""
+    card = params[P_CARD]
+    opts = np.empty(MAX_OPTIONS, np.int64)
+    if a == A_BUILD:
+        best = -1e9
+        for i in range(worth.shape[0]):
+            if tvals[i] >= 0 and tvals[i] <= v and worth[i] > -1e8:
+                val = worth[i] + (v - tvals[i]) * card
+                best = val if val > best else best
+        return best
+    if a == A_DIKE:
+        n = N.dike_options_nb(tables, s, seat, v, 0, 0, opts)
+        best = -1e9
+        work = dike_work_nb(tables, s, seat)
+        plus = N.has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
+        for i in range(n):
+            val = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
+            val += (v - opts[i] % 16) * card
+            best = val if val > best else best
+        if n > 0:
+            extra = plus
+            if s.g[G_NP] > 1 and tables.rules[R_TWO_PLAYER_SUPPORT] == 0 or s.g[G_NP] > 2:
+                best += params[P_ANSWERED] * dike_steps_worth_nb(tables, s, seat, 1, params)
+            best += dike_steps_worth_nb(tables, s, seat, extra, params)
+        return best
+    price = end_sheep_price_nb(tables, s, params)
+    if a == A_FENCE:
+        return planner_fence_action_nb(tables, s, seat, v, params, price)
+    if a == A_SHEEP:
+        n = N.sheep_options_nb(tables, s, seat, v, opts)
+        cap = N.capacity_nb(tables, s, seat)
+        best = -1e9
+        for i in range(n):
+            val = planner_sheep_value_nb(tables, s, seat, opts[i], params, cap, price)
+            val += (v - opts[i] % 10) * card
+            best = val if val > best else best
+        return best
+    return v * card
+
+
+@njit(cache=True, error_model="numpy")
+def display_worth_nb(tables, s, seat, params, free_any, worth, tvals):
+    """worth[k*MAX_DISPLAY+i], tvals[...]: each face-up tile's worth and build value (-1: no
+    tile there, or it cannot be built: the limits, its cost)."""
+    opts = np.empty(MAX_OPTIONS, np.int64)
+    n = N.build_options_nb(tables, s, seat, 99, False, free_any, opts)
+    worth[:] = -1e9
+    tvals[:] = -1
+    for i in range(n):
+        x = s.tile_display[opts[i] // MAX_DISPLAY, opts[i] % MAX_DISPLAY]
+        worth[opts[i]] = tile_worth_nb(tables, s, seat, x, params, free_any)
+        tvals[opts[i]] = tables.tile_value[x]
+
+
+@njit(cache=True, error_model="numpy")
+def planner_place_nb(tables, s, seat, params, options, n_options):
+    best = 0
+    bv = -1e18
+    known = np.zeros(N_ACTIONS * 32, np.bool_)
+    memo = np.empty(N_ACTIONS * 32, np.float64)
+    worth = np.empty(N_KINDS * MAX_DISPLAY, np.float64)
+    tvals = np.empty(N_KINDS * MAX_DISPLAY, np.int64)
+    display_worth_nb(tables, s, seat, params, s.hands[seat, A_BUILD], worth, tvals)
+    for i in range(n_options):
+        o = options[i]
+        if o == PASS_PLACE:
+            return i
+        a = o // 16
+        f = (o // 4) % 4
+        p2 = (o // 2) % 2
+        cp = o % 2
+        v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
+        j = a * 32 + (v if v < 32 else 31)
+        if not known[j]:
+            memo[j] = planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals)
+            known[j] = True
+        val = memo[j] - s.uses[seat, a] * tables.rules[R_REUSE_COST] - cp
+        val -= p2 * params[P_TOKEN]
+        if val > bv:
+            bv = val
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def planner_token_value_nb(tables, s, seat, params, alt):
+    """The progress token's other bonus, in points (its coins are worth their number)."""
+    if alt == ALT_REMOVE_WAVE:
+        h1 = hold_chance_nb(tables, s, params, 1)
+        return (h1 - hold_chance_nb(tables, s, params, 0)) * tide_swing_nb(tables, s, seat, params)
+    if alt == ALT_FARMHAND:
+        return work_phases_left_nb(s) * params[P_CARD]
+    if alt == ALT_FREE_FENCE:
+        return fence_worth_nb(tables, s, seat, params, end_sheep_price_nb(tables, s, params))
+    if alt == ALT_PLUS2:
+        return tables.rules[R_FARMER_PLUS] * params[P_CARD] if work_phases_left_nb(s) > 0 else 0.0
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx):
+    """The planner's decisions (-1: the shared rule of choose_builtin_nb decides)."""
+    if decision == DEC_PLACE:
+        return planner_place_nb(tables, s, seat, params, options, n_options)
+    best = 0
+    bv = -1e18
+    if decision == DEC_BUILD:
+        free_any = s.hands[seat, A_BUILD] if ctx[2] == 1 else 0
+        for i in range(n_options):
+            x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
+            v = tile_worth_nb(tables, s, seat, x, params, free_any)
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    if decision == DEC_CELL:
+        x = ctx[0]
+        price = end_sheep_price_nb(tables, s, params)
+        for i in range(n_options):
+            k = options[i]
+            v = cell_worth_nb(tables, s, seat, x, k, params, price, s.sheep[seat]) + 0.001 * k
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    if decision == DEC_DIKE:
+        support = ctx[1] == DIKE_SUPPORT
+        used = ctx[4]
+        work = dike_work_nb(tables, s, seat)
+        plus = 0
+        if ctx[1] == DIKE_OWN and ctx[2] == 0:
+            plus = N.has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
+        for i in range(n_options):
+            if options[i] == STOP:
+                v = 0.0
+            else:
+                v = planner_dike_value_nb(tables, s, seat, options[i], params, used,
+                                          support and ctx[2] == 0, work)
+                v += dike_steps_worth_nb(tables, s, seat, plus, params)
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    if decision == DEC_SHEEP:
+        cap = N.capacity_nb(tables, s, seat)
+        price = end_sheep_price_nb(tables, s, params)
+        for i in range(n_options):
+            v = planner_sheep_value_nb(tables, s, seat, options[i], params, cap, price)
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    if decision == DEC_TOKEN:
+        altv = planner_token_value_nb(tables, s, seat, params, tables.token_alt[ctx[0]])
+        return 1 if altv > tables.token_coins[ctx[0]] else 0
+    if decision == DEC_FARMHAND:
+        target = int(params[P_FARMHAND_TO])
+        for i in range(n_options):
+            o = options[i]
+            v = 0.0 if o == STOP else ((2.0 if o % 8 == target else 1.0) if o // 8 == N_ACTIONS else -1.0)
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    return -1
