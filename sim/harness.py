@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 import re
 import types
 from dataclasses import dataclass
@@ -310,18 +311,49 @@ _SAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def instantiate(fn, token: str, glb: dict, qualname: str, cache: bool = True,
-                nogil: bool = False):
+                nogil: bool = False, group=None):
     """`fn` (a nested function of a template whose only closure cell is `token`, rebuilt here
     with this very token) re-created on globals `glb` and jitted: with cache=True each
-    (qualname, token) gets its own entry in numba's disk cache. Reusable by other templates
-    (strategies/search.py builds its per-game players the same way)."""
+    (qualname, token) gets its own entry in numba's disk cache, in the folder of `group`
+    ((label, source files): sim/compile_cache.py; by default found from `glb`). Reusable by
+    other templates (strategies/search.py builds its per-game players the same way)."""
     copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = _SAFE.sub("_", qualname)
     copy.__module__ = __name__
     copy.__doc__ = fn.__doc__
+    if group is not None:
+        setattr(copy, "_compile_group", group)
     if cache:
         return njit(cache=True, error_model="numpy", nogil=nogil)(copy)
     return njit(error_model="numpy", nogil=nogil)(copy)
+
+
+def source_file(obj) -> str | None:
+    """The source file of a function, dispatcher or module, or None (defined interactively)."""
+    obj = getattr(obj, "py_func", obj)
+    try:
+        path = inspect.getsourcefile(obj)
+    except TypeError:
+        return None
+    return path if path and os.path.isfile(path) else None
+
+
+def kernel_group(game_key: str, objects, user_functions=()) -> tuple:
+    """(label, files) of the cache folder of a game's kernels (sim/compile_cache.py): the
+    game's folder, or with user functions one folder per game and user file."""
+    from sim import compile_cache
+    files = [source_file(o) for o in objects] + [__file__]
+    files = [f for f in files if f]
+    game = next((g for g in map(compile_cache.game_of, files) if g), None)
+    seeds = files + [f for f in map(source_file, user_functions) if f]
+    if game is not None:
+        seeds += list(compile_cache.game_files(game))
+    label = game or str(game_key)
+    stems = sorted({os.path.splitext(os.path.basename(f))[0]
+                    for f in map(source_file, user_functions) if f})
+    if stems:
+        label = f"{label}+{'+'.join(stems)}"
+    return label, compile_cache.closure(seeds)
 
 
 def source_token(game_key: str, *objects) -> str:
@@ -373,17 +405,17 @@ _BUILT: dict = {}
 
 
 def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_functions=(),
-                  search_choose=None, cache_users: bool = False) -> Kernels:
+                  search_choose=None, cache_users: bool = True) -> Kernels:
     """The kernels of game `game_key` from its `model` module and built-in dispatcher
     `choose_builtin` (ids 0..n_builtin-1), once per process and argument set.
 
-    Without user functions the kernels are cached on disk (one entry per game and variant:
-    with or without `search_choose`). With user functions they are compiled in this process
-    without the cache and release the GIL: a user's file may import anything, and numba's
-    cache would not see an edit there. `cache_users=True` caches them anyway, keyed on the
-    user files' sources: only for functions whose file imports nothing but the toolkit (the
-    conformance test's own strategies). The rollout kernel never includes user or search
-    players (a search player calls it)."""
+    The kernels are cached on disk, one entry per game and variant (built-ins only, with the
+    search players, with user functions), in the game's cache folder (sim/compile_cache.py).
+    Around user functions they go to a folder per game and user file, keyed on the user's
+    file and the files it imports (next to it or in the toolkit): the second run of the same
+    file loads its loop from disk. They are compiled without the cache only when a user
+    function has no source file (defined interactively) or with `cache_users=False`. The
+    rollout kernel never includes user or search players (a search player calls it)."""
     key = (game_key, id(model), id(choose_builtin), int(n_builtin),
            tuple(id(f) for f in user_functions), id(search_choose), bool(cache_users))
     if key in _BUILT:
@@ -394,9 +426,12 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     base_token = source_token(game_key, model, choose_builtin)
     users = bool(user_functions)
     variant = ("user" if users else "builtin") + ("+search" if search_choose is not None else "")
-    cache = not users or cache_users
-    if users and cache_users:
+    cache = not users or (cache_users and all(source_file(f) for f in user_functions))
+    if users and cache:
         variant += "-" + source_token("u", *user_functions)
+    platform = (model, choose_builtin) + ((search_choose,) if search_choose is not None else ())
+    game_group = kernel_group(game_key, platform)
+    group = kernel_group(game_key, platform, user_functions) if users else game_group
     seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
     glb = {"np": np, "game_seed_nb": game_seed_nb, "assign_stream_nb": assign_stream_nb,
            "randint_nb": randint_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
@@ -406,20 +441,22 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     for name in MODEL_CONSTANTS:
         glb[name] = int(getattr(model, name))
 
-    def make(funcs, name, token, extra, cache_it, nogil):
+    def make(funcs, name, token, extra, cache_it, nogil, where=group):
         g = dict(glb)
         g.update(extra)
         return instantiate(funcs[name], token, g, f"{name}__{token}", cache=cache_it,
-                           nogil=nogil)
+                           nogil=nogil, group=where)
 
     # the rollout chain: built-ins only, always cached (shared by every variant)
     rtoken = f"{base_token}-rollout"
     rf = _template(rtoken)
     r_decide = make(rf, "decide_nb", rtoken, {"user_choose": unknown_choose_nb,
-                                             "search_choose": unknown_choose_nb}, True, False)
-    r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False)
-    rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False)
-    rollout_chunk = make(rf, "rollout_chunk_nb", rtoken, {"ROLLOUT": rollout}, True, False)
+                                             "search_choose": unknown_choose_nb}, True, False,
+                    game_group)
+    r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False, game_group)
+    rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False, game_group)
+    rollout_chunk = make(rf, "rollout_chunk_nb", rtoken, {"ROLLOUT": rollout}, True, False,
+                         game_group)
 
     token = f"{base_token}-{variant}"
     tf = _template(token)
