@@ -91,8 +91,11 @@ from sim.user_check import check_user_strategies
 from tests.usergame import SPEC
 p = SPEC.prepare(SPEC.load_components(), 2, [sys.argv[1] + ":take_last", "first"], 3)
 check_user_strategies(SPEC, p)
-k = SPEC.kernels(SPEC._user_functions(p))
-print(sum(k.play_chunk.stats.cache_misses.values()), round(time.perf_counter() - start, 2))
+users = SPEC._user_functions(p)
+k = SPEC.kernels(users)
+misses = sum(k.play_chunk.stats.cache_misses.values()) + sum(
+    sum(u.stats.cache_misses.values()) for u in users)
+print(misses, round(time.perf_counter() - start, 2))
 """
 
 
@@ -106,14 +109,15 @@ def _user_run(path, cache) -> tuple:
 
 
 def test_a_user_strategy_file_is_compiled_once_per_version(tmp_path):
+    """The second run compiles nothing (its start time, within 2 s on an idle machine, is
+    measured by scripts/bench_startup.py: a wall-clock bound here would fail under load)."""
     user = tmp_path / "mine.py"
     user.write_text(USER_FILE)
     cache = tmp_path / "cache"
-    assert _user_run(user, cache)[0] == 1                  # compiled, checked and cached
-    misses, seconds = _user_run(user, cache)
-    assert misses == 0 and seconds < 2.0, seconds          # loaded: starts within 2 s
+    assert _user_run(user, cache)[0] == 2          # the loop and the function: compiled, cached
+    assert _user_run(user, cache)[0] == 0          # both loaded, and the return type checked
     user.write_text(USER_FILE.replace("n_options - 1", "0"))
-    assert _user_run(user, cache)[0] == 1                  # an edited file compiles again
+    assert _user_run(user, cache)[0] == 2          # an edited file compiles again
 
 
 def test_pruning_removes_only_old_folders_of_the_label_that_the_toolkit_wrote(tmp_path):
