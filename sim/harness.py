@@ -18,6 +18,12 @@ runs:
                     (the final state is left in state_rec[0])
     k.play_assigned(..., rec, assigned), k.trace_assigned(..., max_events, rec, assigned)
                     play_chunk / trace_game with choices assigned at random (below)
+
+Two kernels are compiled per game and variant, on first use: `play_games` (play_chunk,
+checked_chunk and play_assigned call it with a check flag and an `assigned` array, all zeros
+when nothing is assigned) and `trace_assigned` (trace_game: assigned all zeros). Each level
+of kernels costs a compile of its own (numba optimises a callee's code again in every kernel
+it is linked into), so there are few levels and no wrapper kernels.
     k.rollout(tables, s, n_players, sids, params, out)      -> decisions taken
                     (from state record s play to the end with built-in players only,
                      out[:n_players] = win shares; callable from other compiled code)
@@ -55,9 +61,10 @@ that mentions the plain string `token` (the game key, the variant and a hash of 
 model and strategy sources), and is re-created with `types.FunctionType` on globals holding
 that game's functions, under a per-game `__qualname__`: its closure holds only that string,
 so each game (and variant) gets its own cache entry, stable across processes. The cache
-folder itself is keyed on a hash of sim/ and strategies/ (sim/__init__.py), so an edited
-rule never loads stale code. Kernels around user strategies are built from the same template
-without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py); the
+folder is the game's own, keyed on the sources its kernels compile in (sim/compile_cache.py),
+so an edited rule never loads stale code and an edit of another game recompiles nothing
+here. Kernels around user strategies are built from the same template with nogil=True
+(Ctrl-C stays possible: sim/processes.py), cached in a folder per game and user file; the
 cached kernels with the search players release the GIL too (a search chunk plays for seconds).
 """
 from __future__ import annotations
@@ -122,6 +129,24 @@ def _template(token):
             i = choose_builtin(sid, params[seat], tables, s, seat, decision, options, n_options,
                                ctx, keep)
         elif sid >= SEARCH_BASE:
+            i = search_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
+                              ctx, keep)
+        elif sid < 0:
+            i = user_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
+                            ctx, keep)
+        else:
+            i = -1
+        if i < 0 or i >= n_options:
+            return -1
+        return i
+
+    def others_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
+        """decide_nb for the ids play_on_nb does not answer itself (search players, user
+        functions, unknown ids): without the built-ins' code, which play_on_nb calls
+        directly (numba optimises a callee's code again in every kernel it is linked into)."""
+        token
+        sid = sids[seat]
+        if sid >= SEARCH_BASE:
             i = search_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
                               ctx, keep)
         elif sid < 0:
@@ -211,36 +236,6 @@ def _template(token):
                 rec[row0 + p].choices = choices[p]
         return first_fail
 
-    def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec):
-        """Games first_game..first_game+n_games-1 into rec (n_games * n_players rows)."""
-        token
-        PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, False, np.zeros(1, np.int64))
-
-    def play_assigned_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                         sids, params, rec, assigned):
-        """play_chunk with the decisions flagged in `assigned` drawn at random."""
-        token
-        PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, False, assigned)
-
-    def checked_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                         sids, params, rec):
-        """play_chunk with check_state_nb after setup and every apply; returns the first
-        failure as (code, game, step), code 0 when every state held."""
-        token
-        return PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                             sids, params, rec, True, np.zeros(1, np.int64))
-
-    def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
-                      max_events, rec):
-        """One game with its trace on: (events, count); records in rec[:n_players], the
-        final state left in state_rec[0]."""
-        token
-        return TRACE(tables_rec, state_rec, n_players, run_seed, game, sids, params,
-                        max_events, rec, np.zeros(1, np.int64))
-
     def trace_assigned_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
                           max_events, rec, assigned):
         """trace_game with the decisions flagged in `assigned` drawn at random."""
@@ -302,9 +297,8 @@ def _template(token):
             steps += ROLLOUT(tables, w, n_players, sids, params, out[k])
         return steps
 
-    return {f.__name__: f for f in (decide_nb, play_on_nb, play_games_nb, play_chunk_nb,
-                                    play_assigned_nb, checked_chunk_nb, trace_assigned_nb,
-                                    trace_game_nb, rollout_nb, rollout_chunk_nb)}
+    return {f.__name__: f for f in (decide_nb, others_nb, play_on_nb, play_games_nb,
+                                    trace_assigned_nb, rollout_nb, rollout_chunk_nb)}
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -370,6 +364,25 @@ def source_token(game_key: str, *objects) -> str:
         except (TypeError, OSError):
             digest.update(repr(obj).encode())
     return f"{game_key}-{digest.hexdigest()[:12]}"
+
+
+NO_ASSIGNMENT = assigned_flags()   # the `assigned` of a chunk that assigns nothing (all 0)
+
+
+class Entry:
+    """A kernel's face with fixed arguments: `call(kernel, *args)` (e.g. play_games with no
+    check and no assignment); the compiled kernel's attributes (stats, overloads,
+    nopython_signatures, ...) read through."""
+
+    def __init__(self, kernel, call):
+        self.kernel = kernel
+        self._call = call
+
+    def __call__(self, *args):
+        return self._call(self.kernel, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
 
 
 @dataclass(frozen=True)
@@ -450,7 +463,7 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     # the rollout chain: built-ins only, always cached (shared by every variant)
     rtoken = f"{base_token}-rollout"
     rf = _template(rtoken)
-    r_decide = make(rf, "decide_nb", rtoken, {"user_choose": unknown_choose_nb,
+    r_decide = make(rf, "others_nb", rtoken, {"user_choose": unknown_choose_nb,
                                              "search_choose": unknown_choose_nb}, True, False,
                     game_group)
     r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False, game_group)
@@ -464,20 +477,21 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     # main thread while a chunk plays in another (sim/processes.py): a user's strategy (it
     # may loop), the search players (a chunk of a few games takes seconds)
     nogil = users or search_choose is not None
-    decide = make(tf, "decide_nb", token, {
-        "user_choose": user_choose_for(tuple(user_functions)),
-        "search_choose": search_choose if search_choose is not None else unknown_choose_nb},
-        cache, nogil)
-    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, nogil)
+    chooser = {"user_choose": user_choose_for(tuple(user_functions)),
+               "search_choose": search_choose if search_choose is not None else unknown_choose_nb}
+    decide = make(tf, "decide_nb", token, chooser, cache, nogil)
+    others = make(tf, "others_nb", token, chooser, cache, nogil)
+    play_on = make(tf, "play_on_nb", token, {"DECIDE": others}, cache, nogil)
+    # two entry kernels: every way of playing a chunk is play_games (a check flag, an
+    # `assigned` array of zeros when nothing is assigned), every trace trace_assigned; a
+    # command compiles only the one it calls, and its variants cost no compile of their own
     play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, nogil)
     trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, nogil)
     kernels = Kernels(
-        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, nogil),
-        checked_chunk=make(tf, "checked_chunk_nb", token, {"PLAY_GAMES": play_games},
-                           cache, nogil),
-        trace_game=make(tf, "trace_game_nb", token, {"TRACE": trace_assigned}, cache, nogil),
-        play_assigned=make(tf, "play_assigned_nb", token, {"PLAY_GAMES": play_games}, cache,
-                           nogil),
+        play_chunk=Entry(play_games, lambda k, *a: k(*a, False, NO_ASSIGNMENT)),
+        checked_chunk=Entry(play_games, lambda k, *a: k(*a, True, NO_ASSIGNMENT)),
+        trace_game=Entry(trace_assigned, lambda k, *a: k(*a, NO_ASSIGNMENT)),
+        play_assigned=Entry(play_games, lambda k, *a: k(*a[:-1], False, a[-1])),
         trace_assigned=trace_assigned,
         rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
     _BUILT[key] = kernels
