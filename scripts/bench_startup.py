@@ -56,7 +56,7 @@ for obj in gc.get_objects():
             compiled += 1
             timings = cres.metadata.get("llvm_pass_timings") if cres.metadata else None
             if timings is not None:
-                llvm += timings.get_total_time()
+                llvm += timings.get_total_time() or 0.0
             mod = getattr(cres.library, "_final_module", None)
             if mod is not None:
                 defined = [f.name for f in mod.functions if not f.is_declaration]
@@ -106,8 +106,11 @@ def cold_and_warm(checkout: str, game: str, tmp: str) -> list:
            "1", "--out", out, "--overwrite", "--no-progress"]
     rows = []
     for label in ("cold compile", "warm start"):
-        wall, peak, stdout = _child(cmd, checkout, _env(cache))
+        env = _env(cache)
+        env["NUMBA_LLVM_PASS_TIMINGS"] = "1"   # numba records LLVM's pass times only then
+        wall, peak, stdout = _child(cmd, checkout, env)
         r = json.loads(stdout.split("RESULT ", 1)[1])
+        print(f"  {label} {game}: {wall:.1f} s {json.dumps(r)}", file=sys.stderr, flush=True)
         detail = ""
         if label == "cold compile":
             detail = (f"LLVM passes {r['llvm']:.0f} s, {r['compiled']} functions compiled, "
