@@ -19,10 +19,11 @@ Imports are read from the source (module level, `ast`), not executed; files of i
 packages (numpy, numba) are not hashed, as numba does not either.
 
 numba finds these folders through `FolderPerGameLocator`, which sim/__init__.py names in
-NUMBA_CACHE_LOCATOR_CLASSES. Each folder this module creates holds a marker file (MARKER);
-when a new folder of a label is created, the oldest folders of the same label beyond
-KEEP_PER_LABEL are removed, and only folders holding the marker (written by this module): a
-folder the toolkit did not write is never deleted.
+NUMBA_CACHE_LOCATOR_CLASSES. Under the toolkit's own folder (~/.cache/balance-toolkit/kernels)
+each folder this module creates holds a marker file (MARKER); when a new folder of a label is
+created there, the oldest folders of the same label beyond KEEP_PER_LABEL are removed, and
+only folders holding the marker (written by this module): a folder the toolkit did not write
+is never deleted. Under a NUMBA_CACHE_DIR the user chose, nothing is marked or removed.
 """
 from __future__ import annotations
 
@@ -235,13 +236,16 @@ _PREPARED: set = set()
 
 
 def prepare_folder(folder: str, prune_root: str | None) -> None:
-    """Create `folder` with its marker (refreshed once per process: the newest folders are
-    the ones in use); on creation, prune older folders of its label under `prune_root`."""
+    """Create `folder`; under the toolkit's own folder (`prune_root`) with its marker
+    (refreshed once per process: the newest folders are the ones in use), and on creation
+    prune the older folders of its label there."""
     if folder in _PREPARED:
         return
     _PREPARED.add(folder)
     created = not os.path.isdir(folder)
     os.makedirs(folder, exist_ok=True)
+    if prune_root is None:     # a folder the user chose: numba's files only, none of ours
+        return
     marker = os.path.join(folder, MARKER)
     try:
         with open(marker, "a", encoding="utf-8"):
