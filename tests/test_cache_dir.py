@@ -75,6 +75,7 @@ def test_editing_a_file_one_kernel_imports_recompiles_that_kernel_only(tmp_path)
     assert _probe(mod, cache) == {"game_a": ["0", "2"], "game_b": ["0", "11"]}   # from disk
     (mod / "helper_a.py").write_text("STEP = 2\n")
     assert _probe(mod, cache) == {"game_a": ["1", "3"], "game_b": ["0", "11"]}
+    assert not list(cache.rglob(MARKER))     # a folder the user chose gets no file of ours
 
 
 USER_FILE = """
