@@ -366,7 +366,9 @@ def source_token(game_key: str, *objects) -> str:
     return f"{game_key}-{digest.hexdigest()[:12]}"
 
 
-NO_ASSIGNMENT = assigned_flags()   # the `assigned` of a chunk that assigns nothing (all 0)
+# the `assigned` of a chunk that assigns nothing: one zero (play_on_nb reads a flag only for
+# a decision code below its length, so a decision costs no load of a flag)
+NO_ASSIGNMENT = np.zeros(1, np.int64)
 
 
 class Entry:
