@@ -19,9 +19,10 @@ runs:
     k.play_assigned(..., rec, assigned), k.trace_assigned(..., max_events, rec, assigned)
                     play_chunk / trace_game with choices assigned at random (below)
 
-Two kernels are compiled per game and variant, on first use: `play_games` (play_chunk,
-checked_chunk and play_assigned call it with a check flag and an `assigned` array, all zeros
-when nothing is assigned) and `trace_assigned` (trace_game: assigned all zeros). Each level
+The entry kernels, compiled per game and variant on first use: `play_games` (play_chunk and
+play_assigned call it, with an `assigned` array of zeros when nothing is assigned), the same
+code with the state checks compiled in (checked_chunk) and `trace_assigned` (trace_game:
+assigned all zeros). Each level
 of kernels costs a compile of its own (numba optimises a callee's code again in every kernel
 it is linked into), so there are few levels and no wrapper kernels.
     k.rollout(tables, s, n_players, sids, params, out)      -> decisions taken
@@ -199,7 +200,11 @@ def _template(token):
         return steps
 
     def play_games_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, check, assigned):
+                      params, rec, assigned):
+        """Games first_game..first_game+n_games-1 into rec; with the global CHECK (a
+        compile-time constant: the unchecked kernel has no check code in its loop)
+        check_state_nb after setup and every apply, the first failure returned as (code,
+        game, step)."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -221,11 +226,11 @@ def _template(token):
             illegal[:] = 0
             choices[:] = 0
             fail[:] = 0
-            if check:
+            if CHECK:
                 fail[0] = check_state_nb(tables, s)   # step 0: the state after setup
             PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace, tn,
-                       illegal, choices, check, fail, assigned, astream)
-            if check and fail[0] != 0 and first_fail[0] == 0:
+                       illegal, choices, CHECK, fail, assigned, astream)
+            if CHECK and fail[0] != 0 and first_fail[0] == 0:
                 first_fail[0] = fail[0]
                 first_fail[1] = game
                 first_fail[2] = fail[1]
@@ -484,16 +489,20 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     decide = make(tf, "decide_nb", token, chooser, cache, nogil)
     others = make(tf, "others_nb", token, chooser, cache, nogil)
     play_on = make(tf, "play_on_nb", token, {"DECIDE": others}, cache, nogil)
-    # two entry kernels: every way of playing a chunk is play_games (a check flag, an
-    # `assigned` array of zeros when nothing is assigned), every trace trace_assigned; a
-    # command compiles only the one it calls, and its variants cost no compile of their own
-    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, nogil)
+    # entry kernels: every way of playing a chunk is play_games (an `assigned` array of
+    # zeros when nothing is assigned; the checked one is the same code with CHECK on), every
+    # trace trace_assigned; a command compiles only what it calls
+    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on, "CHECK": False},
+                      cache, nogil)
+    checked_games = instantiate(tf["play_games_nb"], token, {
+        **glb, **chooser, "PLAY_ON": play_on, "CHECK": True}, f"checked_games_nb__{token}",
+        cache=cache, nogil=nogil, group=group)
     trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, nogil)
     kernels = Kernels(
-        play_chunk=Entry(play_games, lambda k, *a: k(*a, False, NO_ASSIGNMENT)),
-        checked_chunk=Entry(play_games, lambda k, *a: k(*a, True, NO_ASSIGNMENT)),
+        play_chunk=Entry(play_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
+        checked_chunk=Entry(checked_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
         trace_game=Entry(trace_assigned, lambda k, *a: k(*a, NO_ASSIGNMENT)),
-        play_assigned=Entry(play_games, lambda k, *a: k(*a[:-1], False, a[-1])),
+        play_assigned=Entry(play_games, lambda k, *a: k(*a)),
         trace_assigned=trace_assigned,
         rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
     _BUILT[key] = kernels
