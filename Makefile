@@ -27,7 +27,9 @@ install: $(VENV)/.installed
 
 install-test: $(VENV)/.installed-test
 
+# the engine compiled first (`balance warm`: one process per game, every core), then the job
 run: $(VENV)/.installed
+	$(BIN)/balance warm sunset
 	$(BIN)/balance run sunset --players 4 --games $(GAMES) --strategies planner,greedy,greedy,random --rotate-seats --seed 1 --out runs/default --overwrite --report $(WORKERS_ARG)
 
 # The HTML report test needs a real browser: Debian's Chromium, installed here where missing
@@ -39,7 +41,9 @@ browser:
 			|| echo "warning: chromium could not be installed; tests/test_report_browser.py will fail"; \
 	fi
 
+# every game's kernels compiled in parallel first (a cold cache: after an install or an edit)
 test: $(VENV)/.installed-test browser
+	$(BIN)/balance warm --kinds all
 	$(BIN)/python -m pytest -q -n 2 tests
 
 bench: $(VENV)/.installed

@@ -9,6 +9,7 @@
     balance report DIR [MORE...] [--out OUT]   the balance report (HTML + Markdown) of a
                                         run, or of several side by side
     balance ladder GAME --players N     the skill ladder: built-ins and mcts at rising budgets
+    balance warm [GAME...]              compile the games' engines ahead of a run, in parallel
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
 exit code 2, and nothing is written. `balance --debug COMMAND ...` (the flag may stand
@@ -111,6 +112,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a user strategy file the run played (repeatable); its SHA-256 must be "
                         "the one the run recorded. The toolkit never imports a file because a "
                         "run folder names it")
+
+    s = sub.add_parser("warm", help="compile the engines of the games (default: all) ahead of "
+                                    "a run, one process per game on every core")
+    s.add_argument("games", nargs="*", metavar="GAME")
+    s.add_argument("--kinds", default="play",
+                   help="comma-separated kernels to compile: play (balance run), checked (the "
+                        "tests' state checks), trace (replay, report examples), search (mcts, "
+                        "flatmc), or all (default play)")
+    s.add_argument("--jobs", type=_int("jobs"), default=None,
+                   help="games compiled at once (default: the cores)")
 
     # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
     COMMANDS.update(cli_designer.add_commands(sub, _int))
@@ -346,9 +357,27 @@ def _report_after_run(args, run_dir: str, out) -> int:
 # --- end of the balance report section ---------------------------------------------------------
 
 
+def _cmd_warm(args, out) -> int:
+    from sim.registry import get_game, list_games
+    from sim.warm import KINDS, warm
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    kinds = list(KINDS) if kinds == ["all"] else kinds
+    bad = [k for k in kinds if k not in KINDS]
+    if bad or not kinds:
+        raise ToolkitError(f"--kinds must list {', '.join(KINDS)} or all, got '{args.kinds}'")
+    if args.jobs is not None and args.jobs < 1:
+        raise ToolkitError(f"--jobs must be at least 1, got {args.jobs}")
+    names = [get_game(g).name for g in args.games] or [g.name for g in list_games()]
+    try:
+        warm(list(dict.fromkeys(names)), kinds, args.jobs)
+    except RuntimeError as exc:
+        raise ToolkitError(str(exc)) from None
+    return 0
+
+
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "components": _cmd_components,
             "run": _cmd_run, "summary": _cmd_summary, "replay": _cmd_replay,
-            "report": _cmd_report}
+            "report": _cmd_report, "warm": _cmd_warm}
 
 
 def hold_folder(path: str) -> None:

@@ -245,7 +245,7 @@ class CompiledGameSpec(GameSpec):
             _SEARCH[self.name] = make(self) if make is not None else None
         return _SEARCH[self.name]
 
-    def kernels(self, user_functions=(), search: bool = False, cache_users: bool = False):
+    def kernels(self, user_functions=(), search: bool = False, cache_users: bool = True):
         """The harness kernels of this (template) game (sim.harness.Kernels)."""
         from sim.harness import build_kernels
         return build_kernels(self.name, self.model(), self.choose_builtin(), self.n_builtin(),
@@ -281,7 +281,7 @@ class CompiledGameSpec(GameSpec):
                     else "30 s to a few minutes, by game")
         if prepared.user_strategies:
             return (f"compiling the {self.title} play loop around your own strategy "
-                    f"({how_long}, at every run with a strategy file)...")
+                    f"({how_long}, once per version of your file)...")
         return (f"compiling the {self.title} engine for this machine (first run after an "
                 f"install or an edit: {how_long}; later runs start in seconds)...")
 

@@ -18,6 +18,13 @@ runs:
                     (the final state is left in state_rec[0])
     k.play_assigned(..., rec, assigned), k.trace_assigned(..., max_events, rec, assigned)
                     play_chunk / trace_game with choices assigned at random (below)
+
+The entry kernels, compiled per game and variant on first use: `play_games` (play_chunk and
+play_assigned call it, with an `assigned` array of zeros when nothing is assigned), the same
+code with the state checks compiled in (checked_chunk) and `trace_assigned` (trace_game:
+assigned all zeros). Each level
+of kernels costs a compile of its own (numba optimises a callee's code again in every kernel
+it is linked into), so there are few levels and no wrapper kernels.
     k.rollout(tables, s, n_players, sids, params, out)      -> decisions taken
                     (from state record s play to the end with built-in players only,
                      out[:n_players] = win shares; callable from other compiled code)
@@ -55,15 +62,17 @@ that mentions the plain string `token` (the game key, the variant and a hash of 
 model and strategy sources), and is re-created with `types.FunctionType` on globals holding
 that game's functions, under a per-game `__qualname__`: its closure holds only that string,
 so each game (and variant) gets its own cache entry, stable across processes. The cache
-folder itself is keyed on a hash of sim/ and strategies/ (sim/__init__.py), so an edited
-rule never loads stale code. Kernels around user strategies are built from the same template
-without the disk cache and with nogil=True (Ctrl-C stays possible: sim/processes.py); the
+folder is the game's own, keyed on the sources its kernels compile in (sim/compile_cache.py),
+so an edited rule never loads stale code and an edit of another game recompiles nothing
+here. Kernels around user strategies are built from the same template with nogil=True
+(Ctrl-C stays possible: sim/processes.py), cached in a folder per game and user file; the
 cached kernels with the search players release the GIL too (a search chunk plays for seconds).
 """
 from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 import re
 import types
 from dataclasses import dataclass
@@ -132,6 +141,24 @@ def _template(token):
             return -1
         return i
 
+    def others_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
+        """decide_nb for the ids play_on_nb does not answer itself (search players, user
+        functions, unknown ids): without the built-ins' code, which play_on_nb calls
+        directly (numba optimises a callee's code again in every kernel it is linked into)."""
+        token
+        sid = sids[seat]
+        if sid >= SEARCH_BASE:
+            i = search_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
+                              ctx, keep)
+        elif sid < 0:
+            i = user_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
+                            ctx, keep)
+        else:
+            i = -1
+        if i < 0 or i >= n_options:
+            return -1
+        return i
+
     def play_on_nb(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
                    illegal, choices, check, fail, assigned, astream):
         """Play state s to its end; returns the number of decisions taken. With `check`,
@@ -173,7 +200,11 @@ def _template(token):
         return steps
 
     def play_games_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, check, assigned):
+                      params, rec, assigned):
+        """Games first_game..first_game+n_games-1 into rec; with the global CHECK (a
+        compile-time constant: the unchecked kernel has no check code in its loop)
+        check_state_nb after setup and every apply, the first failure returned as (code,
+        game, step)."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -195,11 +226,11 @@ def _template(token):
             illegal[:] = 0
             choices[:] = 0
             fail[:] = 0
-            if check:
+            if CHECK:
                 fail[0] = check_state_nb(tables, s)   # step 0: the state after setup
             PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace, tn,
-                       illegal, choices, check, fail, assigned, astream)
-            if check and fail[0] != 0 and first_fail[0] == 0:
+                       illegal, choices, CHECK, fail, assigned, astream)
+            if CHECK and fail[0] != 0 and first_fail[0] == 0:
                 first_fail[0] = fail[0]
                 first_fail[1] = game
                 first_fail[2] = fail[1]
@@ -209,36 +240,6 @@ def _template(token):
                 rec[row0 + p].illegal = illegal[p]
                 rec[row0 + p].choices = choices[p]
         return first_fail
-
-    def play_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec):
-        """Games first_game..first_game+n_games-1 into rec (n_games * n_players rows)."""
-        token
-        PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, False, np.zeros(1, np.int64))
-
-    def play_assigned_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                         sids, params, rec, assigned):
-        """play_chunk with the decisions flagged in `assigned` drawn at random."""
-        token
-        PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
-                      params, rec, False, assigned)
-
-    def checked_chunk_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                         sids, params, rec):
-        """play_chunk with check_state_nb after setup and every apply; returns the first
-        failure as (code, game, step), code 0 when every state held."""
-        token
-        return PLAY_GAMES(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
-                             sids, params, rec, True, np.zeros(1, np.int64))
-
-    def trace_game_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
-                      max_events, rec):
-        """One game with its trace on: (events, count); records in rec[:n_players], the
-        final state left in state_rec[0]."""
-        token
-        return TRACE(tables_rec, state_rec, n_players, run_seed, game, sids, params,
-                        max_events, rec, np.zeros(1, np.int64))
 
     def trace_assigned_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
                           max_events, rec, assigned):
@@ -301,27 +302,57 @@ def _template(token):
             steps += ROLLOUT(tables, w, n_players, sids, params, out[k])
         return steps
 
-    return {f.__name__: f for f in (decide_nb, play_on_nb, play_games_nb, play_chunk_nb,
-                                    play_assigned_nb, checked_chunk_nb, trace_assigned_nb,
-                                    trace_game_nb, rollout_nb, rollout_chunk_nb)}
+    return {f.__name__: f for f in (decide_nb, others_nb, play_on_nb, play_games_nb,
+                                    trace_assigned_nb, rollout_nb, rollout_chunk_nb)}
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def instantiate(fn, token: str, glb: dict, qualname: str, cache: bool = True,
-                nogil: bool = False):
+                nogil: bool = False, group=None):
     """`fn` (a nested function of a template whose only closure cell is `token`, rebuilt here
     with this very token) re-created on globals `glb` and jitted: with cache=True each
-    (qualname, token) gets its own entry in numba's disk cache. Reusable by other templates
-    (strategies/search.py builds its per-game players the same way)."""
+    (qualname, token) gets its own entry in numba's disk cache, in the folder of `group`
+    ((label, source files): sim/compile_cache.py; by default found from `glb`). Reusable by
+    other templates (strategies/search.py builds its per-game players the same way)."""
     copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = _SAFE.sub("_", qualname)
     copy.__module__ = __name__
     copy.__doc__ = fn.__doc__
+    if group is not None:
+        setattr(copy, "_compile_group", group)
     if cache:
         return njit(cache=True, error_model="numpy", nogil=nogil)(copy)
     return njit(error_model="numpy", nogil=nogil)(copy)
+
+
+def source_file(obj) -> str | None:
+    """The source file of a function, dispatcher or module, or None (defined interactively)."""
+    obj = getattr(obj, "py_func", obj)
+    try:
+        path = inspect.getsourcefile(obj)
+    except TypeError:
+        return None
+    return path if path and os.path.isfile(path) else None
+
+
+def kernel_group(game_key: str, objects, user_functions=()) -> tuple:
+    """(label, files) of the cache folder of a game's kernels (sim/compile_cache.py): the
+    game's folder, or with user functions one folder per game and user file."""
+    from sim import compile_cache
+    files = [source_file(o) for o in objects] + [__file__]
+    files = [f for f in files if f]
+    game = next((g for g in map(compile_cache.game_of, files) if g), None)
+    seeds = files + [f for f in map(source_file, user_functions) if f]
+    if game is not None:
+        seeds += list(compile_cache.game_files(game))
+    label = game or str(game_key)
+    stems = sorted({os.path.splitext(os.path.basename(f))[0]
+                    for f in map(source_file, user_functions) if f})
+    if stems:
+        label = f"{label}+{'+'.join(stems)}"
+    return label, compile_cache.closure(seeds)
 
 
 def source_token(game_key: str, *objects) -> str:
@@ -338,6 +369,27 @@ def source_token(game_key: str, *objects) -> str:
         except (TypeError, OSError):
             digest.update(repr(obj).encode())
     return f"{game_key}-{digest.hexdigest()[:12]}"
+
+
+# the `assigned` of a chunk that assigns nothing: one zero (play_on_nb reads a flag only for
+# a decision code below its length, so a decision costs no load of a flag)
+NO_ASSIGNMENT = np.zeros(1, np.int64)
+
+
+class Entry:
+    """A kernel's face with fixed arguments: `call(kernel, *args)` (e.g. play_games with no
+    check and no assignment); the compiled kernel's attributes (stats, overloads,
+    nopython_signatures, ...) read through."""
+
+    def __init__(self, kernel, call):
+        self.kernel = kernel
+        self._call = call
+
+    def __call__(self, *args):
+        return self._call(self.kernel, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
 
 
 @dataclass(frozen=True)
@@ -373,17 +425,17 @@ _BUILT: dict = {}
 
 
 def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_functions=(),
-                  search_choose=None, cache_users: bool = False) -> Kernels:
+                  search_choose=None, cache_users: bool = True) -> Kernels:
     """The kernels of game `game_key` from its `model` module and built-in dispatcher
     `choose_builtin` (ids 0..n_builtin-1), once per process and argument set.
 
-    Without user functions the kernels are cached on disk (one entry per game and variant:
-    with or without `search_choose`). With user functions they are compiled in this process
-    without the cache and release the GIL: a user's file may import anything, and numba's
-    cache would not see an edit there. `cache_users=True` caches them anyway, keyed on the
-    user files' sources: only for functions whose file imports nothing but the toolkit (the
-    conformance test's own strategies). The rollout kernel never includes user or search
-    players (a search player calls it)."""
+    The kernels are cached on disk, one entry per game and variant (built-ins only, with the
+    search players, with user functions), in the game's cache folder (sim/compile_cache.py).
+    Around user functions they go to a folder per game and user file, keyed on the user's
+    file and the files it imports (next to it or in the toolkit): the second run of the same
+    file loads its loop from disk. They are compiled without the cache only when a user
+    function has no source file (defined interactively) or with `cache_users=False`. The
+    rollout kernel never includes user or search players (a search player calls it)."""
     key = (game_key, id(model), id(choose_builtin), int(n_builtin),
            tuple(id(f) for f in user_functions), id(search_choose), bool(cache_users))
     if key in _BUILT:
@@ -394,9 +446,12 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     base_token = source_token(game_key, model, choose_builtin)
     users = bool(user_functions)
     variant = ("user" if users else "builtin") + ("+search" if search_choose is not None else "")
-    cache = not users or cache_users
-    if users and cache_users:
+    cache = not users or (cache_users and all(source_file(f) for f in user_functions))
+    if users and cache:
         variant += "-" + source_token("u", *user_functions)
+    platform = (model, choose_builtin) + ((search_choose,) if search_choose is not None else ())
+    game_group = kernel_group(game_key, platform)
+    group = kernel_group(game_key, platform, user_functions) if users else game_group
     seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
     glb = {"np": np, "game_seed_nb": game_seed_nb, "assign_stream_nb": assign_stream_nb,
            "randint_nb": randint_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
@@ -406,20 +461,22 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     for name in MODEL_CONSTANTS:
         glb[name] = int(getattr(model, name))
 
-    def make(funcs, name, token, extra, cache_it, nogil):
+    def make(funcs, name, token, extra, cache_it, nogil, where=group):
         g = dict(glb)
         g.update(extra)
         return instantiate(funcs[name], token, g, f"{name}__{token}", cache=cache_it,
-                           nogil=nogil)
+                           nogil=nogil, group=where)
 
     # the rollout chain: built-ins only, always cached (shared by every variant)
     rtoken = f"{base_token}-rollout"
     rf = _template(rtoken)
-    r_decide = make(rf, "decide_nb", rtoken, {"user_choose": unknown_choose_nb,
-                                             "search_choose": unknown_choose_nb}, True, False)
-    r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False)
-    rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False)
-    rollout_chunk = make(rf, "rollout_chunk_nb", rtoken, {"ROLLOUT": rollout}, True, False)
+    r_decide = make(rf, "others_nb", rtoken, {"user_choose": unknown_choose_nb,
+                                             "search_choose": unknown_choose_nb}, True, False,
+                    game_group)
+    r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False, game_group)
+    rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False, game_group)
+    rollout_chunk = make(rf, "rollout_chunk_nb", rtoken, {"ROLLOUT": rollout}, True, False,
+                         game_group)
 
     token = f"{base_token}-{variant}"
     tf = _template(token)
@@ -427,20 +484,25 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     # main thread while a chunk plays in another (sim/processes.py): a user's strategy (it
     # may loop), the search players (a chunk of a few games takes seconds)
     nogil = users or search_choose is not None
-    decide = make(tf, "decide_nb", token, {
-        "user_choose": user_choose_for(tuple(user_functions)),
-        "search_choose": search_choose if search_choose is not None else unknown_choose_nb},
-        cache, nogil)
-    play_on = make(tf, "play_on_nb", token, {"DECIDE": decide}, cache, nogil)
-    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on}, cache, nogil)
+    chooser = {"user_choose": user_choose_for(tuple(user_functions)),
+               "search_choose": search_choose if search_choose is not None else unknown_choose_nb}
+    decide = make(tf, "decide_nb", token, chooser, cache, nogil)
+    others = make(tf, "others_nb", token, chooser, cache, nogil)
+    play_on = make(tf, "play_on_nb", token, {"DECIDE": others}, cache, nogil)
+    # entry kernels: every way of playing a chunk is play_games (an `assigned` array of
+    # zeros when nothing is assigned; the checked one is the same code with CHECK on), every
+    # trace trace_assigned; a command compiles only what it calls
+    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on, "CHECK": False},
+                      cache, nogil)
+    checked_games = instantiate(tf["play_games_nb"], token, {
+        **glb, **chooser, "PLAY_ON": play_on, "CHECK": True}, f"checked_games_nb__{token}",
+        cache=cache, nogil=nogil, group=group)
     trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, nogil)
     kernels = Kernels(
-        play_chunk=make(tf, "play_chunk_nb", token, {"PLAY_GAMES": play_games}, cache, nogil),
-        checked_chunk=make(tf, "checked_chunk_nb", token, {"PLAY_GAMES": play_games},
-                           cache, nogil),
-        trace_game=make(tf, "trace_game_nb", token, {"TRACE": trace_assigned}, cache, nogil),
-        play_assigned=make(tf, "play_assigned_nb", token, {"PLAY_GAMES": play_games}, cache,
-                           nogil),
+        play_chunk=Entry(play_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
+        checked_chunk=Entry(checked_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
+        trace_game=Entry(trace_assigned, lambda k, *a: k(*a, NO_ASSIGNMENT)),
+        play_assigned=Entry(play_games, lambda k, *a: k(*a)),
         trace_assigned=trace_assigned,
         rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
     _BUILT[key] = kernels

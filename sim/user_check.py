@@ -100,6 +100,26 @@ def _return_problem(disp) -> str | None:
     return None
 
 
+def _load_cached_signatures(disp) -> None:
+    """A user function whose play loop came from the disk cache was not compiled in this
+    process: load its own compiled versions from the cache (numba's index for this
+    bytecode), so that its return type can be checked without compiling it again."""
+    if getattr(disp, "nopython_signatures", None):
+        return
+    try:
+        cache = disp._cache
+        index = cache._cache_file._load_index()
+        want = cache._index_key(None, disp.targetctx.codegen())
+    except Exception:
+        return                          # not cached on disk: nothing to load
+    for key in index:
+        if key[1:] == want[1:]:
+            try:
+                disp.compile(key[0])      # a load from the cache, not a compile
+            except Exception:
+                continue
+
+
 def _compiled(spec, prepared) -> bool | None:
     """Whether the play loop around the user's functions compiled (None: cannot tell)."""
     kernels = getattr(spec, "_assigned_kernels", None)
@@ -135,6 +155,7 @@ def check_user_strategies(spec, prepared, n_games: int = PROBE_GAMES) -> None:
         detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         raise _explain(spec, prepared, users, exc, detail) from None
     for path, name, disp in users:
+        _load_cached_signatures(disp)
         problem = _return_problem(disp)
         if problem:
             raise UserStrategyError(f"{_label(path, name)}: {problem}")
