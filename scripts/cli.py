@@ -8,6 +8,7 @@
     balance replay DIR --game K         a turn-by-turn trace of one game of a run
     balance report DIR [--out OUT]      the balance report (HTML + Markdown) of a run
     balance ladder GAME --players N     the skill ladder: built-ins and mcts at rising budgets
+    balance new-game NAME [--out DIR]   write a working minimal game to start your own from
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
 exit code 2, and nothing is written. `balance --debug COMMAND ...` (the flag may stand
@@ -22,7 +23,7 @@ import argparse
 import os
 import sys
 
-from scripts import cli_cards, cli_designer, cli_ladder, cli_surfers
+from scripts import cli_cards, cli_designer, cli_ladder, cli_newgame, cli_surfers
 from sim.game_api import ToolkitError
 
 
@@ -121,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     COMMANDS.update(cli_surfers.add_commands(sub, _int))   # calibrate (scripts/cli_surfers.py)
     COMMANDS.update(cli_cards.add_commands(sub, _int))     # cards (scripts/cli_cards.py)
     COMMANDS.update(cli_ladder.add_commands(sub, _int))    # ladder (scripts/cli_ladder.py)
+    COMMANDS.update(cli_newgame.add_commands(sub, _int))   # new-game (scripts/cli_newgame.py)
     return p
 
 
