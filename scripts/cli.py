@@ -23,7 +23,7 @@ import argparse
 import os
 import sys
 
-from scripts import cli_cards, cli_designer, cli_ladder, cli_newgame, cli_surfers
+from scripts import cli_calibrate, cli_cards, cli_designer, cli_ladder, cli_newgame
 from sim.game_api import ToolkitError
 
 
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
     COMMANDS.update(cli_designer.add_commands(sub, _int))
-    COMMANDS.update(cli_surfers.add_commands(sub, _int))   # calibrate (scripts/cli_surfers.py)
+    COMMANDS.update(cli_calibrate.add_commands(sub, _int))  # calibrate (scripts/cli_calibrate.py)
     COMMANDS.update(cli_cards.add_commands(sub, _int))     # cards (scripts/cli_cards.py)
     COMMANDS.update(cli_ladder.add_commands(sub, _int))    # ladder (scripts/cli_ladder.py)
     COMMANDS.update(cli_newgame.add_commands(sub, _int))   # new-game (scripts/cli_newgame.py)

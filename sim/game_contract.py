@@ -294,3 +294,18 @@ def load_model(spec, contract: GameContract):
 def who_uses_what() -> list:
     """(field, what, names, used by) rows: the table of docs/adding-a-game.md."""
     return [(p.field, p.what, p.names, p.used_by) for p in PIECES]
+
+
+def rule_test_files(spec) -> list:
+    """The game's rule-test files (contract `rule_tests`) as paths: relative to the toolkit's
+    folder when they are there (a shipped game), else to the game's package folder (a game on
+    the game path). Used by the Makefile's coverage target."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    contract = spec.pieces()
+    found = importlib.util.find_spec(_split(contract.model)[0])
+    package_dir = os.path.dirname(found.origin) if found and found.origin else root
+    out = []
+    for test in contract.rule_tests:
+        in_root = os.path.join(root, test)
+        out.append(in_root if os.path.isfile(in_root) else os.path.join(package_dir, test))
+    return out

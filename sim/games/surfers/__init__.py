@@ -126,10 +126,15 @@ class SurfersSpec(CompiledGameSpec):
             ],
         }
 
-    # `balance calibrate surfers` (scripts/cli_surfers.py): hit rate by spread and distance
+    # `balance calibrate surfers` (scripts/cli_calibrate.py): hit rate by spread and distance
     def calibration_rows(self, components: Components) -> int:
         """Rows of the wave sheet (the distances a measured accuracy may name)."""
         return int(components.tables.wave_kind.shape[0])
+
+    def calibration_max_spread(self) -> float:
+        """The largest flick spread `--spreads` may name."""
+        from sim.games.surfers.calibrate import MAX_SPREAD
+        return float(MAX_SPREAD)
 
     def calibrate(self, components: Components, spreads=(), measured=(), check: int = 0) -> list:
         from sim.games.surfers.calibrate import DEFAULT_SPREADS, report_lines
