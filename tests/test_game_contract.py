@@ -119,3 +119,17 @@ def test_every_shipped_game_names_every_piece():
             spec.name
         for test_file in contract.rule_tests:
             assert os.path.isfile(os.path.join(ROOT, test_file)), (spec.name, test_file)
+
+
+def test_every_shipped_game_has_positions_through_its_contract():
+    """`game(NAME).positions` finds the game's own module (Lowlands had none); a game whose
+    contract names none says so in one line."""
+    from sim.api import game
+    from tests.toygame import SPEC as TOY
+    from sim.api.games import Game
+    for spec in registry.list_games():
+        module = game(spec.name).positions
+        assert module.__name__ == f"sim.games.{spec.name}.positions"
+    assert callable(game("lowlands").positions.fresh)
+    with pytest.raises(ToolkitError, match=r"^toy: the game offers no positions from text"):
+        Game(TOY).positions

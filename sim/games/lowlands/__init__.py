@@ -19,6 +19,7 @@ CONTRACT = GameContract(
     trace="sim.games.lowlands.trace:format_trace",
     strategies="strategies.lowlands",
     catalog="strategies.lowlands_catalog",
+    positions="sim.games.lowlands.positions",
     test_vary="dike.site_length=3..4",
     rule_tests=("tests/test_lowlands_rules.py",),
     docs_page="docs/games/lowlands.md",
