@@ -105,8 +105,7 @@ def add_game_path(folder: str) -> None:
     os.environ[GAME_PATH_VARIABLE] = os.pathsep.join(paths)
     if _loaded:
         for module_path in _game_path_modules():
-            if module_path not in sys.modules:
-                _register_outside(module_path)
+            _register_outside(module_path)     # registering a game again changes nothing
 
 
 def _register_outside(module_path: str) -> None:
