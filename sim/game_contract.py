@@ -88,13 +88,22 @@ MODEL_DEFAULTS = {
     "CANONICAL_DETERMINIZE": False,
     "SEAT_ORDER_IS_TURN_ORDER": False,
 }
-# optional model pieces whose default depends on the game (load_model)
-MODEL_DERIVED = ("default_keep_nb", "MAX_PLAYERS", "STATE_DTYPE")
 
 
 class GameContract:
     """Where each piece of a game lives. Fields: the code pieces of PIECES ("module" or
     "module:attribute"; `positions` may be None) and the data of DATA_FIELDS."""
+    model: str              # "module"
+    components: str         # "module"
+    tables: str             # "module:attribute"
+    new_state: str          # "module:attribute"
+    trace: str              # "module:attribute"
+    strategies: str         # "module"
+    catalog: str            # "module"
+    positions: str | None   # "module", or None: no positions from text
+    test_vary: str | None   # a `--vary` of one rule option, e.g. "rules.x=1..2"
+    rule_tests: tuple       # rule-test files
+    docs_page: str | None
 
     def __init__(self, **fields):
         known = [p.field for p in PIECES] + list(DATA_FIELDS)
@@ -126,7 +135,7 @@ class GameContract:
 
     @classmethod
     def single_module(cls, module: str, **extra) -> "GameContract":
-        """A game written in one module (the scaffold's output, the tests' toy games)."""
+        """A game written in one module (the tests' toy games)."""
         fields = dict(model=module, components=module, tables=f"{module}:pack_tables",
                       new_state=f"{module}:new_state", trace=f"{module}:format_trace",
                       strategies=module, catalog=module)
@@ -289,11 +298,6 @@ def load_model(spec, contract: GameContract):
     if not hasattr(model, "STATE_DTYPE"):
         model.STATE_DTYPE = contract.get("new_state")().dtype
     return model
-
-
-def who_uses_what() -> list:
-    """(field, what, names, used by) rows: the table of docs/adding-a-game.md."""
-    return [(p.field, p.what, p.names, p.used_by) for p in PIECES]
 
 
 def rule_test_files(spec) -> list:
