@@ -15,7 +15,7 @@ from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 from sim.game_contract import GameContract, load_model
 
 MAX_TRACE_EVENTS = 20000
-_MODELS: dict = {}   # package -> its model module
+_MODELS: dict = {}   # the contract's model module path -> the loaded module (defaults filled in)
 _SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
