@@ -52,12 +52,15 @@ bench: $(VENV)/.installed
 bench-report: $(VENV)/.installed
 	$(BIN)/python scripts/bench_report.py
 
-# STUMPY-style: the rule tests with the JIT off, so that coverage sees every line of the kernels
+# STUMPY-style: the rule tests with the JIT off, so that coverage sees every line of the kernels;
+# the rule tests of every registered game, as its contract names them (`rule_tests`)
+RULE_TESTS = $(BIN)/python -c "from sim.game_contract import rule_test_files; \
+	from sim.registry import list_games; \
+	print(' '.join(t for g in list_games() for t in rule_test_files(g)))"
 coverage: $(VENV)/.installed-test
 	$(BIN)/python -m pip install -q pytest-cov
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning \
-		tests/test_sunset_rules.py tests/test_sagrada_rules.py tests/test_surfers_rules.py \
-		tests/test_lowlands_rules.py \
+		$$($(RULE_TESTS)) \
 		--cov=sim/games --cov=strategies --cov-report=term-missing:skip-covered
 
 bench-sweep: $(VENV)/.installed

@@ -10,11 +10,13 @@
                                         run, or of several side by side
     balance ladder GAME --players N     the skill ladder: built-ins and mcts at rising budgets
     balance warm [GAME...]              compile the games' engines ahead of a run, in parallel
+    balance new-game NAME [--out DIR]   write a working minimal game to start your own from
 
 Every problem a user can fix is printed as one line `balance: error: ...` on stderr, with
 exit code 2, and nothing is written. `balance --debug COMMAND ...` (the flag may stand
 anywhere) adds what lies behind such a line, e.g. numba's full message for a user strategy
-that does not compile. Ctrl-C and SIGTERM stop a run with one line (exit 130 / 143); the same
+that does not compile. `--game-path DIR` (anywhere, repeatable; or BALANCE_GAME_PATH) adds
+the games kept in DIR (`balance new-game`, docs/adding-a-game.md). Ctrl-C and SIGTERM stop a run with one line (exit 130 / 143); the same
 command resumes it.
 """
 from __future__ import annotations
@@ -23,7 +25,7 @@ import argparse
 import os
 import sys
 
-from scripts import cli_cards, cli_designer, cli_ladder, cli_surfers
+from scripts import cli_calibrate, cli_cards, cli_designer, cli_ladder, cli_newgame
 from sim.game_api import ToolkitError
 
 
@@ -49,6 +51,10 @@ def _int(kind: str):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="balance", description="Monte-Carlo balance toolkit for tabletop games.")
+    p.add_argument("--game-path", action="append", default=[], metavar="DIR",
+                   help="also know the games in DIR (a game package or a folder of them, "
+                        "e.g. written by `balance new-game`); repeatable, may stand anywhere; "
+                        "the same as BALANCE_GAME_PATH")
     p.add_argument("--debug", action="store_true",
                    help="with an error, also print what lies behind it (e.g. numba's full "
                         "message for a user strategy); may be given anywhere on the line")
@@ -125,9 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
     COMMANDS.update(cli_designer.add_commands(sub, _int))
-    COMMANDS.update(cli_surfers.add_commands(sub, _int))   # calibrate (scripts/cli_surfers.py)
+    COMMANDS.update(cli_calibrate.add_commands(sub, _int))  # calibrate (scripts/cli_calibrate.py)
     COMMANDS.update(cli_cards.add_commands(sub, _int))     # cards (scripts/cli_cards.py)
     COMMANDS.update(cli_ladder.add_commands(sub, _int))    # ladder (scripts/cli_ladder.py)
+    COMMANDS.update(cli_newgame.add_commands(sub, _int))   # new-game (scripts/cli_newgame.py)
     return p
 
 
@@ -427,6 +434,24 @@ def _quiet_resource_tracker() -> None:
         os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, quiet]))
 
 
+def _take_game_paths(argv: list):
+    """(argv without them, the folders of every `--game-path DIR` / `--game-path=DIR`):
+    global like --debug, accepted anywhere on the line."""
+    rest, paths, i = [], [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--game-path" and i + 1 < len(argv):
+            paths.append(argv[i + 1])
+            i += 2
+            continue
+        if a.startswith("--game-path="):
+            paths.append(a.split("=", 1)[1])
+        else:
+            rest.append(a)
+        i += 1
+    return rest, paths
+
+
 def main(argv=None) -> int:
     from sim import limits, processes
 
@@ -434,6 +459,7 @@ def main(argv=None) -> int:
     from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # global: accepted anywhere on the line
+    argv, game_paths = _take_game_paths(argv)
     parser = build_parser()
     try:
         args = parser.parse_args([a for a in argv if a != "--debug"])
@@ -456,6 +482,7 @@ def main(argv=None) -> int:
     import warnings
 
     from sim import folder_lock
+    from sim.registry import add_game_path
     folder_lock.COMMAND = shlex.join(["balance", *args._argv])   # named by a refused writer
     try:
         # a library's warning (matplotlib, pandas, numpy) is not the user's to read: the
@@ -463,6 +490,8 @@ def main(argv=None) -> int:
         with processes.sigterm_as_interrupt(), warnings.catch_warnings(), folder_lock.scope():
             if not debug:
                 warnings.simplefilter("ignore")
+            for folder in game_paths:
+                add_game_path(folder)
             _check_sizes(args, err)
             code = COMMANDS[args.command](args, out)
             out.flush()   # a reader gone (`| head`) is found here, not at the exit

@@ -1,12 +1,10 @@
 """The GameSpec of a game built the toolkit's way (docs/adding-a-game.md): everything but the
 game's own facts is the same for every such game, so it lives here once.
 
-A game's `__init__.py` subclasses `CompiledGameSpec`, names its package and its strategies
-module, and adds what is its own: name, title, player range, variants, `report_metadata()`.
-The package must provide `components` (default_components_text, load_components), `enums`
-(pack_tables), `nb` (new_state), `model` (the forward model and RECORD: sim/harness.py plays
-it) and `trace` (format_trace); the strategies module CATALOG, N_PARAMS and
-choose_builtin_nb.
+A game's `__init__.py` subclasses `CompiledGameSpec`, hangs its `GameContract` on it (where
+each piece lives: sim/game_contract.py, checked at registration) and adds what is its own:
+name, title, player range, variants, `report_metadata()`. Every piece below is reached
+through the contract.
 """
 from __future__ import annotations
 
@@ -14,9 +12,10 @@ import importlib
 import os
 
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
+from sim.game_contract import GameContract, load_model
 
 MAX_TRACE_EVENTS = 20000
-_MODELS: dict = {}   # package -> its model module
+_MODELS: dict = {}   # the contract's model module path -> the loaded module (defaults filled in)
 _SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
@@ -107,40 +106,41 @@ class EnumsAttribute:
 class CompiledGameSpec(GameSpec):
     package: str = ""            # e.g. "sim.games.sunset"
     strategies_module: str = ""  # e.g. "strategies.sunset"
+    contract: GameContract | None = None   # None: the template layout of `package`
+
+    def pieces(self) -> GameContract:
+        """The game's contract (sim/game_contract.py)."""
+        if self.contract is None:
+            self.contract = GameContract.template(self.package, self.strategies_module)
+        return self.contract
 
     def _module(self, part: str):
         return importlib.import_module(f"{self.package}.{part}")
 
     def _strategies(self):
-        return importlib.import_module(self.strategies_module)
+        return self.pieces().module("strategies")
 
     def catalog_module(self):
         """The module holding the built-ins' CATALOG and N_PARAMS: `<strategies>_catalog`
         (plain Python: listing the strategies compiles nothing), else the strategies
         module itself."""
-        name = f"{self.strategies_module}_catalog"
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            return self._strategies()
+        return self.pieces().module("catalog")
 
     # -- components -------------------------------------------------------------------
     def default_components_text(self) -> str:
         """The shipped default file, read as it is (`default_components.toml` next to the
-        game's package: no validation, no numpy), else from the components module."""
-        import sys
-        package = sys.modules.get(self.package) or importlib.import_module(self.package)
-        path = os.path.join(os.path.dirname(package.__file__), "default_components.toml")
+        game's components module: no validation, no numpy), else from that module."""
+        import importlib.util
+        found = importlib.util.find_spec(self.pieces().components)   # not imported
+        path = os.path.join(os.path.dirname(found.origin), "default_components.toml")
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as fh:
                 return fh.read()
-        return self._module("components").default_components_text()
+        return self.pieces().module("components").default_components_text()
 
     def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
         from sim.limits import check_component_values
-        components = self._module("components").load_components(path, overrides)
+        components = self.pieces().module("components").load_components(path, overrides)
         check_component_values(components)  # no value that could overflow a score
         return components
 
@@ -209,20 +209,21 @@ class CompiledGameSpec(GameSpec):
     def model(self):
         """The game's forward model module."""
         # kept outside the instance: a spec is pickled to the workers, a module is not
-        if self.package not in _MODELS:
-            _MODELS[self.package] = self._module("model")
-        return _MODELS[self.package]
+        key = self.pieces().model
+        if key not in _MODELS:
+            _MODELS[key] = load_model(self, self.pieces())
+        return _MODELS[key]
 
     def pack_tables(self, components: Components):
-        return self._module("enums").pack_tables(components.tables)
+        return self.pieces().get("tables")(components.tables)
 
     def new_state(self):
-        return self._module("nb").new_state()
+        return self.pieces().get("new_state")()
 
     def format_trace(self, prepared: Prepared, game_index: int, events, rec, state) -> list:
         """A template game's trace.format_trace(prepared, game_index, events, rec, state):
         rec is the game's record array (one row per seat, RECORD's columns by name)."""
-        return self._module("trace").format_trace(prepared, game_index, events, rec, state)
+        return self.pieces().get("trace")(prepared, game_index, events, rec, state)
 
     def choose_builtin(self):
         return self._strategies().choose_builtin_nb

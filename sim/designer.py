@@ -22,31 +22,11 @@ import re
 import numpy as np
 
 from sim.game_api import ToolkitError
+from sim.rotation import seatings  # noqa: F401 (the seatings compare plays: sim.designer.seatings)
 from sim.limits import check_vary_values
 from sim.overrides import parse_path, parse_value, split_assignment
 
 PLAN_FILE = "designer.json"   # what a compare / sweep / tune folder holds
-
-
-# ---------------------------------------------------------------------------------------
-# seatings
-# ---------------------------------------------------------------------------------------
-def seatings(strategies: list, players: int) -> list:
-    """All assignments of strategies to seats that use min(k, players) distinct strategies.
-    The set is closed under permuting seats and under permuting strategies, so each strategy
-    sits in each seat equally often, and meets each other strategy equally often."""
-    k = len(strategies)
-    if k < 1:
-        raise ToolkitError("compare needs at least one strategy")
-    if len(set(strategies)) != k:
-        raise ToolkitError("compare: strategy names must be distinct (define a copy in a variants "
-                           "file to compare a strategy with itself)")
-    need = min(k, players)
-    out = []
-    for combo in itertools.product(range(k), repeat=players):
-        if len(set(combo)) == need:
-            out.append(tuple(strategies[i] for i in combo))
-    return out
 
 
 # ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ often, on shared deals, inside one ordinary run folder.
 
 A run with fixed seats cannot tell a seat's advantage from the strength of the strategy that
 always sits there. Rotation plays every distinct seating of the run's strategies (the
-seatings of `sim.designer.seatings`, the set `balance compare` plays, restricted to the run's
+seatings of `seatings` (below), the set `balance compare` plays, restricted to the run's
 own strategies: every permutation of the seat list, two seats with the same strategy being
 interchangeable) and plays each deal under every seating, as `compare` does with one sub-run
 per seating on the same seed (common random numbers):
@@ -21,10 +21,29 @@ strategy sits in each seat exactly equally often.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import numpy as np
 
-from sim.game_api import GameSpec, Prepared
+from sim.game_api import GameSpec, Prepared, ToolkitError
+
+
+def seatings(strategies: list, players: int) -> list:
+    """All assignments of strategies to seats that use min(k, players) distinct strategies.
+    The set is closed under permuting seats and under permuting strategies, so each strategy
+    sits in each seat equally often, and meets each other strategy equally often."""
+    k = len(strategies)
+    if k < 1:
+        raise ToolkitError("compare needs at least one strategy")
+    if len(set(strategies)) != k:
+        raise ToolkitError("compare: strategy names must be distinct (define a copy in a variants "
+                           "file to compare a strategy with itself)")
+    need = min(k, players)
+    out = []
+    for combo in itertools.product(range(k), repeat=players):
+        if len(set(combo)) == need:
+            out.append(tuple(strategies[i] for i in combo))
+    return out
 
 
 def seat_rotations(strategy_names: list) -> list:
@@ -32,7 +51,6 @@ def seat_rotations(strategy_names: list) -> list:
     lists giving for every seat the index (in `strategy_names`) of the strategy sitting
     there. The set is closed under permuting seats, so each strategy sits in each seat
     equally often (a strategy named for k seats, k times as often as one named once)."""
-    from sim.designer import seatings
     players = len(strategy_names)
     out, seen = [], set()
     for perm in seatings(list(range(players)), players):   # every permutation, identity first

@@ -44,28 +44,12 @@ import sys
 from typing import Any
 
 from sim.game_api import ToolkitError
+from strategies.params import n_params_of, param_list as _param_list  # noqa: F401 (n_params_of: a name of this module)
 
 try:  # python >= 3.11
     import tomllib as _toml
 except ModuleNotFoundError:  # pragma: no cover - python 3.10
     import tomli as _toml  # type: ignore[no-redef]
-
-
-def _param_list(entry: dict) -> list[tuple[str, float, str]]:
-    out = []
-    for p in entry.get("params", []) or []:
-        p = list(p)
-        name = str(p[0])
-        default = float(p[1]) if len(p) > 1 else 0.0
-        help_ = str(p[2]) if len(p) > 2 else ""
-        out.append((name, default, help_))
-    return out
-
-
-def n_params_of(catalog: list) -> int:
-    """The common parameter vector length of a game's built-ins (a search player's entry
-    declares its wider row: `row_width`, strategies/search.py)."""
-    return max([max(len(_param_list(e)), int(e.get("row_width", 0))) for e in catalog] or [0])
 
 
 # --- search players (strategies/search.py) -------------------------------------------------
@@ -89,12 +73,12 @@ def _strategy_value(value, catalog: list):
 
 def _fill_search_row(row, entry: dict, catalog: list, n_players: int) -> None:
     """The hidden slots of a search player's parameter row (strategies/search.py)."""
-    from strategies import search
-    row[search.P_NPLAYERS] = n_players
-    rollout_id = int(row[search.P_ROLLOUT])
+    from strategies.search_catalog import P_NPLAYERS, P_ROLL_PARAMS, P_ROLLOUT
+    row[P_NPLAYERS] = n_players
+    rollout_id = int(row[P_ROLLOUT])
     plain = {int(e["id"]): e for e in _plain_builtins(catalog).values()}
     for k, (_, default, _) in enumerate(_param_list(plain[rollout_id])):
-        row[search.P_ROLL_PARAMS + k] = default
+        row[P_ROLL_PARAMS + k] = default
 
 
 def _shown_param(entry: dict, pname: str, value: float, catalog: list) -> str:

@@ -97,7 +97,7 @@ def catalog_for(spec) -> list:
     builtins = list(cat.CATALOG)
     ids = {e["name"]: int(e["id"]) for e in builtins}
     random_id = ids.get("random", min(ids.values()) if ids else 0)
-    from strategies.registry import n_params_of
+    from strategies.params import n_params_of
     width = P_ROLL_PARAMS + max(int(getattr(cat, "N_PARAMS", 0)), n_params_of(builtins))
     generic = search_catalog(random_id)
     declared = dict(getattr(spec, "search_defaults", None) or {})

@@ -1,64 +1,21 @@
-"""Helpers for the Lowlands tests: a small compiled play loop that follows the template's
-loop (until the platform's harness is merged), and state/tables factories."""
+"""Helpers for the Lowlands tests: a small compiled play loop, and the board positions of
+sim/games/lowlands/positions.py."""
 import numpy as np
 import pytest
 from numba import njit
 
-from sim.games.lowlands import components as C
 from sim.games.lowlands import enums as E
 from sim.games.lowlands import model as M
 from sim.games.lowlands import nb as N
+# the board positions for the rule scenarios live in the package (the game's `positions`)
+from sim.games.lowlands.positions import (COLS, bare_farm, enclose, fresh, h,  # noqa: F401
+                                          no_trace, tables, tile_names, v)
 from sim.rng import game_seed_nb, randint_nb
-
-
-def tables(overrides=()):
-    return C.load_components(overrides=tuple(overrides)).tables
-
-
-def no_trace():
-    return np.zeros((0, 6), np.int64), np.zeros(1, np.int64)
-
-
-# --- board positions for the rule scenarios (test_lowlands_rules, test_lowlands_tile_effects)
-COLS = E.COLS
-
-
-def h(r, c):
-    """The horizontal edge above cell (r, c)."""
-    return r * COLS + c
-
-
-def v(r, c):
-    """The vertical edge left of cell (r, c)."""
-    return E.N_HEDGES + r * (COLS + 1) + c
 
 
 @pytest.fixture(scope="module")
 def names():
-    from sim.games.lowlands import components as C
-    return C.load_components().card_names["tile"]
-
-
-def fresh(n=2, seed=1, overrides=()):
-    t = tables(overrides)[0]
-    s = E.new_state()
-    N.setup_state_nb(t, s[0], n, seed)
-    return t, s[0]
-
-
-def bare_farm(s, p):
-    """An empty farm: no fences, tiles or sheep (all 16 fences on the income board)."""
-    s.fence[p, :] = 0
-    s.tile_at[p, :] = -1
-    s.owned[p] = 0
-    s.sheep[p] = 0
-    s.n_buildings[p] = 0
-
-
-def enclose(s, p, cells):
-    from sim.games.lowlands.components import pasture_fences
-    for e in pasture_fences(cells):
-        s.fence[p, e] = 1
+    return tile_names()
 
 
 @njit(cache=True, error_model="numpy")

@@ -19,7 +19,7 @@ import numpy as np
 from sim.games.sagrada import enums as E
 from sim.games.sagrada.components import components_from_text, default_components_text, load_components
 from sim.games.sagrada.nb import new_state, setup_nb, sync_masks_nb
-from sim.api.positions.sagrada import (  # noqa: F401 (the positions live in the package; tests use them from here too)
+from sim.games.sagrada.positions import (  # noqa: F401 (the positions live in the package; tests use them from here too)
     LETTER, default_components, default_tables, tables_with, no_trace, new_trace, events, cell, die, fresh_state, _tokens, set_restrictions, set_pattern, set_window, window_text, set_pool, pool, set_track, track, set_tools, set_public, options_buf, Kit,
 )
 

@@ -21,7 +21,7 @@ from sim.games.sunset.model import RECORD
 from sim.games.sunset.components import (components_from_text, default_components_text,
                                          load_components)
 from sim.games.sunset.nb import new_state, setup_nb
-from sim.api.positions.sunset import (  # noqa: F401 (the positions live in the package; tests use them from here too)
+from sim.games.sunset.positions import (  # noqa: F401 (the positions live in the package; tests use them from here too)
     TRACE_ROWS, default_components, default_tables, edited_text, tables_from_edits, no_trace, new_trace, events, fresh_state, cell, hike_code, Kit, set_hand, hand, set_ldeck, set_ldisc, set_cdeck, set_row, row,
 )
 

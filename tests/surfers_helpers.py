@@ -15,7 +15,7 @@ import numpy as np
 from sim.games.surfers import enums as E
 from sim.games.surfers.components import components_from_text
 from sim.games.surfers.nb import new_state, setup_nb
-from sim.api.positions.surfers import (  # noqa: F401 (the positions live in the package; tests use them from here too)
+from sim.games.surfers.positions import (  # noqa: F401 (the positions live in the package; tests use them from here too)
     RULES, TEMPLATE, sheet_text, sheet_components, sheet_tables, fresh_state, c, put, where, no_trace, options_buf,
 )
 

@@ -14,7 +14,7 @@ WINDOW = ["R1 Y2 G3 B4 P5",
 
 
 def test_a_sagrada_window_scores_from_text_as_the_rulebook_says():
-    from sim.api.positions.sagrada import default_components, score_window
+    from sim.games.sagrada.positions import default_components, score_window
     # Row Color Variety: 6 points per row without a repeated colour (4 rows); private red:
     # the red pips 1 + 1 + 2 + 3 = 7; two favor tokens: 2 points; no open space
     s = score_window(WINDOW, public=["Row Color Variety"], private="R", tokens=2)

@@ -15,9 +15,9 @@ from scripts.cli import main as cli_main
 from sim.registry import list_games
 
 GAMES = [g.name for g in list_games()]
-# one field per game for sweep and tune (they have no default --vary): a rule option
-VARY = {"sunset": "rules.return_home_bonus=1..2", "sagrada": "rules.token_points=1..2",
-        "surfers": "rules.duo_points=2..3", "lowlands": "dike.site_length=3..4"}
+# one field per game for sweep and tune (they have no default --vary): the game's own,
+# `test_vary` in its contract (docs/adding-a-game.md, "The game contract")
+VARY = {g.name: g.pieces().test_vary for g in list_games()}
 
 
 def call(capsys, *argv):
@@ -73,7 +73,7 @@ def test_compare_sweep_tune_with_defaults(game, in_tmp, capsys):
     # cost thousands of playouts per decision and are compared only when named
     builtins = [c["name"] for c in spec.strategy_catalog() if not c.get("search")]
     assert builtins and len(builtins) < len(spec.strategy_catalog())
-    assert game in VARY, f"add a --vary field for {game} to this test"
+    assert VARY[game], f"{game}: its contract names no test_vary (a field to sweep)"
     code, out, err = call(capsys, "compare", game, "-n", "1", "--workers", "1", "--no-progress",
                           "--out", "c")
     assert code == 0, err

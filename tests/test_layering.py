@@ -11,7 +11,8 @@ import analysis.stats, the statistics leaf, and analysis.formatting, the one num
 (both import nothing of the toolkit), for the precision stop of a growing run
 (sim/designer.py) and the Surfers calibration's printed table. Every import
 statement counts, also one inside a function (a lazy import is still a dependency).
-The scripts modules import one another without a cycle (scripts/cli.py registers the others).
+No toolkit module imports another that (through any chain) imports it back: the scripts
+modules included (scripts/cli.py registers the others).
 """
 from __future__ import annotations
 
@@ -119,6 +120,66 @@ def test_scripts_modules_import_one_another_without_a_cycle():
     for n in graph:
         if n not in state:
             visit(n, [])
+
+
+def module_imports(path: Path, me: str, known: set) -> set:
+    """The toolkit modules a file imports: `from pkg import name` counts as pkg.name when
+    that is a module (a package's __init__ is not the module it re-exports)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - (node.level - 1)] +
+                                ([node.module] if node.module else []))
+            out |= {f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
+                    for a in node.names}
+    return {m for m in out if m in known and m != me}
+
+
+def import_cycle(graph: dict) -> list | None:
+    """One import cycle of `graph` (module -> modules it imports) as a path, or None."""
+    state = {}
+
+    def visit(n, stack):
+        state[n] = "open"
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == "open":
+                return stack + [n, m]
+            if m not in state:
+                found = visit(m, stack + [n])
+                if found:
+                    return found
+        state[n] = "done"
+        return None
+    for n in sorted(graph):
+        if n not in state:
+            found = visit(n, [])
+            if found:
+                return found[found.index(found[-1]):]
+    return None
+
+
+def toolkit_import_graph() -> dict:
+    files = {module_name(p): p for p in toolkit_files()}
+    return {me: module_imports(path, me, set(files)) for me, path in files.items()}
+
+
+def test_no_import_cycle_between_toolkit_modules():
+    """Every import statement counts, lazy ones too: a circle (sim.designer -> sim.runner ->
+    sim.rotation -> sim.designer was one) means neither module can be read or loaded first."""
+    cycle = import_cycle(toolkit_import_graph())
+    assert cycle is None, f"import cycle: {' -> '.join(cycle)}"
+
+
+def test_the_cycle_check_finds_a_cycle():
+    assert import_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert import_cycle({"a": {"b"}, "b": set()}) is None
 
 
 def test_import_sim_stays_light():

@@ -14,7 +14,6 @@ that wins when taken, and Fool's Gold one they love that is worth no more than t
 from __future__ import annotations
 
 import hashlib
-import importlib
 
 import numpy as np
 from numba import njit
@@ -22,6 +21,7 @@ from numba import njit
 from sim.compiled_game import CompiledGameSpec
 from sim.events import trace_nb
 from sim.game_api import ComponentError, Components
+from sim.game_contract import GameContract
 from sim.overrides import apply_overrides
 from sim.records import declare
 from sim.rng import init_streams_nb, next_u64_nb, randint_nb
@@ -56,6 +56,8 @@ TABLES_DTYPE = np.dtype([("points", np.int64, (N_CARDS,)), ("rounds", np.int64),
 MAX_OPTIONS = OFFER
 CTX_LEN = 1
 KEEP_LEN = 1
+OBS_LEN = 3 + OFFER + 3 * MAX_PLAYERS
+PERFECT_INFORMATION = True     # the offer is open: only the future is unknown
 RECORD = declare(
     ("game", "i8", "game index in the run"),
     ("seat", "i8", "seat, 0-based"),
@@ -167,6 +169,31 @@ def determinize_nb(tables, s, seat, seed):
 
 
 @njit(cache=True, error_model="numpy")
+def evaluate_nb(tables, s, seat):
+    """The seat's share of the points scored so far (0.5 before any)."""
+    total = 0
+    for p in range(s.n_players):
+        total += s.points[p] + s.dice[p]
+    if total == 0:
+        return 0.5
+    return float(s.points[seat] + s.dice[seat]) / float(total)
+
+
+@njit(cache=True, error_model="numpy")
+def observe_nb(tables, s, seat, out):
+    """Everything but the chance stream: nothing is hidden."""
+    out[0], out[1], out[2] = s.seat, s.round, s.over
+    n = 3
+    for k in range(OFFER):
+        out[n] = s.offer[k]
+        n += 1
+    for p in range(MAX_PLAYERS):
+        out[n], out[n + 1], out[n + 2] = s.points[p], s.dice[p], s.taken[p]
+        n += 3
+    return n
+
+
+@njit(cache=True, error_model="numpy")
 def check_state_nb(tables, s):
     return 0
 
@@ -217,50 +244,51 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     return best
 
 
+def default_components_text() -> str:
+    return DEFAULT_TEXT
+
+
+def load_components(path=None, overrides=()) -> Components:
+    text, shown = DEFAULT_TEXT, "<default>"
+    if path is not None:
+        with open(path, encoding="utf-8") as fh:
+            text, shown = fh.read(), path
+    data = apply_overrides(tomllib.loads(text), list(overrides), shown)
+    cards = data.get("cards", [])
+    pts = [c.get("points") for c in cards]
+    if len(cards) != N_CARDS or not all(isinstance(v, int) and v >= 0 for v in pts):
+        raise ComponentError(f"{shown}: [[cards]] needs {N_CARDS} cards with points >= 0")
+    return Components(game="toycards", path=shown, text=text,
+                      sha256=hashlib.sha256("\n".join([text, *overrides]).encode())
+                      .hexdigest(), data=data, overrides=list(overrides),
+                      card_names={"card": [c["name"] for c in cards]},
+                      tables=(pts, int(data["game"]["rounds"]), int(data["game"]["sides"])))
+
+
+def pack_tables(tables):
+    t = np.zeros(1, TABLES_DTYPE)
+    pts, rounds, sides = tables
+    t[0]["points"][:] = pts
+    t[0]["rounds"], t[0]["sides"] = rounds, sides
+    return t
+
+
+def new_state():
+    return np.zeros(1, STATE_DTYPE)
+
+
+def format_trace(prepared, game_index, events, rec, state) -> list:
+    return [f"seat {int(e[1])} takes {NAMES[int(e[2])]}" for e in events]
+
+
 class ToyCardsSpec(CompiledGameSpec):
-    package = "tests.toycards"
-    strategies_module = "tests.toycards"
+    contract = GameContract.single_module("tests.toycards")
     name = "toycards"
     title = "Toy Cards"
     min_players = 2
     max_players = 4
     description = "a card-drafting toy with planted cards"
     default_strategy = "fan"
-
-    def model(self):
-        return importlib.import_module("tests.toycards")
-
-    def _strategies(self):
-        return importlib.import_module("tests.toycards")
-
-    def default_components_text(self) -> str:
-        return DEFAULT_TEXT
-
-    def load_components(self, path=None, overrides=()) -> Components:
-        text, shown = DEFAULT_TEXT, "<default>"
-        if path is not None:
-            with open(path, encoding="utf-8") as fh:
-                text, shown = fh.read(), path
-        data = apply_overrides(tomllib.loads(text), list(overrides), shown)
-        cards = data.get("cards", [])
-        pts = [c.get("points") for c in cards]
-        if len(cards) != N_CARDS or not all(isinstance(v, int) and v >= 0 for v in pts):
-            raise ComponentError(f"{shown}: [[cards]] needs {N_CARDS} cards with points >= 0")
-        return Components(game=self.name, path=shown, text=text,
-                          sha256=hashlib.sha256("\n".join([text, *overrides]).encode())
-                          .hexdigest(), data=data, overrides=list(overrides),
-                          card_names={"card": [c["name"] for c in cards]},
-                          tables=(pts, int(data["game"]["rounds"]), int(data["game"]["sides"])))
-
-    def pack_tables(self, components):
-        t = np.zeros(1, TABLES_DTYPE)
-        pts, rounds, sides = components.tables
-        t[0]["points"][:] = pts
-        t[0]["rounds"], t[0]["sides"] = rounds, sides
-        return t
-
-    def new_state(self):
-        return np.zeros(1, STATE_DTYPE)
 
     def report_metadata(self, components=None) -> dict:
         comp = components or self.load_components()
@@ -269,9 +297,6 @@ class ToyCardsSpec(CompiledGameSpec):
                            "values": [int(v) for v in comp.tables[0]],
                            "mask_column": "cards_mask", "value_path": "cards[{i}].points",
                            "unit": "points"}]}
-
-    def format_trace(self, prepared, game_index, events, rec, state) -> list:
-        return [f"seat {int(e[1])} takes {NAMES[int(e[2])]}" for e in events]
 
 
 SPEC = ToyCardsSpec()

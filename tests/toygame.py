@@ -22,7 +22,6 @@ seat-symmetry conformance test (tests/test_every_game.py) must catch.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 
 import numpy as np
@@ -31,6 +30,7 @@ from numba import njit
 from sim.compiled_game import CompiledGameSpec
 from sim.events import trace_nb
 from sim.game_api import ComponentError, Components
+from sim.game_contract import GameContract
 from sim.overrides import apply_overrides
 from sim.records import declare
 from sim.rng import init_streams_nb, next_u64_nb, randint_nb
@@ -369,10 +369,80 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     return 1 if ctx[0] < threshold else 0
 
 
+# --- the pieces the spec reaches through the contract (sim/game_contract.py) ---------------
+def default_components_text() -> str:
+    return DEFAULT_TEXT
+
+
+def load_components(path=None, overrides=()) -> Components:
+    if path is None:
+        text, shown = DEFAULT_TEXT, "<default>"
+    else:
+        if not os.path.isfile(path):
+            raise ComponentError(f"{path}: component file not found")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        shown = path
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentError(f"{shown}: not valid TOML: {exc}") from None
+    data = apply_overrides(data, list(overrides), shown)
+    dice = data.get("dice", {})
+    problems = []
+    for key, lo, hi in (("sides", 2, None), ("n_dice", 1, MAX_DICE)):
+        v = dice.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or v < lo:
+            problems.append(f"{shown}: [dice] {key}: must be an integer >= {lo}, got {v!r}")
+        elif hi is not None and v > hi:
+            problems.append(f"{shown}: [dice] {key}: must be at most {hi}, got {v!r}")
+    tie_break = data.get("rules", {}).get("tie_break", "split")
+    if tie_break not in TIE_BREAKS:
+        problems.append(f"{shown}: [rules] tie_break: must be one of {', '.join(TIE_BREAKS)}, "
+                        f"got {tie_break!r}")
+    if problems:
+        raise ComponentError(problems)
+    return Components(game="toy", path=shown, text=text,
+                      sha256=hashlib.sha256("\n".join([text, *overrides]).encode()).hexdigest(),
+                      data=data, overrides=list(overrides),
+                      tables=(int(dice["sides"]), int(dice["n_dice"]),
+                              TIE_BREAKS.index(tie_break)))
+
+
+def pack_tables(tables):
+    t = np.zeros(1, TABLES_DTYPE)
+    t[0]["sides"], t[0]["n_dice"], t[0]["tie_break"] = tables
+    return t
+
+
+def new_state():
+    return np.zeros(1, STATE_DTYPE)
+
+
+def format_trace(prepared, game_index, events, rec, state) -> list:
+    lines = [f"game {game_index}"]
+    for ev in events:
+        kind, a, b, c = (int(x) for x in ev[:4])
+        who = f"seat {a} ({prepared.strategy_names[a]})"
+        if kind == EV_DEAL:
+            lines.append(f"{who} is dealt a secret die")
+        elif kind == EV_PICK:
+            lines.append(f"{who} picks a lucky number")
+        elif kind == EV_REVEAL:
+            lines.append(f"{who} picked {b}" + (" (lucky)" if c else ""))
+        elif kind == EV_ROLL:
+            lines.append(f"{who} rolls die {b + 1}: {c}")
+        elif kind == EV_REROLL:
+            lines.append(f"{who} rerolls die {b + 1}: {c}")
+    lines += [f"seat {s} ({prepared.strategy_names[s]}): score {rec['score'][s]}, "
+              f"rank {rec['rank'][s]}" for s in range(prepared.n_players)]
+    return lines
+
+
 # --- the spec ------------------------------------------------------------------------------
 class ToySpec(CompiledGameSpec):
-    package = "tests.toygame"
-    strategies_module = "tests.toygame"
+    # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
+    contract = GameContract.single_module("tests.toygame")
     name = "toy"
     aliases = ("dice",)
     title = "Toy Dice"
@@ -380,79 +450,8 @@ class ToySpec(CompiledGameSpec):
     max_players = 4
     description = "a stand-in dice game for tests"
 
-    # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
-    def model(self):
-        return importlib.import_module("tests.toygame")
-
-    def _strategies(self):
-        return importlib.import_module("tests.toygame")
-
-    def default_components_text(self) -> str:
-        return DEFAULT_TEXT
-
-    def load_components(self, path=None, overrides=()) -> Components:
-        if path is None:
-            text, shown = DEFAULT_TEXT, "<default>"
-        else:
-            if not os.path.isfile(path):
-                raise ComponentError(f"{path}: component file not found")
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-            shown = path
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ComponentError(f"{shown}: not valid TOML: {exc}") from None
-        data = apply_overrides(data, list(overrides), shown)
-        dice = data.get("dice", {})
-        problems = []
-        for key, lo, hi in (("sides", 2, None), ("n_dice", 1, MAX_DICE)):
-            v = dice.get(key)
-            if not isinstance(v, int) or isinstance(v, bool) or v < lo:
-                problems.append(f"{shown}: [dice] {key}: must be an integer >= {lo}, got {v!r}")
-            elif hi is not None and v > hi:
-                problems.append(f"{shown}: [dice] {key}: must be at most {hi}, got {v!r}")
-        tie_break = data.get("rules", {}).get("tie_break", "split")
-        if tie_break not in TIE_BREAKS:
-            problems.append(f"{shown}: [rules] tie_break: must be one of {', '.join(TIE_BREAKS)}, "
-                            f"got {tie_break!r}")
-        if problems:
-            raise ComponentError(problems)
-        return Components(game=self.name, path=shown, text=text,
-                          sha256=hashlib.sha256("\n".join([text, *overrides]).encode()).hexdigest(),
-                          data=data, overrides=list(overrides),
-                          tables=(int(dice["sides"]), int(dice["n_dice"]),
-                                  TIE_BREAKS.index(tie_break)))
-
-    def pack_tables(self, components):
-        t = np.zeros(1, TABLES_DTYPE)
-        t[0]["sides"], t[0]["n_dice"], t[0]["tie_break"] = components.tables
-        return t
-
-    def new_state(self):
-        return np.zeros(1, STATE_DTYPE)
-
     def variant_for(self, n_players):
         return "solo" if n_players == 1 else "standard"
-
-    def format_trace(self, prepared, game_index, events, rec, state) -> list:
-        lines = [f"game {game_index}"]
-        for ev in events:
-            kind, a, b, c = (int(x) for x in ev[:4])
-            who = f"seat {a} ({prepared.strategy_names[a]})"
-            if kind == EV_DEAL:
-                lines.append(f"{who} is dealt a secret die")
-            elif kind == EV_PICK:
-                lines.append(f"{who} picks a lucky number")
-            elif kind == EV_REVEAL:
-                lines.append(f"{who} picked {b}" + (" (lucky)" if c else ""))
-            elif kind == EV_ROLL:
-                lines.append(f"{who} rolls die {b + 1}: {c}")
-            elif kind == EV_REROLL:
-                lines.append(f"{who} rerolls die {b + 1}: {c}")
-        lines += [f"seat {s} ({prepared.strategy_names[s]}): score {rec['score'][s]}, "
-                  f"rank {rec['rank'][s]}" for s in range(prepared.n_players)]
-        return lines
 
 
 SPEC = ToySpec()

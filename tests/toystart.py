@@ -11,12 +11,12 @@ else (the decisions, the strategies, the information sets) is the toy game's, im
 from __future__ import annotations
 
 import hashlib
-import importlib
 
 import numpy as np
 from numba import njit
 
 from sim.game_api import ComponentError, Components
+from sim.game_contract import GameContract
 from sim.records import declare
 from sim.rng import randint_nb
 from tests import toygame
@@ -24,7 +24,7 @@ from tests.toygame import (CANONICAL_DETERMINIZE, CATALOG, CTX_LEN, DEC_PICK,  #
                            DEC_REROLL, KEEP_LEN, MAX_OPTIONS, MAX_PLAYERS, N_PARAMS, OBS_LEN,
                            apply_nb, check_state_nb, choose_builtin_nb, context_nb,
                            decision_nb, default_keep_nb, determinize_nb, is_over_nb, legal_nb,
-                           observe_nb, solo_target_nb, to_move_nb)
+                           format_trace, observe_nb, solo_target_nb, to_move_nb)
 
 DEFAULT_TEXT = toygame.DEFAULT_TEXT + """
 [rules]
@@ -115,49 +115,46 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         rec[r].start_position = (p - s.start + n_players) % n_players
 
 
+def default_components_text() -> str:
+    return DEFAULT_TEXT
+
+
+def load_components(path=None, overrides=()) -> Components:
+    from sim.overrides import apply_overrides, tomllib
+    if path is not None:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    else:
+        text = DEFAULT_TEXT
+    shown = path or "<default>"
+    data = apply_overrides(tomllib.loads(text), list(overrides), shown)
+    h = data.get("rules", {}).get("start_handicap", 0)
+    if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h <= 100:
+        raise ComponentError(f"{shown}: [rules] start_handicap: must be an integer 0-100, "
+                             f"got {h!r}")
+    dice = data.get("dice", {})
+    return Components(game="toystart", path=shown, text=text,
+                      sha256=hashlib.sha256("\n".join([text, *overrides]).encode()).hexdigest(),
+                      data=data, overrides=list(overrides),
+                      tables=(int(dice["sides"]), int(dice["n_dice"]), int(h)))
+
+
+def pack_tables(tables):
+    t = np.zeros(1, TABLES_DTYPE)
+    t[0]["sides"], t[0]["n_dice"], t[0]["handicap"] = tables
+    return t
+
+
+def new_state():
+    return np.zeros(1, STATE_DTYPE)
+
+
 class ToyStartSpec(toygame.ToySpec):
-    package = "tests.toystart"
-    strategies_module = "tests.toystart"
+    contract = GameContract.single_module("tests.toystart")
     name = "toystart"
     aliases = ()
     title = "Toy Dice with a start player"
     description = "the toy dice game with a random start player who pays a handicap"
-
-    def model(self):
-        return importlib.import_module("tests.toystart")
-
-    def _strategies(self):
-        return importlib.import_module("tests.toystart")
-
-    def default_components_text(self) -> str:
-        return DEFAULT_TEXT
-
-    def load_components(self, path=None, overrides=()) -> Components:
-        from sim.overrides import apply_overrides, tomllib
-        if path is not None:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = DEFAULT_TEXT
-        shown = path or "<default>"
-        data = apply_overrides(tomllib.loads(text), list(overrides), shown)
-        h = data.get("rules", {}).get("start_handicap", 0)
-        if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h <= 100:
-            raise ComponentError(f"{shown}: [rules] start_handicap: must be an integer 0-100, "
-                                 f"got {h!r}")
-        dice = data.get("dice", {})
-        return Components(game=self.name, path=shown, text=text,
-                          sha256=hashlib.sha256("\n".join([text, *overrides]).encode()).hexdigest(),
-                          data=data, overrides=list(overrides),
-                          tables=(int(dice["sides"]), int(dice["n_dice"]), int(h)))
-
-    def pack_tables(self, components):
-        t = np.zeros(1, TABLES_DTYPE)
-        t[0]["sides"], t[0]["n_dice"], t[0]["handicap"] = components.tables
-        return t
-
-    def new_state(self):
-        return np.zeros(1, STATE_DTYPE)
 
     def report_metadata(self, components=None) -> dict:
         return {"start": {"column": "start_position", "how": "random", "leads": True,

@@ -13,7 +13,6 @@ tests that need a separate process: signals).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import sys
 
 import numpy as np
@@ -21,6 +20,7 @@ from numba import njit
 
 from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components
+from sim.game_contract import GameContract
 from sim.records import declare
 from sim.rng import init_streams_nb, next_u64_nb, randint_nb
 
@@ -195,37 +195,35 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     return 0      # first
 
 
+def default_components_text() -> str:
+    return "# no components\n"
+
+
+def load_components(path=None, overrides=()) -> Components:
+    text = default_components_text()
+    return Components(game="pick", path="<default>", text=text,
+                      sha256=hashlib.sha256(text.encode()).hexdigest(), data={}, tables=None)
+
+
+def pack_tables(tables):
+    return np.zeros(1, TABLES_DTYPE)
+
+
+def new_state():
+    return np.zeros(1, STATE_DTYPE)
+
+
+def format_trace(prepared, game_index, events, rec, state) -> list:
+    return [f"game {game_index}: scores {list(rec['score'])}"]
+
+
 class PickSpec(CompiledGameSpec):
-    package = "tests.usergame"
-    strategies_module = "tests.usergame"
+    # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
+    contract = GameContract.single_module("tests.usergame")
     name = "pick"
     title = "Pick (test game)"
     min_players = 1
     max_players = 4
-
-    # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
-    def model(self):
-        return importlib.import_module("tests.usergame")
-
-    def _strategies(self):
-        return importlib.import_module("tests.usergame")
-
-    def default_components_text(self) -> str:
-        return "# no components\n"
-
-    def load_components(self, path=None, overrides=()) -> Components:
-        text = self.default_components_text()
-        return Components(game=self.name, path="<default>", text=text,
-                          sha256=hashlib.sha256(text.encode()).hexdigest(), data={}, tables=None)
-
-    def pack_tables(self, components):
-        return np.zeros(1, TABLES_DTYPE)
-
-    def new_state(self):
-        return np.zeros(1, STATE_DTYPE)
-
-    def format_trace(self, prepared, game_index, events, rec, state) -> list:
-        return [f"game {game_index}: scores {list(rec['score'])}"]
 
 
 SPEC = PickSpec()

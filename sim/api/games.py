@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 
 from sim.api.common import overrides, players_for, strategy_list
+from sim.game_api import ToolkitError
 
 
 class Game:
@@ -75,8 +76,14 @@ class Game:
 
     @property
     def positions(self):
-        """The game's positions-from-text module (sim/api/positions/<game>.py)."""
-        return importlib.import_module(f"sim.api.positions.{self.name}")
+        """The game's positions-from-text module, as its contract names it
+        (`positions`, e.g. sim/games/sagrada/positions.py)."""
+        pieces = getattr(self.spec, "pieces", None)
+        where = pieces().positions if callable(pieces) else None
+        if where is None:
+            raise ToolkitError(f"{self.name}: the game offers no positions from text (its "
+                               f"contract names no `positions` module: docs/adding-a-game.md)")
+        return importlib.import_module(where)
 
 
 def game(name: str) -> Game:

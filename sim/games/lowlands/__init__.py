@@ -7,11 +7,29 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components, Measured, SearchDefault
+from sim.game_contract import GameContract
+
+
+# where each piece of the game lives (sim/game_contract.py; checked at registration)
+CONTRACT = GameContract(
+    model="sim.games.lowlands.model",
+    components="sim.games.lowlands.components",
+    tables="sim.games.lowlands.enums:pack_tables",
+    new_state="sim.games.lowlands.nb:new_state",
+    trace="sim.games.lowlands.trace:format_trace",
+    strategies="strategies.lowlands",
+    catalog="strategies.lowlands_catalog",
+    positions="sim.games.lowlands.positions",
+    test_vary="dike.site_length=3..4",
+    rule_tests=("tests/test_lowlands_rules.py",),
+    docs_page="docs/games/lowlands.md",
+)
 
 
 class LowlandsSpec(CompiledGameSpec):
     package = "sim.games.lowlands"
     strategies_module = "strategies.lowlands"
+    contract = CONTRACT
     name = "lowlands"
     aliases = ("das-tiefe-land", "tiefe-land")
     title = "Lowlands"

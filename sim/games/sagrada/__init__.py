@@ -6,11 +6,29 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
+from sim.game_contract import GameContract
+
+
+# where each piece of the game lives (sim/game_contract.py; checked at registration)
+CONTRACT = GameContract(
+    model="sim.games.sagrada.model",
+    components="sim.games.sagrada.components",
+    tables="sim.games.sagrada.enums:pack_tables",
+    new_state="sim.games.sagrada.nb:new_state",
+    trace="sim.games.sagrada.trace:format_trace",
+    strategies="strategies.sagrada",
+    catalog="strategies.sagrada_catalog",
+    positions="sim.games.sagrada.positions",
+    test_vary="rules.token_points=1..2",
+    rule_tests=("tests/test_sagrada_rules.py",),
+    docs_page="docs/games/sagrada.md",
+)
 
 
 class SagradaSpec(CompiledGameSpec):
     package = "sim.games.sagrada"
     strategies_module = "strategies.sagrada"
+    contract = CONTRACT
     name = "sagrada"
     aliases = ()
     title = "Sagrada"

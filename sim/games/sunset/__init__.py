@@ -8,11 +8,29 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
+from sim.game_contract import GameContract
+
+
+# where each piece of the game lives (sim/game_contract.py; checked at registration)
+CONTRACT = GameContract(
+    model="sim.games.sunset.model",
+    components="sim.games.sunset.components",
+    tables="sim.games.sunset.enums:pack_tables",
+    new_state="sim.games.sunset.nb:new_state",
+    trace="sim.games.sunset.trace:format_trace",
+    strategies="strategies.sunset",
+    catalog="strategies.sunset_catalog",
+    positions="sim.games.sunset.positions",
+    test_vary="rules.return_home_bonus=1..2",
+    rule_tests=("tests/test_sunset_rules.py",),
+    docs_page="docs/games/sunset-over-water.md",
+)
 
 
 class SunsetSpec(CompiledGameSpec):
     package = "sim.games.sunset"
     strategies_module = "strategies.sunset"
+    contract = CONTRACT
     name = "sunset"
     aliases = ("sunset-over-water", "sow")
     title = "Sunset Over Water"

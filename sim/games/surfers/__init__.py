@@ -7,11 +7,29 @@ from __future__ import annotations
 
 from sim.compiled_game import CompiledGameSpec, EnumsAttribute
 from sim.game_api import Components, Measured, SearchDefault
+from sim.game_contract import GameContract
+
+
+# where each piece of the game lives (sim/game_contract.py; checked at registration)
+CONTRACT = GameContract(
+    model="sim.games.surfers.model",
+    components="sim.games.surfers.components",
+    tables="sim.games.surfers.enums:pack_tables",
+    new_state="sim.games.surfers.nb:new_state",
+    trace="sim.games.surfers.trace:format_trace",
+    strategies="strategies.surfers",
+    catalog="strategies.surfers_catalog",
+    positions="sim.games.surfers.positions",
+    test_vary="rules.duo_points=2..3",
+    rule_tests=("tests/test_surfers_rules.py",),
+    docs_page="docs/games/grand-surfers.md",
+)
 
 
 class SurfersSpec(CompiledGameSpec):
     package = "sim.games.surfers"
     strategies_module = "strategies.surfers"
+    contract = CONTRACT
     name = "surfers"
     aliases = ("grand-surfers", "grand_surfers")
     title = "Grand Surfers"
@@ -108,10 +126,15 @@ class SurfersSpec(CompiledGameSpec):
             ],
         }
 
-    # `balance calibrate surfers` (scripts/cli_surfers.py): hit rate by spread and distance
+    # `balance calibrate surfers` (scripts/cli_calibrate.py): hit rate by spread and distance
     def calibration_rows(self, components: Components) -> int:
         """Rows of the wave sheet (the distances a measured accuracy may name)."""
         return int(components.tables.wave_kind.shape[0])
+
+    def calibration_max_spread(self) -> float:
+        """The largest flick spread `--spreads` may name."""
+        from sim.games.surfers.calibrate import MAX_SPREAD
+        return float(MAX_SPREAD)
 
     def calibrate(self, components: Components, spreads=(), measured=(), check: int = 0) -> list:
         from sim.games.surfers.calibrate import DEFAULT_SPREADS, report_lines

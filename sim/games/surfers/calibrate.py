@@ -1,4 +1,4 @@
-"""Grand Surfers: skill calibration, `balance calibrate surfers` (scripts/cli_surfers.py).
+"""Grand Surfers: skill calibration, `balance calibrate surfers` (scripts/cli_calibrate.py).
 
 A designer measures play-testers' accuracy ("18 of 40 flicks landed in the cell aimed at,
 third row") and needs the `[flick] spread` that plays like it. Under the flick model

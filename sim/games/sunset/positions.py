@@ -1,4 +1,5 @@
-"""Helpers for driving the Sunset Over Water kernels on hand-set positions (moved from tests/ into the package: the tests and any user share them).
+"""Sunset Over Water positions by hand: drive the kernels on hand-set states (the rule tests
+use them; `game("sunset").positions` finds this module through the game's contract).
 
     tables = default_tables()                   # packed default tables (1-element array)
     tables = tables_from_edits(("old", "new"))  # default TOML with text edits, packed

@@ -4,9 +4,10 @@
     balance calibrate surfers --measured 3=18/40 --measured 5=9/40    -> the spread to set
     balance calibrate surfers --spreads 0.2,0.4,0.6 --check 20000     + the engine's own draws
 
-A game offers it by defining `calibrate(components, spreads, measured, check) -> lines` on its
-spec (Grand Surfers: sim/games/surfers/calibrate.py). Registered into scripts/cli.py by
-`add_commands`, like scripts/cli_designer.py.
+A game offers it by defining on its spec `calibrate(components, spreads, measured, check) ->
+lines` (the game's default spreads when `spreads` is empty), `calibration_rows(components)`
+and `calibration_max_spread()` (Grand Surfers: sim/games/surfers/calibrate.py); this command
+names no game. Registered into scripts/cli.py by `add_commands`, like scripts/cli_designer.py.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def add_commands(sub, _int) -> dict:
     s.add_argument("--set", action="append", default=[], dest="overrides", metavar="PATH=VALUE",
                    help="change one field of the component file (e.g. the noise), repeatable")
     s.add_argument("--spreads", default=None,
-                   help="comma-separated spreads for the table (default 0,0.1,0.25,0.5,0.75,1,1.5,2)")
+                   help="comma-separated spreads for the table (default: the game's own)")
     s.add_argument("--measured", action="append", default=[], metavar="ROW=HITS/FLICKS",
                    help="a measured accuracy at a row of the wave sheet (1 = at the start line): "
                         "hits out of flicks (e.g. 3=18/40) or a rate (3=0.45); repeatable")
@@ -32,18 +33,18 @@ def add_commands(sub, _int) -> dict:
     return {"calibrate": cmd_calibrate}
 
 
-def _spreads(text):
-    from sim.games.surfers.calibrate import DEFAULT_SPREADS, MAX_SPREAD
+def _spreads(text, max_spread: float) -> tuple:
+    """The spreads asked for, checked against the game's range; () for the game's own."""
     if text is None:
-        return DEFAULT_SPREADS
+        return ()
     out = []
     for part in text.split(","):
         try:
             v = float(part)
         except ValueError:
             raise ToolkitError(f"--spreads must be numbers separated by commas, got '{text}'") from None
-        if not 0.0 <= v <= MAX_SPREAD:
-            raise ToolkitError(f"--spreads: each spread must be between 0 and {MAX_SPREAD:g}, got {v:g}")
+        if not 0.0 <= v <= max_spread:
+            raise ToolkitError(f"--spreads: each spread must be between 0 and {max_spread:g}, got {v:g}")
         out.append(v)
     return tuple(out)
 
@@ -90,7 +91,7 @@ def cmd_calibrate(args, out) -> int:
         raise ToolkitError(f"component file {args.components}: not found")
     if not 0 <= args.check <= 10_000_000:
         raise ToolkitError(f"--check must be between 0 and 10000000, got {args.check}")
-    spreads = _spreads(args.spreads)
+    spreads = _spreads(args.spreads, spec.calibration_max_spread())
     components = spec.load_components(args.components, tuple(args.overrides))
     measured = _measured(args.measured, spec.calibration_rows(components))
     for line in hook(components, spreads=spreads, measured=measured, check=args.check):

@@ -1,4 +1,5 @@
-"""Helpers for driving the Grand Surfers kernels on hand-drawn small sheets (moved from tests/ into the package: the tests and any user share them).
+"""Grand Surfers positions from hand-drawn small sheets: drive the kernels on them (the rule
+tests use them; `game("surfers").positions` finds this module through the game's contract).
 
     T = sheet_tables(SEA, wave=".", channels=[...], **rules)   # packed tables (1-element recarray)
     st = fresh_state(T, n_players)          # set-up done: every surfer at the start

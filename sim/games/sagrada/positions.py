@@ -1,5 +1,6 @@
-"""Sagrada positions from text: set up a state by hand, drive the kernels, score a window.
-(Moved from tests/sagrada_helpers.py into the package: the tests and any user share them.)
+"""Sagrada positions from text: set up a state by hand, drive the kernels, score a window
+(the rule tests use them; `game("sagrada").positions` finds this module through the game's
+contract).
 
     T = default_tables()                  # packed default tables (1-element recarray)
     st = fresh_state(T, n_players)        # set-up done, every seat on a blank window
