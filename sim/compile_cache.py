@@ -306,3 +306,11 @@ class FolderPerGameLocator(UserProvidedCacheLocator):
     def ensure_cache_path(self):
         prepare_folder(self._cache_path, prune_root())
         super().ensure_cache_path()
+
+    def get_source_stamp(self):
+        """The file's content, not its time: a fresh clone, a `git checkout` or a copy of the
+        same sources loads what was compiled (numba's default stamp is the mtime, which a
+        clone changes and an edit within the same second may not)."""
+        st = os.stat(self._py_file)
+        return ("sha256", _file_digest(os.path.realpath(self._py_file), st.st_mtime,
+                                       st.st_size).hex())

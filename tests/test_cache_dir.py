@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 from sim import compile_cache
 from sim.compile_cache import MARKER, ROOT, game_files
@@ -76,6 +77,10 @@ def test_editing_a_file_one_kernel_imports_recompiles_that_kernel_only(tmp_path)
     (mod / "helper_a.py").write_text("STEP = 2\n")
     assert _probe(mod, cache) == {"game_a": ["1", "3"], "game_b": ["0", "11"]}
     assert not list(cache.rglob(MARKER))     # a folder the user chose gets no file of ours
+    later = time.time() + 100                 # a clone or checkout: new times, same contents
+    for f in mod.iterdir():
+        os.utime(f, (later, later))
+    assert _probe(mod, cache) == {"game_a": ["0", "3"], "game_b": ["0", "11"]}
 
 
 USER_FILE = """
