@@ -169,7 +169,7 @@ def worth_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     search strategies, or a game not on the forward-model template. Played in a process of
     its own: a crash of the compiled kernels (Lowlands at 4 players, docs/card-worth.md
     "Known problems") costs the check, never the report. One worker."""
-    from joblib.externals.loky import get_reusable_executor
+    from joblib.externals.loky import ProcessPoolExecutor
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     from sim.run_folder import open_run
@@ -184,8 +184,11 @@ def worth_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
     if manifest.get("user_strategies"):
         return {}, [Note("card-check-user-strategies")]
     try:
-        return get_reusable_executor(max_workers=1).submit(
-            _worth_check, spec, manifest, run_dir, want, games, max_cards).result()
+        # an executor of its own, shut down after: loky's reusable one is joblib's too, and
+        # one made outside joblib lacks what joblib's next Parallel expects of it
+        with ProcessPoolExecutor(max_workers=1) as executor:
+            return executor.submit(_worth_check, spec, manifest, run_dir, want, games,
+                                   max_cards).result()
     except TerminatedWorkerError:
         return {}, [Note("card-check-crashed", {"game": manifest.get("game")})]
 

@@ -415,6 +415,10 @@ OBJECTIVE_HELP = {
                    "against the seat's best alternative, played on from the same sampled "
                    "decision states: docs/card-worth.md) at every value tried; the value where "
                    "it is 0 (vary one card's value)",
+    "takers-parity": "do the players who take this card win more than the takers of the other "
+                     "cards of its kind? the largest gap, over the varied cards, pooled: a "
+                     "description of play (who takes the card), not the card's worth, which "
+                     "card-parity measures (vary cards' values; several at once)",
 }
 BOOTSTRAP = 1000
 
@@ -469,9 +473,9 @@ def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=No
                 return np.zeros(m.shape[0])
             return np.nanmax(share, axis=1) - np.nanmin(share, axis=1)
         return Objective(kind, rows, games, f)
-    if kind == "card-parity":
+    if kind in ("takers-parity", "card-parity"):
         if not card_infos:
-            raise ValueError("card-parity needs --vary on cards' fields (e.g. commissions[12].points)")
+            raise ValueError(f"{kind} needs --vary on cards' fields (e.g. commissions[12].points)")
         # one block of columns per card kind: (takers' wins, takers) per card of that kind
         blocks, targets = {}, []
         for card, cid in card_infos:
@@ -504,7 +508,7 @@ def objective_rows(logs: pd.DataFrame, kind: str, strategies=None, card_infos=No
             return worst
         return Objective(kind, rows, games, f)
     raise ValueError(f"unknown objective '{kind}' (seat-fairness, start-fairness, "
-                     f"strategy-parity, card-parity)")
+                     f"strategy-parity, card-parity, takers-parity)")
 
 
 def edge_of_range(varies: list, values: list) -> list:

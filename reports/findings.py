@@ -191,7 +191,7 @@ def sentence(f: Finding) -> str:
 def worth_text(row: dict) -> str:
     """A card's counterfactual advantage (analysis/card_check.py worth_check), in the words of
     `balance cards` (reports/card_worth.py)."""
-    from reports.card_worth import advantage_text, chosen_text
+    from reports.worth_words import advantage_text, chosen_text
     code = row["verdict"]
     if code == "not-an-option":
         return ("by counterfactual play: never among the options of these players' decisions "

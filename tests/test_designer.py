@@ -98,7 +98,7 @@ def test_sweep_of_a_commissions_points_moves_its_take_rate(tmp_path, capsys):
 def test_tune_removes_a_planted_overpowered_card(tmp_path, capsys):
     out = run_cli(capsys, "tune", "sunset", "--players", "4", "--strategies", "planner,greedy,greedy,greedy",
                   "--set", "commissions[12].points=20", "--vary", "commissions[12].points=2,4,8,20",
-                  "--objective", "card-parity", "-n", "1000", "--workers", "1", "--no-progress",
+                  "--objective", "takers-parity", "-n", "1000", "--workers", "1", "--no-progress",
                   "--out", tmp_path / "t")
     plan = json.loads((tmp_path / "t" / "designer.json").read_text())
     best = int(plan["result"]["best"].split("=")[1])

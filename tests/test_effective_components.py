@@ -73,11 +73,11 @@ def test_a_run_folder_keeps_the_values_played_and_its_report_shows_them(tmp_path
 
 def test_tune_before_and_after_reports_show_the_value_each_played(tmp_path, capsys):
     # the file (after --set) says 20, far over the card's worth, so tune finds and checks a
-    # better value (card-parity); the "after" report must show the value it played, not the 20
+    # better value (takers-parity); the "after" report must show the value it played, not the 20
     # of the file the command started from, and the "before" report the 20
     call(capsys, "tune", "sunset", "--players", "4", "--strategies", "greedy",
          "--set", f"commissions[{SKETCHBOOK}].points=20",
-         "--vary", f"commissions[{SKETCHBOOK}].points=2,5", "--objective", "card-parity",
+         "--vary", f"commissions[{SKETCHBOOK}].points=2,5", "--objective", "takers-parity",
          "-n", "500", "--workers", "1", "--no-progress", "--out", tmp_path / "t")
     plan = json.loads((tmp_path / "t" / "designer.json").read_text())
     assert plan["result"]["suggested"], plan["result"]   # the planted card is a clear flaw

@@ -174,9 +174,12 @@ def test_rotate_with_precision_grows_by_whole_rotations(toy_registry, in_tmp, ca
 
 # --- the main job ----------------------------------------------------------------------------
 def _main_job_argv(games: int) -> list:
-    """The Makefile's `run` recipe (the README's first command), with fewer games."""
+    """The Makefile's `run` recipe (the README's first command), with fewer games: its
+    `balance run` line (the lines before it compile the engine: `balance warm`)."""
     text = open(os.path.join(ROOT, "Makefile"), encoding="utf-8").read()
-    recipe = re.search(r"^run:.*\n\t(.*)$", text, re.M).group(1)
+    recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", text, re.M).group(1)
+    recipe = next(line.strip() for line in recipe.splitlines()
+                  if line.strip().startswith("$(BIN)/balance run "))
     argv = shlex.split(recipe.replace("$(GAMES)", str(games)).replace("$(WORKERS_ARG)", ""))
     assert argv[0] == "$(BIN)/balance"
     return argv[1:]

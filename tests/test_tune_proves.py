@@ -110,13 +110,13 @@ def test_tune_help_says_which_objective_answers_which_question(capsys):
     except SystemExit:
         pass
     out = capsys.readouterr().out
-    for kind in ("seat-fairness", "strategy-parity", "card-parity"):
+    for kind in ("seat-fairness", "strategy-parity", "card-parity", "takers-parity"):
         assert f"  {kind}: " in out
     assert "does a seat win more" in out and "equally strong" in out
 
 
 def test_two_cards_tuned_together_on_sunset(in_tmp, capsys):
-    """Two cards of two kinds at once (card-parity over both): Cascade Diptych planted at 20
+    """Two cards of two kinds at once (takers-parity over both): Cascade Diptych planted at 20
     points (far over its worth) and the daily goal Gallery Day. The search plays the current
     values first, Optuna chooses the rest (16 combinations, 6 trials), and the suggestion, if
     any, must have been checked on fresh games and must take the planted card down."""
@@ -124,7 +124,7 @@ def test_two_cards_tuned_together_on_sunset(in_tmp, capsys):
     text, res = tune(capsys, root, "--strategies", "greedy",
                      "--set", "commissions[12].points=20",
                      "--vary", "commissions[12].points=2,5,8,20", "--vary", "goals[5].points=0..3",
-                     "--objective", "card-parity", "--trials", "6", "-n", "500",
+                     "--objective", "takers-parity", "--trials", "6", "-n", "500",
                      game="sunset", players=4)
     assert res["trials"][0]["label"] == "commissions[12].points=20, goals[5].points=2"
     assert res["trials"][0]["baseline"]

@@ -19,7 +19,8 @@ from sim import folder_lock
 from sim.game_api import ToolkitError
 
 TUNE_TRIALS = 30
-OBJECTIVES = ("seat-fairness", "start-fairness", "strategy-parity", "card-parity")
+OBJECTIVES = ("seat-fairness", "start-fairness", "strategy-parity", "card-parity",
+              "takers-parity")
 
 
 def _prepare(spec, components, set_, players, names, seed, variants, extra=(), assigned=()):
@@ -538,9 +539,9 @@ def _tune_job(game, vary, objective, players, strategies, games, seed, set, out,
     paths = [p for p, _ in varies]
     meta = _meta(spec, base_comp)
     card_infos = [card_of_path(p, meta) for p in paths]
-    if objective == "card-parity" and any(c is None for c in card_infos):
+    if objective in ("card-parity", "takers-parity") and any(c is None for c in card_infos):
         bad = paths[card_infos.index(None)]
-        raise ToolkitError(f"tune: card-parity needs every --vary on a card's field, e.g. "
+        raise ToolkitError(f"tune: {objective} needs every --vary on a card's field, e.g. "
                            f"commissions[12].points (got {bad})")
     if objective == "card-parity" and len(paths) != 1:
         raise ToolkitError("tune: card-parity varies one card's field at a time (its advantage "
