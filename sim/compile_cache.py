@@ -149,17 +149,12 @@ def _file_digest(path: str, mtime: float, size: int) -> bytes:
 
 
 def sources_hash(files) -> str:
-    """A hash of the files' names and contents. Names are relative to the toolkit inside it,
-    and relative to their common folder outside it: the same game or strategy file in
-    another folder (a copy, a fresh scaffold) is the same code and loads the same kernels."""
-    files = sorted(set(files))
-    outside = [f for f in files if not Path(f).is_relative_to(ROOT)]
-    base = Path(os.path.commonpath([os.path.dirname(f) for f in outside])) if outside else ROOT
+    """A hash of the files' names (relative to the toolkit when inside it) and contents."""
     digest = hashlib.sha256()
-    for name in files:
+    for name in sorted(set(files)):
         st = os.stat(name)
         path = Path(name)
-        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.relative_to(base)
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         digest.update(str(shown).encode() + b"\0")
         digest.update(_file_digest(name, st.st_mtime, st.st_size))
     return digest.hexdigest()[:16]
