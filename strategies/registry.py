@@ -238,13 +238,30 @@ _USER_CACHE: dict[tuple[str, str], Any] = {}
 _MODULE_CACHE: dict[str, Any] = {}
 
 
+_TOOLKIT_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def _user_module_name(path: str) -> str:
+    """The module name a user's file is imported under.
+
+    A compiled kernel that calls the user's function names that module, and the compile cache
+    keys a file inside the toolkit on its path relative to the toolkit (sim/compile_cache.py).
+    So the module name of such a file is made from that relative path too: a kernel cached
+    by another clone of the same sources (CI's, a colleague's) then finds its module. A file
+    outside the toolkit is named, like its cache entry, from its absolute path."""
+    real = os.path.realpath(path)
+    inside = os.path.commonpath([real, _TOOLKIT_ROOT]) == _TOOLKIT_ROOT
+    shown = os.path.relpath(real, _TOOLKIT_ROOT).replace(os.sep, "/") if inside else path
+    return "balance_user_" + hashlib.sha1(shown.encode()).hexdigest()[:12]
+
+
 def _import_user_file(path: str):
     path = os.path.abspath(path)
     if path in _MODULE_CACHE:
         return _MODULE_CACHE[path]
     if not os.path.isfile(path):
         raise ToolkitError(f"user strategy file {path}: not found")
-    mod_name = "balance_user_" + hashlib.sha1(path.encode()).hexdigest()[:12]
+    mod_name = _user_module_name(path)
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:
         raise ToolkitError(f"user strategy file {path}: cannot be imported as a python module")
