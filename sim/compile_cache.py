@@ -42,6 +42,10 @@ from numba.core.caching import UserProvidedCacheLocator
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "sim" / "games"
 PLATFORM_KERNEL_FILES = (ROOT / "sim" / "harness.py", ROOT / "strategies" / "search.py")
+# a game's files with compiled code that no play kernel imports (the per-round snapshot, read
+# by sim/snapshots.py only): left out of the game's key, so adding or editing one recompiles
+# none of the game's kernels; numba's own stamp of each file (its SHA-256) still keys them
+OUTSIDE_PLAY_KERNELS = ("snapshot.py",)
 MARKER = ".balance-toolkit-cache"
 KEEP_PER_LABEL = 16   # versions kept per label (other checkouts and branches on one machine)
 GROUP_ATTRIBUTE = "_compile_group"   # (label, files) set by sim.harness.instantiate
@@ -181,7 +185,7 @@ def game_files(game: str) -> tuple:
     components loader and trace formatter hold no kernel: editing them recompiles nothing."""
     seeds = list(GAMES_DIR.joinpath(game).rglob("*.py"))
     seeds += [p for p in (ROOT / "strategies").glob(f"{game}*.py") if game_of(p) == game]
-    seeds = [p for p in seeds if _compiles(p)]
+    seeds = [p for p in seeds if _compiles(p) and p.name not in OUTSIDE_PLAY_KERNELS]
     return closure(seeds + [p for p in PLATFORM_KERNEL_FILES if p.is_file()])
 
 
