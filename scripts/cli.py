@@ -80,6 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated strategy per seat, or one for all seats (default: the "
                         "game's own, e.g. greedy; see `balance strategies GAME`); built-in "
                         "names, variant names from --variants, or path/file.py:function")
+    s.add_argument("--snapshots", type=_int("--snapshots"), nargs="?", const=200, default=0,
+                   metavar="N",
+                   help="also record the game over time: replay the first N games (200 when N "
+                        "is left out) and write their per-round snapshots and legal-option "
+                        "counts to snapshots/ in the run folder (docs/report.md)")
     s.add_argument("--rotate-seats", action="store_true",
                    help="seat the strategies in every distinct order in turn, each deal played "
                         "under every seating (games rounded up to whole rotations), so that "
@@ -238,6 +243,7 @@ def _cmd_run(args, out) -> int:
                 seed=args.seed, set=list(args.overrides), out=out_dir,
                 components=args.components, variants=args.variants,
                 rotate_seats=args.rotate_seats, workers=args.workers, chunk_size=args.chunk_size,
+                snapshots=args.snapshots,
                 precision=args.precision, max_games=args.max_games, overwrite=args.overwrite,
                 progress=not args.no_progress, scheduler=args.scheduler,
                 command_line=["balance", *argv], echo=out, assign=list(args.assign))

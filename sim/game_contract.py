@@ -13,6 +13,7 @@ A game's `__init__.py` builds one `GameContract` naming where each piece lives, 
         strategies="strategies.sunset",               # choose_builtin_nb
         catalog="strategies.sunset_catalog",          # CATALOG, N_PARAMS (plain Python)
         positions="sim.games.sunset.positions",       # optional
+        snapshot="sim.games.sunset.snapshot",         # optional: the game over time
         test_vary="rules.return_home_bonus=1..2")     # optional
 
 Why strings and not the objects: listing the games (`balance games`) must import no numpy or
@@ -71,6 +72,10 @@ PIECES = (
           "`balance strategies`, --strategies, the ladder"),
     Piece("positions", "positions from text", (), "Everything else the game keeps",
           "`game(NAME).positions` (sim/api/games.py)", required=False),
+    Piece("snapshot", "the per-round snapshot", ("ROWS", "PERIOD", "period_nb", "snapshot_nb"),
+          "Everything else the game keeps",
+          "`balance run --snapshots` (sim/snapshots.py), the report's game over time",
+          required=False),
 )
 PIECE_BY_FIELD = {p.field: p for p in PIECES}
 # fields that are data, not code: {field: docs line}
@@ -101,6 +106,7 @@ class GameContract:
     strategies: str         # "module"
     catalog: str            # "module"
     positions: str | None   # "module", or None: no positions from text
+    snapshot: str | None    # "module", or None: no per-round snapshot (the game over time)
     test_vary: str | None   # a `--vary` of one rule option, e.g. "rules.x=1..2"
     rule_tests: tuple       # rule-test files
     docs_page: str | None

@@ -134,9 +134,9 @@ class _Replayer:
             if now != period:
                 snap.snapshot_nb(T, s, n_players, out)
                 frames.append(out.copy())
-                rounds.append(period + 1)
+                rounds.append(now)
                 period = now
-        if rounds[-1] != period + 1 and rounds[-1] <= period:
+        if rounds[-1] <= period:
             snap.snapshot_nb(T, s, n_players, out)    # the game ended inside a period
             frames.append(out.copy())
             rounds.append(period + 1)
@@ -221,7 +221,7 @@ def _template(token):
             now = period_nb(s)
             if now != period:
                 snapshot_nb(tables, s, n_players, frames[k])
-                rounds[k] = period + 1
+                rounds[k] = now
                 k += 1
                 period = now
         if rounds[k - 1] <= period:
@@ -331,3 +331,96 @@ def record_games(spec, prepared, games, compiled: bool = True) -> dict:
                         for k, v in cols.items()}
     return {"rounds": cat(r_cols), "decisions": cat(d_cols),
             "records": np.concatenate(records) if records else None}
+
+
+def check_against_logs(out_dir: str, records) -> None:
+    """The replayed games must be the logged ones: every logged column of their rows equal.
+    A difference is an error (the snapshot would not describe the run)."""
+    import glob
+    import os
+
+    import pyarrow.dataset as ds
+    games = np.unique(records["game"])
+    files = sorted(glob.glob(os.path.join(out_dir, "chunks", "chunk-*.parquet")))
+    table = ds.dataset(files, format="parquet").to_table(
+        filter=ds.field("game").isin(games.tolist()))
+    logged = table.to_pandas().sort_values(["game", "seat"], kind="stable")
+    if len(logged) != len(records):
+        raise ToolkitError(f"{out_dir}: the logs hold {len(logged)} rows of the {len(games)} "
+                           f"snapshot games, the replay {len(records)}")
+    for name in logged.columns:
+        if name in ("strategy",) or name not in records.dtype.names:
+            continue
+        if not np.array_equal(logged[name].to_numpy(), records[name]):
+            raise ToolkitError(f"{out_dir}: the replayed games differ from the logged ones in "
+                               f"'{name}': snapshots not written (report this as a bug)")
+
+
+def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> dict:
+    """Replay the first `n_games` games of the run in `out_dir` (all `total` of them when it
+    has fewer) and write snapshots/rounds.parquet and snapshots/decisions.parquet (tidy; with
+    the seat's strategy and win share from the replayed record). Returns {"games",
+    "seconds", "rounds", "decisions"} (the two paths)."""
+    import os
+    import time
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = min(int(n_games), int(total))
+    start = time.perf_counter()
+    got = record_games(spec, prepared, range(n))
+    check_against_logs(out_dir, got["records"])
+    seconds = time.perf_counter() - start
+    rec = got["records"]
+    strategy = _strategies_of(prepared, rec)
+    lookup = {(int(g), int(s)): i for i, (g, s) in enumerate(zip(rec["game"], rec["seat"]))}
+    rows = got["rounds"]
+    at = np.array([lookup[(int(g), int(s))] for g, s in zip(rows["game"], rows["seat"])],
+                  dtype=np.int64) if len(rows["game"]) else np.zeros(0, np.int64)
+    snap = snapshot_module(spec)
+    rounds = dict(rows)
+    rounds["strategy"] = strategy[at] if len(at) else np.zeros(0, object)
+    rounds["win"] = np.asarray(rec["win"], np.float64)[at] if len(at) else np.zeros(0)
+    meta = {"period": str(snap.PERIOD), "game": spec.name, "games": str(n),
+            "rows": ";".join("|".join(str(x) for x in r) for r in snap.ROWS)}
+    folder_out = os.path.join(out_dir, SNAPSHOT_FOLDER)
+    os.makedirs(folder_out, exist_ok=True)
+    paths = {}
+    for name, cols, file in (("rounds", rounds, ROUNDS_FILE),
+                             ("decisions", got["decisions"], DECISIONS_FILE)):
+        table = pa.table({k: pa.array(v) for k, v in cols.items()})
+        table = table.replace_schema_metadata({f"balance.{k}": v for k, v in meta.items()})
+        path = os.path.join(folder_out, file)
+        tmp = path + ".tmp"
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+        paths[name] = path
+    return {"games": n, "seconds": seconds, **paths}
+
+
+def _strategies_of(prepared, rec) -> np.ndarray:
+    """The strategy name that sat in each replayed row's seat (rotation included)."""
+    from sim.rotation import deal_of, seated
+    out = []
+    for g, s in zip(rec["game"], rec["seat"]):
+        one = seated(prepared, deal_of(prepared, int(g))[1]) if prepared.rotation else prepared
+        out.append(str(one.strategy_names[int(s)]))
+    return np.asarray(out, dtype=object)
+
+
+def read_snapshots(out_dir: str):
+    """(rounds, decisions, meta) of a run folder's snapshots as pandas DataFrames and a dict
+    (rows: [(name, label, scope, unit)], period), or None when the run recorded none."""
+    import os
+
+    import pyarrow.parquet as pq
+    folder = os.path.join(out_dir, SNAPSHOT_FOLDER)
+    r_path, d_path = os.path.join(folder, ROUNDS_FILE), os.path.join(folder, DECISIONS_FILE)
+    if not (os.path.isfile(r_path) and os.path.isfile(d_path)):
+        return None
+    r_table = pq.read_table(r_path)
+    raw = {k.decode(): v.decode() for k, v in (r_table.schema.metadata or {}).items()}
+    meta = {"period": raw.get("balance.period", "round"),
+            "rows": [tuple(r.split("|")) for r in raw.get("balance.rows", "").split(";") if r]}
+    return r_table.to_pandas(), pq.read_table(d_path).to_pandas(), meta

@@ -158,7 +158,8 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
         variants: str | None = None, rotate_seats: bool = False, workers: int | None = None,
         chunk_size: int | None = None, precision: float | None = None,
         max_games: int | None = None, overwrite: bool = False, progress: bool = False,
-        scheduler: str | None = None, command_line=None, echo=None, assign=None) -> Run:
+        scheduler: str | None = None, command_line=None, echo=None, assign=None,
+        snapshots: int = 0) -> Run:
     """Play `games` games of `game` and return the Run (keyword names: the options of
     `balance run`; `set` is a dict {path: value} or a list of 'PATH=VALUE'). out=None: a
     fresh temporary folder. The same arguments give the same logs as the CLI, for any
@@ -222,10 +223,11 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
                                    precision=precision, max_games=max_games,
                                    by=("seat", "strategy"), chunk_size=chunk_size)
         notes = precision_notes(res)
+    snapshot_line = record_snapshots(out_dir, snapshots) if snapshots else ""
     r = Run(out_dir, temporary=temporary, rotation_note=rotation_note, precision_notes=notes)
     if rotation_note:
         say(rotation_note)
-    for line in notes:
+    for line in notes + ([snapshot_line] if snapshot_line else []):
         say(line)
     return r
 
@@ -238,6 +240,19 @@ def precision_notes(res) -> list:
     return [f"precision +/-{res['precision']:.4f} {word}: largest headline half-width "
             f"{res['halfwidth']:.4f} after {res['games']:,} games per configuration "
             f"({len(res['rounds'])} batches)"]
+
+
+def record_snapshots(out_dir: str, games: int, strategy_files=()) -> str:
+    """Replay the first `games` games of a finished run and write its per-round snapshots
+    (sim/snapshots.py; the report's "game over time"); returns the line that says so."""
+    from sim import snapshots as snap
+    limits.check_games(games, "--snapshots")
+    spec, prepared, folder = prepared_from_manifest(out_dir, strategy_files)
+    snap.snapshot_module(spec)     # a clear error for a game that declares none
+    done = snap.write_snapshots(spec, prepared, out_dir, games,
+                                int(folder.manifest.get("games") or 0))
+    return (f"snapshots: {done['games']:,} games replayed in {done['seconds']:.1f} s, "
+            f"written to {os.path.relpath(done['rounds'])}")
 
 
 # --- replay --------------------------------------------------------------------------------

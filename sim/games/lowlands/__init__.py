@@ -20,6 +20,7 @@ CONTRACT = GameContract(
     strategies="strategies.lowlands",
     catalog="strategies.lowlands_catalog",
     positions="sim.games.lowlands.positions",
+    snapshot="sim.games.lowlands.snapshot",
     test_vary="dike.site_length=3..4",
     rule_tests=("tests/test_lowlands_rules.py",),
     docs_page="docs/games/lowlands.md",

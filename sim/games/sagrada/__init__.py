@@ -19,6 +19,7 @@ CONTRACT = GameContract(
     strategies="strategies.sagrada",
     catalog="strategies.sagrada_catalog",
     positions="sim.games.sagrada.positions",
+    snapshot="sim.games.sagrada.snapshot",
     test_vary="rules.token_points=1..2",
     rule_tests=("tests/test_sagrada_rules.py",),
     docs_page="docs/games/sagrada.md",

@@ -21,6 +21,7 @@ CONTRACT = GameContract(
     strategies="strategies.sunset",
     catalog="strategies.sunset_catalog",
     positions="sim.games.sunset.positions",
+    snapshot="sim.games.sunset.snapshot",
     test_vary="rules.return_home_bonus=1..2",
     rule_tests=("tests/test_sunset_rules.py",),
     docs_page="docs/games/sunset-over-water.md",

@@ -20,6 +20,7 @@ CONTRACT = GameContract(
     strategies="strategies.surfers",
     catalog="strategies.surfers_catalog",
     positions="sim.games.surfers.positions",
+    snapshot="sim.games.surfers.snapshot",
     test_vary="rules.duo_points=2..3",
     rule_tests=("tests/test_surfers_rules.py",),
     docs_page="docs/games/grand-surfers.md",

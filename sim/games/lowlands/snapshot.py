@@ -1,0 +1,52 @@
+"""Lowlands' per-step snapshot (the game over time, docs/report.md): coins, sheep, dike,
+sea and the standing score after every step of every stage. No play kernel calls these
+functions (sim/snapshots.py does), so this file is outside the game's compile-cache key."""
+from numba import njit
+
+from sim.games.lowlands.enums import (
+    G_OVER, G_PRICE, G_SEGMENTS, G_STAGE, G_STEP, G_WAVES, MAX_PLAYERS, N_STEPS,
+    R_CARDS_PER_POINT,
+)
+from sim.games.lowlands.nb import dike_points_nb, hand_total_nb, sheep_price_nb
+
+# (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
+ROWS = (
+    ("score", "Score (standing; final score at the end)", "seat", "points"),
+    ("coins", "Coins", "seat", "coins"),
+    ("sheep", "Sheep", "seat", "sheep"),
+    ("dike_points", "Dike points (track)", "seat", "points"),
+    ("dike", "Dike segments built", "game", "segments"),
+    ("sea", "Sea (wave pieces)", "game", "waves"),
+)
+PERIOD = "step"     # one of the six steps of a stage (tide, work, upkeep, work, upkeep, high tide)
+
+
+@njit(cache=True, error_model="numpy")
+def period_nb(s):
+    """The step being played, counted over the stages (stage * 6 + step)."""
+    return s.g[G_STAGE] * N_STEPS + s.g[G_STEP]
+
+
+@njit(cache=True, error_model="numpy")
+def snapshot_nb(tables, s, n_players, out):
+    """out[p, k] = quantity ROWS[k] of seat p now. The standing score is the final-scoring
+    formula on the current state (dike points at the current dike price, sheep at the current
+    sheep price, shields, coins, cards) without the end-of-game bonuses and breach penalties;
+    once the game is over it is the final score."""
+    price = sheep_price_nb(tables, s)
+    for p in range(min(n_players, MAX_PLAYERS)):
+        if s.g[G_OVER] == 1:
+            out[p, 0] = s.score[p]
+        else:
+            shields = 0
+            for x in range(tables.n_tiles):
+                if (s.owned[p] >> x) & 1:
+                    shields += tables.tile_shields[x]
+            out[p, 0] = (dike_points_nb(tables, s, p) * tables.price_dike[s.g[G_PRICE]]
+                         + (s.sheep[p] + s.sheep_tile[p]) * price + shields + s.coins[p]
+                         + hand_total_nb(s, p) // tables.rules[R_CARDS_PER_POINT])
+        out[p, 1] = s.coins[p]
+        out[p, 2] = s.sheep[p] + s.sheep_tile[p]
+        out[p, 3] = dike_points_nb(tables, s, p)
+        out[p, 4] = s.g[G_SEGMENTS]
+        out[p, 5] = s.g[G_WAVES]
