@@ -360,7 +360,8 @@ def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> d
     """Replay the first `n_games` games of the run in `out_dir` (all `total` of them when it
     has fewer) and write snapshots/rounds.parquet and snapshots/decisions.parquet (tidy; with
     the seat's strategy and win share from the replayed record). Returns {"games",
-    "seconds", "rounds", "decisions"} (the two paths)."""
+    "seconds" (the replay and its check against the logs), "warm_seconds" (loading or
+    compiling the replay kernel), "rounds", "decisions"} (the two paths)."""
     import os
     import time
 
@@ -368,6 +369,11 @@ def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> d
     import pyarrow.parquet as pq
 
     n = min(int(n_games), int(total))
+    start = time.perf_counter()
+    if builtin_only(prepared):
+        compiled_replay(spec)     # loaded (or compiled) apart from the replay's own time
+    record_games(spec, prepared, range(min(n, 1)))
+    warm = time.perf_counter() - start
     start = time.perf_counter()
     got = record_games(spec, prepared, range(n))
     check_against_logs(out_dir, got["records"])
@@ -382,6 +388,7 @@ def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> d
     rounds = dict(rows)
     rounds["strategy"] = strategy[at] if len(at) else np.zeros(0, object)
     rounds["win"] = np.asarray(rec["win"], np.float64)[at] if len(at) else np.zeros(0)
+    rounds["position"] = _positions(spec, prepared, rec)[at] if len(at) else np.zeros(0, np.int64)
     meta = {"period": str(snap.PERIOD), "game": spec.name, "games": str(n),
             "rows": ";".join("|".join(str(x) for x in r) for r in snap.ROWS)}
     folder_out = os.path.join(out_dir, SNAPSHOT_FOLDER)
@@ -396,7 +403,7 @@ def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> d
         pq.write_table(table, tmp)
         os.replace(tmp, path)
         paths[name] = path
-    return {"games": n, "seconds": seconds, **paths}
+    return {"games": n, "seconds": seconds, "warm_seconds": warm, **paths}
 
 
 def _strategies_of(prepared, rec) -> np.ndarray:
@@ -407,6 +414,15 @@ def _strategies_of(prepared, rec) -> np.ndarray:
         one = seated(prepared, deal_of(prepared, int(g))[1]) if prepared.rotation else prepared
         out.append(str(one.strategy_names[int(s)]))
     return np.asarray(out, dtype=object)
+
+
+def _positions(spec, prepared, rec) -> np.ndarray:
+    """Each replayed row's start position (the game's fairness question: its declared start
+    column, 1 = first), or its seat number (1-based) for a game without a start player."""
+    start = (spec.report_metadata(prepared.components).get("start") or {}).get("column")
+    if start and start in rec.dtype.names:
+        return np.asarray(rec[start], np.int64) + 1     # the logs count from 0
+    return np.asarray(rec["seat"], np.int64) + 1
 
 
 def read_snapshots(out_dir: str):

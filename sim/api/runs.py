@@ -251,8 +251,9 @@ def record_snapshots(out_dir: str, games: int, strategy_files=()) -> str:
     snap.snapshot_module(spec)     # a clear error for a game that declares none
     done = snap.write_snapshots(spec, prepared, out_dir, games,
                                 int(folder.manifest.get("games") or 0))
-    return (f"snapshots: {done['games']:,} games replayed in {done['seconds']:.1f} s, "
-            f"written to {os.path.relpath(done['rounds'])}")
+    return (f"snapshots: {done['games']:,} games replayed in {done['seconds']:.1f} s (after "
+            f"{done['warm_seconds']:.1f} s loading the replay), written to "
+            f"{os.path.join(out_dir, snap.SNAPSHOT_FOLDER)}")
 
 
 # --- replay --------------------------------------------------------------------------------
