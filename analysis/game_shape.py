@@ -181,3 +181,15 @@ def summary(rounds: pd.DataFrame, decisions: pd.DataFrame, confidence: float = 0
     out = pd.DataFrame(rows)
     out.attrs["decisiveness_threshold"] = games.attrs["decisiveness_threshold"]
     return out
+
+
+def load(run_dir: str):
+    """(rounds, decisions, meta) of a run folder's snapshots (sim/snapshots.py), or None when
+    the run recorded none (`balance run --snapshots`)."""
+    from sim.snapshots import read_snapshots
+    return read_snapshots(run_dir)
+
+
+def per_game_rows(rounds: pd.DataFrame, scope: dict) -> pd.DataFrame:
+    """The rows of a per-game quantity (scope "game"): one per (game, round), seat 0's."""
+    return rounds[rounds["seat"] == rounds["seat"].min()]

@@ -243,6 +243,14 @@ def _section_shape(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
     return out
 
 
+def _section_over_time(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
+                       build_seconds: float | None) -> list:
+    """The game over time: present when the run recorded snapshots (reports/over_time.py)."""
+    from reports.over_time import section_blocks
+    blocks = section_blocks(a.run_dir, Table) if a.run_dir else None
+    return [Section("The game over time", "over-time", blocks)] if blocks else []
+
+
 def _section_cards(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
                   build_seconds: float | None) -> list:
     """Cards (and outcomes: yes/no facts that are not cards, in their own sections)."""
@@ -524,7 +532,7 @@ def _section_summary(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
 
 
 SECTIONS = [_section_played, _section_summary, _section_verdicts, _section_seats, _section_strategies, _section_scores,
-            _section_shape, _section_cards, _section_breakdowns, _section_what_was_run,
+            _section_shape, _section_over_time, _section_cards, _section_breakdowns, _section_what_was_run,
             _section_method]
 
 
