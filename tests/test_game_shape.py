@@ -162,3 +162,15 @@ def test_snapshots_bad_count_is_a_clear_error(tmp_path, capsys):
                  "--out", str(tmp_path / "r")]) == 2
     assert "balance: error: argument --snapshots: --snapshots must be an integer" in \
         capsys.readouterr().err
+
+
+def test_api_frames_of_the_game_over_time_are_tidy(sunset_runs):
+    from sim.api import open_run
+    from tests.test_tidy_tables import untidy
+    r = open_run(sunset_runs[0])
+    frames = {"snapshots": r.snapshots(), "decisions": r.decisions(), "curves": r.curves(),
+              "curves by position": r.curves("commissions", "position"),
+              "game_shape": r.game_shape(), "per game": r.game_shape(per_game=True)}
+    for name, f in frames.items():
+        assert isinstance(f, pd.DataFrame) and len(f), name
+        assert not untidy(f), (name, untidy(f))

@@ -139,6 +139,40 @@ class Run:
         """The turn-by-turn trace of game `game` (0-based), checked against its logged row."""
         return replay_lines(self.path, game, strategy_files)
 
+    # --- the game over time (snapshots/: `run(..., snapshots=N)`, `record_snapshots`) ---------
+    def _snapshots(self):
+        from analysis import game_shape
+        got = game_shape.load(self.path)
+        if got is None:
+            raise ToolkitError(f"{self.path}: no snapshots recorded (run with snapshots=N, "
+                               f"`balance run --snapshots N`, or Run.record_snapshots(N))")
+        return got
+
+    def record_snapshots(self, games: int = 200) -> str:
+        """Replay the run's first `games` games and write their snapshots; the line saying so."""
+        return record_snapshots(self.path, games)
+
+    def snapshots(self):
+        """One row per (game, round, seat): the game's snapshot quantities, strategy, win,
+        position (start position, 1 = first)."""
+        return self._snapshots()[0]
+
+    def decisions(self):
+        """One row per decision of the snapshot games: round, seat, decision, options."""
+        return self._snapshots()[1]
+
+    def curves(self, quantity: str = "score", by: str | None = "strategy"):
+        """Mean `quantity` per round and `by` with its interval (analysis.game_shape)."""
+        from analysis import game_shape
+        return game_shape.mean_curves(self._snapshots()[0], quantity, by)
+
+    def game_shape(self, per_game: bool = False):
+        """The game-shape measures (lead changes, lead for good, decisiveness, branching
+        factor): one row per measure (mean, low, high, n), or one row per game."""
+        from analysis import game_shape
+        rounds, decisions, _ = self._snapshots()
+        return game_shape.per_game(rounds) if per_game else game_shape.summary(rounds, decisions)
+
 
 def open_run(path: str) -> Run:
     """An existing run folder (written by `run` or `balance run`), checked; one line
