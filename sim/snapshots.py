@@ -356,7 +356,18 @@ def check_against_logs(out_dir: str, records) -> None:
                                f"'{name}': snapshots not written (report this as a bug)")
 
 
-def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> dict:
+def _owned(path: str) -> bool:
+    """A snapshot file this toolkit wrote (its Parquet metadata says so)."""
+    import pyarrow.parquet as pq
+    try:
+        meta = pq.read_schema(path).metadata or {}
+    except Exception:       # not Parquet at all: not ours
+        return False
+    return b"balance.rows" in meta
+
+
+def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int,
+                    run_id: str = "") -> dict:
     """Replay the first `n_games` games of the run in `out_dir` (all `total` of them when it
     has fewer) and write snapshots/rounds.parquet and snapshots/decisions.parquet (tidy; with
     the seat's strategy and win share from the replayed record). Returns {"games",
@@ -389,9 +400,14 @@ def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int) -> d
     rounds["strategy"] = strategy[at] if len(at) else np.zeros(0, object)
     rounds["win"] = np.asarray(rec["win"], np.float64)[at] if len(at) else np.zeros(0)
     rounds["position"] = _positions(spec, prepared, rec)[at] if len(at) else np.zeros(0, np.int64)
-    meta = {"period": str(snap.PERIOD), "game": spec.name, "games": str(n),
+    meta = {"period": str(snap.PERIOD), "game": spec.name, "games": str(n), "run_id": run_id,
             "rows": ";".join("|".join(str(x) for x in r) for r in snap.ROWS)}
     folder_out = os.path.join(out_dir, SNAPSHOT_FOLDER)
+    for file in (ROUNDS_FILE, DECISIONS_FILE):
+        there = os.path.join(folder_out, file)
+        if os.path.exists(there) and not _owned(there):
+            raise ToolkitError(f"{there}: not a snapshot file of this toolkit; not overwritten "
+                               f"(move it away)")
     os.makedirs(folder_out, exist_ok=True)
     paths = {}
     for name, cols, file in (("rounds", rounds, ROUNDS_FILE),
@@ -425,9 +441,20 @@ def _positions(spec, prepared, rec) -> np.ndarray:
     return np.asarray(rec["seat"], np.int64) + 1
 
 
+def _run_id(out_dir: str) -> str:
+    import json
+    import os
+    try:
+        with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as fh:
+            return str(json.load(fh).get("run_id", ""))
+    except (OSError, ValueError):
+        return ""
+
+
 def read_snapshots(out_dir: str):
     """(rounds, decisions, meta) of a run folder's snapshots as pandas DataFrames and a dict
-    (rows: [(name, label, scope, unit)], period), or None when the run recorded none."""
+    (rows: [(name, label, scope, unit)], period), or None when the run recorded none (or only
+    snapshots of another run id: an earlier configuration of the folder)."""
     import os
 
     import pyarrow.parquet as pq
@@ -437,6 +464,8 @@ def read_snapshots(out_dir: str):
         return None
     r_table = pq.read_table(r_path)
     raw = {k.decode(): v.decode() for k, v in (r_table.schema.metadata or {}).items()}
+    if raw.get("balance.run_id") != _run_id(out_dir):
+        return None     # snapshots of an earlier configuration of the folder (--overwrite)
     meta = {"period": raw.get("balance.period", "round"),
             "rows": [tuple(r.split("|")) for r in raw.get("balance.rows", "").split(";") if r]}
     return r_table.to_pandas(), pq.read_table(d_path).to_pandas(), meta

@@ -29,6 +29,9 @@ def test_a_games_folder_holds_its_own_sources_and_the_platform_it_compiles_in():
         others = [f for f in files for g in GAMES if g != game and f"/{g}" in f]
         assert not others, (game, others)           # no other game's file: no recompile
         assert "sim/runner.py" not in files         # plain Python: editing it compiles nothing
+        # the per-round snapshot compiles in no play kernel (sim/snapshots.py replays with it)
+        assert f"sim/games/{game}/snapshot.py" not in files
+        assert os.path.isfile(os.path.join(ROOT, f"sim/games/{game}/snapshot.py"))
 
 
 def test_each_game_gets_its_own_folder():

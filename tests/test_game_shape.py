@@ -174,3 +174,24 @@ def test_api_frames_of_the_game_over_time_are_tidy(sunset_runs):
     for name, f in frames.items():
         assert isinstance(f, pd.DataFrame) and len(f), name
         assert not untidy(f), (name, untidy(f))
+
+
+def test_a_foreign_file_is_not_overwritten_and_stale_snapshots_are_not_read(sunset_runs,
+                                                                            tmp_path):
+    import shutil
+
+    from sim.api import open_run
+    from sim.game_api import ToolkitError
+    from sim.snapshots import read_snapshots
+    folder = tmp_path / "copy"
+    shutil.copytree(sunset_runs[0], folder)
+    mine = folder / "snapshots" / "rounds.parquet"
+    mine.write_text("a file the user put here")
+    with pytest.raises(ToolkitError, match="not overwritten"):
+        open_run(str(folder)).record_snapshots(5)
+    assert mine.read_text() == "a file the user put here"
+    shutil.copy(os.path.join(sunset_runs[0], "snapshots", "rounds.parquet"), mine)
+    assert read_snapshots(str(folder)) is not None
+    manifest = folder / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"run_id": "', '"run_id": "x', 1))
+    assert read_snapshots(str(folder)) is None      # another configuration's snapshots

@@ -284,7 +284,8 @@ def record_snapshots(out_dir: str, games: int, strategy_files=()) -> str:
     spec, prepared, folder = prepared_from_manifest(out_dir, strategy_files)
     snap.snapshot_module(spec)     # a clear error for a game that declares none
     done = snap.write_snapshots(spec, prepared, out_dir, games,
-                                int(folder.manifest.get("games") or 0))
+                                int(folder.manifest.get("games") or 0),
+                                str(folder.manifest.get("run_id", "")))
     return (f"snapshots: {done['games']:,} games replayed in {done['seconds']:.1f} s (after "
             f"{done['warm_seconds']:.1f} s loading the replay), written to "
             f"{os.path.join(out_dir, snap.SNAPSHOT_FOLDER)}")
