@@ -14,8 +14,10 @@ A game declares its snapshot in its contract (`snapshot="sim.games.<game>.snapsh
 module defining ROWS ((name, label, scope, unit), scope "seat" or "game"), PERIOD (the word
 for one round: "day", "round", "turn"), `period_nb(s)` (the round being played, 0-based) and
 `snapshot_nb(tables, s, n_players, out)` (out[seat, k] = quantity ROWS[k]; a per-game
-quantity is written for every seat). Round r of the frame is the state after r periods
-(0 = after the set-up); the last row of a game is its final state.
+quantity is written for every seat). Round r of the frame is the state when the period
+counter first reads r (0 = after the set-up): after r periods; the last row of a game is its
+final state (round = last period + 1 when the game ends inside a period, as when the last
+period ends the game without the counter moving on).
 
 Output (tidy, long form): `rounds` one row per (game, round, seat) with the ROWS columns,
 and `decisions` one row per decision (game, step, round, seat, decision, options: the number
@@ -108,6 +110,7 @@ class _Replayer:
         frames.append(out.copy())
         rounds.append(0)
         period = int(snap.period_nb(s))
+        fresh = True        # the last snapshot is of the current state
         while not m.is_over_nb(s):
             seat = int(m.to_move_nb(s))
             dec = int(m.decision_nb(s))
@@ -131,12 +134,13 @@ class _Replayer:
             decisions.append((period + 1, seat, dec, n))
             m.apply_nb(T, s, options[i], keep, self.no_trace, tn)
             now = int(snap.period_nb(s))
-            if now != period:
+            fresh = now != period
+            if fresh:
                 snap.snapshot_nb(T, s, n_players, out)
                 frames.append(out.copy())
                 rounds.append(now)
                 period = now
-        if rounds[-1] <= period:
+        if not fresh:
             snap.snapshot_nb(T, s, n_players, out)    # the game ended inside a period
             frames.append(out.copy())
             rounds.append(period + 1)
@@ -189,6 +193,7 @@ def _template(token):
         k = 1
         d = 0
         period = period_nb(s)
+        fresh = True        # the last snapshot is of the current state
         while not is_over_nb(s):
             seat = to_move_nb(s)
             dec = decision_nb(s)
@@ -219,12 +224,13 @@ def _template(token):
             d += 1
             apply_nb(tables, s, options[i], keep, no_trace, tn)
             now = period_nb(s)
-            if now != period:
+            fresh = now != period
+            if fresh:
                 snapshot_nb(tables, s, n_players, frames[k])
                 rounds[k] = now
                 k += 1
                 period = now
-        if rounds[k - 1] <= period:
+        if not fresh:
             if k >= frames.shape[0]:
                 return -1, -1
             snapshot_nb(tables, s, n_players, frames[k])   # the game ended inside a period

@@ -123,6 +123,11 @@ def test_same_seed_same_snapshots_on_any_workers_or_chunks(sunset_runs):
     logs = logs[logs["game"] < 12].sort_values(["game", "seat"])
     final = final.sort_values(["game", "seat"])
     assert list(final["score"]) == list(logs["score"])      # the last snapshot is the logged end
+    # one snapshot per day and the set-up: rounds 0..days, none twice
+    per_game = a[0][a[0]["seat"] == 0].groupby("game")["round"].apply(list)
+    days = logs[logs["seat"] == 0].set_index("game")["days"]
+    for game, seen in per_game.items():
+        assert seen == list(range(int(days[game]) + 1)), (game, seen)
 
 
 def test_replay_differs_from_logs_is_an_error(sunset_runs):
