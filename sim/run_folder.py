@@ -503,12 +503,33 @@ def run_owned(run_dir: str, manifest: dict) -> tuple[list, list]:
         path = os.path.join(run_dir, name)
         if os.path.isfile(path):
             (owned if sha256_file(path) == sha else changed).append(path)
+    owned += snapshot_files(run_dir, str(manifest.get("run_id", "")))
     rdir = os.path.join(run_dir, REPORT_DIR)
     if os.path.isdir(rdir):
         r_owned, r_changed, _ = report_owned(rdir)
         owned += r_owned
         changed += r_changed
     return owned, changed
+
+
+SNAPSHOT_DIR = "snapshots"      # sim/snapshots.py: `balance run --snapshots`
+
+
+def snapshot_files(run_dir: str, run_id: str) -> list:
+    """The snapshot files (sim/snapshots.py) written for this run id: their Parquet metadata
+    names it. Any other file there is not the toolkit's."""
+    import pyarrow.parquet as pq
+    folder = os.path.join(run_dir, SNAPSHOT_DIR)
+    found = []
+    for name in ("rounds.parquet", "decisions.parquet"):
+        path = os.path.join(folder, name)
+        try:
+            meta = pq.read_schema(path).metadata or {}
+        except Exception:   # missing, or not a Parquet file: not ours
+            continue
+        if run_id and meta.get(b"balance.run_id") == run_id.encode():
+            found.append(path)
+    return found
 
 
 def remove_owned(paths: list, root: str) -> None:

@@ -200,3 +200,17 @@ def test_a_foreign_file_is_not_overwritten_and_stale_snapshots_are_not_read(suns
     manifest = folder / "manifest.json"
     manifest.write_text(manifest.read_text().replace('"run_id": "', '"run_id": "x', 1))
     assert read_snapshots(str(folder)) is None      # another configuration's snapshots
+
+
+def test_overwrite_removes_the_runs_own_snapshots(sunset_runs, tmp_path):
+    import shutil
+
+    from sim.run_folder import read_manifest, run_owned
+    folder = tmp_path / "copy"
+    shutil.copytree(sunset_runs[0], folder)
+    owned, _ = run_owned(str(folder), read_manifest(str(folder)))
+    assert str(folder / "snapshots" / "rounds.parquet") in owned
+    assert str(folder / "snapshots" / "decisions.parquet") in owned
+    (folder / "snapshots" / "rounds.parquet").write_text("the user's file now")
+    owned, _ = run_owned(str(folder), read_manifest(str(folder)))
+    assert str(folder / "snapshots" / "rounds.parquet") not in owned
