@@ -26,6 +26,8 @@ whatever the run's workers or chunk size: the frames depend on nothing else.
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from sim.game_api import ToolkitError
@@ -407,7 +409,7 @@ def write_snapshots(spec, prepared, out_dir: str, n_games: int, total: int,
     rounds["win"] = np.asarray(rec["win"], np.float64)[at] if len(at) else np.zeros(0)
     rounds["position"] = _positions(spec, prepared, rec)[at] if len(at) else np.zeros(0, np.int64)
     meta = {"period": str(snap.PERIOD), "game": spec.name, "games": str(n), "run_id": run_id,
-            "rows": ";".join("|".join(str(x) for x in r) for r in snap.ROWS)}
+            "rows": json.dumps([[str(x) for x in r] for r in snap.ROWS])}
     folder_out = os.path.join(out_dir, SNAPSHOT_FOLDER)
     for file in (ROUNDS_FILE, DECISIONS_FILE):
         there = os.path.join(folder_out, file)
@@ -473,5 +475,5 @@ def read_snapshots(out_dir: str):
     if raw.get("balance.run_id") != _run_id(out_dir):
         return None     # snapshots of an earlier configuration of the folder (--overwrite)
     meta = {"period": raw.get("balance.period", "round"),
-            "rows": [tuple(r.split("|")) for r in raw.get("balance.rows", "").split(";") if r]}
+            "rows": [tuple(r) for r in json.loads(raw.get("balance.rows", "[]"))]}
     return r_table.to_pandas(), pq.read_table(d_path).to_pandas(), meta

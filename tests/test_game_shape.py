@@ -117,6 +117,8 @@ def test_same_seed_same_snapshots_on_any_workers_or_chunks(sunset_runs):
     pd.testing.assert_frame_equal(a[0], b[0])
     pd.testing.assert_frame_equal(a[1], b[1])
     assert a[0]["game"].nunique() == 12
+    from sim.games.sunset import snapshot
+    assert a[2]["rows"] == [tuple(r) for r in snapshot.ROWS] and a[2]["period"] == "day"
     final = a[0].sort_values("round").groupby(["game", "seat"]).tail(1)
     from sim import runner
     logs = runner.read_logs(sunset_runs[0])
@@ -214,3 +216,19 @@ def test_overwrite_removes_the_runs_own_snapshots(sunset_runs, tmp_path):
     (folder / "snapshots" / "rounds.parquet").write_text("the user's file now")
     owned, _ = run_owned(str(folder), read_manifest(str(folder)))
     assert str(folder / "snapshots" / "rounds.parquet") not in owned
+
+
+def test_every_game_declares_its_snapshot():
+    """Every game's contract names a snapshot module whose rows start with the score per
+    seat and say their scope."""
+    import importlib
+
+    from sim.registry import get_game
+    for game in ("sunset", "sagrada", "surfers", "lowlands"):
+        where = get_game(game).pieces().snapshot
+        assert where == f"sim.games.{game}.snapshot"
+        module = importlib.import_module(where)
+        rows = module.ROWS
+        assert rows[0][:3] == ("score", rows[0][1], "seat")
+        assert all(len(r) == 4 and r[2] in ("seat", "game") for r in rows)
+        assert module.PERIOD in ("day", "round", "step")
