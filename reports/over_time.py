@@ -18,7 +18,18 @@ MEASURE_LABELS = {
 }
 
 
+SHOWN_SHARE = 0.1    # a round is drawn when at least this share of the games reached it
+
+
+def reached(curves):
+    """The rows of a curves frame for rounds that at least SHOWN_SHARE of the games reached
+    (the last rounds of long games alone would draw noise)."""
+    most = curves.groupby("round")["n"].transform("sum").max()
+    return curves[curves.groupby("round")["n"].transform("sum") >= SHOWN_SHARE * most]
+
+
 def _curves(ax, curves, by, label_of=str):
+    curves = reached(curves)
     for key, part in curves.groupby(by, sort=True):
         line, = ax.plot(part["round"], part["mean"], marker="o", ms=3, label=label_of(key))
         ax.fill_between(part["round"], part["low"], part["high"], color=line.get_color(),
@@ -40,7 +51,8 @@ def curves_figure(rounds, meta, quantity: str = "score", by: str = "strategy") -
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return Figure(f"over-time-{quantity}-{by}", f"{label} by {period}, by {word}",
                   f"Mean over the snapshot games, with its 95% band (normal interval of the "
-                  f"mean over seat-games); {word} as in the logs.", _png(fig))
+                  f"mean over seat-games); {word} as in the logs; rounds that at least "
+                  f"{SHOWN_SHARE:.0%} of the games reached.", _png(fig))
 
 
 def quantities_figure(rounds, meta) -> Figure | None:
@@ -55,7 +67,7 @@ def quantities_figure(rounds, meta) -> Figure | None:
         ax = fig.add_subplot(lines, cols, k + 1)
         part = gs.per_game_rows(rounds, scope) if scope == "game" else rounds
         if scope == "game":
-            c = gs.mean_curves(part, name, None)
+            c = reached(gs.mean_curves(part, name, None))
             ax.plot(c["round"], c["mean"], color=BLUE, marker="o", ms=2)
             ax.fill_between(c["round"], c["low"], c["high"], color=BLUE, alpha=0.2, linewidth=0)
         else:
@@ -84,7 +96,7 @@ def lead_changes_figure(games) -> Figure:
 
 
 def branching_figure(decisions, meta) -> Figure:
-    b = gs.branching(decisions)
+    b = reached(gs.branching(decisions))
     fig = _new(5.0, 2.8)
     ax = fig.add_subplot(1, 1, 1)
     ax.plot(b["round"], b["mean"], color=BLUE, marker="o", ms=3)

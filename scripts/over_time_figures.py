@@ -39,8 +39,10 @@ def main(argv=None) -> int:
             with open(f"{args.prefix}-{name}.png", "wb") as fh:
                 fh.write(fig.png)
     summary = gs.summary(rounds, decisions)
-    print(f"{games['game'].nunique():,} snapshot games; decisiveness threshold: a lead of "
-          f"{summary.attrs['decisiveness_threshold']:g} points\n")
+    threshold = summary.attrs["decisiveness_threshold"]
+    called = (f"a lead of {threshold:g} points" if threshold != float("inf")
+              else "none (no lead was that safe: the winner is called at the end)")
+    print(f"{games['game'].nunique():,} snapshot games; decisiveness threshold: {called}\n")
     print("| measure | mean | 95% interval | n |\n| --- | ---: | ---: | ---: |")
     for row in ot.measures_rows(summary):
         print("| " + " | ".join(row) + " |")

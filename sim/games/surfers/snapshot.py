@@ -10,8 +10,9 @@ from sim.games.surfers.nb import N_PTS, height_nb, score_nb
 # (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
 ROWS = (
     ("score", "Score if the game ended now", "seat", "points"),
-    ("lead_height", "Furthest surfer's line (-1 start, lines to the beach; -2 out)", "seat",
-     "lines"),
+    # a surfer's line: -1 at the start, 0 .. n_lines - 1 on the sea, n_lines on the beach,
+    # -2 once removed (nb.height_nb)
+    ("lead_height", "Furthest surfer's line", "seat", "lines"),
     ("heights", "Both surfers' lines, summed", "seat", "lines"),
     ("on_beach", "Surfers on the beach", "seat", "surfers"),
     ("wave", "Lines under the Great Wave", "game", "lines"),
