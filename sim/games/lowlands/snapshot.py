@@ -4,8 +4,8 @@ functions (sim/snapshots.py does), so this file is outside the game's compile-ca
 from numba import njit
 
 from sim.games.lowlands.enums import (
-    G_OVER, G_PRICE, G_SEGMENTS, G_STAGE, G_STEP, G_WAVES, MAX_PLAYERS, N_STEPS,
-    R_CARDS_PER_POINT,
+    G_OVER, G_PRICE, G_SEGMENTS, G_STAGE, G_STEP, G_WAVES, MAX_PLAYERS, R_CARDS_PER_POINT,
+    STEP_WORK2,
 )
 from sim.games.lowlands.nb import dike_points_nb, hand_total_nb, sheep_price_nb
 
@@ -18,13 +18,16 @@ ROWS = (
     ("dike", "Dike segments built", "game", "segments"),
     ("sea", "Sea (wave pieces)", "game", "waves"),
 )
-PERIOD = "step"     # one of the six steps of a stage (tide, work, upkeep, work, upkeep, high tide)
+# half a stage: (tide, work, upkeep) then (work, upkeep, high tide). Every half holds a work
+# phase, so every game shows every half (a finer period, the step, is skipped by the games
+# where a step passes without a decision, and its means would mix different games)
+PERIOD = "half-stage"
 
 
 @njit(cache=True, error_model="numpy")
 def period_nb(s):
-    """The step being played, counted over the stages (stage * 6 + step)."""
-    return s.g[G_STAGE] * N_STEPS + s.g[G_STEP]
+    """The half-stage being played: stage * 2, + 1 from the second work phase on."""
+    return s.g[G_STAGE] * 2 + (1 if s.g[G_STEP] >= STEP_WORK2 else 0)
 
 
 @njit(cache=True, error_model="numpy")
