@@ -9,6 +9,8 @@ child process, `python -m sim.warm GAME KIND...`, which writes numba's disk cach
     checked  the loop with the state checks after every move (the tests)
     trace    one game with its trace (`balance replay`, the report's example games)
     search   the loop with the search players (mcts, flatmc: `balance ladder`)
+    snapshot the replay that records the game over time (`balance run --snapshots`), for a
+             game that declares a snapshot
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import subprocess
 import sys
 import time
 
-KINDS = ("play", "checked", "trace", "search")
+KINDS = ("play", "checked", "trace", "search", "snapshot")
 
 
 def _warm_one(game: str, kinds) -> None:
@@ -41,6 +43,9 @@ def _warm_one(game: str, kinds) -> None:
         k.checked_chunk(*args)
     if "search" in kinds and spec.search_choose() is not None:
         spec.kernels(search=True).play_chunk(*args)   # built-in seats: compiles, plays fast
+    if "snapshot" in kinds and getattr(spec.pieces(), "snapshot", None):
+        from sim.snapshots import record_games
+        record_games(spec, prepared, range(1))
 
 
 def _line(done: dict, running: list, failed: list, total: int, start: float) -> str:
