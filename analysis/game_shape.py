@@ -190,6 +190,6 @@ def load(run_dir: str):
     return read_snapshots(run_dir)
 
 
-def per_game_rows(rounds: pd.DataFrame, scope: dict) -> pd.DataFrame:
+def per_game_rows(rounds: pd.DataFrame) -> pd.DataFrame:
     """The rows of a per-game quantity (scope "game"): one per (game, round), seat 0's."""
     return rounds[rounds["seat"] == rounds["seat"].min()]

@@ -65,7 +65,7 @@ def quantities_figure(rounds, meta) -> Figure | None:
     fig = _new(7.5, 2.4 * lines)
     for k, (name, label, scope, unit) in enumerate(rows):
         ax = fig.add_subplot(lines, cols, k + 1)
-        part = gs.per_game_rows(rounds, scope) if scope == "game" else rounds
+        part = gs.per_game_rows(rounds) if scope == "game" else rounds
         if scope == "game":
             c = reached(gs.mean_curves(part, name, None))
             ax.plot(c["round"], c["mean"], color=BLUE, marker="o", ms=2)
