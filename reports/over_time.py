@@ -130,7 +130,7 @@ def section_blocks(run_dir: str, table_type) -> list | None:
     summary = gs.summary(rounds, decisions)
     threshold = summary.attrs["decisiveness_threshold"]
     blocks = [f"Snapshots of the first {games['game'].nunique():,} games of the run (replayed "
-              f"exactly from the seed; `balance run --snapshots N`), one per {meta['period']}. "
+              f"exactly from the seed: balance run --snapshots N), one per {meta['period']}. "
               f"Definitions and references: docs/report.md, \"The game over time\"."]
     blocks.append(curves_figure(rounds, meta, "score", "strategy"))
     if rounds["position"].nunique() > 1:
