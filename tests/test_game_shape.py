@@ -231,4 +231,4 @@ def test_every_game_declares_its_snapshot():
         rows = module.ROWS
         assert rows[0][:3] == ("score", rows[0][1], "seat")
         assert all(len(r) == 4 and r[2] in ("seat", "game") for r in rows)
-        assert module.PERIOD in ("day", "round", "step")
+        assert module.PERIOD in ("day", "round", "half-stage")
