@@ -232,3 +232,11 @@ def test_every_game_declares_its_snapshot():
         assert rows[0][:3] == ("score", rows[0][1], "seat")
         assert all(len(r) == 4 and r[2] in ("seat", "game") for r in rows)
         assert module.PERIOD in ("day", "round", "half-stage")
+
+
+def test_a_game_without_snapshots_is_refused_before_playing(toy_registry, tmp_path):
+    from sim.api import run
+    from sim.game_api import ToolkitError
+    with pytest.raises(ToolkitError, match="declares no per-round snapshot"):
+        run(toy_registry.name, games=10, out=str(tmp_path / "r"), snapshots=5)
+    assert not (tmp_path / "r").exists()

@@ -209,6 +209,10 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
                              precision=precision, workers=workers, chunk_size=chunk_size)
     if max_games is not None:
         limits.check_games(max_games, "--max-games")
+    if snapshots:         # checked before any game is played
+        limits.check_games(snapshots, "--snapshots")
+        from sim.snapshots import snapshot_module
+        snapshot_module(spec)
     if out is not None:   # one writer: held from before the folder check to the last write
         folder_lock.keep(out)
     backend = "dask" if scheduler else "loky"
