@@ -17,6 +17,8 @@ from analysis.ratings import RATING_PRIOR
 from reports.ladder import (ladder_table_text, ladder_verdict_lines, rating_note,
                             verdict_change_lines)
 from scripts.cli import main
+from sim.game_api import ToolkitError
+from sim.registry import get_game
 
 
 def test_skill_depth_counts_only_levels_separated_beyond_their_interval():
@@ -222,3 +224,22 @@ def test_ladder_mistakes_are_one_line(template_toy, in_tmp, capsys, extra, words
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("balance: error:") and words in err[0]
     assert not os.path.exists(in_tmp / "x")
+
+
+def test_a_game_declares_its_ladder_levels_and_the_strongest_is_the_reference():
+    """Grand Surfers has no greedy or planner: its levels are the ones it declares, weakest
+    first, and its strongest built-in (rider) is the opponent of every level by default."""
+    from sim.api.ladders import levels_of
+    spec = get_game("surfers")
+    assert levels_of(spec, None, None) == (["random", "racer", "rider"], "rider")
+    assert levels_of(spec, None, "racer") == (["random", "racer", "rider"], "racer")
+    # a game that declares none: random, greedy, planner (those it has), planner the reference
+    assert levels_of(get_game("sunset"), None, None) == (["random", "greedy", "planner"], "planner")
+
+
+def test_a_declared_ladder_level_that_is_not_a_built_in_is_one_line(monkeypatch):
+    from sim.api.ladders import levels_of
+    spec = get_game("surfers")
+    monkeypatch.setattr(type(spec), "skill_levels", ("random", "ryder"))
+    with pytest.raises(ToolkitError, match="skill_levels names ryder, not a built-in"):
+        levels_of(spec, None, None)
