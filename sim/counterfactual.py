@@ -180,8 +180,8 @@ def _template(token):
         every seat plays to the end: returns (the seat's win share, its score). The copy is
         made into the caller's `work`: a record view (w[0]) does not keep its array alive in
         numba, so a view of an array made here would point at freed memory once the array's
-        last use is past (the scratch arrays below, and the rollout's, were then allocated
-        on top of the state being played)."""
+        last use is past, and the scratch arrays below and the rollout's could be allocated
+        on top of the state being played."""
         token
         work[0] = state[0]
         ws = work[0]
