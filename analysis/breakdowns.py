@@ -56,7 +56,9 @@ class Breakdown:
     column: str
     label: str
     question: str
-    table: pd.DataFrame      # value, rows, win_share, lo, hi, mean_score, score_lo, score_hi
+    # "breakdown": value, rows, wins, win_share, win_low, win_high, mean_score, score_low,
+    # score_high; "per_strategy": value, rows, mean, low, high
+    table: pd.DataFrame
     kind: str                # "breakdown" or "per_strategy"
     note: Note | None = None         # values pooled as "other" (reports/notes.py words it)
     summary: bool = False    # also printed by the terminal summary
@@ -177,8 +179,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
                 value = int(value) + int(b["shift"])   # start positions shown from 1
             rows.append({"value": value, "rows": int(n), "wins": float(w),
                          "win_share": w / n if n else math.nan,
-                         "lo": float(lo), "hi": float(hi), "mean_score": mean,
-                         "score_lo": mean - half, "score_hi": mean + half})
+                         "win_low": float(lo), "win_high": float(hi), "mean_score": mean,
+                         "score_low": mean - half, "score_high": mean + half})
         t = pd.DataFrame(rows)
         if width:   # bins in numeric order of their lower bounds, "other" last
             t = t.iloc[np.argsort(order, kind="stable")] if rows else t
@@ -198,8 +200,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             mean = x1 / n if n else math.nan
             var = (x2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
             half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
-            rows.append({"value": name, "rows": int(n), "mean": mean, "lo": mean - half,
-                         "hi": mean + half})
+            rows.append({"value": name, "rows": int(n), "mean": mean, "low": mean - half,
+                         "high": mean + half})
         out.append(Breakdown(p["column"], p["label"], p["question"], pd.DataFrame(rows),
                              "per_strategy", "", bool(p.get("summary")), p.get("unit", "")))
     return out

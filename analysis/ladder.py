@@ -216,7 +216,7 @@ def _positions(a) -> dict:
             for r in b.table.itertuples():
                 out[f"Start position {r.value} fairness"] = {
                     "verdict": str(r.verdict), "wins": r.wins, "rows": r.rows,
-                    "share": r.win_share, "low": r.lo, "high": r.hi}
+                    "share": r.win_share, "low": r.win_low, "high": r.win_high}
     return out
 
 

@@ -391,7 +391,7 @@ def breakdown_figures(a: BalanceAnalysis) -> list:
             figs.append(Figure(f"breakdown-{b.column}", f"Games by {b.label.lower()}",
                                b.question or f"Games grouped by {b.column}.", _png(fig)))
             continue
-        fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["win_share"], t["lo"], t["hi"],
+        fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["win_share"], t["win_low"], t["win_high"],
                           fair, [BLUE] * len(t), "win share (%), 95% interval")
         figs.append(Figure(f"breakdown-{b.column}", f"Win share by {b.label.lower()}",
                            b.question or f"Seats grouped by {b.column}.", _png(fig)))

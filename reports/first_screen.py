@@ -45,7 +45,7 @@ def _fairness_rows(a):
         t = start.table
         labels = [f"{start.label} {v}" + (" (start player)" if start.start and str(v) == "1"
                                             else "") for v in t["value"]]
-        return ("Fairness: start position", labels, t["win_share"], t["lo"], t["hi"],
+        return ("Fairness: start position", labels, t["win_share"], t["win_low"], t["win_high"],
                 list(t["verdict"]))
     t = a.seats
     labels = list(t["label"])

@@ -23,7 +23,7 @@ def test_sagrada_breakdowns_match_pandas(tmp_path):
     assert list(d.index) == sorted(g.groups)
     assert np.allclose(d["win_share"], g["win"].mean().to_numpy())
     assert np.allclose(d["mean_score"], g["score"].mean().to_numpy())
-    assert (d["lo"] <= d["win_share"]).all() and (d["win_share"] <= d["hi"]).all()
+    assert (d["win_low"] <= d["win_share"]).all() and (d["win_share"] <= d["win_high"]).all()
     e = by["empty_cells"].table.set_index("value")
     assert np.allclose(e["mean"], logs.groupby("strategy", observed=True)["empty_cells"].mean()
                        .reindex(e.index).to_numpy())
@@ -81,7 +81,7 @@ def test_sagrada_solo_balance_in_the_summary_and_the_report(tmp_path, capsys):
     assert ("breakdown", "start_position") not in by and ("per_strategy", "tokens_left") not in by
     d = by[("breakdown", "solo_tools")].table
     assert list(d["value"]) == [5] and np.isclose(d["win_share"].iloc[0], wins / n)
-    assert np.isclose(d["lo"].iloc[0], lo) and np.isclose(d["hi"].iloc[0], hi)
+    assert np.isclose(d["win_low"].iloc[0], lo) and np.isclose(d["win_high"].iloc[0], hi)
     t = by[("breakdown", "target")].table
     bins = (logs["target"] // 5) * 5
     expect = bins.value_counts().sort_index()
