@@ -104,11 +104,27 @@ def declared(meta_raw: dict | None, available: list,
                                  "unit": str(item.get("unit") or ""),
                                  "headline": key == "breakdowns" and bool(item.get("headline")),
                                  "fairness": key == "breakdowns" and bool(item.get("fairness")),
-                                 "seat_note": str(item.get("seat_note") or "")})
+                                 "seat_note": str(item.get("seat_note") or ""),
+                                 "value_names": value_names(item)})
             else:
                 notes.append(Note("breakdown-missing-column", {"label": item.get("label") or col,
                                                            "column": col}))
     return out["breakdowns"], out["per_strategy"], notes
+
+
+def value_names(item: dict) -> dict:
+    """{code: name} of a breakdown whose values are codes ("value_names": {0: "dike", ...});
+    the keys read as whole numbers (a JSON copy of the declaration makes them text)."""
+    return {int(k): str(v) for k, v in (item.get("value_names") or {}).items()}
+
+
+def value_shown(b: dict, value):
+    """A breakdown's value as a reader sees it: its declared name, else the value itself."""
+    names = b.get("value_names") or {}
+    try:
+        return names.get(int(value), value) if names else value
+    except (TypeError, ValueError):
+        return value
 
 
 def compute(files: list, breakdowns: list, per_strategy: list, confidence: float = 0.95) -> list:
@@ -189,6 +205,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
                 t = t.sort_values("value", key=lambda s: pd.to_numeric(s, errors="raise"))
             except (ValueError, TypeError):
                 pass
+        if b.get("value_names") and rows:   # codes named by the game: the name, in code order
+            t["value"] = [value_shown(b, v) for v in t["value"]]
         out.append(Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
                              "breakdown", note, bool(b.get("summary")), b.get("unit", ""),
                              bool(b.get("headline")) or bool(b.get("fairness")),

@@ -189,7 +189,7 @@ def per_game_quantities(logs: pd.DataFrame, meta: dict | None, players: int) -> 
     Seats, start positions and strategies are win shares; the mean score, each score
     component and each declared breakdown column (analysis/breakdowns.py, the start excepted)
     a mean per seat, or per game for a game-level outcome."""
-    from analysis.breakdowns import declared
+    from analysis.breakdowns import declared, value_shown
     from analysis.metadata import start_declaration
     from analysis.tables import wins_by_position
     f = logs.sort_values(["game", "seat"])
@@ -227,7 +227,9 @@ def per_game_quantities(logs: pd.DataFrame, meta: dict | None, players: int) -> 
                         b["unit"], v.mean(axis=1)))
             continue
         for c in cats:   # a few values (a route, a window difficulty): the share of each
-            out.append((f"{where} with {b['label'].lower()} {c:g}", "pp",
+            shown = value_shown(b, c)   # a declared name: "seats with route: sheep"
+            out.append((f"{where} with {b['label'].lower()}"
+                        + (f": {shown}" if isinstance(shown, str) else f" {c:g}"), "pp",
                         (v == c).mean(axis=1)))
     return out
 

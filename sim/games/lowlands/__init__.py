@@ -104,18 +104,20 @@ class LowlandsSpec(CompiledGameSpec):
                                   "start player)."},
             "breakdowns": [
                 # seats grouped after the game by what they scored: an association
-                {"column": "route", "label": "Route (0 dike, 1 sheep, 2 neither)", "unit": "route",
+                {"column": "route", "label": "Route",
+                 "value_names": {0: "dike", 1: "sheep", 2: "neither"},
                  "headline": True, "grouping": "after",
                  "question": "Does paying into the dike pay, or raising sheep? Win share and score "
-                             "by the route that brought more points at the end (0: dike points "
-                             "above sheep points, 1: sheep above dike, 2: level)."},
+                             "by the route that brought more points at the end (dike: dike "
+                             "points above sheep points, sheep: sheep above dike, neither: "
+                             "level)."},
                 # the same value for every seat of a game: a distribution, no fair share
                 {"column": "floods_broke", "label": "High tides that broke the dike",
                  "unit": "count", "headline": True, "grouping": "game",
                  "question": "How much does the flood deck decide? Outcomes by how many of the "
                              "3 high tides broke the dike."},
-                {"column": "final_breach", "label": "Dike broken at the storm surge", "unit": "0/1",
-                 "grouping": "game",
+                {"column": "final_breach", "label": "Dike broken at the storm surge",
+                 "value_names": {0: "no", 1: "yes"}, "grouping": "game",
                  "question": "Who wins when the dike breaks at the end?"},
                 {"column": "support_given", "label": "Support requests answered", "unit": "count",
                  "grouping": "after",
