@@ -82,7 +82,7 @@ def verdicts(steps: list) -> list:
 def slopes_figure(steps: list) -> Figure:
     n = len(steps)
     fig = _new(9.0, 1.2 + 0.22 * n)
-    names = [f"{s['name']} ({s['value']})" for s in steps]
+    names = [_name(s) for s in steps]
     y = list(range(n))[::-1]
     for k, (key, title, colour) in enumerate((("take", "take rate per point", BLUE),
                                               ("gap_slope", "takers' gap per point", RED))):
