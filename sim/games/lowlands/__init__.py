@@ -61,7 +61,14 @@ class LowlandsSpec(CompiledGameSpec):
                 Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=1.65,
                          date="2026-11-30", where="shared machine",
                          command="balance run lowlands --players 2 --strategies f3x16,planner "
-                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),)),
+                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),
+                Measured(players=4, against="planner", games=40, wins=33, seconds_per_game=64.1,
+                         date="2026-12-01",
+                         where="shared 2-core machine, load average 11-17, a test run "
+                               "beside it: re-measure the time on a quiet machine",
+                         command="balance run lowlands --players 4 --strategies "
+                         "flatmc,planner,planner,planner --rotate-seats --games 40 --seed 7 "
+                         "--workers 1"))),
     }
     description = ("Raise sheep in fenced pastures or build the shared dike against the rising "
                    "sea (component values partly reconstructed: docs/games/lowlands-components.md)")
