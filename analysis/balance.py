@@ -25,7 +25,7 @@ import pandas as pd
 from analysis.aggregate import RunAggregates, aggregate_files
 from analysis.cards import taker_gap
 from analysis.findings import Finding, Note
-from analysis.metadata import game_metadata, normalise, value_text
+from analysis.metadata import component_name, game_metadata, normalise, value_text
 from analysis.tables import dominant, head_to_head, win_table
 from analysis.tables import ratings as rating_table
 from analysis.ratings import RATING_PRIOR  # noqa: F401  (the one prior, kept for callers)
@@ -226,8 +226,9 @@ def _headline_verdicts(a: BalanceAnalysis, heads: list, start: dict | None = Non
                     else "association")
             ok = r.verdict not in ("fair", "no association")
             f = Finding(kind, subject, str(r.verdict), "win_share",
-                        r.win_share, r.lo, r.hi, fair, p_holm=r.p_holm,
-                        **(_pp_effect(r.win_share, r.lo, r.hi, fair, halve) if ok else {}),
+                        r.win_share, r.win_low, r.win_high, fair, p_holm=r.p_holm,
+                        **(_pp_effect(r.win_share, r.win_low, r.win_high, fair, halve)
+                           if ok else {}),
                         detail={"column": b.column})
             lines.append(f)
             if ok and kind == "headline":   # an association is described, never flagged
@@ -704,8 +705,9 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
         nm = card["names"][c]
         # what the card is, for the sentence: "(9 points)" (analysis/metadata.py value_text)
         about = {"value_text": value_text(card.get("unit", "points"), values[c]),
-                 "label": label, "game": game, "assigned": assigned, "choice": card["type"]}
-        subject = f"{nm} ({card['type']})"   # "Barn (tile)": the card's name, then its kind
+                 "label": label, "game": game, "assigned": assigned, "choice": card["type"],
+                 "name": nm, "type": card["type"]}
+        subject = component_name(nm, card["type"])   # "Barn (tile)"
         if taken[c] == 0:
             table.loc[c, "flag"] = never_word
             flags.append(Finding("card", subject, never_word, "taken", 0.0,

@@ -56,7 +56,9 @@ class Breakdown:
     column: str
     label: str
     question: str
-    table: pd.DataFrame      # value, rows, win_share, lo, hi, mean_score, score_lo, score_hi
+    # "breakdown": value, rows, wins, win_share, win_low, win_high, mean_score, score_low,
+    # score_high; "per_strategy": value, rows, mean, low, high
+    table: pd.DataFrame
     kind: str                # "breakdown" or "per_strategy"
     note: Note | None = None         # values pooled as "other" (reports/notes.py words it)
     summary: bool = False    # also printed by the terminal summary
@@ -102,11 +104,27 @@ def declared(meta_raw: dict | None, available: list,
                                  "unit": str(item.get("unit") or ""),
                                  "headline": key == "breakdowns" and bool(item.get("headline")),
                                  "fairness": key == "breakdowns" and bool(item.get("fairness")),
-                                 "seat_note": str(item.get("seat_note") or "")})
+                                 "seat_note": str(item.get("seat_note") or ""),
+                                 "value_names": value_names(item)})
             else:
                 notes.append(Note("breakdown-missing-column", {"label": item.get("label") or col,
                                                            "column": col}))
     return out["breakdowns"], out["per_strategy"], notes
+
+
+def value_names(item: dict) -> dict:
+    """{code: name} of a breakdown whose values are codes ("value_names": {0: "dike", ...});
+    the keys read as whole numbers (a JSON copy of the declaration makes them text)."""
+    return {int(k): str(v) for k, v in (item.get("value_names") or {}).items()}
+
+
+def value_shown(b: dict, value):
+    """A breakdown's value as a reader sees it: its declared name, else the value itself."""
+    names = b.get("value_names") or {}
+    try:
+        return names.get(int(value), value) if names else value
+    except (TypeError, ValueError):
+        return value
 
 
 def compute(files: list, breakdowns: list, per_strategy: list, confidence: float = 0.95) -> list:
@@ -177,8 +195,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
                 value = int(value) + int(b["shift"])   # start positions shown from 1
             rows.append({"value": value, "rows": int(n), "wins": float(w),
                          "win_share": w / n if n else math.nan,
-                         "lo": float(lo), "hi": float(hi), "mean_score": mean,
-                         "score_lo": mean - half, "score_hi": mean + half})
+                         "win_low": float(lo), "win_high": float(hi), "mean_score": mean,
+                         "score_low": mean - half, "score_high": mean + half})
         t = pd.DataFrame(rows)
         if width:   # bins in numeric order of their lower bounds, "other" last
             t = t.iloc[np.argsort(order, kind="stable")] if rows else t
@@ -187,6 +205,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
                 t = t.sort_values("value", key=lambda s: pd.to_numeric(s, errors="raise"))
             except (ValueError, TypeError):
                 pass
+        if b.get("value_names") and rows:   # codes named by the game: the name, in code order
+            t["value"] = [value_shown(b, v) for v in t["value"]]
         out.append(Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
                              "breakdown", note, bool(b.get("summary")), b.get("unit", ""),
                              bool(b.get("headline")) or bool(b.get("fairness")),
@@ -198,8 +218,8 @@ def compute(files: list, breakdowns: list, per_strategy: list, confidence: float
             mean = x1 / n if n else math.nan
             var = (x2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
             half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
-            rows.append({"value": name, "rows": int(n), "mean": mean, "lo": mean - half,
-                         "hi": mean + half})
+            rows.append({"value": name, "rows": int(n), "mean": mean, "low": mean - half,
+                         "high": mean + half})
         out.append(Breakdown(p["column"], p["label"], p["question"], pd.DataFrame(rows),
                              "per_strategy", "", bool(p.get("summary")), p.get("unit", "")))
     return out

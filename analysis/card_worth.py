@@ -183,7 +183,8 @@ def worth_table(scan: np.ndarray, states: np.ndarray, outcomes: np.ndarray,
                 np.zeros(0)
             value = float(card["values"][c]) if c < len(card.get("values", [])) else math.nan
             row = {"type": card["type"], "label": card["label"], "card": c, "name": name,
-                   "value": value, "options": int(at.sum()),
+                   "value": value, "unit": card.get("unit", "points"),
+                   "options": int(at.sum()),
                    "option_games": int(len(np.unique(scan[at, 0]))) if at.any() else 0,
                    "chosen_rate": float(scan[at, 5].mean()) if at.any() else math.nan,
                    "states": int(sel.sum()),

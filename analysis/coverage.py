@@ -24,12 +24,14 @@ import numpy as np
 import pandas as pd
 
 COLUMNS = ["strategy", "type", "label", "cards", "taken", "coverage", "seat_games", "never"]
+NEVER_SEPARATOR = "; "   # the names in the `never` cell: text, so that the table stays tidy
 
 
 def coverage_table(agg) -> pd.DataFrame:
     """One row per (strategy, card type) of a RunAggregates: the cards of the type, how many
     of them the strategy's seats took at least once, their share (the coverage), the
-    strategy's seat-games read and the names of the cards it never took."""
+    strategy's seat-games read and the names of the cards it never took (one text cell,
+    joined by NEVER_SEPARATOR: never a list in a cell, docs/api.md)."""
     rows = []
     seat_games = (np.asarray(agg.strat.n) if agg.strat is not None
                   else np.zeros(len(agg.strategies)))
@@ -46,7 +48,8 @@ def coverage_table(agg) -> pd.DataFrame:
                          "cards": int(sums.n), "taken": int(taken.sum()),
                          "coverage": float(taken.sum()) / sums.n if sums.n else float("nan"),
                          "seat_games": n_rows,
-                         "never": [card["names"][c] for c in np.flatnonzero(~taken)]})
+                         "never": NEVER_SEPARATOR.join(str(card["names"][c])
+                                                       for c in np.flatnonzero(~taken))})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

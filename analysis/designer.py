@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import baseline_name, card_sums, gap_from_sums, taker_gap
+from analysis.metadata import component_name
 from analysis.cards import per_game as per_game_taken
 from analysis.stats import holm, mean_interval, wilson_interval, z_test_p, z_value
 from analysis.tables import aggregate_frame
@@ -28,16 +29,17 @@ def mean_ci(values: np.ndarray) -> tuple[float, float, float]:
 
 def _share_rows(df: pd.DataFrame, key: str) -> pd.DataFrame:
     """Win share per seat or strategy of a logs DataFrame, from the one aggregation and the
-    one win-share definition (analysis/tables.py); columns win_share, lo, hi, rows,
-    mean_score."""
+    one win-share definition (analysis/tables.py); columns win_share, win_low, win_high, rows,
+    mean_score (the names of the run summary's seat and strategy tables)."""
     return share_rows(aggregate_frame(df), key)
 
 
 def share_rows(agg, key: str) -> pd.DataFrame:
     from analysis.tables import seat_table, strategy_table
     t = seat_table(agg) if key == "seat" else strategy_table(agg)
-    return pd.DataFrame({"win_share": t["win_share"], "lo": t["win_low"], "hi": t["win_high"],
-                         "rows": t["rows"], "mean_score": t["score_mean"]}, index=t.index)
+    return pd.DataFrame({"win_share": t["win_share"], "win_low": t["win_low"],
+                         "win_high": t["win_high"], "rows": t["rows"],
+                         "mean_score": t["score_mean"]}, index=t.index)
 
 
 # ---------------------------------------------------------------------------------------
@@ -49,13 +51,13 @@ class Comparison:
     players: int
     games_per_seating: int
     n_seatings: int
-    shares: pd.DataFrame          # per strategy: win_share, lo, hi, rows, mean_score
+    shares: pd.DataFrame          # per strategy: win_share, win_low, win_high, rows, mean_score
     seats: pd.DataFrame           # per seat (all seatings pooled)
     h2h: pd.DataFrame             # P(row strategy finishes ahead of column strategy), ties 1/2
     h2h_lo: pd.DataFrame
     h2h_hi: pd.DataFrame
     h2h_games: pd.DataFrame
-    ratings: pd.DataFrame         # theta, se, lo, hi (Plackett-Luce, centred)
+    ratings: pd.DataFrame         # theta, se, low, high (Plackett-Luce, centred)
     verdicts: list = field(default_factory=list)   # plain-language lines
     status: dict = field(default_factory=dict)     # strategy -> dominant/dominated/...
     h2h_pairs: pd.DataFrame | None = None          # seat pairs where the two met
@@ -85,12 +87,11 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
         h2h, lo, hi, games = comp["share"], comp["low"], comp["high"], comp["games"]
         pairs = comp["pairs"]
         if comp["ratings"] is not None:
-            ratings = (comp["ratings"].set_index("strategy")
-                       .rename(columns={"low": "lo", "high": "hi"}).reindex(strategies))
+            ratings = comp["ratings"].set_index("strategy").reindex(strategies)
             ratings.attrs["not_estimable"] = None
         else:
-            ratings = pd.DataFrame({"theta": np.nan, "se": np.nan, "lo": np.nan, "hi": np.nan},
-                                   index=strategies)
+            ratings = pd.DataFrame({"theta": np.nan, "se": np.nan, "low": np.nan,
+                                    "high": np.nan}, index=strategies)
             ratings.attrs["not_estimable"] = comp["rating_note"]
         ratings.attrs["note"] = comp["rating_note"]
     else:
@@ -110,12 +111,13 @@ def analyse_compare(logs, strategies: list, games_per_seating: int,
 class SweepResult:
     points: list                   # list of override lists
     labels: list                   # short text per point
-    seat: pd.DataFrame             # point, seat, win_share, lo, hi, mean_score
-    strategy: pd.DataFrame         # point, strategy, win_share, lo, hi, mean_score
-    components: pd.DataFrame       # point, component, mean, lo, hi
-    card: pd.DataFrame | None      # point, take_rate, lo, hi, win_taken(_lo/_hi), win_base(_lo/_hi)
-    #                                (the takers of the other cards of its type), gap(_lo/_hi)
-    paired: pd.DataFrame           # from -> to: quantity, diff, lo, hi
+    seat: pd.DataFrame             # point, seat, win_share, win_low, win_high, rows, mean_score
+    strategy: pd.DataFrame         # point, strategy, win_share, win_low, win_high, ...
+    components: pd.DataFrame       # point, component, mean, low, high
+    card: pd.DataFrame | None      # point, take_rate(_low/_high), win_taken(_low/_high),
+    #                                win_base(_low/_high) (the takers of the other cards of its
+    #                                type), gap(_low/_high), rows_taken
+    paired: pd.DataFrame           # from -> to: quantity, unit, diff, low, high, p, p_holm
     card_label: str = ""
     games: int = 0
     axes: list = field(default_factory=list)   # [(path, values)]: the grid's shape
@@ -126,7 +128,7 @@ class SweepResult:
     start: pd.DataFrame | None = None
     start_info: dict = field(default_factory=dict)    # analysis.metadata.start_declaration
     # every other mean that can move (mean score, score components, the game's declared
-    # outcomes): point, quantity, unit, mean, lo, hi
+    # outcomes): point, quantity, unit, mean, low, high
     outcomes: pd.DataFrame | None = None
     # do the players respond to the varied card's value? The paired step of its take rate
     # per point, first to last value (analysis.cards.paired_step), or None; in words:
@@ -187,7 +189,7 @@ def per_game_quantities(logs: pd.DataFrame, meta: dict | None, players: int) -> 
     Seats, start positions and strategies are win shares; the mean score, each score
     component and each declared breakdown column (analysis/breakdowns.py, the start excepted)
     a mean per seat, or per game for a game-level outcome."""
-    from analysis.breakdowns import declared
+    from analysis.breakdowns import declared, value_shown
     from analysis.metadata import start_declaration
     from analysis.tables import wins_by_position
     f = logs.sort_values(["game", "seat"])
@@ -225,7 +227,9 @@ def per_game_quantities(logs: pd.DataFrame, meta: dict | None, players: int) -> 
                         b["unit"], v.mean(axis=1)))
             continue
         for c in cats:   # a few values (a route, a window difficulty): the share of each
-            out.append((f"{where} with {b['label'].lower()} {c:g}", "pp",
+            shown = value_shown(b, c)   # a declared name: "seats with route: sheep"
+            out.append((f"{where} with {b['label'].lower()}"
+                        + (f": {shown}" if isinstance(shown, str) else f" {c:g}"), "pp",
                         (v == c).mean(axis=1)))
     return out
 
@@ -249,7 +253,7 @@ def _categories(values: np.ndarray, unit: str):
 def paired_quantity_steps(a: pd.DataFrame, b: pd.DataFrame, meta: dict | None,
                           base: dict) -> list:
     """Paired differences b - a of every quantity of per_game_quantities on the same games
-    (rows: base + quantity, unit, diff, lo, hi); [] when the games differ."""
+    (rows: base + quantity, unit, diff, low, high); [] when the games differ."""
     a = a.sort_values(["game", "seat"])
     b = b.sort_values(["game", "seat"])
     if not np.array_equal(a["game"].to_numpy(), b["game"].to_numpy()):
@@ -262,16 +266,16 @@ def paired_quantity_steps(a: pd.DataFrame, b: pd.DataFrame, meta: dict | None,
         if name not in qb:
             continue
         m, lo, hi = mean_ci(qb[name][1] - va)
-        rows.append({**base, "quantity": name, "unit": unit, "diff": m, "lo": lo, "hi": hi})
+        rows.append({**base, "quantity": name, "unit": unit, "diff": m, "low": lo, "high": hi})
     return rows
 
 
 def holm_steps(paired: pd.DataFrame) -> pd.DataFrame:
     """Holm's correction across every step and quantity of a table of paired differences
-    (columns diff, lo, hi): adds p, p_holm and moves (p_holm < 0.05)."""
+    (columns diff, low, high): adds p, p_holm and moves (p_holm < 0.05)."""
     if paired.empty:
         return paired
-    se = (paired["hi"] - paired["lo"]) / (2 * Z)
+    se = (paired["high"] - paired["low"]) / (2 * Z)
     p = z_test_p(paired["diff"].to_numpy(float), se.to_numpy(float))
     # the same change in every game (a rule that takes points off every score): certain
     p = np.where((se.to_numpy(float) == 0) & (paired["diff"].to_numpy(float) != 0), 0.0, p)
@@ -297,7 +301,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
     if card_info:
         card, cid = card_info
         names = card.get("names", [])
-        card_label = f"{card.get('label', card['type'])}: {names[cid] if cid < len(names) else cid}"
+        card_label = component_name(names[cid] if cid < len(names) else cid, card["type"])
         card_baseline = baseline_name(card.get("label", card["type"]))
     for i, logs in enumerate(per_point_logs):
         for key, rows in (("seat", seat_rows), ("strategy", strat_rows)):
@@ -306,7 +310,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             rows.append(t)
         for c in comps:
             m, lo, hi = mean_ci(logs[c].to_numpy(float))
-            comp_rows.append({"point": i, "component": c, "mean": m, "lo": lo, "hi": hi})
+            comp_rows.append({"point": i, "component": c, "mean": m, "low": lo, "high": hi})
         if start["column"] is not None:
             t = start_table(logs, start["column"], players0).reset_index()
             t.insert(0, "point", i)
@@ -315,7 +319,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             if not name.startswith("win share"):   # those: the seat, start, strategy tables
                 m, lo, hi = mean_ci(v)
                 outcome_rows.append({"point": i, "quantity": name, "unit": unit, "mean": m,
-                                     "lo": lo, "hi": hi})
+                                     "low": lo, "high": hi})
         if card_info:
             card, cid = card_info
             taken = _card_taken(logs, card, cid)
@@ -326,16 +330,18 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             # the verdicts' baseline: the takers of the other cards of its type (one
             # definition, analysis/cards.py, shared with the run report and tune)
             gap = taker_gap(*card_sums(logs, card))
-            card_rows.append({"point": i, "take_rate": per_game.mean(), "lo": float(rate_lo),
-                              "hi": float(rate_hi),
+            card_rows.append({"point": i, "take_rate": per_game.mean(),
+                              "take_rate_low": float(rate_lo),
+                              "take_rate_high": float(rate_hi),
                               "win_taken": float(gap["share"][cid]),
-                              "win_taken_lo": float(gap["share_low"][cid]),
-                              "win_taken_hi": float(gap["share_high"][cid]),
+                              "win_taken_low": float(gap["share_low"][cid]),
+                              "win_taken_high": float(gap["share_high"][cid]),
                               "win_base": float(gap["base"][cid]),
-                              "win_base_lo": float(gap["base_low"][cid]),
-                              "win_base_hi": float(gap["base_high"][cid]),
-                              "gap": float(gap["gap"][cid]), "gap_lo": float(gap["gap_low"][cid]),
-                              "gap_hi": float(gap["gap_high"][cid]),
+                              "win_base_low": float(gap["base_low"][cid]),
+                              "win_base_high": float(gap["base_high"][cid]),
+                              "gap": float(gap["gap"][cid]),
+                              "gap_low": float(gap["gap_low"][cid]),
+                              "gap_high": float(gap["gap_high"][cid]),
                               "rows_taken": int(taken.sum())})
     # paired differences between neighbouring points, on the same game indices: one field
     # changes by one step, the others stay (a grid's diagonal is never a step)
@@ -356,7 +362,7 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             tb = _card_taken(b, card, cid).reshape(-1, players).any(axis=1).astype(float)
             m, lo, hi = mean_ci(tb - ta)
             paired_rows.append({**base, "quantity": "take rate", "unit": "pp", "diff": m,
-                                "lo": lo, "hi": hi})
+                                "low": lo, "high": hi})
     # Holm across every step and quantity of the sweep: which moves survive the number
     # of comparisons (a sweep of 15 steps x 4 seats is 60 chances of a false move)
     paired = holm_steps(pd.DataFrame(paired_rows))
@@ -570,14 +576,15 @@ def paired_difference(new: Objective, old: Objective, seed: int = 0,
     b = float(old.f(old.rows.mean(axis=0, keepdims=True))[0])
     n = new.rows.shape[0]
     if n < 2:
-        return {"new": a, "old": b, "diff": a - b, "lo": -math.inf, "hi": math.inf, "games": n}
+        return {"new": a, "old": b, "diff": a - b, "low": -math.inf, "high": math.inf,
+                "games": n}
     rng = np.random.default_rng([int(seed), 2])
     diffs = []
     for w in _poisson_weights(rng, n, reps):
         diffs.append(new.f(_means(w, new.rows)) - old.f(_means(w, old.rows)))
     d = np.concatenate(diffs)
     lo, hi = np.quantile(d, [0.025, 0.975])
-    return {"new": a, "old": b, "diff": a - b, "lo": float(lo), "hi": float(hi), "games": n}
+    return {"new": a, "old": b, "diff": a - b, "low": float(lo), "high": float(hi), "games": n}
 
 
 # ---------------------------------------------------------------------------------------
@@ -594,7 +601,7 @@ def head_to_head(logs: pd.DataFrame, strategies: list):
 
 
 def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
-    """Plackett-Luce ratings of a logs DataFrame (theta, se, lo, hi by strategy), with the one
+    """Plackett-Luce ratings of a logs DataFrame (theta, se, low, high by strategy), with the one
     prior RATING_PRIOR (analysis.tables.ratings); attrs['not_estimable'] says why when not (a
     Note; reports.notes.note_text writes it), None when estimable."""
     from analysis.tables import ratings
@@ -602,11 +609,11 @@ def pl_ratings(logs: pd.DataFrame, strategies: list) -> pd.DataFrame:
     idx = [agg.strategies.index(str(s)) for s in strategies]
     table, note = ratings(agg, idx, [str(s) for s in strategies])
     if table is None:
-        out = pd.DataFrame({"theta": np.nan, "se": np.nan, "lo": np.nan, "hi": np.nan},
+        out = pd.DataFrame({"theta": np.nan, "se": np.nan, "low": np.nan, "high": np.nan},
                            index=list(strategies))
         out.attrs["not_estimable"] = note
         return out
-    out = table.set_index("strategy").rename(columns={"low": "lo", "high": "hi"})
-    out = out[["theta", "se", "lo", "hi"]].reindex([str(s) for s in strategies])
+    out = table.set_index("strategy")
+    out = out[["theta", "se", "low", "high"]].reindex([str(s) for s in strategies])
     out.attrs["not_estimable"] = None
     return out

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from analysis.metadata import component_name
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
 from analysis.stats import wilson_interval, z_value
 
@@ -216,7 +217,7 @@ def _positions(a) -> dict:
             for r in b.table.itertuples():
                 out[f"Start position {r.value} fairness"] = {
                     "verdict": str(r.verdict), "wins": r.wins, "rows": r.rows,
-                    "share": r.win_share, "low": r.lo, "high": r.hi}
+                    "share": r.win_share, "low": r.win_low, "high": r.win_high}
     return out
 
 
@@ -233,10 +234,9 @@ def _card_effects(a) -> dict:
     for sec in getattr(a, "cards", None) or []:
         if getattr(sec, "kind", "card") != "card":
             continue
-        singular = sec.label[:-1] if sec.label.endswith("s") else sec.label
         t = sec.table
         for r in t.itertuples():
-            key = f"{singular} '{r.name}'"
+            key = component_name(r.name, sec.type)   # as the flags name it: "Barn (tile)"
             cur = out.setdefault(key, {"verdict": "not flagged"})
             cur.update({"effect": r.vs_peers, "low": r.vs_peers_low, "high": r.vs_peers_high})
     return out

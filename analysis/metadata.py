@@ -49,6 +49,14 @@ def value_text(unit: str, value) -> str:
     return f"{shown} {unit}"
 
 
+def component_name(name, kind: str, value: str = "") -> str:
+    """How a reader sees a component named everywhere (the report's flags and tables, the
+    terminal, `balance cards`, the API's findings): its name, then its kind (the card type:
+    tile, window, commission ...) and, when given, its value with its unit (value_text):
+    "Barn (tile)", "Barn (tile, 3 shield points)"."""
+    return f"{name} ({kind}, {value})" if value else f"{name} ({kind})"
+
+
 def game_metadata(spec, components=None) -> dict:
     """The raw metadata a game declares ({} when it declares none)."""
     fn = getattr(spec, "report_metadata", None) if spec is not None else None

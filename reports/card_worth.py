@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from analysis.card_worth import MIN_STATES, NOT_CHOSEN
+from analysis.metadata import component_name
 from reports.document import Document, Section, Table
 from reports.worth_words import (_ci_num, _ci_pp, _one, _pp, _value,  # noqa: F401 (re-exported)
                                  advantage_text, card_name, chosen_text, parity_text)
@@ -84,7 +85,7 @@ def table_rows(rows: list) -> list:
     for r in rows:
         chosen = ("" if not math.isfinite(r["chosen_rate"]) else
                   f"{100 * r['chosen_rate']:.1f}% of {r['options']:,}")
-        out.append([f"{r['label']}: {r['name']}", _value(r["value"]), chosen,
+        out.append([component_name(r["name"], r["type"]), _value(r["value"]), chosen,
                     f"{r['states']:,} x {r.get('playons', 1)}", _ci_pp(r["win"]),
                     _ci_num(r["score"]),
                     parity_text(r), "" if r.get("suggested") is None else

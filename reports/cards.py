@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from analysis.cards import BASELINE, baseline_name
+from analysis.metadata import component_name, value_text
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png
 
@@ -25,9 +26,9 @@ def _pp_ci(t: tuple, digits: int = 1) -> str:
     return f"{_pp(m, digits)} pp ({_pp(lo, digits)} to {_pp(hi, digits)})"
 
 
-def _one(label: str) -> str:
-    """'Daily goals' -> 'Daily goal' (as the run report names a card)."""
-    return label[:-1] if label.endswith("s") else label
+def _name(s: dict) -> str:
+    """The card as every report names it: "Hidden Gem (card, 6 points)"."""
+    return component_name(s["name"], s["type"], value_text(s.get("unit", "points"), s["value"]))
 
 
 def parity_text(s: dict) -> str:
@@ -47,7 +48,7 @@ def table_rows(steps: list) -> list:
     rows = []
     for s in steps:
         one_sided = "" if (s["high"] - s["low"]) == 2 else f" (steps {s['low']}->{s['high']})"
-        rows.append([f"{s['label']}: {s['name']}", f"{s['value']}{one_sided}",
+        rows.append([component_name(s["name"], s["type"]), f"{s['value']}{one_sided}",
                      f"{100 * s['take_rate']:.1f}%", _pp_ci(s["gap"]), _pp_ci(s["take"]),
                      _pp_ci(s["share_slope"]), _pp_ci(s["gap_slope"]),
                      s["response"].replace("players ", ""), parity_text(s)])
@@ -64,13 +65,13 @@ def verdicts(steps: list) -> list:
                "advantage when taken (`balance cards` without --takers), and no value is "
                "suggested from this table.")
     for s in move:
-        out.append(f"{_one(s['label'])} '{s['name']}' ({s['value']}): its takers win "
+        out.append(f"{_name(s)}: its takers win "
                    f"{_pp(s['gap'][0])} pp against {baseline_name(s['label'])}; each point "
                    f"moves that gap by {_pp(s['gap_slope'][0], 2)} pp (it would close at "
                    f"about {s['value'] + s['to_parity']:.1f}, {s['to_parity']:+.1f} points, "
                    f"as these players choose).")
     for s in ignored:
-        out.append(f"{_one(s['label'])} '{s['name']}' ({s['value']}): the players do not "
+        out.append(f"{_name(s)}: the players do not "
                    f"respond to its value (take rate {_pp_ci(s['take'])} per point).")
     if not move:
         out.append(f"No card's takers' gap to {BASELINE} moves with its value towards 0 beyond "
@@ -81,7 +82,7 @@ def verdicts(steps: list) -> list:
 def slopes_figure(steps: list) -> Figure:
     n = len(steps)
     fig = _new(9.0, 1.2 + 0.22 * n)
-    names = [f"{s['name']} ({s['value']})" for s in steps]
+    names = [_name(s) for s in steps]
     y = list(range(n))[::-1]
     for k, (key, title, colour) in enumerate((("take", "take rate per point", BLUE),
                                               ("gap_slope", "takers' gap per point", RED))):

@@ -9,7 +9,10 @@ HEADERS = ["strategy", "card type", "cards", "taken", "coverage", "seat-games",
 NEVER_SHOWN = 5          # card names listed per row; the rest counted
 
 
-def _never(names: list) -> str:
+def _never(text: str) -> str:
+    """The first NEVER_SHOWN names of a `never` cell (analysis/coverage.py), the rest counted."""
+    from analysis.coverage import NEVER_SEPARATOR
+    names = [n for n in str(text or "").split(NEVER_SEPARATOR) if n]
     if not names:
         return "-"
     shown = ", ".join(names[:NEVER_SHOWN])
@@ -31,7 +34,7 @@ def coverage_text(res) -> str:
     if t.empty:
         return head + "\n(the game declares no card types in its logs)"
     rows = [[r.strategy, r.label, str(r.cards), str(r.taken), fmt.share(r.coverage, 1),
-             fmt.count(r.seat_games), _never(list(r.never))] for r in t.itertuples()]
+             fmt.count(r.seat_games), _never(r.never)] for r in t.itertuples()]
     widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(HEADERS)]
     lines = [head, ""]
     lines.append("  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip())

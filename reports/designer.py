@@ -50,13 +50,14 @@ def fairness_lines(c: Comparison) -> list:
     if c.players < 2 or "verdict" not in c.seats:
         return []
     fair = 1.0 / c.players
-    seats = [_position_line(f"Seat {int(k) + 1}", r.win_share, r.lo, r.hi, fair, r.verdict,
-                            r.p_holm) for k, r in c.seats.iterrows()]
+    seats = [_position_line(f"Seat {int(k) + 1}", r.win_share, r.win_low, r.win_high, fair,
+                            r.verdict, r.p_holm) for k, r in c.seats.iterrows()]
     start = []
     if c.start is not None:
         start = [_position_line(f"Start position {r.value}" + (" (start player)"
                                                                 if r.value == 1 else ""),
-                                r.win_share, r.lo, r.hi, fair, r.verdict, r.p_holm)
+                                r.win_share, r.win_low, r.win_high, fair, r.verdict,
+                                r.p_holm)
                  for r in c.start.table.itertuples()]
     if c.start_info.get("leads"):
         return start + [f"Seat numbers come second: {c.start_info.get('note')}."] + seats
@@ -70,7 +71,8 @@ def compare_verdicts(c: Comparison) -> list:
     out = fairness_lines(c)
     for a in c.strategies:
         s = c.shares.loc[a]
-        out.append(f"{a}: wins {F.share_interval(s.win_share, s.lo, s.hi)} of its seats; "
+        out.append(f"{a}: wins {F.share_interval(s.win_share, s.win_low, s.win_high)} of its "
+                   f"seats; "
                    f"{c.status[a]}.")
     for i, a in enumerate(c.strategies):
         for b in c.strategies[i + 1:]:
@@ -125,8 +127,8 @@ def compare_figures(c: Comparison) -> list:
         ax = fig.add_subplot(1, 1, 1)
         order = list(r.sort_values("theta").index)
         y = np.arange(len(order))
-        ax.errorbar(r.loc[order, "theta"], y, xerr=[r.loc[order, "theta"] - r.loc[order, "lo"],
-                                                    r.loc[order, "hi"] - r.loc[order, "theta"]],
+        ax.errorbar(r.loc[order, "theta"], y, xerr=[r.loc[order, "theta"] - r.loc[order, "low"],
+                                                    r.loc[order, "high"] - r.loc[order, "theta"]],
                     fmt="o", color=BLUE, capsize=4)
         ax.axvline(0, color=GREY, lw=1, ls="--")
         ax.set_yticks(y, short(order))
@@ -139,7 +141,8 @@ def compare_figures(c: Comparison) -> list:
     ax = fig.add_subplot(1, 1, 1)
     y = np.arange(k)
     ax.barh(y, s["win_share"], color=[PALETTE[i % len(PALETTE)] for i in range(k)], alpha=.8)
-    ax.errorbar(s["win_share"], y, xerr=[s["win_share"] - s["lo"], s["hi"] - s["win_share"]],
+    ax.errorbar(s["win_share"], y, xerr=[s["win_share"] - s["win_low"],
+                                         s["win_high"] - s["win_share"]],
                 fmt="none", color="black", capsize=4)
     ax.axvline(1.0 / c.players, color=RED, ls="--", lw=1, label=f"fair share 1/{c.players}")
     ax.set_yticks(y, short(s.index))
@@ -158,7 +161,8 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
         if key in figs:
             ev.blocks.append(figs[key])
     ev.blocks.append(Table(["strategy", "win share (95%)", "mean score", "rows", "verdict"],
-                           [[n, _pci(r.win_share, r.lo, r.hi), F.num(r.mean_score), F.count(r.rows),
+                           [[n, _pci(r.win_share, r.win_low, r.win_high), F.num(r.mean_score),
+                             F.count(r.rows),
                              c.status.get(n, "")] for n, r in c.shares.iterrows()],
                            "Win share of each strategy over all its seats."))
     why = note_text(c.ratings.attrs.get("not_estimable")) if not c.ratings.empty else ""
@@ -167,19 +171,20 @@ def compare_document(c: Comparison, manifest: dict, header: dict) -> Document:
                          f"fits these games.")
     elif not c.ratings.empty:
         ev.blocks.append(Table(["strategy", "log-strength", "s.e.", "95% interval"],
-                               [[n, F.theta(r.theta), F.num(r.se, 3), F.theta_interval(r.lo, r.hi)]
+                               [[n, F.theta(r.theta), F.num(r.se, 3),
+                                 F.theta_interval(r.low, r.high)]
                                 for n, r in c.ratings.iterrows()], "Plackett-Luce ratings."))
     tested = "verdict" in c.seats
     ev.blocks.append(Table(["seat", "win share (95%)", "mean score"]
                            + (["p (Holm)", "verdict"] if tested else []),
-                           [[f"seat {int(i) + 1}", _pci(r.win_share, r.lo, r.hi),
+                           [[f"seat {int(i) + 1}", _pci(r.win_share, r.win_low, r.win_high),
                              f"{r.mean_score:.2f}"] + ([_p(r.p_holm), r.verdict] if tested else [])
                             for i, r in c.seats.iterrows()],
                            "Seats, all seatings pooled (Holm across the seats)."))
     if c.start is not None:
         ev.blocks.append(Table(["start position", "win share (95%)", "mean score", "p (Holm)",
                                 "verdict"],
-                               [[str(r.value), _pci(r.win_share, r.lo, r.hi),
+                               [[str(r.value), _pci(r.win_share, r.win_low, r.win_high),
                                  f"{r.mean_score:.2f}", _p(r.p_holm), r.verdict]
                                 for r in c.start.table.itertuples()],
                                "Start positions (1 = the start player), all seatings pooled, "
@@ -208,15 +213,18 @@ def _numeric_axis(labels):
         return list(range(len(labels))), False
 
 
-def _band_plot(ax, x, rows, label, color, joined=True):
-    """A quantity against the swept value with its 95% band; points that are not in an order
-    (grid cells of three or more fields) are drawn apart, never joined by a line."""
+def _band_plot(ax, x, rows, label, color, joined=True,
+               columns=("win_share", "win_low", "win_high")):
+    """A quantity against the swept value with its 95% band (`columns`: the estimate and its
+    bounds); points that are not in an order (grid cells of three or more fields) are drawn
+    apart, never joined by a line."""
+    value, low, high = columns
     if joined:
-        ax.plot(x, rows["win_share"], "-o", color=color, label=label, ms=4)
-        ax.fill_between(x, rows["lo"], rows["hi"], color=color, alpha=.18)
+        ax.plot(x, rows[value], "-o", color=color, label=label, ms=4)
+        ax.fill_between(x, rows[low], rows[high], color=color, alpha=.18)
     else:
-        y = rows["win_share"].to_numpy(float)
-        ax.errorbar(x, y, yerr=[y - rows["lo"].to_numpy(float), rows["hi"].to_numpy(float) - y],
+        y = rows[value].to_numpy(float)
+        ax.errorbar(x, y, yerr=[y - rows[low].to_numpy(float), rows[high].to_numpy(float) - y],
                     fmt="o", color=color, label=label, ms=4, capsize=2)
 
 
@@ -266,27 +274,30 @@ def _grid_figures(r: SweepResult, players: int) -> list:
     grid_note = (f"The grid: {p1} along x, one line per value of {p2}; every point plays the "
                  f"same games (same seeds).")
     if r.start is not None:   # the game's start player is not always seat 1: its question first
-        st = r.start.rename(columns={"win_low": "lo", "win_high": "hi"})
+        st = r.start
         positions = sorted(st["position"].unique())
         figs.append(panels("position", st, positions, lambda g: f"start position {int(g) + 1}"
-                           + (" (start player)" if int(g) == 0 else ""), "win_share", "lo",
-                           "hi", "win share (95% band)", "Win share by start position",
+                           + (" (start player)" if int(g) == 0 else ""), "win_share",
+                           "win_low", "win_high", "win share (95% band)",
+                           "Win share by start position",
                            grid_note + " Position 1 is the start player.",
                            1.0 / players if players > 1 else None, fig_key="sweep-start"))
     seats = sorted(r.seat["seat"].unique())
-    figs.append(panels("seat", r.seat, seats, lambda g: f"seat {int(g) + 1}", "win_share", "lo",
-                       "hi", "win share (95% band)", "Win share by seat", grid_note,
+    figs.append(panels("seat", r.seat, seats, lambda g: f"seat {int(g) + 1}", "win_share",
+                       "win_low", "win_high", "win share (95% band)", "Win share by seat",
+                       grid_note,
                        1.0 / players if players > 1 else None))
     strategies = sorted(r.strategy["strategy"].unique(), key=str)
     if len(strategies) > 1:
-        figs.append(panels("strategy", r.strategy, strategies, str, "win_share", "lo", "hi",
+        figs.append(panels("strategy", r.strategy, strategies, str, "win_share", "win_low",
+                           "win_high",
                            "win share (95% band)", "Win share by strategy", grid_note,
                            1.0 / players if players > 1 else None))
     if not r.components.empty:
         comps = [c for c in sorted(r.components["component"].unique())
                  if float(r.components[r.components["component"] == c]["mean"].abs().max()) > 0]
         if comps:
-            figs.append(panels("component", r.components, comps, str, "mean", "lo", "hi",
+            figs.append(panels("component", r.components, comps, str, "mean", "low", "high",
                                "mean points per seat", "Score components", grid_note,
                                fig_key="sweep-components"))
     return figs
@@ -323,8 +334,7 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         fig = _new(7.5, 3.8)
         ax = fig.add_subplot(1, 1, 1)
         for k in sorted(r.start["position"].unique()):
-            rows = r.start[r.start["position"] == k].sort_values("point").rename(
-                columns={"win_low": "lo", "win_high": "hi"})
+            rows = r.start[r.start["position"] == k].sort_values("point")
             _band_plot(ax, x, rows, rows["label"].iloc[0].replace("Start position", "position"),
                        PALETTE[int(k) % len(PALETTE)], joined)
         ax.axhline(1.0 / players, color=GREY, ls="--", lw=1)
@@ -341,9 +351,9 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
         ax = fig.add_subplot(1, 1, 1)
         c = r.card.sort_values("point")
         ax.plot(x, c["take_rate"], "-o", color=BLUE, label="games where it is taken", ms=4)
-        ax.fill_between(x, c["lo"], c["hi"], color=BLUE, alpha=.18)
+        ax.fill_between(x, c["take_rate_low"], c["take_rate_high"], color=BLUE, alpha=.18)
         ax.plot(x, c["win_taken"], "-s", color=RED, label="win share of seats taking it", ms=4)
-        ax.fill_between(x, c["win_taken_lo"], c["win_taken_hi"], color=RED, alpha=.18)
+        ax.fill_between(x, c["win_taken_low"], c["win_taken_high"], color=RED, alpha=.18)
         ax.plot(x, c["win_base"], "-^", color=GREY, ms=4,
                 label="win share of " + (r.card_baseline or CARD_BASELINE))
         ax.set_xlabel(varied)
@@ -358,8 +368,8 @@ def sweep_figures(r: SweepResult, varied: str, players: int) -> list:
             rows = r.components[r.components["component"] == comp].sort_values("point")
             if float(rows["mean"].abs().max()) == 0.0:
                 continue
-            _band_plot(ax, x, rows.rename(columns={"mean": "win_share"}), comp,
-                       PALETTE[i % len(PALETTE)], joined)
+            _band_plot(ax, x, rows, comp, PALETTE[i % len(PALETTE)], joined,
+                       columns=("mean", "low", "high"))
         ax.set_xlabel(varied)
         ax.set_ylabel("mean points per seat")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
@@ -382,9 +392,10 @@ def diff_text(t: dict) -> str:
     else the unit of the mean (points, a count ...)."""
     unit = t.get("unit", "pp")
     if unit == "pp" or unit is None or (isinstance(unit, float) and math.isnan(unit)):
-        return (f"{100 * t['diff']:+.2f} pp ({100 * t['lo']:+.2f} to {100 * t['hi']:+.2f})")
+        return (f"{100 * t['diff']:+.2f} pp ({100 * t['low']:+.2f} to "
+                f"{100 * t['high']:+.2f})")
     u = f" {unit}" if unit else ""
-    return f"{t['diff']:+.3f}{u} ({t['lo']:+.3f} to {t['hi']:+.3f})"
+    return f"{t['diff']:+.3f}{u} ({t['low']:+.3f} to {t['high']:+.3f})"
 
 
 def no_start_position(title: str, start: dict, players: int) -> str:
@@ -481,9 +492,10 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
     for i, label in enumerate(r.labels):
         rows = seat[seat["point"] == i]
         if players > 1:
-            out = rows[(rows["lo"] > 1 / players) | (rows["hi"] < 1 / players)]
+            out = rows[(rows["win_low"] > 1 / players) | (rows["win_high"] < 1 / players)]
             word = ("seats fair within their intervals" if out.empty else
-                    "; ".join(f"seat {int(s.seat) + 1} {_pci(s.win_share, s.lo, s.hi)}"
+                    "; ".join(f"seat {int(s.seat) + 1} "
+                              f"{_pci(s.win_share, s.win_low, s.win_high)}"
                               for s in out.itertuples()) + f" against a fair {_pct(1 / players)}")
             start = _start_words(r, i, players)
             # the game's fairness question first: the start position when it leads
@@ -501,21 +513,23 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
     ev = Section("Evidence", "evidence", list(figs))
     ev.blocks.append(Table(["point", "seat", "win share (95%)", "mean score"],
                            [[r.labels[int(t.point)], f"seat {int(t.seat) + 1}",
-                             _pci(t.win_share, t.lo, t.hi), f"{t.mean_score:.2f}"]
+                             _pci(t.win_share, t.win_low, t.win_high), f"{t.mean_score:.2f}"]
                             for t in seat.itertuples()], "Win share by seat at every point."))
     if r.strategy["strategy"].nunique() > 1:
         ev.blocks.append(Table(["point", "strategy", "win share (95%)", "mean score"],
-                               [[r.labels[int(t.point)], t.strategy, _pci(t.win_share, t.lo, t.hi),
+                               [[r.labels[int(t.point)], t.strategy,
+                                 _pci(t.win_share, t.win_low, t.win_high),
                                  f"{t.mean_score:.2f}"] for t in r.strategy.itertuples()],
                                "Win share by strategy at every point."))
     if r.card is not None:
         ev.blocks.append(Table(["point", "taken in (games)", "win share when taken",
                                 "win share of " + (r.card_baseline or CARD_BASELINE), "gap (95%)"],
-                               [[r.labels[int(t.point)], _pci(t.take_rate, t.lo, t.hi),
-                                 _pci(t.win_taken, t.win_taken_lo, t.win_taken_hi),
-                                 _pci(t.win_base, t.win_base_lo, t.win_base_hi),
-                                 f"{100 * t.gap:+.1f} pp ({100 * t.gap_lo:+.1f} to "
-                                 f"{100 * t.gap_hi:+.1f})"]
+                               [[r.labels[int(t.point)],
+                                 _pci(t.take_rate, t.take_rate_low, t.take_rate_high),
+                                 _pci(t.win_taken, t.win_taken_low, t.win_taken_high),
+                                 _pci(t.win_base, t.win_base_low, t.win_base_high),
+                                 f"{100 * t.gap:+.1f} pp ({100 * t.gap_low:+.1f} to "
+                                 f"{100 * t.gap_high:+.1f})"]
                                 for t in r.card.itertuples()], f"The varied card: {r.card_label}."))
     if r.start is not None:
         ev.blocks.append(Table(["point", "start position", "win share (95%)", "p (Holm)",
@@ -529,8 +543,8 @@ def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) ->
     if r.outcomes is not None and not r.outcomes.empty:
         ev.blocks.append(Table(["point", "quantity", "mean (95%)"],
                                [[r.labels[int(t.point)], t.quantity,
-                                 _pci(t.mean, t.lo, t.hi) if t.unit == "pp" else
-                                 f"{t.mean:.3f} ({t.lo:.3f} to {t.hi:.3f})"
+                                 _pci(t.mean, t.low, t.high) if t.unit == "pp" else
+                                 f"{t.mean:.3f} ({t.low:.3f} to {t.high:.3f})"
                                  + (f" {t.unit}" if t.unit else "")]
                                 for t in r.outcomes.itertuples()],
                                "The mean score, the score components and the game's declared "
@@ -595,7 +609,8 @@ def tune_document(trials: list, varies: list, current: list, base: dict, best: d
             ["", "values", objective, "games"],
             [["before", c["current"], f"{c['old']:.4f}", f"{c['games']:,}"],
              ["after", c["candidate"], f"{c['new']:.4f}", f"{c['games']:,}"],
-             ["after - before", "", f"{c['diff']:+.4f} ({c['lo']:+.4f} to {c['hi']:+.4f})", ""]],
+             ["after - before", "", f"{c['diff']:+.4f} ({c['low']:+.4f} to {c['high']:+.4f})",
+              ""]],
             f"The check: the current values and the best candidate on the same {c['games']:,} "
             f"fresh games (seed {c['seed']}), not the search's; the interval of the paired "
             f"difference is a 95% bootstrap over games."))

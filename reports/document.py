@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from analysis import formatting as F
+from analysis.metadata import component_name
 from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
 from reports.findings import card_lines, flag_kind, flag_text, seating_line, verdict_lines
@@ -326,8 +327,8 @@ def _breakdown_table(a: BalanceAnalysis, b) -> Table:
             + (["p (Holm)", "verdict"] if tested else []))
     rows = [[r.value, f"{int(r.rows):,}",
              pct_interval(r.game_share, r.game_low, r.game_high) if game
-             else pct_interval(r.win_share, r.lo, r.hi),
-             f"{num(r.mean_score, 2)} ({num(r.score_lo, 2)} to {num(r.score_hi, 2)})"]
+             else pct_interval(r.win_share, r.win_low, r.win_high),
+             f"{num(r.mean_score, 2)} ({num(r.score_low, 2)} to {num(r.score_high, 2)})"]
             + ([fmt_p(r.p_holm), r.verdict] if tested else []) for r in b.table.itertuples()]
     caption = (f"Every seat of every game, grouped by its '{b.column}'."
                + (f" {note_text(b.note)}." if b.note else ""))
@@ -365,7 +366,7 @@ def _section_breakdowns(a: BalanceAnalysis, figs: dict, conf: int, m: dict,
         else:
             s.blocks.append(Table(
                 ["strategy", "seats", f"mean {b.label.lower()} (95%)"],
-                [[r.value, f"{int(r.rows):,}", f"{num(r.mean, 2)} ({num(r.lo, 2)} to {num(r.hi, 2)})"]
+                [[r.value, f"{int(r.rows):,}", f"{num(r.mean, 2)} ({num(r.low, 2)} to {num(r.high, 2)})"]
                  for r in b.table.itertuples()], f"Mean of '{b.column}' per seat, by strategy."))
         out.append(s)
     return out
@@ -471,12 +472,12 @@ def played_changes(a: BalanceAnalysis):
 
 
 def _changed_item(r) -> str:
-    return f"{r.item} ({r.kind})" if r.item else r.section
+    return component_name(r.item, r.kind) if r.item else r.section
 
 
 def change_text(r) -> str:
     """"Barn (tile): shields 2 -> 3" for a card, "rules.start_handicap: 1 -> 0" otherwise."""
-    where = f"{r.item} ({r.kind}): {r.field}" if r.item else r.field
+    where = f"{component_name(r.item, r.kind)}: {r.field}" if r.item else r.field
     return f"{where} {r.shipped} -> {r.played}" if r.item else f"{where}: {r.shipped} -> {r.played}"
 
 

@@ -301,9 +301,9 @@ def card_forest_figure(a: BalanceAnalysis, k: int):
     ax.hlines(y, lo, hi, colors=colors, lw=2)
     ax.scatter(eff, y, color=colors, zorder=3, s=18)
     ax.axvline(0, color=GREY, ls="--", lw=1)
-    from analysis.metadata import value_text
+    from analysis.metadata import component_name, value_text
     vt = [value_text(sec.unit if sec.kind == "card" else "", v) for v in shown.value]
-    labels = [f"{n} ({t})" if t else str(n) for n, t in zip(shown.name, vt)]
+    labels = [component_name(n, sec.type, t) for n, t in zip(shown.name, vt)]
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel(("mean score when taken minus the other cards' takers" if solo else
@@ -391,7 +391,7 @@ def breakdown_figures(a: BalanceAnalysis) -> list:
             figs.append(Figure(f"breakdown-{b.column}", f"Games by {b.label.lower()}",
                                b.question or f"Games grouped by {b.column}.", _png(fig)))
             continue
-        fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["win_share"], t["lo"], t["hi"],
+        fig = _share_bars([f"{b.label} {v}" for v in t["value"]], t["win_share"], t["win_low"], t["win_high"],
                           fair, [BLUE] * len(t), "win share (%), 95% interval")
         figs.append(Figure(f"breakdown-{b.column}", f"Win share by {b.label.lower()}",
                            b.question or f"Seats grouped by {b.column}.", _png(fig)))

@@ -16,6 +16,7 @@ from __future__ import annotations
 from analysis import formatting as F
 from analysis.cards import baseline_name, response_word
 from analysis.findings import Finding
+from analysis.metadata import component_name
 
 # said of a strategy's share when the seats were not rotated
 CONFOUNDED_STRATEGY = (" (seats not rotated: the advantage or handicap of its seats is part "
@@ -245,11 +246,9 @@ def assigned_text(choice: str) -> str:
 
 
 def _card_flag(f: Finding) -> str:
-    vtxt = f.get("value_text") or ""
-    subject = f.subject
-    if vtxt:   # "Barn (tile)" and "3 shield points" -> "Barn (tile, 3 shield points)"
-        subject = (f"{subject[:-1]}, {vtxt})" if subject.endswith(")")
-                   else f"{subject} ({vtxt})")
+    subject = f.subject   # "Barn (tile)"; with its value "Barn (tile, 3 shield points)"
+    if f.get("name") is not None and f.get("type"):
+        subject = component_name(f.get("name"), f.get("type"), f.get("value_text") or "")
     if f.verdict in ("never taken", "never happened"):
         worth = f.get("response")
         return (f"{subject} was {f.verdict} in {f.get('games'):,} games"

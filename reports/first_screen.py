@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from analysis import formatting as F
+from analysis.metadata import component_name, value_text
 from reports.figures import (BLUE, GREY, RED, Figure, mini_effect_chart, mini_share_chart,
                              short_names)
 
@@ -45,7 +46,7 @@ def _fairness_rows(a):
         t = start.table
         labels = [f"{start.label} {v}" + (" (start player)" if start.start and str(v) == "1"
                                             else "") for v in t["value"]]
-        return ("Fairness: start position", labels, t["win_share"], t["lo"], t["hi"],
+        return ("Fairness: start position", labels, t["win_share"], t["win_low"], t["win_high"],
                 list(t["verdict"]))
     t = a.seats
     labels = list(t["label"])
@@ -143,7 +144,8 @@ def card_points(a) -> list:
         raw = [float(getattr(r, c)) for c in (col, col + "_low", col + "_high")]
         eff, lo, hi = (v * scale for v in raw)
         flagged = r.flag in ("over-performs", "under-performs")
-        name = f"{r.name} ({sec.type})"
+        name = component_name(r.name, sec.type,
+                              value_text(sec.unit if sec.kind == "card" else "", r.value))
         what = "mean score" if a.solo else "its takers' win share"
         txt = [F.signed(v, scale, 1 if a.solo else 2) for v in raw]
         line = (f"{name}: {what} {txt[0]}{'' if a.solo else ' pp'} ({txt[1]} to {txt[2]}) "

@@ -54,7 +54,7 @@ def _breakdown_lines(b, pct: int, m: dict | None = None) -> list[str]:
     if told:
         lines.append(told)
     if b.kind == "breakdown" and b.headline and "verdict" in b.table:   # tested: the start
-        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
+        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.win_low, r.win_high),
                  F.num(r.mean_score), F.p_text(r.p_holm).replace("p = ", "").replace("p ", ""),
                  str(r.verdict)] for r in b.table.itertuples()]
         lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score",
@@ -63,12 +63,12 @@ def _breakdown_lines(b, pct: int, m: dict | None = None) -> list[str]:
             lines.append(f"(fair share {F.share(1 / len(b.table))}; Holm across the positions; "
                          f"{b.seat_note})")
     elif b.kind == "breakdown":
-        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.lo, r.hi),
+        rows = [[str(r.value), F.count(r.rows), F.share(r.win_share), F.interval(r.win_low, r.win_high),
                  F.num(r.mean_score)] for r in b.table.itertuples()]
         lines.extend(_table([b.column, "rows", "win share", f"{pct}% Wilson", "mean score"], rows))
     else:
         rows = [[str(r.value), F.count(r.rows), F.num(r.mean),
-                 F.interval(r.lo, r.hi, scale=1.0)] for r in b.table.itertuples()]
+                 F.interval(r.low, r.high, scale=1.0)] for r in b.table.itertuples()]
         lines.extend(_table(["strategy", "rows", f"mean {b.column}", f"{pct}% interval"], rows))
     return lines
 

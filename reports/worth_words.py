@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from analysis.metadata import component_name, value_text
+
 
 def _pp(x: float, digits: int = 1) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:+.{digits}f}"
@@ -39,7 +41,10 @@ def _one(label: str) -> str:
 
 
 def card_name(row: dict) -> str:
-    return f"{_one(row['label'])} '{row['name']}' ({_value(row['value'])})"
+    """The card as every report names it (analysis.metadata.component_name):
+    "Hidden Gem (card, 6 points)"."""
+    return component_name(row["name"], row["type"],
+                          value_text(row.get("unit", "points"), row.get("value")))
 
 
 def chosen_text(row: dict) -> str:

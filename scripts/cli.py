@@ -130,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--kinds", default="play",
                    help="comma-separated kernels to compile: play (balance run), checked (the "
                         "tests' state checks), trace (replay, report examples), search (mcts, "
-                        "flatmc), snapshot (run --snapshots), or all (default play)")
+                        "flatmc), counterfactual (balance cards, the report's card check), "
+                        "snapshot (run --snapshots), or all (default play)")
     s.add_argument("--jobs", type=_int("jobs"), default=None,
                    help="games compiled at once (default: the cores)")
 

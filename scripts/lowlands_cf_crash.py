@@ -1,12 +1,13 @@
-"""Reproduce the SIGSEGV of Lowlands' counterfactual branch kernel (docs/card-worth.md, "Known
-problems") on a range of sampled states, in one process.
+"""Play a range of Lowlands' sampled counterfactual states in one process: the reproducer of
+the branch kernel's crash (docs/card-worth.md, "Known problems": a record view of a freed
+array, fixed 2026-12-01), kept to check the branch kernel on many 4-player states.
 
     python -m scripts.lowlands_cf_crash scan STATES.npy         # 200 games, 4 players, greedy
     python -m scripts.lowlands_cf_crash play STATES.npy A B     # the states A..B-1 (sorted by
                                                                 #   game, step), 1 play-on each
 
-`play` prints "ok ..." or dies with the crash (exit code 139). States 125-156 of the scan of
-seed 1 crash together although each quarter of them passes alone (2026-12-01).
+`play` prints "ok ...". Before the fix the states 125-156 of the scan of seed 1 crashed
+together (exit code 139) although each quarter of them passed alone.
 """
 from __future__ import annotations
 

@@ -68,7 +68,8 @@ def plan_steps(meta: dict, load, only: set | None = None) -> tuple[list, list]:
             if hi == lo:
                 continue  # neither step is allowed: nothing to measure
             steps.append({"type": card["type"], "label": card["label"], "card": i,
-                          "name": card["names"][i], "value": v, "path": path,
+                          "name": card["names"][i], "value": v,
+                          "unit": card.get("unit", "points"), "path": path,
                           "low": lo, "high": hi, "low_config": cfg(lo_ov),
                           "high_config": cfg(hi_ov)})
     return steps, configs

@@ -174,13 +174,17 @@ def _template(token):
                 i = 0
             apply_nb(tables, s, options[i], keep, no_trace, tn)
 
-    def branch_nb(tables, state, n_players, seat, sids, params, opts, n, rec, recv_i,
+    def branch_nb(tables, state, work, n_players, seat, sids, params, opts, n, rec, recv_i,
                   recv_f, score_col, score_float, win):
-        """The seat's strategy chooses among opts[:n] in a copy of state[0], then every seat
-        plays to the end: returns (the seat's win share, its score)."""
+        """The seat's strategy chooses among opts[:n] in work[0], a copy of state[0], then
+        every seat plays to the end: returns (the seat's win share, its score). The copy is
+        made into the caller's `work`: a record view (w[0]) does not keep its array alive in
+        numba, so a view of an array made here would point at freed memory once the array's
+        last use is past, and the scratch arrays below and the rollout's could be allocated
+        on top of the state being played."""
         token
-        w = state.copy()
-        ws = w[0]
+        work[0] = state[0]
+        ws = work[0]
         ctx = np.zeros(max(CTX_LEN, 1), np.int64)
         keep = np.zeros(max(KEEP_LEN, 1), np.float64)
         no_trace = np.zeros((0, 6), np.int64)
@@ -217,6 +221,7 @@ def _template(token):
         keep = np.zeros(max(KEEP_LEN, 1), np.float64)
         gains = np.zeros((MAX_OPTIONS, max(n_types, 1)), np.int64)
         win = np.zeros(max(SEATS, n_players), np.float64)
+        work = state_rec.copy()       # the branches' state (branch_nb: why it is passed in)
         no_trace = np.zeros((0, 6), np.int64)
         tn = np.zeros(1, np.int64)
         game = -1
@@ -259,9 +264,9 @@ def _template(token):
                     if configs[r, v] < 0:
                         break
                     tv = tables_list[configs[r, v]]
-                    wt, st = BRANCH(tv, start, n_players, seat, sids, params, take, n_take,
+                    wt, st = BRANCH(tv, start, work, n_players, seat, sids, params, take, n_take,
                                     rec, recv_i, recv_f, score_col, score_float, win)
-                    wa, sa = BRANCH(tv, start, n_players, seat, sids, params, alt, n_alt,
+                    wa, sa = BRANCH(tv, start, work, n_players, seat, sids, params, alt, n_alt,
                                     rec, recv_i, recv_f, score_col, score_float, win)
                     out[r, v, k, 0] = wt
                     out[r, v, k, 1] = wa

@@ -110,6 +110,9 @@ class GameSpec(ABC):
     # the game's own defaults of the search players, {"mcts": SearchDefault, "flatmc": ...}
     # (strategies/search.py); a player the game does not name keeps the generic defaults
     search_defaults: dict = {}
+    # the built-in players of the skill ladder, weakest first (`balance ladder`); the last is
+    # the ladder's default reference. Empty: random, greedy and planner, those the game has
+    skill_levels: tuple = ()
 
     # -- components -------------------------------------------------------------------
     @abstractmethod

@@ -9,6 +9,8 @@ child process, `python -m sim.warm GAME KIND...`, which writes numba's disk cach
     checked  the loop with the state checks after every move (the tests)
     trace    one game with its trace (`balance replay`, the report's example games)
     search   the loop with the search players (mcts, flatmc: `balance ladder`)
+    counterfactual  the scan and branch kernels of a card's worth (`balance cards`, the
+             report's card check), for a game with cards to choose
     snapshot the replay that records the game over time (`balance run --snapshots`), for a
              game that declares a snapshot
 """
@@ -19,7 +21,7 @@ import subprocess
 import sys
 import time
 
-KINDS = ("play", "checked", "trace", "search", "snapshot")
+KINDS = ("play", "checked", "trace", "search", "counterfactual", "snapshot")
 
 
 def _warm_one(game: str, kinds) -> None:
@@ -43,9 +45,26 @@ def _warm_one(game: str, kinds) -> None:
         k.checked_chunk(*args)
     if "search" in kinds and spec.search_choose() is not None:
         spec.kernels(search=True).play_chunk(*args)   # built-in seats: compiles, plays fast
+    if "counterfactual" in kinds:
+        _warm_counterfactual(spec, prepared)
     if "snapshot" in kinds and getattr(spec.pieces(), "snapshot", None):
         from sim.snapshots import record_games
         record_games(spec, prepared, range(1))
+
+
+def _warm_counterfactual(spec, prepared) -> None:
+    """Scan one game and branch at its first choice of a card: both kernels compiled."""
+    import numpy as np
+
+    from sim import counterfactual as cf
+    masks = [c["mask_column"] for c in spec.report_metadata(prepared.components).get("cards", ())
+             if c.get("mask_column")]
+    if not masks:                        # no card the players choose: no counterfactual
+        return
+    states = cf.scan_chunk(spec, prepared, masks, 0, 1)[:1]
+    if len(states):
+        cf.branches_chunk(spec, prepared, [prepared.components], states,
+                          np.zeros((1, 1), np.int64), masks, np.ones(1, np.int64))
 
 
 def _line(done: dict, running: list, failed: list, total: int, start: float) -> str:

@@ -431,9 +431,9 @@ def describe_catalog(catalog: list) -> list[str]:
 
 
 def measured_lines(entry: dict) -> list[str]:
-    """The measurements behind a game's search defaults (sim.game_api.Measured), one line
-    each: the win share, its wins and games, and the time per game where and when it was
-    measured. The listing stays light (no scipy or statsmodels): the measurement's Wilson
+    """The measurements behind a game's search defaults (sim.game_api.Measured): the win
+    share, its wins and games, and the time per game where and when it was measured, then the
+    command that played it. The listing stays light (no scipy or statsmodels): the measurement's Wilson
     interval is in docs/search-players.md, and tests/test_search_defaults.py checks that
     every declared measurement's interval excludes the fair share."""
     from analysis.formatting import fair_share, share
@@ -444,4 +444,7 @@ def measured_lines(entry: dict) -> list[str]:
                    f"against {m.against} at {m.players} players{seat} (fair "
                    f"{fair_share(1.0 / m.players)}), seats rotated; {m.seconds_per_game:g} s "
                    f"a game on 1 worker ({m.date}{', ' + m.where if m.where else ''})")
+        if m.command:   # how: the command that played it (a variant's file: the docs page)
+            out.append(f"  played by: {m.command}" + (" (its variants: docs/search-players.md)"
+                                                      if "--variants" in m.command else ""))
     return out

@@ -23,7 +23,7 @@ def test_sagrada_breakdowns_match_pandas(tmp_path):
     assert list(d.index) == sorted(g.groups)
     assert np.allclose(d["win_share"], g["win"].mean().to_numpy())
     assert np.allclose(d["mean_score"], g["score"].mean().to_numpy())
-    assert (d["lo"] <= d["win_share"]).all() and (d["win_share"] <= d["hi"]).all()
+    assert (d["win_low"] <= d["win_share"]).all() and (d["win_share"] <= d["win_high"]).all()
     e = by["empty_cells"].table.set_index("value")
     assert np.allclose(e["mean"], logs.groupby("strategy", observed=True)["empty_cells"].mean()
                        .reindex(e.index).to_numpy())
@@ -81,7 +81,7 @@ def test_sagrada_solo_balance_in_the_summary_and_the_report(tmp_path, capsys):
     assert ("breakdown", "start_position") not in by and ("per_strategy", "tokens_left") not in by
     d = by[("breakdown", "solo_tools")].table
     assert list(d["value"]) == [5] and np.isclose(d["win_share"].iloc[0], wins / n)
-    assert np.isclose(d["lo"].iloc[0], lo) and np.isclose(d["hi"].iloc[0], hi)
+    assert np.isclose(d["win_low"].iloc[0], lo) and np.isclose(d["win_high"].iloc[0], hi)
     t = by[("breakdown", "target")].table
     bins = (logs["target"] // 5) * 5
     expect = bins.value_counts().sort_index()
@@ -91,3 +91,26 @@ def test_sagrada_solo_balance_in_the_summary_and_the_report(tmp_path, capsys):
     files = write_report(out, str(tmp_path / "rep"))
     md = open(files.markdown).read()
     assert "## Solo difficulty" in md and "## Solo target score" in md
+
+
+def test_a_breakdowns_codes_are_shown_by_their_declared_names(tmp_path):
+    """Every code a reader sees has a name (issue 24, item 6): a breakdown declaring
+    "value_names" shows the names in its table (in code order) and in the sweep's quantities."""
+    import pandas as pd
+
+    from analysis.breakdowns import compute, declared
+    from analysis.designer import per_game_quantities
+    meta = {"breakdowns": [{"column": "route", "label": "Route", "grouping": "after",
+                            "value_names": {"0": "dike", 1: "sheep", 2: "neither"}}]}
+    logs = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3,
+                         "strategy": ["a"] * 6, "win": [1.0, 0, 0, 1, 1, 0],
+                         "score": [3, 1, 2, 4, 5, 5], "route": [0, 1, 1, 0, 2, 1]})
+    path = str(tmp_path / "chunk.parquet")
+    logs.to_parquet(path)
+    by_value, _, _ = declared(meta, list(logs.columns), 2)
+    t = compute([path], by_value, [])[0].table
+    assert list(t["value"]) == ["dike", "sheep", "neither"]
+    assert list(t["rows"]) == [2, 3, 1] and list(t["wins"]) == [2.0, 0.0, 1.0]
+    names = [q[0] for q in per_game_quantities(logs, meta, 2)]
+    assert {"seats with route: dike", "seats with route: sheep",
+            "seats with route: neither"} <= set(names)

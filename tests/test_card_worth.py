@@ -48,7 +48,7 @@ def test_a_card_never_taken_that_wins_when_taken_is_not_chosen_with_a_positive_a
     assert gem["options"] > 100 and gem["chosen_rate"] == 0.0
     assert gem["win"][1] > 0 and gem["score"][0] == pytest.approx(3.0)   # 6 points against 3
     assert gem["verdict"] == "not-chosen-helps"
-    line = next(v for v in worth.verdicts if "'Hidden Gem'" in v)
+    line = next(v for v in worth.verdicts if "Hidden Gem (card, 6 points)" in v)
     assert "is not chosen by these players" in line and "the players miss it" in line
     # its value is played at 3, 6 and 9 on the same states: no advantage at the plain's 3
     assert 2.0 <= gem["parity"] <= 4.0
@@ -59,7 +59,7 @@ def test_a_card_the_players_love_without_advantage_is_reported_as_such(worth):
     assert fool["chosen_rate"] > 0.9 and fool["states"] > 100
     assert fool["verdict"] == "no-advantage"
     assert fool["win"][0] == 0.0 and fool["score"][0] == 0.0
-    line = next(v for v in worth.verdicts if "'Fool's Gold'" in v)
+    line = next(v for v in worth.verdicts if "Fool's Gold (card, 3 points)" in v)
     assert "no advantage beyond the interval" in line
     assert "A description of play: chosen in" in line
     assert fool["suggested"] is None
@@ -101,7 +101,7 @@ def test_the_command_line_prints_the_verdicts(cards_registry, capsys, tmp_path):
                  "--out", str(tmp_path / "w")])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "'Hidden Gem' (6) is not chosen by these players" in out
+    assert "Hidden Gem (card, 6 points) is not chosen by these players" in out
     # the command prints the verdicts of the library call with the same arguments
     from sim.api import card_worth
     r = card_worth("toycards", scan_games=60, states=40, offsets="none", workers=1)
@@ -122,7 +122,8 @@ def test_plain_cards_is_the_counterfactual_advantage_and_never_suggests_raising_
                  "--out", str(tmp_path / "plain")])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "'Hidden Gem' (6) is not chosen by these players" in out and "miss it" in out
+    assert "Hidden Gem (card, 6 points) is not chosen by these players" in out and \
+        "miss it" in out
     assert "sample: 200 games scanned, at most 150 sampled decisions per card" in out
     plan = json.loads((tmp_path / "plain" / "designer.json").read_text())
     assert plan["kind"] == "worth"

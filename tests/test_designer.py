@@ -91,7 +91,7 @@ def test_sweep_of_a_commissions_points_moves_its_take_rate(tmp_path, capsys):
     r = analyse_sweep(logs, [["a"], ["b"]], ["points=1", "points=9"], meta, ["commissions[12].points"])
     assert r.card["take_rate"].iloc[1] > r.card["take_rate"].iloc[0]
     step = r.paired[r.paired["quantity"] == "take rate"].iloc[0]
-    assert step["lo"] > 0, step  # the paired difference excludes zero
+    assert step["low"] > 0, step  # the paired difference excludes zero
     assert "Cascade Diptych" in out
 
 

@@ -69,7 +69,7 @@ def test_the_sentence_renderer_writes_a_hand_made_finding():
                    0.584, 0.578, 0.589, 0.252, 0.251, 0.253, effect=0.332, effect_low=0.32,
                    effect_high=0.34, unit="pp",
                    detail={"value_text": "8 points", "label": "Commissions", "game": "sunset",
-                           "response": None})
+                           "response": None, "name": "Cascade Diptych", "type": "commission"})
     assert sentence(card) == (
         "Cascade Diptych (commission, 8 points) over-performs: its takers win 58.40% "
         "(57.80 to 58.90) against 25.20% (25.10 to 25.30) for the takers of the other "

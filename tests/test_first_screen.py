@@ -58,7 +58,7 @@ def test_the_first_screen_answers_with_intervals_and_charts(rotated):
     # Seat 1 is planted favoured in the rotated synthetic run
     assert fairness.line.startswith("Seat 1 wins ") and fairness.alert
     cards = points[2:]
-    assert cards[0].line.startswith("Card 2 (commission): ")   # the planted strong card
+    assert cards[0].line.startswith("Card 2 (commission, 4 points): ")   # the planted strong card
     assert all(p.figure is not None for p in cards)
 
 

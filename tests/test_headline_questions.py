@@ -18,7 +18,7 @@ from reports.findings import verdict_lines
 def _bd(column, rows, wins, fairness=False, grouping="after"):
     rows, wins = np.asarray(rows, float), np.asarray(wins, float)
     t = pd.DataFrame({"value": range(len(rows)), "rows": rows, "wins": wins,
-                      "win_share": wins / rows, "lo": np.nan, "hi": np.nan})
+                      "win_share": wins / rows, "win_low": np.nan, "win_high": np.nan})
     return Breakdown(column, column, "", t, "breakdown", headline=True, fairness=fairness,
                      grouping="before" if fairness else grouping)
 

@@ -17,6 +17,8 @@ from analysis.ratings import RATING_PRIOR
 from reports.ladder import (ladder_table_text, ladder_verdict_lines, rating_note,
                             verdict_change_lines)
 from scripts.cli import main
+from sim.game_api import ToolkitError
+from sim.registry import get_game
 
 
 def test_skill_depth_counts_only_levels_separated_beyond_their_interval():
@@ -133,17 +135,17 @@ def test_the_ladder_compares_effects_not_flags():
         table = pd.DataFrame({"name": list(cards), "vs_peers": [c[0] for c in cards.values()],
                               "vs_peers_low": [c[1] for c in cards.values()],
                               "vs_peers_high": [c[2] for c in cards.values()]})
-        sec = SimpleNamespace(label="Goals", kind="card", table=table)
+        sec = SimpleNamespace(label="Goals", type="goal", kind="card", table=table)
         return SimpleNamespace(seats=seats, solo=False, flags=flags, cards=[sec], breakdowns=[],
                                players=2)
     # Twin Falls: flagged strong at the base level, not at the top level, the same effect
     base = analysis([5_300, 4_700], 10_000,
                     {"Twin Falls": (0.10, 0.06, 0.14), "Harbour": (0.01, -0.02, 0.04)},
-                    [Finding("card", "Goal 'Twin Falls'", "over-performs", effect=0.10,
+                    [Finding("card", "Twin Falls (goal)", "over-performs", effect=0.10,
                              effect_low=0.06, effect_high=0.14)])
     top = analysis([1_020, 980], 2_000,
                    {"Twin Falls": (0.08, -0.01, 0.17), "Harbour": (-0.10, -0.14, -0.06)},
-                   [Finding("card", "Goal 'Harbour'", "under-performs", effect=-0.10,
+                   [Finding("card", "Harbour (goal)", "under-performs", effect=-0.10,
                             effect_low=-0.14, effect_high=-0.06)])
     table = compare_verdicts(base, top, "greedy", "mcts-800").set_index("verdict")
     # seat 1: favoured with greedy, "fair" with mcts-800 on fewer games: the effect is the
@@ -153,10 +155,10 @@ def test_the_ladder_compares_effects_not_flags():
     assert not table.loc["Seat 1 fairness", "changed"]
     assert table.loc["Seat 1 fairness", "difference_low"] < 0 < table.loc["Seat 1 fairness",
                                                                            "difference_high"]
-    twin = table.loc["Goal 'Twin Falls'"]
+    twin = table.loc["Twin Falls (goal)"]
     assert twin["mcts-800"] == "not flagged" and not twin["changed"]
     assert twin["difference"] == pytest.approx(-0.02)
-    harbour = table.loc["Goal 'Harbour'"]
+    harbour = table.loc["Harbour (goal)"]
     assert harbour["greedy"] == "not flagged" and harbour["changed"]
     assert harbour["difference_high"] < 0
     lines = verdict_change_lines(table.reset_index(), "greedy", "mcts-800")
@@ -222,3 +224,22 @@ def test_ladder_mistakes_are_one_line(template_toy, in_tmp, capsys, extra, words
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("balance: error:") and words in err[0]
     assert not os.path.exists(in_tmp / "x")
+
+
+def test_a_game_declares_its_ladder_levels_and_the_strongest_is_the_reference():
+    """Grand Surfers has no greedy or planner: its levels are the ones it declares, weakest
+    first, and its strongest built-in (rider) is the opponent of every level by default."""
+    from sim.api.ladders import levels_of
+    spec = get_game("surfers")
+    assert levels_of(spec, None, None) == (["random", "racer", "rider"], "rider")
+    assert levels_of(spec, None, "racer") == (["random", "racer", "rider"], "racer")
+    # a game that declares none: random, greedy, planner (those it has), planner the reference
+    assert levels_of(get_game("sunset"), None, None) == (["random", "greedy", "planner"], "planner")
+
+
+def test_a_declared_ladder_level_that_is_not_a_built_in_is_one_line(monkeypatch):
+    from sim.api.ladders import levels_of
+    spec = get_game("surfers")
+    monkeypatch.setattr(type(spec), "skill_levels", ("random", "ryder"))
+    with pytest.raises(ToolkitError, match="skill_levels names ryder, not a built-in"):
+        levels_of(spec, None, None)

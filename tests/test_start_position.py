@@ -83,7 +83,7 @@ def test_sweep_detects_a_planted_start_position_disadvantage(start_registry, tmp
               games=2000, out=str(tmp_path / "s"), workers=1)
     step = r.paired.set_index("quantity")
     start1 = step.loc["win share start position 1"]
-    assert start1["moves"] and start1["hi"] < -0.10          # the start player loses ground
+    assert start1["moves"] and start1["high"] < -0.10         # the start player loses ground
     assert step.loc["win share start position 2", "moves"]
     # the largest move is the start position's, the seats' are small: random start player
     seat_moves = step.loc[[f"win share seat {s}" for s in (1, 2, 3)], "diff"].abs()

@@ -46,7 +46,7 @@ def test_planted_better_value_is_suggested_with_its_interval_and_current_value_o
     assert os.path.isdir(root / "base")            # played apart: it is not in the range
     c = res["confirmation"]
     assert res["best"] in ("dice.sides=2", "dice.sides=3") and c["candidate"] == res["best"]
-    assert c["hi"] < 0 and c["lo"] <= c["diff"] <= c["hi"]      # better beyond the interval
+    assert c["high"] < 0 and c["low"] <= c["diff"] <= c["high"]     # better beyond the interval
     assert c["games"] == 800 and c["seed"] != 1                 # fresh games, twice --games
     assert res["suggested"]
     suggested = (root / "suggested_components.toml").read_text()
@@ -132,7 +132,7 @@ def test_two_cards_tuned_together_on_sunset(in_tmp, capsys):
                for t in res["trials"])
     assert "Optuna" in (root / "report" / "report.md").read_text()
     c = res["confirmation"]
-    assert res["suggested"] and c["hi"] < 0                # the planted card is a clear flaw
+    assert res["suggested"] and c["high"] < 0               # the planted card is a clear flaw
     best = dict(part.split("=") for part in res["best"].split(", "))
     assert int(best["commissions[12].points"]) <= 8
     from sim.games.sunset.components import load_components

@@ -86,3 +86,25 @@ def test_tool_verdicts_say_tool_number_and_outcomes_have_their_own_section(tmp_p
     from reports.figures import make_figures
     figs = {f.key: f for f in make_figures(a)}
     assert figs["cards-lost"].title == "Surfers lost: effect of each outcome"
+
+
+def test_a_card_is_named_the_same_in_the_flags_the_card_worth_and_balance_cards():
+    """One naming of a component everywhere a reader sees it (issue 24, item 6): the report's
+    flag, the card-worth verdicts and `balance cards --takers` all say "Hidden Gem (card, 6
+    points)" (analysis.metadata.component_name), never "Card 'Hidden Gem' (6)"."""
+    from analysis.findings import Finding
+    from analysis.metadata import component_name
+    from reports.cards import _name as takers_name
+    from reports.findings import flag_text
+    from reports.worth_words import card_name
+    want = "Hidden Gem (card, 6 points)"
+    assert component_name("Hidden Gem", "card", value_text("points", 6)) == want
+    flag = Finding("card", component_name("Hidden Gem", "card"), "never taken", "taken", 0.0,
+                   detail={"value_text": "6 points", "label": "Cards", "games": 100,
+                           "name": "Hidden Gem", "type": "card"})
+    assert flag_text(flag).startswith(f"{want} was never taken")
+    row = {"name": "Hidden Gem", "type": "card", "label": "Cards", "value": 6.0,
+           "unit": "points"}
+    assert card_name(row) == want and takers_name(row) == want
+    assert card_name({**row, "unit": "favor tokens", "value": 1.0}) == \
+        "Hidden Gem (card, 1 favor token)"

@@ -324,7 +324,7 @@ class TuneResult(_Result):
     suggested: str | None
     notes: list = field(default_factory=list)
     # what moves from the current values to each trial (search games) and to the candidate
-    # (the check's games): step, quantity, unit, diff, lo, hi, p, p_holm, moves
+    # (the check's games): step, quantity, unit, diff, low, high, p, p_holm, moves
     moves: object = None
     edges: list = field(default_factory=list)   # analysis.designer.edge_of_range
 
@@ -333,13 +333,16 @@ class TuneResult(_Result):
         """One row per trial, one column per varied path (its value in that trial): tidy,
         no list in a cell."""
         import pandas as pd
+
+        from analysis.tables import tidy
         paths = [str(v[0]) for v in self.varies]
         rows = []
         for t in self.trials_list:
             row = {k: v for k, v in t.items() if k != "values"}
             row.update(zip(paths, t.get("values") or []))
             rows.append(row)
-        return pd.DataFrame(rows)
+        # card-parity's advantage, score_advantage: (estimate, low, high) -> X, X_low, X_high
+        return tidy(pd.DataFrame(rows))
 
     def lines(self) -> list:
         return self.document().sections[0].blocks[0]
@@ -667,9 +670,9 @@ def _tune_confirm(job: _TuneJob, evaluated: dict, base_rec: dict):
                              "current": base_rec["label"]})
         c = confirmation
         diff = (f"{job.objective} {c['new']:.4f} against {c['old']:.4f}, paired difference "
-                f"{c['diff']:+.4f} (95% interval {c['lo']:+.4f} to {c['hi']:+.4f}) on "
+                f"{c['diff']:+.4f} (95% interval {c['low']:+.4f} to {c['high']:+.4f}) on "
                 f"{c['games']:,} fresh games")
-        if c["hi"] < 0:
+        if c["high"] < 0:
             write_suggested(job.spec, job.base_comp, job.set_, job.paths, best["values"],
                             suggested, job.objective)
             decision = (f"Suggested: {best['label']} ({diff}), better than the current values "
@@ -679,7 +682,7 @@ def _tune_confirm(job: _TuneJob, evaluated: dict, base_rec: dict):
                         f"the search, {best['label']}, is not better than {base_rec['label']} "
                         f"beyond the interval ({diff}). No file written.")
         notes = _before_after(job.root, dirs, job.card_infos, base_rec, best)
-    if not confirmation or confirmation["hi"] >= 0:
+    if not confirmation or confirmation["high"] >= 0:
         if os.path.isfile(suggested):   # an earlier result of this plan, never a user's file
             os.remove(suggested)        # (claim_root checked its hash)
     return best, confirmation, decision, notes, suggested
@@ -747,6 +750,7 @@ def _tune_card_parity(job: _TuneJob) -> TuneResult:
 
     from analysis.card_worth import MIN_STATES, advantage_by_value, suggested_value
     from analysis.designer import edge_of_range
+    from analysis.metadata import component_name
     from reports.card_worth import _ci_num, _ci_pp
     from reports.designer import edge_lines
     from sim import designer
@@ -764,7 +768,7 @@ def _tune_card_parity(job: _TuneJob) -> TuneResult:
         job.overrides_of([v]))) for v in values]
     prepared = job.prepared(job.seed, job.current)
     name = card["names"][cid] if cid < len(card.get("names", [])) else f"#{cid}"
-    job.say(f"tune card-parity: {card['label']} '{name}': scanning {job.games:,} games for "
+    job.say(f"tune card-parity: {component_name(name, card['type'])}: scanning {job.games:,} games for "
             f"decisions where it is an option, then at most {CARD_PARITY_STATES} of them played "
             f"on under each of {len(values)} values ({CARD_PARITY_PLAYONS} play-ons per branch)")
     res = advantage_at_values(job.spec, prepared, card, cid, comps, job.games,
@@ -789,8 +793,7 @@ def _tune_card_parity(job: _TuneJob) -> TuneResult:
               if math.isfinite(par["parity_low"]) else "")
         par_text = (f" The line through the advantages crosses 0 at {par['parity']:.2f}{ci} "
                     f"(the parity value).")
-    head = (f"{card['label'][:-1] if card['label'].endswith('s') else card['label']} '{name}' "
-            f"at {base['label']}: taking it gains the seat {_ci_pp(cur['win'])} of win share "
+    head = (f"{component_name(name, card['type'])} at {base['label']}: taking it gains the seat {_ci_pp(cur['win'])} of win share "
             f"and {_ci_num(cur['score'], 'points')} against its best alternative "
             f"({cur['states']:,} sampled decisions; chosen in "
             f"{100 * res['chosen_rate']:.1f}% of the {res['options']:,} decisions where it was "

@@ -66,8 +66,13 @@ def levels_of(spec, rollout: str | None, reference: str | None):
         raise ToolkitError(f"{spec.name}: no search players (the game is not on the forward-model "
                            f"template yet), so it has no ladder")
     default = spec.default_strategy_name()
-    builtin = [n for n in BUILTIN_LEVELS if n in plain]
-    if default in plain and default not in builtin:
+    declared = tuple(getattr(spec, "skill_levels", ()) or ())
+    unknown = [n for n in declared if n not in plain]
+    if unknown:
+        raise ToolkitError(f"{spec.name}: skill_levels names {', '.join(unknown)}, not a built-in "
+                           f"(built-ins: {', '.join(plain)})")
+    builtin = list(declared) or [n for n in BUILTIN_LEVELS if n in plain]
+    if not declared and default in plain and default not in builtin:
         builtin.append(default)
     if "random" not in builtin and plain:
         builtin.insert(0, plain[0])
@@ -75,7 +80,8 @@ def levels_of(spec, rollout: str | None, reference: str | None):
         raise ToolkitError(f"--rollout: '{rollout}' is not a built-in of {spec.name} "
                            f"(built-ins: {', '.join(plain)})")
     if reference is None:
-        reference = "planner" if "planner" in plain else default
+        reference = (declared[-1] if declared
+                     else "planner" if "planner" in plain else default)
     elif reference not in plain:
         raise ToolkitError(f"--reference: '{reference}' is not a built-in of {spec.name} "
                            f"(built-ins: {', '.join(plain)})")

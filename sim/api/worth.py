@@ -41,8 +41,12 @@ class WorthResult:
 
     @property
     def table(self):
+        """One row per card, tidy: each (estimate, low, high) of a row (`win`, `score`,
+        `slope`) as X, X_low, X_high columns, the values played as text ("4, 6, 8")."""
         import pandas as pd
-        return pd.DataFrame(self.rows)
+        from analysis.tables import tidy
+        return tidy(pd.DataFrame([{**r, "values_played": ", ".join(
+            f"{v:g}" for v in r.get("values_played") or [])} for r in self.rows]))
 
     @property
     def verdicts(self) -> list:

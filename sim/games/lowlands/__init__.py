@@ -62,7 +62,14 @@ class LowlandsSpec(CompiledGameSpec):
                 Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=1.65,
                          date="2026-11-30", where="shared machine",
                          command="balance run lowlands --players 2 --strategies f3x16,planner "
-                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),)),
+                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),
+                Measured(players=4, against="planner", games=40, wins=33, seconds_per_game=64.1,
+                         date="2026-12-01",
+                         where="shared 2-core machine, load average 11-17, a test run "
+                               "beside it: re-measure the time on a quiet machine",
+                         command="balance run lowlands --players 4 --strategies "
+                         "flatmc,planner,planner,planner --rotate-seats --games 40 --seed 7 "
+                         "--workers 1"))),
     }
     description = ("Raise sheep in fenced pastures or build the shared dike against the rising "
                    "sea (component values partly reconstructed: docs/games/lowlands-components.md)")
@@ -105,18 +112,20 @@ class LowlandsSpec(CompiledGameSpec):
                                   "start player)."},
             "breakdowns": [
                 # seats grouped after the game by what they scored: an association
-                {"column": "route", "label": "Route (0 dike, 1 sheep, 2 neither)", "unit": "route",
+                {"column": "route", "label": "Route",
+                 "value_names": {0: "dike", 1: "sheep", 2: "neither"},
                  "headline": True, "grouping": "after",
                  "question": "Does paying into the dike pay, or raising sheep? Win share and score "
-                             "by the route that brought more points at the end (0: dike points "
-                             "above sheep points, 1: sheep above dike, 2: level)."},
+                             "by the route that brought more points at the end (dike: dike "
+                             "points above sheep points, sheep: sheep above dike, neither: "
+                             "level)."},
                 # the same value for every seat of a game: a distribution, no fair share
                 {"column": "floods_broke", "label": "High tides that broke the dike",
                  "unit": "count", "headline": True, "grouping": "game",
                  "question": "How much does the flood deck decide? Outcomes by how many of the "
                              "3 high tides broke the dike."},
-                {"column": "final_breach", "label": "Dike broken at the storm surge", "unit": "0/1",
-                 "grouping": "game",
+                {"column": "final_breach", "label": "Dike broken at the storm surge",
+                 "value_names": {0: "no", 1: "yes"}, "grouping": "game",
                  "question": "Who wins when the dike breaks at the end?"},
                 {"column": "support_given", "label": "Support requests answered", "unit": "count",
                  "grouping": "after",

@@ -38,8 +38,8 @@ class SunsetSpec(CompiledGameSpec):
     min_players = 1
     max_players = 4
     default_strategy = "greedy"     # best immediate gain: the plain baseline player
-    # mcts as shipped: 400 iterations with greedy rollouts (docs/search-players.md); flatmc
-    # keeps the generic defaults (no configuration measured to beat the planner yet)
+    # mcts as shipped: 400 iterations with greedy rollouts; flatmc: 16 greedy rollouts on each
+    # of greedy's 3 first choices, on common worlds (docs/search-players.md)
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 400, "rollout": "greedy"},
@@ -55,6 +55,20 @@ class SunsetSpec(CompiledGameSpec):
                                "8 games at load 9)",
                          command="balance run sunset --players 4 --strategies "
                          "mcts,planner,planner,planner --rotate-seats --games 100 --seed 1 "
+                         "--workers 1"))),
+        "flatmc": SearchDefault(
+            params={"rollouts": 16, "rollout": "greedy", "candidates": 3},
+            measured=(
+                Measured(players=2, against="planner", games=300, wins=224,
+                         seconds_per_game=0.19, date="2026-12-01",
+                         where="shared 2-core machine, load average 7-10",
+                         command="balance run sunset --players 2 --strategies flatmc,planner "
+                         "--rotate-seats --games 300 --seed 1 --workers 1"),
+                Measured(players=4, against="planner", games=100, wins=47,
+                         seconds_per_game=0.36, date="2026-12-01",
+                         where="shared 2-core machine, load average 9-10",
+                         command="balance run sunset --players 4 --strategies "
+                         "flatmc,planner,planner,planner --rotate-seats --games 100 --seed 1 "
                          "--workers 1"))),
     }
     description = ("Hike the wilderness, paint landscapes, sell them for commissions "

@@ -37,8 +37,11 @@ class SurfersSpec(CompiledGameSpec):
     min_players = 2
     max_players = 4
     default_strategy = "racer"      # gains the most lines each turn: the plain baseline player
+    # the ladder: rider, the strongest built-in (56.8% against racer at 2 players), is its top
+    skill_levels = ("random", "racer", "rider")
     # mcts as shipped: 400 iterations, random rollouts, against rider, the strongest built-in
-    # (docs/search-players.md); flatmc keeps the generic defaults (none measured yet)
+    # (docs/search-players.md); flatmc: 16 rider rollouts on each of rider's 3 first choices,
+    # on common worlds
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 400, "rollout": "random"},
@@ -55,6 +58,20 @@ class SurfersSpec(CompiledGameSpec):
                                "game re-measured on 2026-12-01 over 8 games, load average 11",
                          command="balance run surfers --players 4 --strategies "
                          "mcts,rider,rider,rider --rotate-seats --games 200 --seed 1 "
+                         "--workers 1"))),
+        "flatmc": SearchDefault(
+            params={"rollouts": 16, "rollout": "rider", "candidates": 3},
+            measured=(
+                Measured(players=2, against="rider", games=300, wins=213,
+                         seconds_per_game=0.16, date="2026-12-01",
+                         where="shared 2-core machine, load average 9-12",
+                         command="balance run surfers --players 2 --strategies flatmc,rider "
+                         "--rotate-seats --games 300 --seed 1 --workers 1"),
+                Measured(players=4, against="rider", games=100, wins=52,
+                         seconds_per_game=0.42, date="2026-12-01",
+                         where="shared 2-core machine, load average 12-13",
+                         command="balance run surfers --players 4 --strategies "
+                         "flatmc,rider,rider,rider --rotate-seats --games 100 --seed 1 "
                          "--workers 1"))),
     }
     description = ("Flick a die onto the wave sheet and race two surfers to the beach: push, "
