@@ -116,27 +116,22 @@ def unknown_choose_nb(sid, params, tables, s, seat, decision, options, n_options
 
 def _template(token):
     """The generic kernels; `token` only marks the game in the closure (see the module doc).
-    A kernel calls another through an upper-case global name (DECIDE, PLAY_ON, PLAY_GAMES,
-    ROLLOUT), never by the sibling's own name: that would make the sibling a closure cell.
+    A kernel calls another through an upper-case global name (DECIDE, OTHERS, PLAY_ON,
+    PLAY_GAMES, ROLLOUT), never by the sibling's own name: that would make the sibling a
+    closure cell.
     Globals they read (bound per game by `_instantiate`): the model's functions and
     constants, `choose_builtin`, `user_choose`, `search_choose`, N_BUILTIN, SEARCH_BASE,
     SEATS, and the kernels built before them."""
 
     def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
-        """Index of the seat's answer into options[:n_options], or -1 when it is illegal."""
+        """Index of the seat's answer into options[:n_options], or -1 when it is illegal: a
+        built-in's here, any other id's from OTHERS (others_nb)."""
         token
         sid = sids[seat]
-        if sid >= 0 and sid < N_BUILTIN:
-            i = choose_builtin(sid, params[seat], tables, s, seat, decision, options, n_options,
-                               ctx, keep)
-        elif sid >= SEARCH_BASE:
-            i = search_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
-                              ctx, keep)
-        elif sid < 0:
-            i = user_choose(sid, params[seat], tables, s, seat, decision, options, n_options,
-                            ctx, keep)
-        else:
-            i = -1
+        if sid < 0 or sid >= N_BUILTIN:
+            return OTHERS(sids, params, tables, s, seat, decision, options, n_options, ctx, keep)
+        i = choose_builtin(sid, params[seat], tables, s, seat, decision, options, n_options,
+                           ctx, keep)
         if i < 0 or i >= n_options:
             return -1
         return i
@@ -486,8 +481,8 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     nogil = users or search_choose is not None
     chooser = {"user_choose": user_choose_for(tuple(user_functions)),
                "search_choose": search_choose if search_choose is not None else unknown_choose_nb}
-    decide = make(tf, "decide_nb", token, chooser, cache, nogil)
     others = make(tf, "others_nb", token, chooser, cache, nogil)
+    decide = make(tf, "decide_nb", token, {"OTHERS": others}, cache, nogil)
     play_on = make(tf, "play_on_nb", token, {"DECIDE": others}, cache, nogil)
     # entry kernels: every way of playing a chunk is play_games (an `assigned` array of
     # zeros when nothing is assigned; the checked one is the same code with CHECK on), every

@@ -97,3 +97,29 @@ def redraw_nb(streams, k, arr, n):
     it replaces (docs/search-players.md, "A requirement on determinize_nb")."""
     arr[:n].sort()
     shuffle_nb(streams, k, arr, n)
+
+
+@njit(cache=True, error_model="numpy")
+def deal_unseen_nb(streams, k, hands, seat, n_seats, n_each, n_cards):
+    """Deal the other seats hands[q, :n_each] again from the cards 0..n_cards-1 that `seat`
+    does not hold in hands[seat, :n_each], shuffled with stream k from card order: like
+    redraw_nb, the deal depends only on what `seat` holds and the stream, never on the hidden
+    hands it replaces (a determinize_nb's deal of the cards a seat cannot see)."""
+    unseen = np.empty(n_cards, np.int64)
+    m = 0
+    for c in range(n_cards):
+        held = False
+        for j in range(n_each):
+            if hands[seat, j] == c:
+                held = True
+        if not held:
+            unseen[m] = c
+            m += 1
+    shuffle_nb(streams, k, unseen, m)
+    i = 0
+    for q in range(n_seats):
+        if q == seat:
+            continue
+        for j in range(n_each):
+            hands[q, j] = unseen[i]
+            i += 1

@@ -283,6 +283,24 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
+def choose_farmhand_nb(options, n_options, target):
+    """A farmhand from the supply onto action `target`, else from the supply anywhere, else
+    stop (moving a placed farmhand comes last)."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        o = options[i]
+        if o == STOP:
+            v = 0.0
+        else:
+            v = (2.0 if o % 8 == target else 1.0) if o // 8 == N_ACTIONS else -1.0
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
 def choose_place_nb(tables, s, seat, params, planner, options, n_options):
     best = 0
     bv = -1e18
@@ -293,10 +311,7 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
         o = options[i]
         if o == PASS_PLACE:
             return i
-        a = o // 16
-        f = (o // 4) % 4
-        p2 = (o // 2) % 2
-        cp = o % 2
+        a, f, p2, cp = N.place_option_nb(o)
         v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
         if v >= 0 and v < 32:
             j = a * 32 + v
@@ -435,18 +450,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         target = A_DIKE if params[P_DIKE] >= params[P_SHEEP] else A_FENCE
         if not planner:
             target = A_CARDS
-        for i in range(n_options):
-            o = options[i]
-            if o == STOP:
-                v = 0.0
-            else:
-                fr = o // 8
-                to = o % 8
-                v = (2.0 if to == target else 1.0) if fr == N_ACTIONS else -1.0
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_farmhand_nb(options, n_options, target)
     if decision == DEC_INCOME:
         return 0 if N.hand_total_nb(s, seat) < 5 else 1
     if decision == DEC_UPKEEP_TRADE or decision == DEC_MARKET_HALL:
@@ -1211,10 +1215,7 @@ def planner_place_nb(tables, s, seat, params, options, n_options):
         o = options[i]
         if o == PASS_PLACE:
             return i
-        a = o // 16
-        f = (o // 4) % 4
-        p2 = (o // 2) % 2
-        cp = o % 2
+        a, f, p2, cp = N.place_option_nb(o)
         v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
         j = a * 32 + (v if v < 32 else 31)
         if not known[j]:
@@ -1300,12 +1301,5 @@ def choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx
         altv = planner_token_value_nb(tables, s, seat, params, tables.token_alt[ctx[0]])
         return 1 if altv > tables.token_coins[ctx[0]] else 0
     if decision == DEC_FARMHAND:
-        target = int(params[P_FARMHAND_TO])
-        for i in range(n_options):
-            o = options[i]
-            v = 0.0 if o == STOP else ((2.0 if o % 8 == target else 1.0) if o // 8 == N_ACTIONS else -1.0)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_farmhand_nb(options, n_options, int(params[P_FARMHAND_TO]))
     return -1

@@ -75,16 +75,13 @@ closure's contents, not on globals), exactly like the harness's kernels.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
-import inspect
 import math
-import re
-import types
 
 import numpy as np
 from numba import njit
 
+from sim.harness import instantiate, source_token
 from sim.rng import init_streams_nb, mix64_nb, next_u64_nb, randint_nb
 
 from strategies.search_catalog import (  # noqa: F401  (ids, slots, the catalog: no numba)
@@ -594,26 +591,13 @@ def _state_dtype(model):
 def _rebind(maker, token, g, name):
     """maker(token)'s function on globals g, jitted with the disk cache under a per-game
     qualname (its own index file per game; the token in the closure keys the entry)."""
-    proto = maker(token)
-    fn = types.FunctionType(proto.__code__, g, name, proto.__defaults__, proto.__closure__)
-    fn.__qualname__ = re.sub(r"[^A-Za-z0-9_]", "_", f"{name}__{token}")
-    fn.__doc__ = proto.__doc__
-    return njit(**_JIT)(fn)
+    return instantiate(maker(token), token, g, f"{name}__{token}")
 
 
 def _source_token(game_key: str, *objects) -> str:
-    """The game key and a hash of the source files of its model and built-ins: the cache
-    folder is keyed on sim/ and strategies/ only, a game defined elsewhere (the tests' games)
-    must not load stale code (the harness's sim.harness.source_token does the same)."""
-    digest = hashlib.sha256()
-    for obj in objects:
-        obj = getattr(obj, "py_func", obj)
-        try:
-            with open(inspect.getsourcefile(obj), "rb") as fh:
-                digest.update(fh.read())
-        except (TypeError, OSError):
-            digest.update(repr(obj).encode())
-    return f"{game_key}-{digest.hexdigest()[:12]}-search"
+    """The harness's token of the game (sim.harness.source_token), marked as the search
+    players': a game defined elsewhere (the tests' games) must not load stale code."""
+    return source_token(game_key, *objects) + "-search"
 
 
 def build_search(game_key: str, model, choose_builtin):

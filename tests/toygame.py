@@ -32,6 +32,7 @@ from sim.events import trace_nb
 from sim.game_api import ComponentError, Components
 from sim.game_contract import GameContract
 from sim.overrides import apply_overrides
+from sim.outcomes import rank_by_score_nb
 from sim.records import declare
 from sim.rng import init_streams_nb, next_u64_nb, randint_nb
 
@@ -210,26 +211,25 @@ def score_nb(tables, s, p):
 
 
 @njit(cache=True, error_model="numpy")
+def scores_nb(tables, s, n_players):
+    scores = np.zeros(n_players, np.int64)
+    for p in range(n_players):
+        scores[p] = score_nb(tables, s, p)
+    return scores
+
+
+@njit(cache=True, error_model="numpy")
 def returns_nb(tables, s, n_players, out):
     out[:] = 0.0
     if n_players == 1:
         out[0] = 1.0 if score_nb(tables, s, 0) >= solo_target_nb(tables) else 0.0
         return
-    best = -1
-    n_best = 0
-    for p in range(n_players):
-        v = score_nb(tables, s, p)
-        if v > best:
-            best = v
-            n_best = 1
-        elif v == best:
-            n_best += 1
-    for p in range(n_players):
-        if score_nb(tables, s, p) == best:
-            if tables.tie_break == 1:      # planted: the lowest tied seat takes the win
-                out[p] = 1.0
-                return
-            out[p] = 1.0 / n_best
+    rank = np.zeros(n_players, np.int64)
+    rank_by_score_nb(scores_nb(tables, s, n_players), n_players, rank, out)
+    if tables.tie_break == 1:      # planted: the lowest tied seat takes the win
+        winner = np.argmin(rank)   # the first seat ranked 1
+        out[:n_players] = 0.0
+        out[winner] = 1.0
 
 
 @njit(cache=True, error_model="numpy")
@@ -322,17 +322,15 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         for p in range(n_players):
             if 0.0 < win[p] < 1.0:
                 tie = 1
+    scores = scores_nb(tables, s, n_players)
+    rank = np.zeros(n_players, np.int64)
+    rank_by_score_nb(scores, n_players, rank, np.zeros(n_players, np.float64))
     for p in range(n_players):
         r = row0 + p
-        mine = score_nb(tables, s, p)
-        rank = 1
-        for q in range(n_players):
-            if score_nb(tables, s, q) > mine:
-                rank += 1
         rec[r].game = game_index
         rec[r].seat = p
-        rec[r].score = mine
-        rec[r].rank = rank
+        rec[r].score = scores[p]
+        rec[r].rank = rank[p]
         rec[r].win = win[p]
         rec[r].end_reason = tie
         rec[r].rerolls = s.rerolls[p]

@@ -5,6 +5,7 @@ log record. Every function is compiled; the game's whole progress is in the stat
 import numpy as np
 from numba import njit
 
+from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb
 from sim.games.lowlands import nb as N
 from sim.games.lowlands.enums import (
@@ -142,14 +143,12 @@ def default_keep_nb(tables, s, keep):
 def ranks_nb(tables, s, n_players, rank):
     """rank[p] = 1 + the seats ahead of p: more points, or as many and further on the dike
     track, or on the same space with the marker on top (no ties remain)."""
+    keys = np.empty((3, n_players), np.float64)
     for p in range(n_players):
-        r = 1
-        for q in range(n_players):
-            if q == p:
-                continue
-            if s.score[q] > s.score[p] or (s.score[q] == s.score[p] and N.ahead_nb(tables, s, q, p)):
-                r += 1
-        rank[p] = r
+        keys[0, p] = s.score[p]
+        keys[1, p] = N.dike_progress_nb(tables, s, p)   # N.ahead_nb's order
+        keys[2, p] = s.order_stamp[p]
+    ranks_and_win_shares_nb(keys, n_players, rank, np.empty(n_players, np.float64))
 
 
 @njit(cache=True, error_model="numpy")

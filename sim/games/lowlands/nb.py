@@ -1018,6 +1018,13 @@ def farmhand_options_nb(t, s, p, options):
 
 
 @njit(cache=True, error_model="numpy")
+def place_option_nb(option):
+    """A place option's parts (the encoding of the place options' listing): the action, the
+    farmer, whether the +2 token is played (0/1) and whether a coin buys the +1 (0/1)."""
+    return option // 16, (option // 4) % 4, (option // 2) % 2, option % 2
+
+
+@njit(cache=True, error_model="numpy")
 def place_value_nb(t, s, p, a, farmer, plus2, coinplus):
     """The action value of a farmer placed on action a: its value, the +2 token, the
     Foreman's +1, farmhands (dike, fence, cards: +1 each), Routine (+1 on a repeated action),
@@ -1531,10 +1538,7 @@ def apply_place_nb(t, s, option, trace, tn):
                 s.farmer_on[p, f] = N_ACTIONS
                 break
         return
-    a = option // 16
-    f = (option // 4) % 4
-    p2 = (option // 2) % 2
-    cp = option % 2
+    a, f, p2, cp = place_option_nb(option)
     v = place_value_nb(t, s, p, a, f, p2, cp)
     cost = s.uses[p, a] * t.rules[R_REUSE_COST] + cp
     s.coins[p] -= cost

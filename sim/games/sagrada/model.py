@@ -34,7 +34,7 @@ from numba import njit
 
 from sim.events import trace_nb
 from sim.records import declare
-from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb, shuffle_nb
+from sim.rng import deal_unseen_nb, init_streams_nb, mix64_nb, randint_nb, redraw_nb
 from sim.games.sagrada.enums import (
     DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
     G_DEC, G_DRAFTED, G_FIRST_START, G_HELD_COLOUR, G_HELD_VALUE, G_N_OPTS,
@@ -565,48 +565,15 @@ def determinize_nb(tables, s, seat, seed):
     init_streams_nb(rs, mix64_nb(np.uint64(seed)))
     n = g[G_N_PLAYERS]
     redraw_nb(rs, 0, s.bag, g[G_N_BAG])   # sorted first: canonical (see the docstring)
-    # others' private objectives: the cards not held by `seat`, shuffled, dealt again
-    n_priv = g[G_N_PRIVATE]
+    # others' private objectives and, during the window choice, window cards: dealt again
+    # from the cards `seat` does not hold
     if n > 1:
-        free = np.empty(tables.n_private, np.int64)
-        m = 0
-        for c in range(tables.n_private):
-            mine = False
-            for k in range(n_priv):
-                if s.priv[seat, k] == c:
-                    mine = True
-            if not mine:
-                free[m] = c
-                m += 1
-        shuffle_nb(rs, 0, free, m)
-        i = 0
-        for q in range(n):
-            if q == seat:
-                continue
-            for k in range(n_priv):
-                s.priv[q, k] = free[i]
-                i += 1
+        deal_unseen_nb(rs, 0, s.priv, seat, n, g[G_N_PRIVATE], tables.n_private)
     if g[G_DEC] == DEC_WINDOW and n > 1:
         n_deal = tables.rules[R_WINDOW_CARDS]
-        free = np.empty(tables.n_cards, np.int64)
-        m = 0
-        for c in range(tables.n_cards):
-            mine = False
-            for k in range(n_deal):
-                if s.dealt[seat, k] == c:
-                    mine = True
-            if not mine:
-                free[m] = c
-                m += 1
-        shuffle_nb(rs, 0, free, m)
-        i = 0
-        for q in range(n):
-            if q == seat:
-                continue
-            for k in range(n_deal):
-                s.dealt[q, k] = free[i]
-                i += 1
-            if s.pending_window[q] >= 0:
+        deal_unseen_nb(rs, 0, s.dealt, seat, n, n_deal, tables.n_cards)
+        for q in range(n):   # the hidden choices of those who already chose
+            if q != seat and s.pending_window[q] >= 0:
                 k = randint_nb(rs, 0, n_deal)
                 s.pending_window[q] = tables.card_sides[s.dealt[q, k], randint_nb(rs, 0, 2)]
         if g[G_TO_MOVE] != seat:   # the options listed are the chooser's: its new cards

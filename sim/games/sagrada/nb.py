@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sagrada.enums import (
     CHK_COUNT, CHK_DICE, COL0_MASK, COLL_MASK, EDGE_MASK, FULL_MASK, CHK_NEIGHBOUR, CHK_TOKENS, CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS,
@@ -1014,23 +1015,13 @@ def rank_nb(scores, privs, tokens, positions, n, rank, win):
     """Highest score wins; ties: most private objective points, then most favor tokens left,
     then reverse order in the final round (the later seat in that round's order wins), so the
     ranking is strict. rank[p] = 1 + seats ahead; win[p] = 1 for the winner."""
+    keys = np.empty((4, n), np.float64)
     for p in range(n):
-        ahead = 0
-        for q in range(n):
-            if q == p:
-                continue
-            if scores[q] != scores[p]:
-                better = scores[q] > scores[p]
-            elif privs[q] != privs[p]:
-                better = privs[q] > privs[p]
-            elif tokens[q] != tokens[p]:
-                better = tokens[q] > tokens[p]
-            else:
-                better = positions[q] > positions[p]
-            if better:
-                ahead += 1
-        rank[p] = ahead + 1
-        win[p] = 1.0 if ahead == 0 else 0.0
+        keys[0, p] = scores[p]
+        keys[1, p] = privs[p]
+        keys[2, p] = tokens[p]
+        keys[3, p] = positions[p]
+    ranks_and_win_shares_nb(keys, n, rank, win)
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
     ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, STEP_CELL, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
@@ -802,14 +803,8 @@ def goals_held_nb(s, p):
 def rank_nb(scores, goals, n, rank, win):
     """Highest score wins; ties go to most daily goals; still tied: a shared victory.
     rank[p] = 1 + number of seats strictly ahead; win[p] = 1/k for the k seats ranked 1."""
-    n_first = 0
+    keys = np.empty((2, n), np.float64)
     for p in range(n):
-        ahead = 0
-        for q in range(n):
-            if scores[q] > scores[p] or (scores[q] == scores[p] and goals[q] > goals[p]):
-                ahead += 1
-        rank[p] = ahead + 1
-        if ahead == 0:
-            n_first += 1
-    for p in range(n):
-        win[p] = 1.0 / n_first if rank[p] == 1 else 0.0
+        keys[0, p] = scores[p]
+        keys[1, p] = goals[p]
+    ranks_and_win_shares_nb(keys, n, rank, win)

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, uniform_nb
 from sim.games.surfers.enums import (
     CHK_CIRCLE, CHK_FINISH, CHK_LOOP, CHK_PLACE, END_TURN_LIMIT, END_WAVE, EV_BOOST,
@@ -747,19 +748,11 @@ def score_nb(tables, s, p, pts):
 def rank_nb(scores, fastest, n, rank, win):
     """Highest score wins; equal scores: the seat WITHOUT the fastest marker is ahead. Seats
     still equal share the rank and split the win (1/k each)."""
-    n_first = 0
+    keys = np.empty((2, n), np.float64)
     for p in range(n):
-        ahead = 0
-        for q in range(n):
-            if q == p:
-                continue
-            if scores[q] > scores[p] or (scores[q] == scores[p] and fastest == p and fastest != q):
-                ahead += 1
-        rank[p] = ahead + 1
-        if ahead == 0:
-            n_first += 1
-    for p in range(n):
-        win[p] = 1.0 / n_first if rank[p] == 1 else 0.0
+        keys[0, p] = scores[p]
+        keys[1, p] = 0.0 if p == fastest else 1.0
+    ranks_and_win_shares_nb(keys, n, rank, win)
 
 
 # ---------------------------------------------------------------------------------------
