@@ -282,23 +282,8 @@ def _template(token):
         returns_nb(tables, s, n_players, out)
         return steps
 
-    def rollout_chunk_nb(tables_rec, state_rec, n_players, sids, params, n_rollouts, seed,
-                         out):
-        """Benchmarks and tests: n_rollouts rollouts from copies of state_rec[0], each with
-        the chance stream reseeded from (seed, k); out[k, :] the win
-        shares. Returns the total number of decisions taken."""
-        token
-        tables = tables_rec[0]
-        steps = 0
-        for k in range(n_rollouts):
-            work = state_rec.copy()          # a copied state: the whole game is in the record
-            w = work[0]
-            w.streams[0] = game_seed_nb(seed, k)
-            steps += ROLLOUT(tables, w, n_players, sids, params, out[k])
-        return steps
-
     return {f.__name__: f for f in (decide_nb, others_nb, play_on_nb, play_games_nb,
-                                    trace_assigned_nb, rollout_nb, rollout_chunk_nb)}
+                                    trace_assigned_nb, rollout_nb)}
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -396,7 +381,6 @@ class Kernels:
     play_assigned: object    # play_chunk(..., rec, assigned): flagged decisions drawn at random
     trace_assigned: object   # trace_game(..., max_events, rec, assigned)
     rollout: object          # built-in players only: usable inside search players
-    rollout_chunk: object
     decide: object           # the dispatcher (ids as in the module doc); -1 = illegal
     token: str
 
@@ -470,8 +454,6 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
                     game_group)
     r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False, game_group)
     rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False, game_group)
-    rollout_chunk = make(rf, "rollout_chunk_nb", rtoken, {"ROLLOUT": rollout}, True, False,
-                         game_group)
 
     token = f"{base_token}-{variant}"
     tf = _template(token)
@@ -499,6 +481,6 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
         trace_game=Entry(trace_assigned, lambda k, *a: k(*a, NO_ASSIGNMENT)),
         play_assigned=Entry(play_games, lambda k, *a: k(*a)),
         trace_assigned=trace_assigned,
-        rollout=rollout, rollout_chunk=rollout_chunk, decide=decide, token=token)
+        rollout=rollout, decide=decide, token=token)
     _BUILT[key] = kernels
     return kernels
