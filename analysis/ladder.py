@@ -31,9 +31,12 @@ Measures per level:
     level's gap to the next is shrunk by the prior, so it stays a lower bound).
 
 Verdicts at the strongest level (`compare_verdicts`): the seat-fairness verdict of every seat
-and the card verdicts of the balance report (analysis/balance.py, analysis/cards.py) from a
-run with the game's default strategy in every seat, against the same run with the strongest
-level in every seat (the same deals): each verdict holds, or changes (named both ways).
+and start position from a run with the game's default strategy in every seat, against the same
+run with the strongest level in every seat (the same deals); and every card verdict by its one
+estimand, the card's advantage by counterfactual play (analysis/card_worth.py), measured with
+the default strategy and with the strongest built-in level (counterfactual play needs built-in
+players). A verdict changes only when the difference of its effect between the levels excludes
+0; a flag lost with the same effect is a change of power, not of the game.
 """
 from __future__ import annotations
 
@@ -182,9 +185,10 @@ def prior_held_levels(orders: dict, n_levels: int) -> set:
 # effect at each level with its interval, their difference with its interval, and "changed"
 # when that interval excludes 0. The two runs play the same deals; their difference is taken
 # as between independent samples (conservative: common deals only make it narrower).
-EFFECT_COLUMNS = ["verdict", "unit", "effect_base", "effect_base_low", "effect_base_high",
-                  "effect_top", "effect_top_low", "effect_top_high", "difference",
-                  "difference_low", "difference_high", "changed"]
+VERDICT_COLUMNS = ["verdict", "level_base", "verdict_base", "level_top", "verdict_top", "unit",
+                   "effect_base", "effect_base_low", "effect_base_high",
+                   "effect_top", "effect_top_low", "effect_top_high", "difference",
+                   "difference_low", "difference_high"]
 
 
 def _share_effects(label, base_row, top_row, fair, confidence):
@@ -221,35 +225,39 @@ def _positions(a) -> dict:
     return out
 
 
-def _card_effects(a) -> dict:
-    """{card subject: {verdict, effect, low, high}}: every card of every card section (its
-    takers' lead over the takers of the other cards of its type, analysis/cards.py), the
-    verdict its flag ("not flagged" when none)."""
+# a card verdict worth comparing across levels: the card helps or hurts at either level
+CARD_SIDES = ("helps", "hurts", "not-chosen-helps", "not-chosen-hurts")
+
+
+def card_verdict_word(code: str) -> str:
+    """A counterfactual verdict code (analysis/card_worth.py) as a table word."""
+    return code.replace("not-chosen-", "not chosen, ").replace("-", " ")
+
+
+def _worth_effects(rows: list) -> dict:
+    """{card subject: {verdict, effect, low, high}} of card-worth rows (analysis/card_worth.py
+    worth_table): the card's advantage in win share over the seat's best alternative, by
+    counterfactual play (the one estimand of a card verdict, docs/card-worth.md)."""
     out = {}
-    for f in a.flags:
-        if f.kind == "card" and f.verdict in ("over-performs", "under-performs"):
-            out[f.subject] = {"verdict": "flagged strong" if (f.effect or 0.0) > 0
-                              else "flagged weak", "effect": f.effect,
-                              "low": f.effect_low, "high": f.effect_high}
-    for sec in getattr(a, "cards", None) or []:
-        if getattr(sec, "kind", "card") != "card":
-            continue
-        t = sec.table
-        for r in t.itertuples():
-            key = component_name(r.name, sec.type)   # as the flags name it: "Barn (tile)"
-            cur = out.setdefault(key, {"verdict": "not flagged"})
-            cur.update({"effect": r.vs_peers, "low": r.vs_peers_low, "high": r.vs_peers_high})
+    for r in rows:
+        m, lo, hi = r["win"]
+        out[component_name(r["name"], r["type"])] = {
+            "verdict": r["verdict"], "effect": m, "low": lo, "high": hi}
     return out
 
 
-def compare_verdicts(base, top, base_name: str, top_name: str,
+def compare_verdicts(base, top, base_name: str, top_name: str, worth=None,
                      confidence: float = 0.95) -> pd.DataFrame:
-    """The seat, start-position and card verdicts of two balance analyses
-    (analysis.balance.BalanceAnalysis) of the same deals, side by side: one row per verdict,
-    a column per level (its verdict word), the effect at each level with its interval, the
+    """The seat and start-position verdicts of two balance analyses
+    (analysis.balance.BalanceAnalysis) of the same deals, `base_name` then `top_name` in every
+    seat, and the card verdicts of `worth` = (card-worth rows at the first level, at the
+    second level, first level's name, second level's name): the card's advantage by
+    counterfactual play (analysis/card_worth.py; it plays built-in players only, so its levels
+    may differ from the seats'). One row per verdict: the levels compared (level_base,
+    level_top), the verdict word at each, the effect at each with its interval, the
     difference of the effects (top minus base) with its interval, `changed` (that interval
-    excludes 0) and `holds` (not changed). A card flagged at neither level is not listed.
-    reports/ladder.py `verdict_change_lines` says it in words."""
+    excludes 0), `measured` and `holds` (not changed). A card listed helps or hurts at one
+    level at least. reports/ladder.py `verdict_change_lines` says it in words."""
     z = z_value(confidence)
     rows = []
     pb, pt = _positions(base), _positions(top)
@@ -258,34 +266,41 @@ def compare_verdicts(base, top, base_name: str, top_name: str,
         fair = 1.0 / len(base.seats)
     for k, rb in pb.items():
         rt = pt.get(k)
-        row = {"verdict": k, base_name: rb["verdict"],
-               top_name: rt["verdict"] if rt else "n/a"}
+        row = {"verdict": k, "level_base": base_name, "verdict_base": rb["verdict"],
+               "level_top": top_name, "verdict_top": rt["verdict"] if rt else "n/a"}
         if rt is not None:
             row.update(_share_effects(k, rb, rt, fair, confidence))
         rows.append(row)
-    cb, ct = _card_effects(base), _card_effects(top)
-    for k in [k for k in cb if cb[k]["verdict"] != "not flagged"] + \
-             [k for k in ct if ct[k]["verdict"] != "not flagged" and
-              cb.get(k, {}).get("verdict", "not flagged") == "not flagged"]:
-        b, t = cb.get(k, {"verdict": "not flagged"}), ct.get(k, {"verdict": "not flagged"})
-        row = {"verdict": k, base_name: b["verdict"], top_name: t["verdict"], "unit": "pp"}
-        if "effect" in b and "effect" in t:
-            se = [(x["high"] - x["low"]) / (2 * z) for x in (b, t)]
-            d = t["effect"] - b["effect"]
-            half = z * math.sqrt(se[0] ** 2 + se[1] ** 2)
-            row.update({"effect_base": b["effect"], "effect_base_low": b["low"],
-                        "effect_base_high": b["high"], "effect_top": t["effect"],
-                        "effect_top_low": t["low"], "effect_top_high": t["high"],
-                        "difference": d, "difference_low": d - half,
-                        "difference_high": d + half})
-        rows.append(row)
-    table = pd.DataFrame(rows, columns=["verdict", base_name, top_name] + EFFECT_COLUMNS[1:])
+    if worth is not None:
+        rows_b, rows_t, cb_name, ct_name = worth
+        cb, ct = _worth_effects(rows_b), _worth_effects(rows_t)
+        for k in [k for k in cb if cb[k]["verdict"] in CARD_SIDES] + \
+                 [k for k in ct if ct[k]["verdict"] in CARD_SIDES and
+                  cb.get(k, {}).get("verdict") not in CARD_SIDES]:
+            b = cb.get(k, {"verdict": "not-an-option"})
+            t = ct.get(k, {"verdict": "not-an-option"})
+            row = {"verdict": k, "level_base": cb_name,
+                   "verdict_base": card_verdict_word(b["verdict"]), "level_top": ct_name,
+                   "verdict_top": card_verdict_word(t["verdict"]), "unit": "pp"}
+            if all(math.isfinite(x.get(f, math.nan)) for x in (b, t)
+                   for f in ("effect", "low", "high")):
+                se = [(x["high"] - x["low"]) / (2 * z) for x in (b, t)]
+                d = t["effect"] - b["effect"]
+                # independent samples: each level's states come from its own games
+                half = z * math.sqrt(se[0] ** 2 + se[1] ** 2)
+                row.update({"effect_base": b["effect"], "effect_base_low": b["low"],
+                            "effect_base_high": b["high"], "effect_top": t["effect"],
+                            "effect_top_low": t["low"], "effect_top_high": t["high"],
+                            "difference": d, "difference_low": d - half,
+                            "difference_high": d + half})
+            rows.append(row)
+    table = pd.DataFrame(rows, columns=VERDICT_COLUMNS)
     lo = pd.to_numeric(table["difference_low"], errors="coerce")
     hi = pd.to_numeric(table["difference_high"], errors="coerce")
     measured = lo.notna() & hi.notna()
     # without effects (a verdict missing at one level) the flags are all there is to compare
     table["changed"] = np.where(measured, (lo > 0) | (hi < 0),
-                                table[base_name] != table[top_name])
+                                table["verdict_base"] != table["verdict_top"])
     table["changed"] = table["changed"].astype(bool)
     table["measured"] = measured.to_numpy()
     table["holds"] = ~table["changed"]

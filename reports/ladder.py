@@ -121,19 +121,29 @@ def strongest_line(res: LadderResult, shipped_level: str | None, title: str) -> 
     return f"Strongest level (highest rating): {res.strongest}{shipped}."
 
 
-def verdict_change_lines(table, base_name: str, top_name: str) -> list:
+def _levels_text(table) -> str:
+    """Which levels the verdict rows compare: the seats' and, when they differ, the cards'."""
+    pairs = list(dict.fromkeys(zip(table["level_base"], table["level_top"])))
+    kinds = ["seats and start positions", "cards (counterfactual play)"]
+    if len(pairs) == 1:
+        return f"{pairs[0][0]} against {pairs[0][1]} in every seat"
+    return "; ".join(f"{kind}: {a} against {b} in every seat"
+                     for kind, (a, b) in zip(kinds, pairs))
+
+
+def verdict_change_lines(table) -> list:
     """The verdict comparison of analysis.ladder.compare_verdicts in words: how many effects
     hold, each that changes (the difference of its effect between the levels excludes 0),
-    and each flag that differs while the effect does not (a change of power, not of the game)."""
+    and each verdict word that differs while the effect does not (a change of power, not of
+    the game)."""
     if table.empty:
-        return [f"No seat or card verdict to compare ({base_name} vs {top_name})."]
+        return ["No seat, start-position or card verdict to compare between the levels."]
     lines = [f"{int(table['holds'].sum())} of {len(table)} seat, start-position and card "
-             f"verdicts with {base_name} in every seat hold with {top_name} in every seat (same "
-             f"deals): the difference of the effect between the two levels, with its 95% "
-             f"interval, includes 0."]
+             f"verdicts hold between the levels ({_levels_text(table)}): the difference of the "
+             f"effect, with its 95% interval, includes 0."]
     for _, row in table.iterrows():
-        both = (f"{row['verdict']}: {row[base_name]} with {base_name}, {row[top_name]} with "
-                f"{top_name}")
+        both = (f"{row['verdict']}: {row['verdict_base']} with {row['level_base']}, "
+                f"{row['verdict_top']} with {row['level_top']}")
         effects = (f"effect {effect_text(row, 'effect_base')} against "
                    f"{effect_text(row, 'effect_top')}, difference "
                    f"{effect_text(row, 'difference')}")
@@ -141,8 +151,8 @@ def verdict_change_lines(table, base_name: str, top_name: str) -> list:
             lines.append(f"{both}; {effects}: changed.")
         elif row["changed"]:
             lines.append(f"{both}; its effect is not measured at both levels.")
-        elif row[base_name] != row[top_name]:
-            lines.append(f"{both}; {effects}: the same effect within its interval (the flag "
+        elif row["verdict_base"] != row["verdict_top"]:
+            lines.append(f"{both}; {effects}: the same effect within its interval (the verdict "
                          f"differs by power, not by the game).")
     return lines
 
@@ -186,21 +196,24 @@ def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document
     ev = Section("Evidence", "evidence", [fig, Table(HEADERS, table_rows(res), rating_note(res))])
     if res.verdict_table is not None and not res.verdict_table.empty:
         vt = res.verdict_table
-        cols = list(vt.columns)
-        ev.blocks.append(Table(["verdict", f"with {cols[1]}", f"with {cols[2]}",
-                                f"effect with {cols[1]} (95%)", f"effect with {cols[2]} (95%)",
-                                "difference (95%)", "changed"],
-                               [[r[cols[0]], r[cols[1]], r[cols[2]],
+        ev.blocks.append(Table(["verdict", "levels compared", "verdict at the first",
+                                "verdict at the second", "effect at the first (95%)",
+                                "effect at the second (95%)", "difference (95%)", "changed"],
+                               [[r["verdict"], f"{r['level_base']} -> {r['level_top']}",
+                                 r["verdict_base"], r["verdict_top"],
                                  effect_text(r, "effect_base"), effect_text(r, "effect_top"),
                                  effect_text(r, "difference"), "YES" if r["changed"] else "no"]
                                 for _, r in vt.iterrows()],
-                               "The balance report's seat, start-position and card verdicts "
-                               "with the game's default strategy in every seat and with the "
-                               "strongest level in every seat, on the same deals. Effect: win "
-                               "share minus the fair share (seats, start positions), the takers' "
-                               "lead over the takers of the other cards of the type (cards), in "
-                               "percentage points; changed: the interval of the difference "
-                               "excludes 0."))
+                               "Seats and start positions: the balance report's verdicts with "
+                               "the game's default strategy in every seat and with the "
+                               "strongest level in every seat, on the same deals; effect: win "
+                               "share minus the fair share. Cards: the card's advantage in win "
+                               "share over the seat's best alternative, by counterfactual play "
+                               "(docs/card-worth.md) with the default strategy and with the "
+                               "strongest built-in level in every seat (counterfactual play "
+                               "needs built-in players); a card is listed when it helps or "
+                               "hurts at one level at least. Percentage points; changed: the "
+                               "interval of the difference excludes 0."))
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', res.game)}, {res.players} players, variant "
         f"{manifest.get('variant')}",
@@ -208,6 +221,7 @@ def ladder_document(res: LadderResult, manifest: dict, header: dict) -> Document
         f"{header.get('games', 0):,} games in {header.get('seatings')} seatings (the same deals "
         f"for every level); mcts rollouts: {header.get('rollout')}",
         f"verdict runs: {header.get('verdict_games', 0):,} games each",
+        *([header["card_worth"]] if header.get("card_worth") else []),
         f"seed {manifest.get('seed')}, component file "
         f"{manifest.get('components', {}).get('path')} (sha256 "
         f"{str(manifest.get('components', {}).get('sha256'))[:12]}), overrides "

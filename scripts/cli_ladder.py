@@ -11,7 +11,8 @@ import os
 
 
 def add_commands(sub, _int) -> dict:
-    from sim.api.ladders import DEFAULT_BUDGETS, DEFAULT_GAMES   # the library's defaults
+    from sim.api.ladders import (DEFAULT_BUDGETS, DEFAULT_CARD_STATES,   # the library's
+                                 DEFAULT_GAMES)                          # defaults
     s = sub.add_parser("ladder", help="skill ladder: random, greedy, planner and mcts at rising "
                                       "budgets against a reference, seats rotated")
     s.add_argument("game")
@@ -33,6 +34,11 @@ def add_commands(sub, _int) -> dict:
                         "its default strategy)")
     s.add_argument("--verdict-games", type=_int("verdict games"), default=None,
                    help="games of the two verdict runs (default: --games; 0 skips them)")
+    s.add_argument("--card-states", type=_int("card states"), default=DEFAULT_CARD_STATES,
+                   help=f"card verdicts: at most this many sampled decisions per card, each "
+                        f"card's advantage by counterfactual play with the default strategy "
+                        f"and with the strongest built-in level, on --verdict-games games "
+                        f"(default {DEFAULT_CARD_STATES}; 0 skips them)")
     s.add_argument("--seed", type=_int("seed"), default=1, help="seed shared by every level")
     s.add_argument("--workers", type=_int("workers"), default=None, help="worker processes")
     s.add_argument("--out", default=None, help="output folder (sub-runs and report/)")
@@ -58,12 +64,14 @@ def cmd_ladder(args, out) -> int:
                set=list(args.overrides), out=root, budgets=args.budgets, rollout=args.rollout,
                reference=args.reference, verdict_games=args.verdict_games,
                components=args.components, workers=args.workers, overwrite=args.overwrite,
-               progress=not args.no_progress, echo=out, assign=list(args.assign))
+               progress=not args.no_progress, echo=out, assign=list(args.assign),
+               card_states=args.card_states)
     files = r.report()
     print("", file=out)
     print(r.table_text(), file=out)
     print("", file=out)
-    for line in r.verdicts + r.notes:
+    for line in r.verdicts + r.notes + ([r.card_note.capitalize() + "."] if r.card_note
+                                        else []):
         print(line, file=out)
     print(f"\nreport: {files.get('html')}  (Markdown: {files.get('md')}; plot: "
           f"{files.get('png')})", file=out)

@@ -205,3 +205,27 @@ def test_the_report_says_a_never_taken_card_would_help_the_players_miss_it(cards
     plain = analyse_run(r.path, card_check=0)
     gem0 = next(f for f in plain.flags if f.kind == "card" and f.subject.startswith("Hidden Gem ("))
     assert flag_text(gem0).endswith("was never taken in 300 games")
+
+
+def test_the_ladder_compares_card_verdicts_by_counterfactual_play(cards_registry, tmp_path):
+    """Issue 19, item 3: the ladder's card verdicts are each card's advantage by
+    counterfactual play at two built-in levels (the default `fan` and the strongest built-in),
+    never the takers' lead; Hidden Gem, which fan never takes, helps at both levels."""
+    from sim import ladder
+    r = ladder("toycards", players=2, games=40, budgets=[4], verdict_games=200,
+               card_states=150, seed=5, workers=1, out=str(tmp_path / "lad"))
+    rated = [lv for lv in r.table["level"] if not str(lv).startswith("mcts")]
+    top = rated[-1]
+    assert top != "fan"       # greedy takes the 6-point gem: stronger than the fan
+    vt = r.verdict_table.set_index("verdict")
+    gem = vt.loc["Hidden Gem (card)"]
+    assert (gem["level_base"], gem["level_top"]) == ("fan", top)
+    assert gem["verdict_base"] == "not chosen, helps"
+    assert gem["effect_base_low"] > 0 and gem["effect_top_low"] > 0
+    seats = [v for v in vt.index if "fairness" in v]
+    assert seats and set(vt.index) - set(seats) <= {
+        f"{n} (card)" for n in ("Plain A", "Plain B", "Plain C", "Plain D", "Hidden Gem",
+                                "Fool's Gold")}
+    assert r.card_note and "counterfactual play with fan and with " + top in r.card_note
+    md = open(r.report()["md"]).read()
+    assert r.card_note in md and "Hidden Gem (card)" in md

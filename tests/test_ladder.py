@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 from analysis.ladder import analyse_ladder, compare_verdicts, skill_depth
-from analysis.findings import Finding
 from analysis.ratings import RATING_PRIOR
 from reports.ladder import (ladder_table_text, ladder_verdict_lines, rating_note,
                             verdict_change_lines)
@@ -120,11 +119,13 @@ def test_the_regularised_interval_equals_the_plain_one_when_every_level_won_and_
 
 
 def test_the_ladder_compares_effects_not_flags():
-    """Issue 19, item 6: a verdict has changed only when the difference of its effect between
-    the two levels excludes 0; a flag lost with the same effect (less power) holds."""
+    """Issue 19, items 3 and 6: a verdict has changed only when the difference of its effect
+    between the two levels excludes 0 (a verdict lost with the same effect is less power); a
+    card's effect is its advantage by counterfactual play (card-worth rows), not its takers'
+    lead, and its levels (built-in players) are named apart from the seats' levels."""
     from analysis.stats import wilson_interval
 
-    def analysis(seat_wins, games, cards, flags):
+    def analysis(seat_wins, games):
         lo, hi = wilson_interval(np.asarray(seat_wins, float), np.full(2, games))
         share = np.asarray(seat_wins, float) / games
         seats = pd.DataFrame({"label": ["Seat 1", "Seat 2"], "wins": seat_wins,
@@ -132,39 +133,53 @@ def test_the_ladder_compares_effects_not_flags():
                               "win_high": hi,
                               "verdict": ["favoured" if lo[0] > 0.5 else "fair",
                                           "disadvantaged" if hi[1] < 0.5 else "fair"]})
-        table = pd.DataFrame({"name": list(cards), "vs_peers": [c[0] for c in cards.values()],
-                              "vs_peers_low": [c[1] for c in cards.values()],
-                              "vs_peers_high": [c[2] for c in cards.values()]})
-        sec = SimpleNamespace(label="Goals", type="goal", kind="card", table=table)
-        return SimpleNamespace(seats=seats, solo=False, flags=flags, cards=[sec], breakdowns=[],
+        return SimpleNamespace(seats=seats, solo=False, flags=[], cards=[], breakdowns=[],
                                players=2)
-    # Twin Falls: flagged strong at the base level, not at the top level, the same effect
-    base = analysis([5_300, 4_700], 10_000,
-                    {"Twin Falls": (0.10, 0.06, 0.14), "Harbour": (0.01, -0.02, 0.04)},
-                    [Finding("card", "Twin Falls (goal)", "over-performs", effect=0.10,
-                             effect_low=0.06, effect_high=0.14)])
-    top = analysis([1_020, 980], 2_000,
-                   {"Twin Falls": (0.08, -0.01, 0.17), "Harbour": (-0.10, -0.14, -0.06)},
-                   [Finding("card", "Harbour (goal)", "under-performs", effect=-0.10,
-                            effect_low=-0.14, effect_high=-0.06)])
-    table = compare_verdicts(base, top, "greedy", "mcts-800").set_index("verdict")
+
+    def worth(cards):
+        return [{"name": n, "type": "goal", "verdict": v, "win": w}
+                for n, (v, w) in cards.items()]
+    base = analysis([5_300, 4_700], 10_000)
+    top = analysis([1_020, 980], 2_000)
+    # Twin Falls helps with greedy, its interval holds 0 with planner: the same effect.
+    # Harbour: no advantage with greedy, hurts with planner, beyond the interval.
+    # Quiet Pond: no advantage at both levels: not listed. Hidden Cove: not chosen by greedy
+    # and would help; chosen by planner and helps as much: holds.
+    rows_b = worth({"Twin Falls": ("helps", (0.10, 0.06, 0.14)),
+                    "Harbour": ("no-advantage", (0.01, -0.02, 0.04)),
+                    "Quiet Pond": ("no-advantage", (0.0, -0.03, 0.03)),
+                    "Hidden Cove": ("not-chosen-helps", (0.12, 0.08, 0.16))})
+    rows_t = worth({"Twin Falls": ("no-advantage", (0.08, -0.01, 0.17)),
+                    "Harbour": ("hurts", (-0.10, -0.14, -0.06)),
+                    "Quiet Pond": ("no-advantage", (0.01, -0.03, 0.05)),
+                    "Hidden Cove": ("helps", (0.11, 0.07, 0.15))})
+    table = compare_verdicts(base, top, "greedy", "mcts-800",
+                             worth=(rows_b, rows_t, "greedy", "planner")).set_index("verdict")
     # seat 1: favoured with greedy, "fair" with mcts-800 on fewer games: the effect is the
     # same within its interval, so the verdict holds
-    assert table.loc["Seat 1 fairness", "greedy"] == "favoured"
-    assert table.loc["Seat 1 fairness", "mcts-800"] == "fair"
-    assert not table.loc["Seat 1 fairness", "changed"]
-    assert table.loc["Seat 1 fairness", "difference_low"] < 0 < table.loc["Seat 1 fairness",
-                                                                           "difference_high"]
+    seat = table.loc["Seat 1 fairness"]
+    assert (seat["verdict_base"], seat["verdict_top"]) == ("favoured", "fair")
+    assert (seat["level_base"], seat["level_top"]) == ("greedy", "mcts-800")
+    assert not seat["changed"]
+    assert seat["difference_low"] < 0 < seat["difference_high"]
     twin = table.loc["Twin Falls (goal)"]
-    assert twin["mcts-800"] == "not flagged" and not twin["changed"]
+    assert (twin["level_base"], twin["level_top"]) == ("greedy", "planner")
+    assert twin["verdict_top"] == "no advantage" and not twin["changed"]
     assert twin["difference"] == pytest.approx(-0.02)
     harbour = table.loc["Harbour (goal)"]
-    assert harbour["greedy"] == "not flagged" and harbour["changed"]
+    assert harbour["verdict_base"] == "no advantage" and harbour["changed"]
     assert harbour["difference_high"] < 0
-    lines = verdict_change_lines(table.reset_index(), "greedy", "mcts-800")
-    assert lines[0].startswith("3 of 4 ")
+    assert "Quiet Pond (goal)" not in table.index
+    cove = table.loc["Hidden Cove (goal)"]
+    assert cove["verdict_base"] == "not chosen, helps" and not cove["changed"]
+    lines = verdict_change_lines(table.reset_index())
+    assert lines[0].startswith("4 of 5 ")
+    assert "cards (counterfactual play): greedy against planner" in lines[0]
     assert any("Twin Falls" in x and "the same effect within its interval" in x for x in lines)
     assert any("Harbour" in x and x.endswith("changed.") for x in lines)
+    # without card-worth rows there are no card rows: takers' leads are never compared
+    assert set(compare_verdicts(base, top, "greedy", "mcts-800")["verdict"]) == {
+        "Seat 1 fairness", "Seat 2 fairness"}
 
 
 LADDER = ["ladder", "toy", "--players", "2", "--games", "120", "--budgets", "8,40",

@@ -29,6 +29,7 @@ from sim.game_api import ToolkitError
 BUILTIN_LEVELS = ("random", "greedy", "planner")
 DEFAULT_BUDGETS = None     # the game's own mcts iterations: the one level `mcts` as shipped
 DEFAULT_GAMES = 2000
+DEFAULT_CARD_STATES = 300  # sampled decisions per card for the card verdicts (= balance cards)
 VARIANTS_NAME = "ladder_variants.toml"
 
 
@@ -148,8 +149,9 @@ class LadderResult:
 
     .table (DataFrame, one row per level, weakest first: level, budget, games, win_share,
     win_low, win_high, rating, rating_se, rating_low, rating_high, elo), .verdict_table
-    (DataFrame of the report's seat and card verdicts with the default strategy and with the
-    strongest level, or None), .depth, .steps, .strongest, .reference, .levels, .verdicts and
+    (DataFrame, analysis.ladder.compare_verdicts: the seat and start-position verdicts with
+    the default strategy and with the strongest level, the card verdicts by counterfactual
+    play with the default strategy and with the strongest built-in level; or None), .depth, .steps, .strongest, .reference, .levels, .verdicts and
     .notes (plain lines), .games (per level, whole seat rotations), .seatings, .verdict_games,
     .path (the result folder; .temporary: True when out=None made it), .manifest (of the
     first sub-run), .analysis
@@ -164,6 +166,7 @@ class LadderResult:
     rollout: str
     budgets: list
     temporary: bool = False
+    card_note: str | None = None     # what the card verdicts played, in words
 
     @property
     def table(self):
@@ -209,7 +212,8 @@ class LadderResult:
         from reports.ladder import ladder_document
         return ladder_document(self.analysis, self.manifest,
                                {"games": self.games, "seatings": self.seatings,
-                                "verdict_games": self.verdict_games, "rollout": self.rollout})
+                                "verdict_games": self.verdict_games, "rollout": self.rollout,
+                                "card_worth": self.card_note})
 
     def report(self, path: str | None = None, formats=("html", "md")) -> dict:
         """Write the report (HTML and/or Markdown, and the plot ladder.png) into `path`
@@ -228,7 +232,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
            rollout: str | None = None,
            reference: str | None = None, verdict_games: int | None = None, components=None,
            workers=None, overwrite: bool = False, progress: bool = False,
-           echo=None, assign=None) -> LadderResult:
+           echo=None, assign=None, card_states: int = DEFAULT_CARD_STATES) -> LadderResult:
     """The skill ladder: the game's built-ins (random, greedy, planner and its default
     strategy, those it has) and the game's mcts as shipped (its own defaults, strategies/
     search.py) at each of `budgets` (iterations per decision, a list or '50,200,800'; default:
@@ -237,7 +241,11 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     else the default strategy) in the others, seats rotated, the same deals for every level;
     `games` per level (rounded up to whole rotations). Then `verdict_games` (default
     `games`, 0 skips them) with the default strategy in every seat and with the strongest
-    level in every seat: which of the report's verdicts hold. out=None: a temporary folder.
+    level in every seat: which of the report's seat verdicts hold; and each card's advantage
+    by counterfactual play (`balance cards`' estimand: `verdict_games` games scanned, at most
+    `card_states` sampled decisions per card, 0 skips it) with the default strategy and with
+    the strongest built-in level (counterfactual play needs built-in players): which card
+    verdicts hold. out=None: a temporary folder.
     `assign`: choices assigned at random in every run of the ladder (sim/assign.py)."""
     from sim.assign import parse_assign, with_assignment
     from analysis.balance import analyse_run
@@ -263,6 +271,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
                         "opponent)")
     problems += limits.problems(
         lambda: limits.count(verdict_games, "--verdict-games", 0, limits.MAX_GAMES))
+    problems += limits.problems(
+        lambda: limits.count(card_states, "--card-states", 0, limits.MAX_GAMES))
     shipped = None
     try:
         builtin, reference = levels_of(spec, rollout, reference)
@@ -296,6 +306,8 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
                                 "sha256": rf.sha256_bytes(text.encode("utf-8"))}}
     if assigned:   # a plan without assignment stays as it was
         plan["assign"] = [f"{n}=random" for n in assigned]
+    if card_states != DEFAULT_CARD_STATES:   # a plan of the default stays as it was
+        plan["card_states"] = int(card_states)
     claim_root(root, plan, overwrite)
     if not os.path.isfile(vpath):     # ours (its SHA-256 is in the plan; checked on a resume)
         with open(vpath, "w", encoding="utf-8") as fh:
@@ -325,6 +337,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     res.verdicts.append(strongest_line(res, mcts_level(int(shipped["iterations"])) if
                                        rollout == shipped["rollout"] else None, spec.title))
     base_name = spec.default_strategy_name()
+    card_note = None
     if verdict_games > 0 and strongest != base_name:
         vconf = [{"prepared": with_assignment(spec, spec.prepare(comp, n_players, [name], seed,
                                                                  vpath), assigned),
@@ -335,9 +348,16 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         designer.run_configs(spec, vconf, verdict_games, seed, root, workers=workers,
                              progress=progress, by="seat",
                              chunk_size=_chunk(verdict_games, 1, _slowest(spec, vconf)))
+        worth = _card_worth_levels(spec, comp, set_, components, n_players, res, builtin,
+                                   base_name, verdict_games, card_states, seed, workers,
+                                   progress, say, assigned)
         res.verdict_table = compare_verdicts(analyse_run(vconf[0]["dir"]),
-                                             analyse_run(vconf[1]["dir"]), base_name, strongest)
-        res.verdicts += verdict_change_lines(res.verdict_table, base_name, strongest)
+                                             analyse_run(vconf[1]["dir"]), base_name, strongest,
+                                             worth=worth)
+        res.verdicts += verdict_change_lines(res.verdict_table)
+        card_note = (f"card verdicts: {verdict_games:,} games scanned per level, at most "
+                     f"{card_states:,} sampled decisions per card, by counterfactual play "
+                     f"with {worth[2]} and with {worth[3]} in every seat" if worth else None)
     elif verdict_games > 0:
         res.notes.append(f"The strongest level is the game's default strategy ({base_name}): "
                          f"the report's verdicts are already those of the strongest level.")
@@ -347,4 +367,48 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     designer.write_plan(root, {**plan, "result": {"games": n_games, "depth": res.depth,
                                                   "strongest": strongest}})
     return LadderResult(root, res, manifest, n_games, rot, verdict_games, rollout, budgets,
-                        temporary)
+                        temporary, card_note)
+
+
+def _card_worth_levels(spec, comp, set_, components, n_players, res, builtin, base_name,
+                       verdict_games, card_states, seed, workers, progress, say, assigned):
+    """(card-worth rows with the default strategy, with the strongest built-in level, their
+    names) for the ladder's card verdicts, or None with a note in res.notes saying why not."""
+    from analysis.ladder import budget_of
+    from sim.api.worth import measure_worth
+    meta = getattr(spec, "report_metadata", lambda c: {})(comp) or {}
+    cards = [c for c in meta.get("cards", []) if c.get("mask_column")]
+    if not cards or card_states == 0 or spec.model() is None:
+        if cards and card_states == 0:
+            res.notes.append("Card verdicts skipped (--card-states 0).")
+        return None
+    if assigned:
+        res.notes.append("Card verdicts not compared: with --assign a card assigned at random is "
+                         "not a choice, so its advantage over the seat's alternative is not "
+                         "defined.")
+        return None
+    rated = [lv for lv in res.table["level"] if budget_of(lv) is None and lv in builtin]
+    top = rated[-1]      # the table is sorted by rating: the strongest built-in level last
+    if top == base_name:
+        res.notes.append(f"Card verdicts not compared: a card's verdict is its advantage by "
+                         f"counterfactual play, which needs built-in players, and the default "
+                         f"strategy ({base_name}) is already the strongest built-in level; "
+                         f"`balance cards {spec.name} --strategies {base_name}` gives them.")
+        return None
+    if top != res.strongest:
+        res.notes.append(f"Card verdicts compare {base_name} with {top}, the strongest built-in "
+                         f"level (counterfactual play needs built-in players; the strongest "
+                         f"level, {res.strongest}, is a search player).")
+
+    def load(ov):
+        return spec.load_components(components, tuple(set_) + tuple(ov))
+
+    rows = []
+    for name in (base_name, top):
+        prepared = spec.prepare(comp, n_players, [name], seed)
+        say(f"card verdicts: each card's advantage by counterfactual play with {name} in "
+            f"every seat")
+        rows.append(measure_worth(spec, prepared, cards, load, verdict_games, card_states, 1,
+                                  (), seed, workers=workers, progress=progress,
+                                  echo=say).rows)
+    return rows[0], rows[1], base_name, top

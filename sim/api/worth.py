@@ -137,6 +137,59 @@ def sample_text(scan_games: int, states: int, playons: int) -> str:
                if default else ""))
 
 
+@dataclass
+class WorthMeasure:
+    """What `measure_worth` found: .rows (analysis/card_worth.py worth_table), .scan (the scan
+    rows), .chosen (the sampled states), .valid (per state: 1 replayed), .scan_seconds."""
+    rows: list
+    scan: object
+    chosen: object
+    valid: object
+    scan_seconds: float
+
+
+def measure_worth(spec, prepared, cards: list, load, scan_games: int, states: int,
+                  playons: int, offsets: tuple, seed: int, workers=None,
+                  progress: bool = False, echo=None) -> WorthMeasure:
+    """Every card of `cards` (report_metadata() card entries with a mask column): its
+    advantage by counterfactual play on states sampled from `scan_games` games of `prepared`
+    (built-in players), at most `states` per card, `playons` per state; its parity value from
+    its value moved by each of `offsets` (`load(overrides)`: the Components with those
+    overrides). The one measurement behind `card_worth` and the ladder's card verdicts."""
+    import numpy as np
+    from analysis.card_worth import playons_for, select_states, worth_table
+    from sim import counterfactual as cf
+    say = echo_to(echo)
+    t0 = time.perf_counter()
+    cf.check_players(prepared)
+    names = [str(n) for n in getattr(prepared, "strategy_names", ())]
+    masks = [c["mask_column"] for c in cards]
+    comps, cfg_idx, cfg_vals = _value_configs(spec, load, cards, offsets)
+    say(f"card worth: scanning {scan_games:,} games of {', '.join(dict.fromkeys(names))} "
+        f"({prepared.n_players} players) for decisions where a card is an option...")
+    scan = cf.scan(spec, prepared, masks, 0, int(scan_games), workers=workers,
+                   progress=progress)
+    t_scan = time.perf_counter() - t0
+    chosen = select_states(scan, int(states), seed)
+    width = max(len(v) for v in cfg_idx.values())
+    configs = np.full((len(chosen), width), -1, np.int64)
+    for r, (t, c) in enumerate(zip(chosen[:, 3], chosen[:, 4])):
+        ix = cfg_idx[(int(t), int(c))]
+        configs[r, :len(ix)] = ix
+    keys = [(int(t), int(c)) for t, c in zip(chosen[:, 3], chosen[:, 4])]
+    counts = Counter(keys)
+    per_card = playons_for(counts, int(states), int(playons), int(playons) * MOST_PLAYONS)
+    k_state = np.array([per_card[k] for k in keys], np.int64)
+    say(f"card worth: {len(chosen):,} sampled states, {int(k_state.sum()):,} play-ons "
+        f"({playons} per state, more for a card with fewer states), under {width} value(s) "
+        f"per card, 2 branches each...")
+    outcomes, valid = cf.play_states(spec, prepared, comps, chosen, configs, masks,
+                                     k_state, workers=workers, progress=progress)
+    rows = worth_table(scan, chosen, outcomes, valid, cards, cfg_vals, seed=seed)
+    _check_suggestions(rows, cards, load)
+    return WorthMeasure(rows, scan, chosen, valid, t_scan)
+
+
 @folder_lock.scoped
 def card_worth(game: str, players: int | None = None, strategies=None, seed: int = 1,
                set=None, out: str | None = None, *, only=None, components=None,
@@ -148,8 +201,6 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     games of these players (at most `states` per card), `playons` play-ons per state; the
     parity value from the card's value moved by each of `offsets` on the same states.
     The result folder follows the sweep's rules (designer.json, --overwrite)."""
-    import numpy as np   # on use: the listing commands import this module's package
-    from analysis.card_worth import playons_for, select_states, worth_table
     from sim import counterfactual as cf
     from sim.registry import get_game
 
@@ -187,12 +238,10 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
                            f"(report_metadata() cards)")
     prepared = spec.prepare(base, n_players, names, seed, variants)
     cf.check_players(prepared)
-    masks = [c["mask_column"] for c in cards]
 
     def load(ov):
         return spec.load_components(components, tuple(set_) + tuple(ov))
 
-    comps, cfg_idx, cfg_vals = _value_configs(spec, load, cards, offs)
     root, _ = result_root(out, spec, "worth")
     plan = {"kind": "worth", "game": spec.name, "players": n_players, "strategies": names,
             "only": only if only is None or isinstance(only, str) else ",".join(only),
@@ -200,28 +249,9 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
             "offsets": list(offs), "seed": seed, "components": components,
             "overrides": list(set_), "variants": variants}
     claim_root(root, plan, overwrite)
-    say(f"card worth: scanning {scan_games:,} games of {', '.join(names)} ({n_players} "
-        f"players) for decisions where a card is an option...")
-    scan = cf.scan(spec, prepared, masks, 0, int(scan_games), workers=workers,
-                   progress=progress)
-    t_scan = time.perf_counter() - t0
-    chosen = select_states(scan, int(states), seed)
-    width = max(len(v) for v in cfg_idx.values())
-    configs = np.full((len(chosen), width), -1, np.int64)
-    for r, (t, c) in enumerate(zip(chosen[:, 3], chosen[:, 4])):
-        ix = cfg_idx[(int(t), int(c))]
-        configs[r, :len(ix)] = ix
-    keys = [(int(t), int(c)) for t, c in zip(chosen[:, 3], chosen[:, 4])]
-    counts = Counter(keys)
-    per_card = playons_for(counts, int(states), int(playons), int(playons) * MOST_PLAYONS)
-    k_state = np.array([per_card[k] for k in keys], np.int64)
-    say(f"card worth: {len(chosen):,} sampled states, {int(k_state.sum()):,} play-ons "
-        f"({playons} per state, more for a card with fewer states), under {width} value(s) "
-        f"per card, 2 branches each...")
-    outcomes, valid = cf.play_states(spec, prepared, comps, chosen, configs, masks,
-                                     k_state, workers=workers, progress=progress)
-    rows = worth_table(scan, chosen, outcomes, valid, cards, cfg_vals, seed=seed)
-    _check_suggestions(rows, cards, load)
+    m = measure_worth(spec, prepared, cards, load, scan_games, states, playons, offs, seed,
+                      workers=workers, progress=progress, echo=say)
+    rows, scan, chosen, valid, t_scan = (m.rows, m.scan, m.chosen, m.valid, m.scan_seconds)
     seconds = time.perf_counter() - t0
     header = {"game": spec.name, "title": spec.title, "players": n_players,
               "strategies": names, "seed": seed, "scan_games": int(scan_games),
