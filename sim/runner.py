@@ -585,9 +585,13 @@ def _open_folders(spec, jobs: list, plans: list, backend: str, command_line) -> 
     return manifests
 
 
-def _warm_up(spec, jobs: list, plans: list) -> float:
+def _warm_up(spec, jobs: list, plans: list, pooled: bool = False) -> float:
     """Compile / load machine code in the parent, on a tiny chunk, so that it is timed apart
-    from play and workers find the on-disk cache. Returns the seconds it took."""
+    from play and workers find the on-disk cache. Returns the seconds it took.
+
+    `pooled`: the chunks go to two or more local worker processes. Then a kernel already in
+    the on-disk cache is not loaded here: the parent plays no chunk, and loading it (seconds
+    of a process's start) would only delay the workers, which load it themselves."""
     t0 = time.perf_counter()
     warmed = set()
     for (prepared, _, _), plan in zip(jobs, plans):
@@ -596,6 +600,9 @@ def _warm_up(spec, jobs: list, plans: list) -> float:
             # a cold compile is a long wait before the first game: say so (on stderr, also
             # with --no-progress: it is one line, not a redrawn bar), and only when it happens
             note = getattr(spec, "compile_note", lambda _: None)(prepared)
+            if pooled and not note and hasattr(spec, "compile_note"):
+                warmed.add(key)
+                continue
             if note:
                 print(f"balance: {note}", file=sys.stderr, flush=True)
             started = time.perf_counter()
@@ -725,9 +732,10 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     manifests = _open_folders(spec, jobs, plans, backend, command_line)
     for var in THREAD_ENV:  # inherited by worker processes started from here
         os.environ.setdefault(var, "1")
-    compile_seconds = _warm_up(spec, jobs, plans) + check_seconds
     todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
     tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
+    pooled = backend == "loky" and min(plans[0].workers, len(tasks)) > 1
+    compile_seconds = _warm_up(spec, jobs, plans, pooled) + check_seconds
     total = sum(plan.n_games for plan in plans)
     games_before = total - sum(n for plan in plans for _, n in plan.todo)
     t1 = time.perf_counter()
