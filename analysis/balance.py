@@ -136,12 +136,12 @@ def check_run_folder(run_dir: str, allow_incomplete: bool = False):
 
 def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = None,
                 confidence: float = 0.95, allow_incomplete: bool = False,
-                card_check: int = 0) -> BalanceAnalysis:
+                card_checker=None) -> BalanceAnalysis:
     """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games).
-    `card_check` > 0: the flagged and never-taken cards get their counterfactual advantage,
-    from decision states sampled in the run's first `card_check` games (analysis/card_check.py
-    worth_check, needs the game's engine), and their verdicts say it; 0: the verdicts say it
-    was not measured."""
+    `card_checker(run_dir, analysis, progress=...)` -> (results, notes): the flagged and
+    never-taken cards get their counterfactual advantage (the facade's
+    sim/api/card_check.py `checker(games)`: it plays games, which this layer does not), and
+    their verdicts say it; None: the verdicts say it was not measured."""
     from sim.runner import log_columns
 
     folder = check_run_folder(run_dir, allow_incomplete)
@@ -174,10 +174,8 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         raise ToolkitError(f"{run_dir}: the logs hold no games")
     first_notes = list(notes)
     analysis = derive(agg, manifest, meta, notes, confidence, run_dir)
-    if card_check > 0 and metadata_from_game:
-        from analysis.card_check import worth_check
-        response, check_notes = worth_check(run_dir, analysis, games=card_check,
-                                            progress=progress)
+    if card_checker is not None and metadata_from_game:
+        response, check_notes = card_checker(run_dir, analysis, progress=progress)
         if response:
             analysis = derive(agg, manifest, meta, first_notes + check_notes, confidence,
                               run_dir, response)
@@ -533,7 +531,7 @@ def derive(agg: RunAggregates, manifest: dict, meta: dict, notes: list,
            confidence: float = 0.95, run_dir: str = "",
            card_response: dict | None = None) -> BalanceAnalysis:
     """`card_response`: {card type: {card index: its counterfactual worth row
-    (analysis/card_check.py worth_check)}} for the cards whose advantage was measured.
+    (sim/api/card_check.py worth_check)}} for the cards whose advantage was measured.
     The sections run in reading order; each adds its verdicts and flags."""
     d = _derivation(agg, manifest, meta, confidence)
     seats, tie_rate, all_tied_rate = _derive_seats(d)
@@ -726,7 +724,7 @@ def _card_findings(card, table: pd.DataFrame, gap: dict, agg: RunAggregates, G: 
             stat = dict(statistic="takers_win_share", value=wt[c], low=wt_lo[c], high=wt_hi[c],
                         reference=gap["base"][c], reference_low=gap["base_low"][c],
                         reference_high=gap["base_high"][c])
-            # its counterfactual advantage (analysis/card_check.py worth_check), if measured
+            # its counterfactual advantage (sim/api/card_check.py worth_check), if measured
             about["response"] = (response or {}).get(c)
         if math.isnan(l) or not big:
             continue

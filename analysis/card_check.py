@@ -1,16 +1,12 @@
 """Measuring the card steps that sim/cards.py plans: the takers' sensitivity table of
-`balance cards --takers` and its response check (flagged cards played again at value -1 and
-+1 on the run's own seeds); and the run report's card check, each flagged or never-taken
-card's counterfactual advantage from the run's own games (worth_check; the estimand:
-docs/card-worth.md). Moved here from sim/cards.py so that the engine layer imports no
-analysis (docs/architecture.md, tests/test_layering.py).
+`balance cards --takers` (`measure`, from logs handed in), and which cards the run report's
+card check looks at (`flagged_cards`, `worth_cards`). The plays themselves (the response
+check, each card's counterfactual advantage from the run's own games) are the facade's:
+sim/api/card_check.py, so that this layer takes frames and returns findings
+(docs/architecture.md, tests/test_layering.py).
 """
 from __future__ import annotations
 
-import os
-
-from analysis.findings import Note
-from sim.cards import REPORT_CHECK_CARDS, REPORT_CHECK_GAMES, plan_steps
 
 
 def measure(steps: list, configs_logs: list, meta: dict, confidence: float = 0.95) -> list:
@@ -53,11 +49,6 @@ def log_columns(meta: dict) -> list:
     return ["game", "seat", "win"] + [c["mask_column"] for c in meta.get("cards", [])]
 
 
-def read_config_logs(dirs: list, meta: dict) -> list:
-    from sim.runner import read_logs
-    return [read_logs(d, columns=log_columns(meta)) for d in dirs]
-
-
 # ---------------------------------------------------------------------------------------
 # balance report: check the flagged cards of a run
 # ---------------------------------------------------------------------------------------
@@ -72,73 +63,9 @@ def flagged_cards(analysis) -> list:
     return [(ty, c) for _, ty, c in sorted(out, key=lambda x: -x[0])]
 
 
-def response_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
-                   max_cards: int = REPORT_CHECK_CARDS, workers: int | None = 1,
-                   progress: bool = False, cards: list | None = None) -> tuple[dict, list]:
-    """Play the flagged cards of a run at value -1 and +1 on the run's first `games` seeds
-    (same strategies, players, components, overrides, variants), in a temporary folder that
-    is removed afterwards. Returns ({type: {card: step}}, notes). `cards`: [(type, index)]
-    to check instead of the flagged ones. One worker by default: a report stays a report."""
-    import tempfile
-
-    from analysis.metadata import game_metadata
-    from sim.assign import with_assignment
-    from sim.designer import run_configs
-    from sim.run_folder import open_run
-
-    want = list(cards) if cards is not None else flagged_cards(analysis)
-    if not want or games <= 0 or analysis.solo:  # solo flags compare scores, not take rates
-        return {}, []
-    notes = []
-    folder = open_run(run_dir)
-    manifest, spec = folder.manifest, folder.spec
-    if spec is None:
-        return {}, []
-    if manifest.get("user_strategies"):
-        return {}, [Note("card-check-user-strategies")]
-    meta = game_metadata(spec, folder.components)
-    if not any(c.get("value_path") for c in meta.get("cards", [])):
-        return {}, []
-    if len(want) > max_cards:
-        notes.append(Note("card-check-limited", {"checked": max_cards, "flagged": len(want)}))
-        want = want[:max_cards]
-    comp = manifest["components"]
-    copy = os.path.join(run_dir, comp["copy"])
-    run_ov = tuple(comp.get("overrides") or ())
-    vf = manifest.get("variants_file")
-    variants = os.path.join(run_dir, vf["copy"]) if vf else None
-
-    def load(ov):
-        return spec.load_components(copy, run_ov + tuple(ov))
-
-    steps, configs = plan_steps(meta, load, only=set(want))
-    if not steps:
-        return {}, notes
-    n = int(min(games, int(manifest.get("games") or games)))
-    players = int(manifest["players"])
-    names = list(manifest["strategy_names"])
-    # the choices the run assigned at random stay assigned in its replays
-    assigned = dict((manifest.get("config") or {}).get("assigned") or {})
-    with tempfile.TemporaryDirectory(prefix="balance-cardcheck-") as tmp:
-        cfgs = [{"dir": os.path.join(tmp, f"point-{k:02d}"),
-                 "prepared": with_assignment(spec, spec.prepare(load(ov), players, names,
-                                                                int(manifest["seed"]), variants),
-                                             assigned)}
-                for k, ov in enumerate(configs)]
-        run_configs(spec, cfgs, n, int(manifest["seed"]), tmp, workers=workers,
-                    progress=progress)
-        logs = read_config_logs([c["dir"] for c in cfgs], meta)
-    measure(steps, logs, meta)
-    out: dict = {}
-    for s in steps:
-        out.setdefault(s["type"], {})[s["card"]] = s
-    return out, notes
-
-
 # ---------------------------------------------------------------------------------------
 # balance report: each flagged card's worth by counterfactual play (docs/card-worth.md)
 # ---------------------------------------------------------------------------------------
-REPORT_WORTH_STATES = 300   # sampled decisions per checked card at most (one per game)
 # a card never taken in fewer games says little about the card or the players: not checked
 # (and a short run's report stays quick)
 NEVER_TAKEN_MIN_GAMES = 200
@@ -155,92 +82,3 @@ def worth_cards(analysis) -> list:
         t = sec.table
         out += [(sec.type, int(r.card)) for r in t[t["flag"] == "never taken"].itertuples()]
     return out
-
-
-def worth_check(run_dir: str, analysis, games: int = REPORT_CHECK_GAMES,
-                max_cards: int = REPORT_CHECK_CARDS, workers: int | None = 1,
-                progress: bool = False, cards: list | None = None) -> tuple[dict, list]:
-    """The counterfactual advantage of the run's flagged and never-taken cards (worth_cards):
-    decision states sampled from the run's own first `games` games (same seed, players,
-    components, overrides, variants: game g is the run's game g), at most REPORT_WORTH_STATES
-    per card, each played on taking the card and taking the seat's best alternative. Returns
-    ({type: {card: worth row (analysis.card_worth.worth_table)}}, notes). Not checked: a run
-    that assigned a choice at random (the kernels replay chosen choices), plays user or
-    search strategies, or a game not on the forward-model template. Played in a process of
-    its own: a crash of the compiled kernels (Lowlands at 4 players, docs/card-worth.md
-    "Known problems") costs the check, never the report. One worker."""
-    from joblib.externals.loky import ProcessPoolExecutor
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
-
-    from sim.run_folder import open_run
-
-    want = list(cards) if cards is not None else worth_cards(analysis)
-    if not want or games <= 0 or analysis.solo:
-        return {}, []
-    folder = open_run(run_dir)
-    manifest, spec = folder.manifest, folder.spec
-    if spec is None or spec.model() is None or manifest.get("assigned"):
-        return {}, []
-    if manifest.get("user_strategies"):
-        return {}, [Note("card-check-user-strategies")]
-    try:
-        # an executor of its own, shut down after: loky's reusable one is joblib's too, and
-        # one made outside joblib lacks what joblib's next Parallel expects of it
-        with ProcessPoolExecutor(max_workers=1) as executor:
-            return executor.submit(_worth_check, spec, manifest, run_dir, want, games,
-                                   max_cards).result()
-    except TerminatedWorkerError:
-        return {}, [Note("card-check-crashed", {"game": manifest.get("game")})]
-
-
-def _worth_check(spec, manifest: dict, run_dir: str, want: list, games: int,
-                 max_cards: int) -> tuple[dict, list]:
-    import numpy as np
-
-    from analysis.card_worth import select_states, worth_table
-    from analysis.metadata import game_metadata
-    from sim import counterfactual as cf
-    from sim.game_api import ToolkitError
-
-    comp = manifest["components"]
-    copy = os.path.join(run_dir, comp["copy"])
-    vf = manifest.get("variants_file")
-    variants = os.path.join(run_dir, vf["copy"]) if vf else None
-    components = spec.load_components(copy, tuple(comp.get("overrides") or ()))
-    meta = game_metadata(spec, components)
-    types = [c for c in meta.get("cards", []) if c.get("mask_column")
-             and any(t == c["type"] for t, _ in want)]
-    want = [(t, c) for t, c in want if any(x["type"] == t for x in types)]
-    if not want:
-        return {}, []
-    notes = []
-    if len(want) > max_cards:
-        notes.append(Note("card-check-limited", {"checked": max_cards, "flagged": len(want)}))
-        want = want[:max_cards]
-    prepared = spec.prepare(components, int(manifest["players"]),
-                            list(manifest["strategy_names"]), int(manifest["seed"]), variants)
-    try:
-        cf.check_players(prepared)
-    except ToolkitError:
-        return {}, [Note("card-check-user-strategies")]
-    n = int(min(games, int(manifest.get("games") or games)))
-    masks = [c["mask_column"] for c in types]
-    scan = cf.scan(spec, prepared, masks, 0, n, workers=1)
-    index = {c["type"]: t for t, c in enumerate(types)}
-    keep = np.zeros(len(scan), bool)
-    for ty, c in want:
-        keep |= (scan[:, 3] == index[ty]) & (scan[:, 4] == c)
-    chosen = select_states(scan[keep], REPORT_WORTH_STATES, int(manifest["seed"]))
-    configs = np.zeros((len(chosen), 1), np.int64)
-    if len(chosen):
-        outcomes, valid = cf.play_states(spec, prepared, [components], chosen, configs, masks,
-                                         1, workers=1)
-    else:
-        outcomes, valid = np.zeros((0, 1, 1, 4)), np.zeros(0, np.int64)
-    rows = worth_table(scan, chosen, outcomes, valid, types, {}, seed=int(manifest["seed"]))
-    out: dict = {}
-    for row in rows:
-        if (row["type"], row["card"]) in want:
-            row["scan_games"] = n
-            out.setdefault(row["type"], {})[row["card"]] = row
-    return out, notes

@@ -33,14 +33,14 @@ class ReportFiles:
 
 def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = False,
                  metadata: dict | None = None, allow_incomplete: bool = False,
-                 card_check: int = 0) -> ReportFiles:
+                 card_checker=None) -> ReportFiles:
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise ToolkitError(f"unknown report format {', '.join(bad)} (use html, md)")
     out = ReportFolder(out_dir)  # checked before any work: a user's folder is refused
     t0 = time.perf_counter()
     analysis = analyse_run(run_dir, progress=progress, metadata=metadata,
-                           allow_incomplete=allow_incomplete, card_check=card_check)
+                           allow_incomplete=allow_incomplete, card_checker=card_checker)
     figures = make_figures(analysis)
     doc = build_document(analysis, figures, build_seconds=time.perf_counter() - t0)
     files = render_into(out, doc, formats, source=os.path.abspath(run_dir))
@@ -49,7 +49,7 @@ def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = F
 
 
 def write_several_reports(run_dirs: list, out_dir: str, formats=FORMATS, progress: bool = False,
-                          allow_incomplete: bool = False, card_check: int = 0) -> ReportFiles:
+                          allow_incomplete: bool = False, card_checker=None) -> ReportFiles:
     """Several runs side by side (reports/several.py): the joint report in `out_dir`, each
     run's own full report in `out_dir/run-K/`, linked from it. Every folder and file is
     checked before the first byte is written; `.analysis` is the first run's, `.analyses`
@@ -69,7 +69,7 @@ def write_several_reports(run_dirs: list, out_dir: str, formats=FORMATS, progres
     ext = "html" if "html" in formats else "md"
     for k, run_dir in enumerate(run_dirs):
         a = analyse_run(run_dir, progress=progress, allow_incomplete=allow_incomplete,
-                        card_check=card_check)
+                        card_checker=card_checker)
         analyses.append(a)
         doc = build_document(a, make_figures(a))
         sub = f"run-{k + 1}"

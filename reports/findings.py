@@ -190,7 +190,7 @@ def sentence(f: Finding) -> str:
 
 # --- the flag table's "what" -----------------------------------------------------------------
 def worth_text(row: dict) -> str:
-    """A card's counterfactual advantage (analysis/card_check.py worth_check), in the words of
+    """A card's counterfactual advantage (sim/api/card_check.py worth_check), in the words of
     `balance cards` (reports/card_worth.py)."""
     from reports.worth_words import advantage_text, chosen_text
     code = row["verdict"]

@@ -194,7 +194,7 @@ def test_the_report_says_a_never_taken_card_would_help_the_players_miss_it(cards
     from sim.api import run
     r = run("toycards", players=4, strategies="fan", games=300, workers=1,
             out=str(tmp_path / "run"))
-    a = analyse_run(r.path, card_check=300)
+    a = r.analysis(card_check=300)      # the facade plays the check (sim/api/card_check.py)
     gem = next(f for f in a.flags if f.kind == "card" and f.subject.startswith("Hidden Gem ("))
     assert gem.verdict == "never taken"
     text = flag_text(gem)
@@ -202,7 +202,7 @@ def test_the_report_says_a_never_taken_card_would_help_the_players_miss_it(cards
     assert "it would help: the players miss it" in text
     assert gem.get("response")["win"][1] > 0
     # without the check the same flag only says it was never taken
-    plain = analyse_run(r.path, card_check=0)
+    plain = analyse_run(r.path)
     gem0 = next(f for f in plain.flags if f.kind == "card" and f.subject.startswith("Hidden Gem ("))
     assert flag_text(gem0).endswith("was never taken in 300 games")
 

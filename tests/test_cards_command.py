@@ -47,15 +47,15 @@ def test_gallery_days_verdict_carries_its_counterfactual_advantage(sunset_run, c
 
 
 def test_without_the_check_a_card_flag_says_it_is_an_association_not_measured(sunset_run):
-    a = analyse_run(sunset_run, card_check=0)
+    a = analyse_run(sunset_run)
     texts = [flag_text(f) for f in a.flags if f.subject.startswith("Gallery Day (")]
     assert texts and "not measured by one run (`balance cards sunset` measures it)" in texts[0]
     assert "do not respond" not in texts[0]
 
 
 def test_a_card_whose_value_steers_the_players_is_not_called_ignored(sunset_run):
-    from analysis.card_check import response_check
-    a = analyse_run(sunset_run, card_check=0)
+    from sim.api.card_check import response_check
+    a = analyse_run(sunset_run)
     # Sketchbook (the tune example): its take rate moves ~5 pp per point
     resp, _ = response_check(sunset_run, a, games=300, cards=[("commission", 25)])
     step = resp["commission"][25]
@@ -65,7 +65,7 @@ def test_a_card_whose_value_steers_the_players_is_not_called_ignored(sunset_run)
 
 def test_run_sweep_and_tune_use_one_baseline_and_agree_on_the_same_games(sunset_run):
     spec = get_game("sunset")
-    a = analyse_run(sunset_run, card_check=0)
+    a = analyse_run(sunset_run)
     logs = read_logs(sunset_run)
     meta = game_metadata(spec, spec.load_components())
     path = "commissions[12].points"

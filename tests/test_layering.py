@@ -102,6 +102,44 @@ def test_the_layering_check_sees_an_upward_import(tmp_path):
     assert violations([(probe, "scripts.probe")]) == []
 
 
+# what plays games: the analysis layer measures logs handed to it and never plays (issue 25,
+# item 6: the report's card check plays in the facade, sim/api/card_check.py)
+PLAYING_MODULES = ("sim.harness", "sim.counterfactual", "sim.processes", "sim.rotation",
+                   "joblib", "dask")
+PLAYING_NAMES = {"run_configs", "run_many", "play_states", "play_chunk", "scan"}
+
+
+def playing_imports(path: Path, me: str) -> list:
+    """The imports of `path` that play games: a playing module (`import joblib`, `from sim
+    import counterfactual`), or a playing function imported by name from the engine (`from
+    sim.designer import run_configs`)."""
+    def playing(target):
+        return any(target == m or target.startswith(m + ".") for m in PLAYING_MODULES)
+    bad = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            bad += [(node.lineno, a.name) for a in node.names if playing(a.name)]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            mod = node.module or ""
+            for a in node.names:
+                full = f"{mod}.{a.name}"
+                if playing(mod) or playing(full) or (mod.startswith("sim") and
+                                                     a.name in PLAYING_NAMES):
+                    bad.append((node.lineno, full))
+    return [f"{me} line {line}: imports {target}" for line, target in sorted(bad)]
+
+
+def test_the_analysis_layer_plays_no_games(tmp_path):
+    files = sorted((ROOT / "analysis").rglob("*.py"))
+    assert [b for p in files for b in playing_imports(p, module_name(p))] == []
+    probe = tmp_path / "probe.py"     # the check can fail
+    probe.write_text("def f():\n    from sim.designer import run_configs\n"
+                     "    from sim import counterfactual\n")
+    assert playing_imports(probe, "analysis.probe") == [
+        "analysis.probe line 2: imports sim.designer.run_configs",
+        "analysis.probe line 3: imports sim.counterfactual"]
+
+
 def test_scripts_modules_import_one_another_without_a_cycle():
     graph = {}
     for path in sorted((ROOT / "scripts").glob("*.py")):

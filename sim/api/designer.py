@@ -921,7 +921,8 @@ def cards(game: str, players: int | None = None, strategies=None, games: int = 2
     `assign`: choices assigned at random (sim/assign.py)."""
     import time
 
-    from analysis.card_check import measure, read_config_logs
+    from analysis.card_check import measure
+    from sim.api.card_check import read_config_logs
     from sim import cards as sc
     from sim import designer
     from sim.assign import with_assignment

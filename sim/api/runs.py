@@ -96,10 +96,12 @@ class Run:
 
     def analysis(self, card_check: int = 0, partial: bool = False, progress: bool = False):
         """The report's analysis (analysis/balance.py BalanceAnalysis): tables, verdicts,
-        flags. card_check > 0 plays flagged cards again at value -1/+1 (sim/cards.py)."""
+        flags. card_check > 0: the flagged and never-taken cards' counterfactual advantage
+        from the run's first `card_check` games (sim/api/card_check.py)."""
         from analysis.balance import analyse_run
+        from sim.api.card_check import checker
         return analyse_run(self.path, progress=progress, allow_incomplete=partial,
-                           card_check=card_check)
+                           card_checker=checker(card_check))
 
     def findings(self, card_check: int = 0, partial: bool = False):
         """The report's verdicts and flags as data: a DataFrame, one row per finding
@@ -118,6 +120,7 @@ class Run:
         RUN/report-several): one table of verdicts with a column per run, figures on shared
         axes, each run's own report linked (.analyses: every run's analysis)."""
         from reports.build import write_report, write_several_reports
+        from sim.api.card_check import checker
         from sim.cards import REPORT_CHECK_GAMES
 
         card_check = REPORT_CHECK_GAMES if card_check is None else card_check
@@ -131,9 +134,10 @@ class Run:
         folder_lock.keep(out)    # one report writer at a time, until its last write
         if others:
             return write_several_reports(dirs, out, formats=list(formats), progress=progress,
-                                         allow_incomplete=partial, card_check=card_check)
+                                         allow_incomplete=partial,
+                                         card_checker=checker(card_check))
         return write_report(self.path, out, formats=list(formats), progress=progress,
-                            allow_incomplete=partial, card_check=card_check)
+                            allow_incomplete=partial, card_checker=checker(card_check))
 
     def replay(self, game: int, strategy_files=()) -> list:
         """The turn-by-turn trace of game `game` (0-based), checked against its logged row."""
