@@ -38,35 +38,42 @@ class LowlandsSpec(CompiledGameSpec):
     max_players = 4
     default_strategy = "greedy"
     # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
-    # (docs/search-players.md, "Lowlands"), measured against the planner of 2026-11-30 on the
-    # shared 2-core machine (40 games: far from parity)
+    # (docs/search-players.md, "Lowlands"). mcts is measured against the value-model planner
+    # of issue 21 (the ladder's mcts-48 level: docs/games/lowlands.md, "Ladder"); flatmc's
+    # lines are still those against the planner before it (marked so)
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 48, "rollout": "planner", "ranked": 1, "candidates": 3,
                     "tree": 1, "worlds": 16, "c": 2.0},
             measured=(
-                Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=0.96,
-                         date="2026-11-30", where="shared machine",
-                         command="balance run lowlands --players 2 --strategies mw16,planner "
-                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),
-                Measured(players=4, against="planner", games=40, wins=38, seconds_per_game=2.95,
-                         date="2026-11-30", where="shared machine",
-                         command="balance run lowlands --players 4 --strategies "
-                         "mw16,planner,planner,planner --variants V.toml --rotate-seats "
-                         "--games 40 --seed 7 --workers 1")),
+                Measured(players=2, against="planner", games=300, wins=289, seconds_per_game=5.3,
+                         date="2026-12-01",
+                         where="shared 2-core machine, load average 13-17; the time: CPU "
+                               "seconds a game over 6 games on 2026-12-02 at load 8",
+                         command="balance ladder lowlands --players 2 -n 300 --verdict-games 0 "
+                         "--seed 1 --workers 2 (its mcts-48 level is mcts as shipped)"),
+                Measured(players=4, against="planner", games=100, wins=87, seconds_per_game=20.0,
+                         date="2026-12-01",
+                         where="shared 2-core machine, load average 13-17; the time: CPU "
+                               "seconds a game over 4 games on 2026-12-02 at load 8",
+                         command="balance ladder lowlands --players 4 -n 100 --verdict-games 0 "
+                         "--seed 1 --workers 2 (its mcts-48 level is mcts as shipped)")),
             note="With tree = 1 it searches the root only (the planner plays every later "
                  "decision of the playouts)."),
         "flatmc": SearchDefault(
             params={"rollouts": 16, "rollout": "planner", "candidates": 3},
             measured=(
                 Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=1.65,
-                         date="2026-11-30", where="shared machine",
+                         date="2026-11-30",
+                         where="shared machine; against the planner before issue 21's value "
+                               "model: not re-measured",
                          command="balance run lowlands --players 2 --strategies f3x16,planner "
                          "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),
                 Measured(players=4, against="planner", games=40, wins=33, seconds_per_game=64.1,
                          date="2026-12-01",
                          where="shared 2-core machine, load average 11-17, a test run "
-                               "beside it: re-measure the time on a quiet machine",
+                               "beside it: re-measure the time on a quiet machine; against "
+                               "the planner before issue 21's value model",
                          command="balance run lowlands --players 4 --strategies "
                          "flatmc,planner,planner,planner --rotate-seats --games 40 --seed 7 "
                          "--workers 1"))),
