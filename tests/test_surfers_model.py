@@ -257,3 +257,30 @@ def test_returns_share_the_win_and_evaluate_favours_the_leader(mixed):
     s.fastest = 0
     v0, v1 = M.evaluate_nb(T[0], s, 0), M.evaluate_nb(T[0], s, 1)
     assert 0.0 <= v1 < 0.5 < v0 <= 1.0
+
+
+def test_set_up_leaves_nothing_of_an_earlier_game(mixed):
+    """Every named field is set by the set-up: a state buffer full of an earlier game's
+    leftovers (here: every byte 0x5a) starts the same game as a fresh one."""
+    T, _ = mixed
+    fresh = new_state()
+    used = new_state()
+    used.view(np.uint8)[:] = 0x5A
+    model_start_nb(T, fresh, 3, np.uint64(11))
+    model_start_nb(T, used, 3, np.uint64(11))
+    for name in E.STATE_DTYPE.names:
+        assert np.array_equal(fresh[0][name], used[0][name]), name
+
+
+def test_observe_shows_every_field_but_the_random_streams(mixed):
+    """observe_nb lists the fields by hand: a change in any field but `streams` shows."""
+    T, p = mixed
+    st = mid_game_states(T, p, n_states=1)[0]
+    seen = np.zeros(M.OBS_LEN, np.int64)
+    M.observe_nb(T[0], st[0], 0, seen)
+    for name in E.STATE_DTYPE.names:
+        changed = st.copy()
+        changed[0][name] = changed[0][name] + 1
+        after = np.zeros(M.OBS_LEN, np.int64)
+        assert M.observe_nb(T[0], changed[0], 0, after) == M.OBS_LEN
+        assert np.array_equal(seen, after) == (name == "streams"), name
