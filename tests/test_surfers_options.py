@@ -130,7 +130,7 @@ def test_boost_moves_option_is_validated_and_recorded():
 ])
 def test_rule_options_are_named_validated_and_reach_the_engine(key, good, code):
     default = SPEC.load_components()
-    assert default.tables[0][key] == 0                            # the documented default
+    assert default.tables[0][key] == 0                          # the documented default
     assert f"{key} = " in SPEC.default_components_text()        # shown in the default file
     assert SPEC.load_components(None, (f"rules.{key}={good}",)).tables[0][key] == code
     with pytest.raises(ComponentError) as exc:

@@ -364,7 +364,7 @@ B ===
     end_turn_nb(T[0], st[0], 0, tr, tn)
     assert st[0].fastest == 0 and st[0].wave == 0   # marker now, no fold yet
     end_turn_nb(T[0], st[0], 1, tr, tn)
-    assert st[0].wave == 0                                  # not the holder's turn
+    assert st[0].wave == 0                          # not the holder's turn
     end_turn_nb(T[0], st[0], 0, tr, tn)
     assert st[0].wave == 1
     assert where(st, 2) == "wave" and where(st, 3) == "wave" and where(st, 1) == "wave"
