@@ -320,3 +320,18 @@ def test_state_checker_catches_planted_corruption(comp, trec, corrupt, code):
     elif corrupt == "bent_path":
         s["n_path"] += 1
     assert M.check_state_nb(run.t, s) == code
+
+
+def test_observe_shows_every_game_scalar_and_counter(comp, trec):
+    """observe_nb lists the named game scalars and per-seat counters by hand: a change in
+    any of them shows in what every seat sees."""
+    run = Stepper(comp, trec, 3, ("greedy", "planner", "random"), 4)
+    for _ in range(25):
+        run.step()
+    scalars = E.STATE_DTYPE.names[:E.STATE_DTYPE.names.index("grid")]
+    counters = ("painted", "sold_landscapes", "steps", "goal_claims")
+    seen = observation(trec, run.st[0], 0)
+    for name in scalars + counters:
+        changed = run.st.copy()
+        changed[0][name] = changed[0][name] + 1
+        assert not np.array_equal(observation(trec, changed[0], 0), seen), name
