@@ -24,9 +24,8 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, G_DAY, G_GOAL, G_INSPIRATION,
-    G_N_DAYS, G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
-    N_PLAN, PLAN_DRAW, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS, R_RETURN_HOME_BONUS, CENTER,
+    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_MOVE, MAX_ROW, N_CELLS,
+    N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
 )
 from sim.games.sunset.nb import (
     goal_met_nb, hike_options_nb, land_mask_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
@@ -45,14 +44,14 @@ from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CA
 @njit(cache=True, error_model="numpy")
 def comm_value_nb(tables, s, comm):
     """Points a commission brings its seller: its printed points, plus in solo the inspiration
-    bonus (rule number R_INSPIRATION_POINTS) when one of its frames shows the feature of the
+    bonus (rule number tables.inspiration_points) when one of its frames shows the feature of the
     player's inspiration card (face up in front of the solo player)."""
     value = float(tables.commission_points[comm])
-    if s.g[G_SOLO] == 1 and s.g[G_INSPIRATION] >= 0:
-        insp = tables.inspiration_feature[s.g[G_INSPIRATION]]
+    if s.solo == 1 and s.inspiration >= 0:
+        insp = tables.inspiration_feature[s.inspiration]
         for fi in range(tables.commission_n_frames[comm]):
             if tables.commission_frames[comm, fi] == insp:
-                value += float(tables.rules[R_INSPIRATION_POINTS])
+                value += float(tables.inspiration_points)
                 break
     return value
 
@@ -70,7 +69,7 @@ def demand_nb(tables, s, p, need):
     for k in range(MAX_ROW + 1):
         for f in range(N_FEATURES + 2):
             need[k, f] = 0
-        comm = sellable_commission_nb(s, k) if k < s.g[G_ROW_LEN] or k == MAX_ROW else -1
+        comm = sellable_commission_nb(s, k) if k < s.row_len or k == MAX_ROW else -1
         if comm < 0:
             need[k, N_FEATURES + 1] = -1
             continue
@@ -104,7 +103,7 @@ def demand_nb(tables, s, p, need):
 def commission_gain_nb(tables, s, mask, need, params, planner):
     """The best use a painting showing the features `mask` has towards one visible
     commission (a card fills one frame), for a seat whose demand is `need`."""
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     best = 0.0
     for k in range(MAX_ROW + 1):
         missing = need[k, N_FEATURES + 1]
@@ -143,7 +142,7 @@ def land_value_nb(tables, s, land, need, params, planner):
     """Value of painting landscape `land`: its end-of-game value (features / features per
     point; float() first: numba's int / int is slow) plus its best commission use."""
     end_value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / float(
-        tables.rules[R_FEATURES_PER_POINT])
+        tables.features_per_point)
     return end_value + commission_gain_nb(tables, s, land_mask_nb(tables, land), need, params, planner)
 
 
@@ -153,7 +152,7 @@ def cell_values_nb(tables, s, p, need, params, planner, vals):
     painted (empty space, ranger station, another artist on it). Computed once per
     decision, then every hike is valued from it."""
     gain_by_mask = np.full(1 << N_FEATURES, -1.0)  # cards with the same features share a gain
-    fpp = float(tables.rules[R_FEATURES_PER_POINT])
+    fpp = float(tables.features_per_point)
     for cell in range(N_CELLS):
         land = s.grid[cell]
         if land < 0 or occupied_by_other_nb(s, p, cell):
@@ -186,15 +185,15 @@ def reaches_centre_nb(tables, s, cell, card):
 
 @njit(cache=True, error_model="numpy")
 def home_value_nb(tables, s, end, params, planner, last_card):
-    """Solo: the return-home bonus (rule number R_RETURN_HOME_BONUS) a hike ending on `end`
+    """Solo: the return-home bonus (rule number tables.return_home_bonus) a hike ending on `end`
     is worth. Last day: the bonus if `end` is the centre (greedy and planner). The day
     before (planner only): the bonus if `last_card`, the one planning card left for the last
     day, can reach the centre from `end`."""
-    if s.g[G_SOLO] != 1:
+    if s.solo != 1:
         return 0.0
-    bonus = params[P_HOME] * float(tables.rules[R_RETURN_HOME_BONUS])
-    day = s.g[G_DAY]
-    last = s.g[G_N_DAYS] - 1
+    bonus = params[P_HOME] * float(tables.return_home_bonus)
+    day = s.day
+    last = s.n_days - 1
     if day == last:
         return bonus if end == CENTER else 0.0
     if planner and day == last - 1 and last_card >= 0:
@@ -236,10 +235,10 @@ def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
         total += t3
     if paint == 0:
         total = 0.0
-    goal = s.g[G_GOAL]
+    goal = s.goal
     if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
         total += params[P_GOAL] * tables.goal_points[goal]
-    if s.g[G_SOLO] == 1:
+    if s.solo == 1:
         end = step_cell_nb(start, d, k) if k > 0 else start
         total += home_value_nb(tables, s, end, params, planner, last_card)
     return total
@@ -278,7 +277,7 @@ def last_card_nb(s, p, chosen_slot):
 def rivals_earlier_nb(tables, s, p, card):
     """Expected number of rivals waking before `card`: for each rival, the share of its
     unplayed planning cards (public: played cards lie face up) with an earlier time."""
-    n = s.g[G_N_PLAYERS]
+    n = s.n_players
     total = 0.0
     for q in range(n):
         if q == p:
@@ -310,11 +309,11 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
         order = options[i] % 2
         card = s.popen[p, slot]
         if np.isnan(card_value[slot]):
-            last = last_card_nb(s, p, slot) if s.g[G_SOLO] == 1 else -1
+            last = last_card_nb(s, p, slot) if s.solo == 1 else -1
             card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last)
         v = card_value[slot]
         if planner:
-            v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.g[G_N_PLAYERS] - 1))
+            v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.n_players - 1))
             # Returning the stronger of the other two first brings it back sooner.
             other_a = -1
             other_b = -1
@@ -343,7 +342,7 @@ def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
     demand_nb(tables, s, p, need)
     vals = np.empty(N_CELLS, np.float64)
     cell_values_nb(tables, s, p, need, params, planner, vals)
-    last = last_card_nb(s, p, -1) if s.g[G_SOLO] == 1 else -1
+    last = last_card_nb(s, p, -1) if s.solo == 1 else -1
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
@@ -411,7 +410,7 @@ def choose_sell_nb(tables, s, p, params, planner, options, n_options, keep):
             land = s.hand[p, j]
             demand = 0.0
             for k in range(MAX_ROW + 1):
-                comm = sellable_commission_nb(s, k) if k < s.g[G_ROW_LEN] or k == MAX_ROW else -1
+                comm = sellable_commission_nb(s, k) if k < s.row_len or k == MAX_ROW else -1
                 if comm < 0 or k == options[best_i]:
                     continue
                 for fi in range(tables.commission_n_frames[comm]):

@@ -35,11 +35,11 @@ from numba import njit
 from sim.rng import randint_nb
 from sim.games.surfers.enums import (
     AIM_OFF, CTX_BOOSTED, CTX_HALF, CTX_PIPS, CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST,
-    DEC_MOVE, G_FASTEST, G_N_PLAYERS, G_WAVE, K_CIRCLE, K_TIDE, MAX_CELLS, MAX_COLS, MAX_OPTIONS, MAX_WAVE_COLS,
+    DEC_MOVE, K_CIRCLE, K_TIDE, MAX_CELLS, MAX_COLS, MAX_OPTIONS, MAX_WAVE_COLS,
     NO_CELL, N_PIPS, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK,
-    R_PLUS_MINUS, S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
+    S_SEA, S_START, UP_BEACH, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_UP,
 )
-from sim.games.surfers.enums import (BOOST_NO_RIDE, N_WAVE_KINDS, R_TIDE_MOVE, TIDE_OUT,
+from sim.games.surfers.enums import (BOOST_NO_RIDE, N_WAVE_KINDS, TIDE_OUT,
                                      UP_BLOCKED, W_NONE, W_PLAIN, W_REFLICK)
 from sim.games.surfers.nb import (boost_returns_nb, landing_nb, makes_loop_nb, ride_end_nb,
                                   second_may_leave_nb, walk_up_nb)
@@ -69,8 +69,8 @@ def projected_finish_nb(tables, s, who):
     finish cell down, so count the other surfers still on the sea clear of the wave (at least
     3 lines above it) as later arrivals."""
     later = 0
-    wave = s.g[G_WAVE]
-    for o in range(2 * s.g[G_N_PLAYERS]):
+    wave = s.wave
+    for o in range(2 * s.n_players):
         if o != who and s.status[o] == S_SEA and s.cell[o] // MAX_COLS >= wave + 3:
             later += 1
     k = later if later < tables.n_finish else tables.n_finish - 1
@@ -94,10 +94,10 @@ def eval_dest_nb(tables, s, p, who, h0, dest, params):
 @njit(cache=True, error_model="numpy")
 def eval_end_nb(tables, s, p, who, h0, end, params):
     """eval_dest_nb once the rides are done: the surfer stops on sea cell `end`."""
-    if tables.cell_kind[end] == K_TIDE and tables.rules[R_TIDE_MOVE] == TIDE_OUT:
+    if tables.cell_kind[end] == K_TIDE and tables.tide_on_move == TIDE_OUT:
         return -params[P_KILL] - params[P_PROGRESS] * float(h0 + 1)   # the surfer is lost
     w = params[P_PROGRESS]
-    if s.g[G_FASTEST] >= 0 and float(h0 - s.g[G_WAVE]) > params[P_MARGIN]:
+    if s.fastest >= 0 and float(h0 - s.wave) > params[P_MARGIN]:
         w *= 1.0 - params[P_PATIENCE]   # safe from the wave: no hurry
     v = w * float(end // MAX_COLS - h0)
     if tables.cell_kind[end] == K_CIRCLE:
@@ -107,8 +107,8 @@ def eval_end_nb(tables, s, p, who, h0, end, params):
                 v += params[P_PROGRESS] * 1.5       # a boost of 1-2 cells
             else:
                 b = tables.below[end]
-                if (b == NO_CELL and s.g[G_WAVE] > 0) or (b != NO_CELL and (
-                        tables.cell_kind[b] == K_TIDE or b // MAX_COLS < s.g[G_WAVE])):
+                if (b == NO_CELL and s.wave > 0) or (b != NO_CELL and (
+                        tables.cell_kind[b] == K_TIDE or b // MAX_COLS < s.wave)):
                     v += params[P_KILL]
                 else:
                     v += params[P_PUSH]
@@ -124,7 +124,7 @@ def move_value_nb(tables, s, p, code, steps, params):
     dest = landing_nb(tables, s, who, col, steps)
     v = eval_dest_nb(tables, s, p, who, h0, dest, params)
     # the surfer nearest the wave is in danger once the wave moves
-    danger = 4 - (h0 - s.g[G_WAVE])
+    danger = 4 - (h0 - s.wave)
     if danger > 0:
         v += params[P_REAR] * float(danger)
     return v
@@ -215,7 +215,7 @@ def fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm):
     for q in range(N_PIPS + 1):
         n_moves[q] = 0
         bm[q] = NEG
-    wave = s.g[G_WAVE]
+    wave = s.wave
     for k in range(2):
         who = 2 * p + k
         st = s.status[who]
@@ -337,12 +337,12 @@ def kind_values_nb(tables, s, p, params, vk):
     for k in range(2):
         extrak[k] = 0.0
         h0k[k] = height0_nb(s, 2 * p + k)
-        danger = 4 - (h0k[k] - s.g[G_WAVE])
+        danger = 4 - (h0k[k] - s.wave)
         if danger > 0:
             extrak[k] = params[P_REAR] * float(danger)
     for q in range(1, N_PIPS + 1):
         wp[q] = tables.pip_cum[q - 1] - (tables.pip_cum[q - 2] if q >= 2 else 0.0)
-    d = tables.rules[R_PLUS_MINUS]
+    d = tables.pips_change
     plain = 0.0
     for q in range(1, N_PIPS + 1):
         plain += wp[q] * bm[q]
@@ -371,7 +371,7 @@ def kind_values_nb(tables, s, p, params, vk):
     for q in range(N_PIPS + 1):
         best_up[q] = bm[q]
         best_dn[q] = bm[q]
-    wave = s.g[G_WAVE]
+    wave = s.wave
     chan = s.chan               # (local views: the loop below is the hot spot of a game)
     labels = tables.line_label
     arrows = tables.arrows
@@ -439,14 +439,14 @@ def kind_values_nb(tables, s, p, params, vk):
 def hurry_nb(s, p, params):
     """Rider: hurry before the wave starts, or when one of its surfers still in the race is
     within the margin of the wave."""
-    if s.g[G_FASTEST] < 0:
+    if s.fastest < 0:
         return True
     for k in range(2):
         who = 2 * p + k
         st = s.status[who]
         if st == S_START:
             return True
-        if st == S_SEA and float(s.cell[who] // MAX_COLS - s.g[G_WAVE]) <= params[P_MARGIN]:
+        if st == S_SEA and float(s.cell[who] // MAX_COLS - s.wave) <= params[P_MARGIN]:
             return True
     return False
 
@@ -502,7 +502,7 @@ def choose_aim_nb(tables, s, p, params, options, n_options, keep):
 def choose_action_nb(tables, s, p, params, options, n_options, ctx):
     pips = ctx[CTX_PIPS]
     half = ctx[CTX_HALF] == 1
-    d = tables.rules[R_PLUS_MINUS]
+    d = tables.pips_change
     best_i = 0
     best_v = NEG
     for i in range(n_options):

@@ -194,20 +194,18 @@ def goal_met(kind, param, code, painted_feature_sets, n_sold) -> bool:
 def score(t, commissions, goals, hand, solo=False, inspiration=-1, pos=-1) -> dict:
     """Final score of one player from the tables `t` (a SunsetTables) and what they hold:
     commission ids, goal ids, unsold landscape ids. Solo: inspiration card id and final cell."""
-    rules = [int(x) for x in t.rules]
-    from sim.games.sunset.enums import R_FEATURES_PER_POINT, R_INSPIRATION_POINTS, R_RETURN_HOME_BONUS
     pts = {"commissions": sum(int(t.commission_points[c]) for c in commissions),
            "goals": sum(int(t.goal_points[g]) for g in goals),
-           "landscapes": sum(int(t.landscape_n_features[x]) for x in hand) // rules[R_FEATURES_PER_POINT],
+           "landscapes": sum(int(t.landscape_n_features[x]) for x in hand) // int(t.features_per_point),
            "inspiration": 0, "home": 0}
     if solo:
         feature = int(t.inspiration_feature[inspiration])
         for c in commissions:  # once per commission showing the feature, however many times
             frames = [int(f) for f in t.commission_frames[c][:int(t.commission_n_frames[c])]]
             if feature in frames:
-                pts["inspiration"] += rules[R_INSPIRATION_POINTS]
+                pts["inspiration"] += int(t.inspiration_points)
         if pos == CENTER:
-            pts["home"] = rules[R_RETURN_HOME_BONUS]
+            pts["home"] = int(t.return_home_bonus)
     pts["total"] = sum(pts[k] for k in ("commissions", "goals", "landscapes", "inspiration", "home"))
     return pts
 

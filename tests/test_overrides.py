@@ -37,7 +37,7 @@ def test_override_changes_exactly_the_field_named():
 def test_override_of_a_rule_option():
     from sim.games.sunset import enums as E
     c = load_components(overrides=("rules.wake_tie=seat",))
-    assert c.tables.rules[E.R_WAKE_TIE] == E.WAKE_TIE_SEAT
+    assert c.tables.wake_tie == E.WAKE_TIE_SEAT
 
 
 @pytest.mark.parametrize("override, fragment", [

@@ -59,8 +59,11 @@ def test_default_loads_with_box_counts(default):
     assert len(t.plan_wake) == BOX_PLANNING_PER_COLOUR == E.N_PLAN == 8
     assert len(t.ranger_cells) == BOX_RANGER_STATIONS == 4
     assert len(t.inspiration_feature) == BOX_INSPIRATION == 5
-    for name, arr in t._asdict().items():
-        assert isinstance(arr, np.ndarray) and arr.dtype == np.int64, name
+    for name, value in t._asdict().items():
+        if name in E.RULE_FIELDS:
+            assert isinstance(value, int), name
+        else:
+            assert isinstance(value, np.ndarray) and value.dtype == np.int64, name
     assert default.data["counts"] == {"landscapes": 60, "commissions": 30, "goals": 7,
                                       "planning": 8, "ranger_cells": 4, "inspiration": 5}
 
@@ -119,7 +122,7 @@ def test_default_goals(default):
     assert goals[0]["text"] == "Be the last person to move horizontally."
     assert t.goal_kind[0] == E.GOAL_MOVE_HORIZONTAL
     assert all(k in range(len(E.GOAL_KIND_NAMES)) for k in t.goal_kind)
-    assert len(t.goal_kind) >= default.tables.rules[E.R_DAYS]
+    assert len(t.goal_kind) >= default.tables.days
     for g, kind, param in zip(goals, t.goal_kind, t.goal_param):
         if g["kind"] == "paint_feature":
             assert param == FEATURES.index(g["param"])
@@ -155,14 +158,13 @@ def test_default_solo_and_rules(default):
     assert t.band_effect.tolist() == [E.WAKE_REFILL_WILDERNESS, E.WAKE_DISCARD_COMMISSIONS,
                                       E.WAKE_DISCARD_COMMISSIONS]
     assert t.band_param.tolist() == [0, 1, 2]
-    r = t.rules
-    assert r.shape == (E.N_RULES,)
-    assert r[E.R_DAYS] == 6 and r[E.R_SOLO_DAYS] == 8
-    assert r[E.R_ROW_EXTRA] == 1 and r[E.R_SOLO_ROW] == 3
-    assert r[E.R_FEATURES_PER_POINT] == 2
-    assert r[E.R_WAKE_TIE] == E.WAKE_TIE_RANDOM
-    assert r[E.R_RETURN_HOME_BONUS] == 2 and r[E.R_INSPIRATION_POINTS] == 1
-    assert r[E.R_EMPTY_DECK_REFILL] == 0
+    assert t.days == 6 and t.solo_days == 8
+    assert t.row_extra == 1 and t.solo_row == 3
+    assert t.features_per_point == 2
+    assert t.wake_tie == E.WAKE_TIE_RANDOM
+    assert t.return_home_bonus == 2 and t.inspiration_points == 1
+    assert t.empty_deck_refill == 0
+    assert t.stay_on_shared_card == E.SHARED_STAY_MUST_LEAVE
 
 
 def test_card_names_and_data(default):
@@ -192,7 +194,7 @@ def test_edits_change_the_tables(tmp_path):
                 '{ name = "Lakeside Study", frames = ["lake", "?"], points = 3 }', text)
     text = edit('ranger_cells = ["1,1", "1,3", "3,1", "3,3"]', 'ranger_cells = [6, "1,3", [3, 1], 18]', text)
     c = load_components(write(tmp_path, text))
-    assert c.tables.rules[E.R_WAKE_TIE] == E.WAKE_TIE_SEAT
+    assert c.tables.wake_tie == E.WAKE_TIE_SEAT
     assert c.tables.commission_frames[4].tolist() == [4, E.ANY_FEATURE, E.NO_FRAME, E.NO_FRAME]
     assert c.tables.commission_points[4] == 3
     assert c.tables.ranger_cells.tolist() == [6, 8, 16, 18]

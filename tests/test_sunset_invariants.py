@@ -89,10 +89,10 @@ class Rules:
         return [self.shows[x] for x in hand]
 
     def n_days(self, n_players):
-        return int(self.T.rules[E.R_SOLO_DAYS] if n_players == 1 else self.T.rules[E.R_DAYS])
+        return int(self.T.solo_days if n_players == 1 else self.T.days)
 
     def row_len(self, n_players):
-        return int(self.T.rules[E.R_SOLO_ROW] if n_players == 1 else n_players + self.T.rules[E.R_ROW_EXTRA])
+        return int(self.T.solo_row if n_players == 1 else n_players + self.T.row_extra)
 
     def ranger_refills(self, grid, start, code):
         """Solo: cells an artist's hike refills, in order: for each ranger station passed or
@@ -133,31 +133,30 @@ def hand_of(s, p):
 
 def check_conservation(R, s, where=""):
     """Every card is in exactly one place."""
-    g = s["g"]
-    n = int(g[E.G_N_PLAYERS])
+    n = int(s["n_players"])
     lands = [int(x) for x in s["grid"] if x >= 0]
-    lands += [int(x) for x in s["ldeck"][:g[E.G_N_LDECK]]] + [int(x) for x in s["ldisc"][:g[E.G_N_LDISC]]]
+    lands += [int(x) for x in s["ldeck"][:s["n_ldeck"]]] + [int(x) for x in s["ldisc"][:s["n_ldisc"]]]
     for p in range(n):
         lands += hand_of(s, p)
     assert sorted(lands) == list(range(R.n_land)), f"landscapes not conserved {where}"
 
-    row_len = int(g[E.G_ROW_LEN])
+    row_len = int(s["row_len"])
     assert all(x == -1 for x in s["crow"][row_len:]), where
-    comms = [int(x) for x in s["cdeck"][:g[E.G_N_CDECK]]]
-    comms += [int(g[E.G_COMM_TOP])] if g[E.G_COMM_TOP] >= 0 else []
+    comms = [int(x) for x in s["cdeck"][:s["n_cdeck"]]]
+    comms += [int(s["comm_top"])] if s["comm_top"] >= 0 else []
     comms += [int(x) for x in s["crow"][:row_len] if x >= 0]
     for p in range(n):
         comms += owned_comms(s, p)
     assert len(comms) == len(set(comms)), f"a commission is in two places {where}"
     assert all(0 <= c < R.n_comm for c in comms)
-    assert len(comms) + int(g[E.G_N_CDISC]) == R.n_comm, f"commissions not conserved {where}"
+    assert len(comms) + int(s["n_cdisc"]) == R.n_comm, f"commissions not conserved {where}"
 
-    goals = [int(x) for x in s["gdeck"][:g[E.G_N_GDECK]]]
-    goals += [int(g[E.G_GOAL])] if g[E.G_GOAL] >= 0 else []
+    goals = [int(x) for x in s["gdeck"][:s["n_gdeck"]]]
+    goals += [int(s["goal"])] if s["goal"] >= 0 else []
     for p in range(n):
         goals += owned_goals(s, p)
     assert len(goals) == len(set(goals)), f"a daily goal is in two places {where}"
-    assert len(goals) + int(g[E.G_N_GDISC]) == R.n_goal, f"daily goals not conserved {where}"
+    assert len(goals) + int(s["n_gdisc"]) == R.n_goal, f"daily goals not conserved {where}"
 
     if n == 1:
         assert {c for c in range(25) if s["grid"][c] == E.RANGER} == R.rangers, where
@@ -168,21 +167,20 @@ def check_conservation(R, s, where=""):
 
 def check_final(R, s, rec, n_players, where=""):
     """Scores and ranks recompute with the naive rules; the game ended in time."""
-    g = s["g"]
     solo = n_players == 1
     n_days = R.n_days(n_players)
-    assert g[E.G_OVER] == 1
-    assert g[E.G_DAY] + 1 <= n_days
-    if g[E.G_END_REASON] == E.END_DAYS:
-        assert g[E.G_DAY] + 1 == n_days, where
+    assert s["over"] == 1
+    assert s["day"] + 1 <= n_days
+    if s["end_reason"] == E.END_DAYS:
+        assert s["day"] + 1 == n_days, where
         if not solo:  # "only 2 Planning Cards remain in each player's deck"
             assert list(s["pdeck_n"][:n_players]) == [2] * n_players, where
     else:
-        assert g[E.G_END_REASON] == E.END_COMMISSIONS
+        assert s["end_reason"] == E.END_COMMISSIONS
     scores, goals = [], []
     for p in range(n_players):
         pts = naive.score(R.T, owned_comms(s, p), owned_goals(s, p), hand_of(s, p), solo=solo,
-                          inspiration=int(g[E.G_INSPIRATION]), pos=int(s["pos"][p]))
+                          inspiration=int(s["inspiration"]), pos=int(s["pos"][p]))
         row = rec[p]
         assert row["score"] == pts["total"], f"score of seat {p} {where}"
         assert [row["pts_commissions"], row["pts_goals"], row["pts_landscapes"], row["pts_inspiration"],
@@ -191,8 +189,8 @@ def check_final(R, s, rec, n_players, where=""):
         assert row["n_commissions"] == len(owned_comms(s, p))
         assert row["n_goals"] == len(owned_goals(s, p))
         assert row["landscapes_left"] == s["hand_n"][p]
-        assert row["days"] == g[E.G_DAY] + 1 and row["end_reason"] == g[E.G_END_REASON]
-        assert row["length"] == n_players * (g[E.G_DAY] + 1), where
+        assert row["days"] == s["day"] + 1 and row["end_reason"] == s["end_reason"]
+        assert row["length"] == n_players * (s["day"] + 1), where
         assert row["illegal"] == 0, f"illegal decision by a built-in {where}"
         scores.append(pts["total"])
         goals.append(len(owned_goals(s, p)))
@@ -216,9 +214,9 @@ class Shadow:
         setup_nb(trec[0], st[0], n_players, game_seed, np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
         s = st[0]
         self.grid = [int(x) for x in s["grid"]]
-        self.row = [int(x) for x in s["crow"][:int(s["g"][E.G_ROW_LEN])]]
-        self.top = int(s["g"][E.G_COMM_TOP])
-        self.inspiration = int(s["g"][E.G_INSPIRATION])
+        self.row = [int(x) for x in s["crow"][:int(s["row_len"])]]
+        self.top = int(s["comm_top"])
+        self.inspiration = int(s["inspiration"])
         self.n_days = R.n_days(n_players)
         self.pos = [E.CENTER] * n_players
         self.hands = [[] for _ in range(n_players)]
@@ -392,7 +390,7 @@ class Shadow:
         assert start == self.pos[p], "hike does not start where the artist stands"
         card = self.card[p]
         code = naive.hike_code(d, k)
-        may_stay = int(R.T.rules[E.R_SHARED_STAY]) == E.SHARED_STAY_MAY_STAY
+        may_stay = int(R.T.stay_on_shared_card) == E.SHARED_STAY_MAY_STAY
         legal = naive.legal_hikes(self.grid, self.pos, p, int(R.T.plan_dirs[card]), int(R.T.plan_move[card]),
                                   may_stay)
         assert code in legal, f"illegal hike dir {d} steps {k} from {start} with card {card}"
@@ -423,7 +421,7 @@ class Shadow:
         assert self.grid == [int(x) for x in s["grid"]], "trace and final wilderness differ"
         assert self.pos == [int(x) for x in s["pos"][:self.n]]
         assert self.row == [int(x) for x in s["crow"][:len(self.row)]], "trace and final row differ"
-        assert self.top == s["g"][E.G_COMM_TOP]
+        assert self.top == s["comm_top"]
         for p in range(self.n):
             assert sorted(self.hands[p]) == sorted(hand_of(s, p)), f"hand of seat {p}"
             assert self.comms[p] == set(owned_comms(s, p))
@@ -460,7 +458,7 @@ def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
         except AssertionError as exc:
             raise AssertionError(f"{where}: {exc}") from exc
         totals.update(shadow.counts)
-        ends[int(s["g"][E.G_END_REASON])] += 1
+        ends[int(s["end_reason"])] += 1
     # the checks above saw real play, not empty games
     assert totals["hike"] == ref["length"].sum() // n_players
     assert totals["paint"] > n_games and totals["sell"] > n_games // 2
@@ -514,7 +512,7 @@ def test_may_stay_option_lets_artists_share_a_card(comp):
     text = default_components_text().replace('stay_on_shared_card = "must_leave"',
                                              'stay_on_shared_card = "may_stay"')
     loose = components_from_text(text)
-    assert int(loose.tables.rules[E.R_SHARED_STAY]) == E.SHARED_STAY_MAY_STAY
+    assert int(loose.tables.stay_on_shared_card) == E.SHARED_STAY_MAY_STAY
     shared = shared_card_counts(loose, 4, ("random",), 100)["shared_end"]
     strict = shared_card_counts(comp, 4, ("random",), 100)["shared_end"]
     assert shared > 20 and strict < shared / 5, (shared, strict)
@@ -532,7 +530,6 @@ def step_game(R, trec, st, n_players, game, ids, params):
     trace0 = np.zeros((0, 6), np.int64)
     tn = np.zeros(1, np.int64)
     setup_nb(t, s, n_players, np.uint64(game_seed_nb(np.uint64(RUN_SEED), game)), trace0, tn)
-    g = s["g"]
     solo = n_players == 1
     n_days = R.n_days(n_players)
     options = np.empty(E.MAX_OPTIONS, np.int64)
@@ -540,9 +537,9 @@ def step_game(R, trec, st, n_players, game, ids, params):
     keep = np.zeros(E.MAX_HAND, np.float64)
     path = np.zeros(E.MAX_PATH, np.int64)
     checked = Counter()
-    assert g[E.G_ROW_LEN] == R.row_len(n_players) and g[E.G_N_DAYS] == n_days
-    assert all(x >= 0 for x in s["crow"][:R.row_len(n_players)]) and g[E.G_COMM_TOP] >= 0
-    assert (g[E.G_GOAL] >= 0) != solo
+    assert s["row_len"] == R.row_len(n_players) and s["n_days"] == n_days
+    assert all(x >= 0 for x in s["crow"][:R.row_len(n_players)]) and s["comm_top"] >= 0
+    assert (s["goal"] >= 0) != solo
     check_conservation(R, s, "after set-up")
 
     def choose(p, decision, n):
@@ -550,8 +547,8 @@ def step_game(R, trec, st, n_players, game, ids, params):
         assert 0 <= i < n, "a built-in strategy chose an option that does not exist"
         return options[i]
 
-    while g[E.G_OVER] == 0:
-        day = int(g[E.G_DAY])
+    while s["over"] == 0:
+        day = int(s["day"])
         # planning
         codes = []
         for p in range(n_players):
@@ -575,7 +572,7 @@ def step_game(R, trec, st, n_players, game, ids, params):
             if not solo:  # the two other cards go to the bottom of the deck
                 assert s["pdeck_n"][p] == before + 2 and card not in list(s["pdeck"][p, :before + 2])
         if solo:
-            row_before = [int(x) for x in s["crow"][:g[E.G_ROW_LEN]]]
+            row_before = [int(x) for x in s["crow"][:s["row_len"]]]
             empty_before = sum(1 for x in s["grid"] if x == E.EMPTY)
             band = wake_effect_nb(t, s, s["plan_choice"][0], trace0, tn)
             wake = T.plan_wake[s["plan_choice"][0]]
@@ -588,9 +585,9 @@ def step_game(R, trec, st, n_players, game, ids, params):
                         if slot is not None:
                             row[slot] = -1
                 elif T.band_effect[band] == E.WAKE_REFILL_WILDERNESS and empty_before:
-                    left = g[E.G_N_LDECK] + g[E.G_N_LDISC]
+                    left = s["n_ldeck"] + s["n_ldisc"]
                     assert left == 0 or not any(s["grid"] == E.EMPTY), "early morning left spaces empty"
-            assert row == [int(x) for x in s["crow"][:g[E.G_ROW_LEN]]], "wake-up discard"
+            assert row == [int(x) for x in s["crow"][:s["row_len"]]], "wake-up discard"
         turn_order_nb(t, s)
         order = [int(x) for x in s["order"][:n_players]]
         assert sorted(order) == list(range(n_players))
@@ -599,7 +596,7 @@ def step_game(R, trec, st, n_players, game, ids, params):
 
         # trek
         for p in order:
-            g[E.G_SELLING_SEAT] = p
+            s["selling_seat"] = p
             card = int(s["plan_choice"][p])
             ctx[0] = card
             ctx[1] = 0
@@ -621,7 +618,7 @@ def step_game(R, trec, st, n_players, game, ids, params):
             if solo:
                 expect = R.ranger_refills(grid, start, hike)
                 assert set(changed) <= set(expect) and all(grid[c] == E.EMPTY for c in changed)
-                left = (g[E.G_N_LDECK] + g[E.G_N_LDISC])
+                left = (s["n_ldeck"] + s["n_ldisc"])
                 if left > 0:
                     assert set(changed) == set(expect), "ranger station did not refill its surroundings"
             else:
@@ -654,8 +651,8 @@ def step_game(R, trec, st, n_players, game, ids, params):
             n_sold = 0
             while True:
                 hand = hand_of(s, p)
-                row = [int(x) for x in s["crow"][:g[E.G_ROW_LEN]]]
-                top = int(g[E.G_COMM_TOP])
+                row = [int(x) for x in s["crow"][:s["row_len"]]]
+                top = int(s["comm_top"])
                 n = sell_options_nb(t, s, p, options)
                 got = [int(x) for x in options[:n]]
                 assert len(got) == len(set(got)) and got[-1] == -1
@@ -671,7 +668,7 @@ def step_game(R, trec, st, n_players, game, ids, params):
                 if slot < 0:
                     break
                 expect_comm = top if slot == E.MAX_ROW else row[slot]
-                discards_before = int(g[E.G_N_LDISC])
+                discards_before = int(s["n_ldisc"])
                 comm = apply_sell_nb(t, s, p, slot, keep, trace0, tn)
                 assert comm == expect_comm
                 after = hand_of(s, p)
@@ -679,42 +676,42 @@ def step_game(R, trec, st, n_players, game, ids, params):
                 assert not (Counter(after) - Counter(hand)) and len(after) == len(hand) - len(R.frames[comm])
                 assert naive.fills(R.frames[comm], R.hand_shows(sold)), \
                     f"sold {sold} for commission {comm} {R.frames[comm]}"
-                assert sorted(int(x) for x in s["ldisc"][discards_before:g[E.G_N_LDISC]]) == sorted(sold)
+                assert sorted(int(x) for x in s["ldisc"][discards_before:s["n_ldisc"]]) == sorted(sold)
                 assert s["comm_owned"][p, comm] == day + 1
-                assert (g[E.G_COMM_TOP] if slot == E.MAX_ROW else s["crow"][slot]) == -1
+                assert (s["comm_top"] if slot == E.MAX_ROW else s["crow"][slot]) == -1
                 n_sold += 1
                 checked["sell"] += 1
 
             # daily goal
-            owner_before = int(g[E.G_GOAL_OWNER])
+            owner_before = int(s["goal_owner"])
             check_goal_nb(t, s, p, hike, len(painted), painted_features, n_sold, trace0, tn)
-            goal = int(g[E.G_GOAL])
+            goal = int(s["goal"])
             met = goal >= 0 and naive.goal_met(int(T.goal_kind[goal]), int(T.goal_param[goal]), hike,
                                                [R.shows[x] for x in painted], n_sold)
-            assert g[E.G_GOAL_OWNER] == (p if met else owner_before), "daily goal claim"
+            assert s["goal_owner"] == (p if met else owner_before), "daily goal claim"
             s["plan_used"][p, card] = day + 1
-            g[E.G_TURNS] += 1
+            s["turns"] += 1
             check_conservation(R, s, f"after seat {p}'s turn on day {day}")
-        g[E.G_SELLING_SEAT] = -1
+        s["selling_seat"] = -1
 
         # clean-up
-        goal, owner = int(g[E.G_GOAL]), int(g[E.G_GOAL_OWNER])
+        goal, owner = int(s["goal"]), int(s["goal_owner"])
         cleanup_nb(t, s, trace0, tn)
         if goal >= 0 and owner >= 0:
             assert s["goal_owned"][owner, goal] == day + 1, "the last seat to meet the goal keeps it"
-        if g[E.G_OVER]:
+        if s["over"]:
             break
-        assert g[E.G_DAY] == day + 1
-        row = [int(x) for x in s["crow"][:g[E.G_ROW_LEN]]]
+        assert s["day"] == day + 1
+        row = [int(x) for x in s["crow"][:s["row_len"]]]
         assert all(x >= 0 for x in row), "commission row not refilled"
         if solo:
-            assert g[E.G_GOAL] == -1
+            assert s["goal"] == -1
             n_open = sum(1 for c in s["popen"][0] if c >= 0)
             assert n_open == min(3, E.N_PLAN - (day + 1)), "solo: three open planning cards while the deck lasts"
         else:
-            left = g[E.G_N_LDECK] + g[E.G_N_LDISC]
+            left = s["n_ldeck"] + s["n_ldisc"]
             assert left == 0 or not any(s["grid"] == E.EMPTY), "wilderness not refilled"
-            assert g[E.G_GOAL] >= 0 or g[E.G_N_GDECK] == 0
+            assert s["goal"] >= 0 or s["n_gdeck"] == 0
     check_conservation(R, s, "at the end")
     return checked
 

@@ -142,10 +142,9 @@ def observation(trec, s, seat):
 
 
 def hidden(s, seat):
-    g = s["g"]
-    n = int(g[E.G_N_PLAYERS])
-    return (s["ldeck"][:g[E.G_N_LDECK]].tolist(), s["cdeck"][:g[E.G_N_CDECK]].tolist(),
-            s["gdeck"][:g[E.G_N_GDECK]].tolist(),
+    n = int(s["n_players"])
+    return (s["ldeck"][:s["n_ldeck"]].tolist(), s["cdeck"][:s["n_cdeck"]].tolist(),
+            s["gdeck"][:s["n_gdeck"]].tolist(),
             [s["pdeck"][p, :s["pdeck_n"][p]].tolist() for p in range(n) if p != seat],
             [s["popen"][p].tolist() for p in range(n) if p != seat and n > 1],
             [int(s["plan_code"][p]) for p in range(n) if p != seat],
@@ -302,23 +301,37 @@ def test_state_checker_catches_planted_corruption(comp, trec, corrupt, code):
         run.step()
     assert M.check_state_nb(run.t, run.st[0]) == 0
     s = run.st[0]
-    g = s["g"]
     if corrupt == "duplicate_landscape":
         s["grid"][0] = s["grid"][1]
     elif corrupt == "lost_commission":
         s["crow"][0] = -1
     elif corrupt == "duplicate_goal":
-        g[E.G_GOAL] = s["gdeck"][0]
+        s["goal"] = s["gdeck"][0]
     elif corrupt == "planning_card_twice":
         s["pdeck"][1, 0] = s["pdeck"][1, 1]
     elif corrupt == "artist_off_grid":
         s["pos"][2] = 25
     elif corrupt == "wrong_seat":
-        g[E.G_TO_MOVE] = (g[E.G_TO_MOVE] + 1) % 3
+        s["to_move"] = (s["to_move"] + 1) % 3
     elif corrupt == "hand_overflow":
         s["hand_n"][0] = E.MAX_HAND + 1
     elif corrupt == "stale_sales":
         s["sell_opts"][0] = 4 if s["sell_opts"][0] != 4 else 3
     elif corrupt == "bent_path":
-        g[E.G_N_PATH] += 1
+        s["n_path"] += 1
     assert M.check_state_nb(run.t, s) == code
+
+
+def test_observe_shows_every_game_scalar_and_counter(comp, trec):
+    """observe_nb lists the named game scalars and per-seat counters by hand: a change in
+    any of them shows in what every seat sees."""
+    run = Stepper(comp, trec, 3, ("greedy", "planner", "random"), 4)
+    for _ in range(25):
+        run.step()
+    scalars = E.STATE_DTYPE.names[:E.STATE_DTYPE.names.index("grid")]
+    counters = ("painted", "sold_landscapes", "steps", "goal_claims")
+    seen = observation(trec, run.st[0], 0)
+    for name in scalars + counters:
+        changed = run.st.copy()
+        changed[0][name] = changed[0][name] + 1
+        assert not np.array_equal(observation(trec, changed[0], 0), seen), name

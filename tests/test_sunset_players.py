@@ -88,7 +88,7 @@ def test_solo_sale_counts_the_inspiration_bonus_read_from_the_tables(name, point
     tables = E.pack_tables(comp.tables)
     st = fresh_state(tables, 1, seed=3)
     s = st[0]
-    s["g"][E.G_INSPIRATION] = K.names["inspiration"].index("Inspiration: Waterfall")
+    s["inspiration"] = K.names["inspiration"].index("Inspiration: Waterfall")
     plain, inspiring = K.comm("Peak and Shore"), K.comm("Cascade Diptych")
     set_row(st, [plain, inspiring, -1])
     set_hand(st, 0, [K.land("Mirror Lake"), K.land("Granite Spire"), K.land("Silver Cascade"),

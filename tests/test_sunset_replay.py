@@ -79,16 +79,16 @@ def test_replay_shows_the_set_up(comp, tmp_path, capsys, names):
                 assert shown.startswith(f"r{r + 1}c{c + 1} {land_name(comp, card)}"), (shown, card)
         assert "every artist starts on the centre card r3c3" in part
         # the commission row, slot by slot, and the card revealed for day 2
-        row_len = int(s["g"][E.G_ROW_LEN])
+        row_len = int(s["row_len"])
         slots = re.findall(r"^  commission row slot (\d): (.*) \(", part, re.M)
         assert slots == [(str(k + 1), cnames["commission"][int(s["crow"][k])]) for k in range(row_len)]
-        top = cnames["commission"][int(s["g"][E.G_COMM_TOP])]
+        top = cnames["commission"][int(s["comm_top"])]
         assert f"revealed on the commission deck (available from day 2): {top} (" in part
         if n_players > 1:
-            assert f"first daily goal: {cnames['goal'][int(s['g'][E.G_GOAL])]}\n" in part
+            assert f"first daily goal: {cnames['goal'][int(s['goal'])]}\n" in part
             assert "inspiration" not in part
         else:
-            insp = cnames["inspiration"][int(s["g"][E.G_INSPIRATION])]
+            insp = cnames["inspiration"][int(s["inspiration"])]
             assert f"inspiration card: {insp} (+1 per commission showing" in part
             assert "daily goal" not in part
 

@@ -28,7 +28,6 @@ from tests.sunset_helpers import (Kit, cell, default_tables, events, fresh_state
 
 T = default_tables()
 K = Kit()
-G = E  # index names for st[0]["g"][...]
 
 # Planning cards of the default file, by name (their values are asserted where a test relies on them).
 DAWN = K.plan("Dawn")                # 5:00, horizontal, move 1, paint 1
@@ -126,8 +125,9 @@ def cleanup(st, tables=T, trace=None):
     cleanup_nb(tables[0], st[0], *trace)
 
 
-def g(st, idx):
-    return int(st[0]["g"][idx])
+def g(st, name):
+    """A game scalar of the state (STATE_DTYPE's field `name`)."""
+    return int(st[0][name])
 
 
 def owned_commissions(st, seat):
@@ -140,14 +140,14 @@ def owned_commissions(st, seat):
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_setup_row_one_more_than_players_one_revealed_one_goal(n_players):
     st = fresh_state(T, n_players, seed=21)
-    assert g(st, G.G_ROW_LEN) == n_players + 1 and min(row(st)) >= 0
-    top = g(st, G.G_COMM_TOP)
+    assert g(st, "row_len") == n_players + 1 and min(row(st)) >= 0
+    top = g(st, "comm_top")
     assert top >= 0 and top not in row(st)                  # revealed on the deck, not in the row
-    assert g(st, G.G_N_CDECK) == 30 - (n_players + 2)
-    assert g(st, G.G_GOAL) >= 0 and g(st, G.G_N_GDECK) == 6  # one daily goal face up
+    assert g(st, "n_cdeck") == 30 - (n_players + 2)
+    assert g(st, "goal") >= 0 and g(st, "n_gdeck") == 6  # one daily goal face up
     grid = [int(x) for x in st[0]["grid"]]
     assert len(set(grid)) == 25 and min(grid) >= 0          # 25 landscapes, 5 x 5
-    assert g(st, G.G_N_LDECK) == 60 - 25
+    assert g(st, "n_ldeck") == 60 - 25
     assert list(st[0]["pos"][:n_players]) == [CENTER] * n_players
     for p in range(n_players):
         assert sorted(st[0]["pdeck"][p, :st[0]["pdeck_n"][p]]) == list(range(8))
@@ -306,13 +306,13 @@ def test_paint_at_most_card_paint_value():
 def test_painted_spaces_stay_empty_until_cleanup():
     st = board(2)
     st[0]["pos"][:2] = [cell(2, 0), cell(2, 4)]
-    n_deck = g(st, G.G_N_LDECK)
+    n_deck = g(st, "n_ldeck")
     hike(st, 0, H(DIR_E, 2))
     path, n = path_of(cell(2, 0), H(DIR_E, 2))
     trace, tn = no_trace()
     apply_paint_nb(st[0], 0, path, 0b010, trace, tn)        # paints (2,1), ends on (2,2)
     assert st[0]["grid"][cell(2, 1)] == EMPTY
-    assert g(st, G.G_N_LDECK) == n_deck                     # nothing refilled now
+    assert g(st, "n_ldeck") == n_deck                     # nothing refilled now
     # the next artist, from (2,4) going west: (2,3) ok, (2,2) has an artist, (2,1) is empty
     assert {c for c in hikes(st, 1, LATE_RISER) if c // 5 == DIR_W} == {H(DIR_W, 1)}
     cleanup(st)
@@ -385,7 +385,7 @@ def test_sold_landscapes_go_to_discard():
                     ["Granite Spire", "Poppy Field", "Evergreen Tarn"])
     set_ldisc(st, [K.land("Still Pond")])
     sell(st, 0, 0)
-    assert g(st, G.G_N_LDISC) == 3
+    assert g(st, "n_ldisc") == 3
     assert sorted(st[0]["ldisc"][:3]) == sorted([K.land("Still Pond"), K.land("Granite Spire"),
                                                  K.land("Poppy Field")])
     assert hand(st, 0) == [K.land("Evergreen Tarn")]
@@ -413,7 +413,7 @@ def test_revealed_commission_not_available_today():
     st = sell_state(["Flower Study", "Lakeside Study", "Forest Study"], ["Granite Spire"])
     set_cdeck(st, [K.comm("Grand Tour")], top=K.comm("Mountain Sketch"))
     for day in range(6):
-        st[0]["g"][G.G_DAY] = day
+        st[0]["day"] = day
         assert sells(st, 0) == {-1}
 
 
@@ -423,32 +423,32 @@ def test_revealed_commission_not_available_today():
 def test_daily_goal_goes_to_last_player_to_meet_it():
     st = board(3)
     horizon = K.goal("Horizon")                             # "Be the last person to move horizontally."
-    st[0]["g"][G.G_GOAL] = horizon
-    st[0]["g"][G.G_GOAL_OWNER] = -1
+    st[0]["goal"] = horizon
+    st[0]["goal_owner"] = -1
     trace, tn = no_trace()
     check_goal_nb(T[0], st[0], 0, H(DIR_E, 1), 0, 0, 0, trace, tn)
-    assert g(st, G.G_GOAL_OWNER) == 0
-    assert g(st, G.G_GOAL) == horizon                       # not replaced when claimed
+    assert g(st, "goal_owner") == 0
+    assert g(st, "goal") == horizon                       # not replaced when claimed
     check_goal_nb(T[0], st[0], 1, H(DIR_W, 2), 0, 0, 0, trace, tn)
-    assert g(st, G.G_GOAL_OWNER) == 1                       # taken from seat 0
+    assert g(st, "goal_owner") == 1                       # taken from seat 0
     check_goal_nb(T[0], st[0], 2, H(DIR_N, 1), 0, 0, 0, trace, tn)
-    assert g(st, G.G_GOAL_OWNER) == 1                       # seat 2 did not meet it
+    assert g(st, "goal_owner") == 1                       # seat 2 did not meet it
     cleanup(st)
     assert st[0]["goal_owned"][1, horizon] > 0
     assert st[0]["goal_owned"][0, horizon] == 0 and st[0]["goal_owned"][2, horizon] == 0
-    assert g(st, G.G_GOAL) not in (-1, horizon)             # a new goal is revealed
+    assert g(st, "goal") not in (-1, horizon)             # a new goal is revealed
 
 
 def test_unclaimed_goal_is_discarded():
     st = board(2)
-    gdeck_n = g(st, G.G_N_GDECK)
-    first = g(st, G.G_GOAL)
-    assert first >= 0 and g(st, G.G_GOAL_OWNER) == -1
+    gdeck_n = g(st, "n_gdeck")
+    first = g(st, "goal")
+    assert first >= 0 and g(st, "goal_owner") == -1
     next_goal = int(st[0]["gdeck"][gdeck_n - 1])
     cleanup(st)
     assert not st[0]["goal_owned"].any()
-    assert g(st, G.G_N_GDISC) == 1
-    assert g(st, G.G_GOAL) == next_goal and g(st, G.G_N_GDECK) == gdeck_n - 1
+    assert g(st, "n_gdisc") == 1
+    assert g(st, "goal") == next_goal and g(st, "n_gdeck") == gdeck_n - 1
 
 
 # =========================================================================================
@@ -488,11 +488,11 @@ def test_six_days_leave_two_planning_cards():
     assert st[0]["pdeck_n"][0] == 2
     assert len(set(played)) == 6                            # each card used once
     # the game ends at the clean-up of day 6, not before
-    st[0]["g"][G.G_DAY] = 4
+    st[0]["day"] = 4
     cleanup(st)
-    assert g(st, G.G_OVER) == 0 and g(st, G.G_DAY) == 5
+    assert g(st, "over") == 0 and g(st, "day") == 5
     cleanup(st)
-    assert g(st, G.G_OVER) == 1 and g(st, G.G_END_REASON) == E.END_DAYS
+    assert g(st, "over") == 1 and g(st, "end_reason") == E.END_DAYS
 
 
 # =========================================================================================
@@ -515,7 +515,7 @@ def test_wake_tie_rule_option_seat():
 
 
 def test_wake_tie_rule_option_random():
-    assert T[0]["rules"][E.R_WAKE_TIE] == E.WAKE_TIE_RANDOM  # the default
+    assert T[0]["wake_tie"] == E.WAKE_TIE_RANDOM  # the default
     st = board(4)
     st[0]["plan_choice"][:4] = [NOON, DAWN, NOON, DAWN]
     seen = {}
@@ -543,7 +543,7 @@ def test_cleanup_refills_row_by_row_left_to_right():
     assert st[0]["grid"][cell(2, 2)] == 57
     assert st[0]["grid"][cell(4, 0)] == 56
     assert (st[0]["grid"] >= 0).all()                      # a full 5 x 5 grid
-    assert g(st, G.G_N_LDECK) == 35 - 4
+    assert g(st, "n_ldeck") == 35 - 4
     assert list(st[0]["pos"][:2]) == [cell(2, 2), cell(0, 0)]  # artists stay put
 
 
@@ -557,7 +557,7 @@ def test_cleanup_reshuffles_discards_when_deck_runs_out():
     assert st[0]["grid"][cell(1, 0)] == 40                 # the last deck card first
     second = int(st[0]["grid"][cell(1, 1)])
     assert second in (41, 42, 43)                          # then from the reshuffled discards
-    assert g(st, G.G_N_LDISC) == 0 and g(st, G.G_N_LDECK) == 2
+    assert g(st, "n_ldisc") == 0 and g(st, "n_ldeck") == 2
     assert sorted([second] + list(st[0]["ldeck"][:2])) == [41, 42, 43]
     assert [e[1] for e in events(*trace, ev=E.EV_RESHUFFLE)] == [3]
 
@@ -570,7 +570,7 @@ def test_commission_row_refilled_from_revealed_top_card_first():
     set_cdeck(st, [Z, Y], top=X)
     cleanup(st)
     assert row(st) == [A, X, B]
-    assert g(st, G.G_COMM_TOP) == Y and g(st, G.G_N_CDECK) == 1
+    assert g(st, "comm_top") == Y and g(st, "n_cdeck") == 1
     # two empty slots: the revealed card and then the deck's top card fill them
     st = board(2)
     set_row(st, [-1, A, -1])
@@ -578,7 +578,7 @@ def test_commission_row_refilled_from_revealed_top_card_first():
     cleanup(st)
     r = row(st)
     assert r[1] == A and sorted([r[0], r[2]]) == sorted([X, Y])
-    assert g(st, G.G_COMM_TOP) == Z and g(st, G.G_N_CDECK) == 0
+    assert g(st, "comm_top") == Z and g(st, "n_cdeck") == 0
 
 
 def test_game_ends_when_commission_row_cannot_be_refilled():
@@ -587,14 +587,14 @@ def test_game_ends_when_commission_row_cannot_be_refilled():
     set_row(st, [-1, -1, A])
     set_cdeck(st, [], top=X)                               # 1 card for 2 empty slots
     cleanup(st)
-    assert g(st, G.G_OVER) == 1 and g(st, G.G_END_REASON) == E.END_COMMISSIONS
-    assert g(st, G.G_DAY) == 0
+    assert g(st, "over") == 1 and g(st, "end_reason") == E.END_COMMISSIONS
+    assert g(st, "day") == 0
     # exactly enough cards: the row is filled and the game goes on
     st = board(2)
     set_row(st, [-1, A, B])
     set_cdeck(st, [], top=X)
     cleanup(st)
-    assert g(st, G.G_OVER) == 0 and row(st) == [X, A, B] and g(st, G.G_DAY) == 1
+    assert g(st, "over") == 0 and row(st) == [X, A, B] and g(st, "day") == 1
 
 
 # =========================================================================================
@@ -640,11 +640,11 @@ def test_solo_ranger_stations_diagonal_to_centre():
     assert sorted(c for c in range(25) if grid[c] == RANGER) == RANGERS
     lands = [x for x in grid if x != RANGER]
     assert len(lands) == 21 and len(set(lands)) == 21 and min(lands) >= 0
-    assert g(st, G.G_N_LDECK) == 60 - 21
+    assert g(st, "n_ldeck") == 60 - 21
     assert st[0]["pos"][0] == CENTER
-    assert g(st, G.G_ROW_LEN) == 3 and min(row(st)) >= 0     # 3 commissions, like 2 players
-    assert g(st, G.G_COMM_TOP) >= 0 and g(st, G.G_N_CDECK) == 30 - 4
-    assert 0 <= g(st, G.G_INSPIRATION) < 5
+    assert g(st, "row_len") == 3 and min(row(st)) >= 0     # 3 commissions, like 2 players
+    assert g(st, "comm_top") >= 0 and g(st, "n_cdeck") == 30 - 4
+    assert 0 <= g(st, "inspiration") < 5
 
 
 def test_solo_passing_ranger_refills_around_it():
@@ -726,11 +726,11 @@ def test_solo_mid_morning_discards_highest_commission_leftmost_on_tie():
     for tables, card in ((T, EARLY_START), (T, BREAKFAST), (T_EDGE, MID_MORNING)):  # 8:00..10:45
         st = board(1, tables=tables)
         set_row(st, [ab, mlp, sh])                          # 4, 6, 6 points
-        top, n_deck = g(st, G.G_COMM_TOP), g(st, G.G_N_CDECK)
+        top, n_deck = g(st, "comm_top"), g(st, "n_cdeck")
         st[0]["grid"][cell(0, 0)] = EMPTY
         wake(st, card, tables)
         assert row(st) == [ab, -1, sh]                      # not replaced
-        assert g(st, G.G_COMM_TOP) == top and g(st, G.G_N_CDECK) == n_deck
+        assert g(st, "comm_top") == top and g(st, "n_cdeck") == n_deck
         assert st[0]["grid"][cell(0, 0)] == EMPTY           # no wilderness refill
 
 
@@ -757,10 +757,10 @@ def test_solo_late_morning_discards_two():
 def test_solo_no_wilderness_refill_at_cleanup():
     st = board(1)
     st[0]["grid"][[cell(0, 0), cell(2, 3)]] = EMPTY
-    n_deck = g(st, G.G_N_LDECK)
+    n_deck = g(st, "n_ldeck")
     cleanup(st)
     assert st[0]["grid"][cell(0, 0)] == EMPTY and st[0]["grid"][cell(2, 3)] == EMPTY
-    assert g(st, G.G_N_LDECK) == n_deck and g(st, G.G_OVER) == 0
+    assert g(st, "n_ldeck") == n_deck and g(st, "over") == 0
 
 
 def test_solo_commission_row_slides_left_then_refills():
@@ -770,25 +770,25 @@ def test_solo_commission_row_slides_left_then_refills():
     set_cdeck(st, [Z, Y], top=X)
     cleanup(st)
     assert row(st) == [A, X, Y]
-    assert g(st, G.G_COMM_TOP) == Z
+    assert g(st, "comm_top") == Z
 
 
 def test_solo_day_eight_may_sell_top_of_deck():
     ms = K.comm("Mountain Sketch")
     st = sell_state(["Flower Study", "Lakeside Study", "Forest Study"], ["Granite Spire"], 1)
     set_cdeck(st, [K.comm("Grand Tour")], top=ms)
-    st[0]["g"][G.G_DAY] = 6                                 # day 7: not yet
+    st[0]["day"] = 6                                 # day 7: not yet
     assert sells(st, 0) == {-1}
-    st[0]["g"][G.G_DAY] = 7                                 # day 8
+    st[0]["day"] = 7                                 # day 8
     assert sells(st, 0) == {MAX_ROW, -1}
     assert sell(st, 0, MAX_ROW) == ms
     assert owned_commissions(st, 0) == {ms}
-    assert g(st, G.G_COMM_TOP) == -1 and hand(st, 0) == []
+    assert g(st, "comm_top") == -1 and hand(st, 0) == []
 
 
 def test_solo_inspiration_bonus_once_per_commission():
     st = board(1)
-    st[0]["g"][G.G_INSPIRATION] = K.names["inspiration"].index("Inspiration: Waterfall")
+    st[0]["inspiration"] = K.names["inspiration"].index("Inspiration: Waterfall")
     for name in ("Twin Falls", "Cascade Diptych", "Traveller's Triptych", "Mountain Sketch"):
         st[0]["comm_owned"][0, K.comm(name)] = 1            # 7 + 3 + 3 + 2 points
     set_hand(st, 0, [])
@@ -812,31 +812,31 @@ def test_solo_return_home_bonus():
 
 def test_solo_lasts_eight_days():
     st = fresh_state(T, 1, seed=9)
-    assert g(st, G.G_N_DAYS) == 8
+    assert g(st, "n_days") == 8
     played = []
     opts = K.options()
     for day in range(8):
-        assert g(st, G.G_DAY) == day and g(st, G.G_OVER) == 0
+        assert g(st, "day") == day and g(st, "over") == 0
         n = plan_options_nb(st[0], 0, opts)
         assert n >= 1, f"no planning card on day {day + 1}"
         apply_plan_nb(st[0], 0, int(opts[0]))
         played.append(int(st[0]["plan_choice"][0]))
         cleanup(st)
-    assert g(st, G.G_OVER) == 1 and g(st, G.G_END_REASON) == E.END_DAYS
+    assert g(st, "over") == 1 and g(st, "end_reason") == E.END_DAYS
     assert sorted(played) == list(range(8))                 # every planning card, once each
     # multiplayer: 6 days
-    assert g(fresh_state(T, 2), G.G_N_DAYS) == 6
+    assert g(fresh_state(T, 2), "n_days") == 6
 
 
 def test_no_daily_goals_in_solo():
     st = fresh_state(T, 1, seed=2)
-    assert g(st, G.G_GOAL) == -1
-    n_goals = g(st, G.G_N_GDECK)
+    assert g(st, "goal") == -1
+    n_goals = g(st, "n_gdeck")
     trace, tn = no_trace()
     check_goal_nb(T[0], st[0], 0, H(DIR_E, 1), 3, 0b11111, 2, trace, tn)
-    assert g(st, G.G_GOAL_OWNER) == -1
+    assert g(st, "goal_owner") == -1
     cleanup(st)
-    assert g(st, G.G_GOAL) == -1 and g(st, G.G_N_GDECK) == n_goals
+    assert g(st, "goal") == -1 and g(st, "n_gdeck") == n_goals
     assert not st[0]["goal_owned"].any()
 
 

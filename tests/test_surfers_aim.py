@@ -60,7 +60,7 @@ def test_a_perfect_hand_draws_channels_in_real_games():
 def mid_game_states(n_states=40, seed=7):
     """States met in real 3-player games (mixed players), a few turns apart."""
     comp = SPEC.load_components()
-    T = E.pack_tables(comp.tables)
+    T = comp.tables
     p = SPEC.prepare(comp, 3, ["builder", "blocker", "random"], seed)
     out = []
     game = 0
@@ -68,11 +68,11 @@ def mid_game_states(n_states=40, seed=7):
     while len(out) < n_states:
         st = new_state()
         model_start_nb(T, st, 3, np.uint64(seed * 1000 + game))
-        while st[0].g[E.G_OVER] == 0 and len(out) < n_states:
-            turn = st[0].g[E.G_TURNS]
+        while st[0].over == 0 and len(out) < n_states:
+            turn = st[0].turn
             model_steps_nb(T, st, p.strategy_ids, p.strategy_params, 1, buf)
-            if st[0].g[E.G_TURNS] > turn and st[0].g[E.G_TURNS] % 5 == 0 and st[0].g[E.G_OVER] == 0:
-                out.append((st.copy(), int(st[0].g[E.G_SEAT])))     # the next seat to aim
+            if st[0].turn > turn and st[0].turn % 5 == 0 and st[0].over == 0:
+                out.append((st.copy(), int(st[0].seat)))     # the next seat to aim
         game += 1
     return comp, T, p, out
 
@@ -85,7 +85,7 @@ def test_aim_values_each_landing_as_the_action_choice_values_it():
     t = T[0]
     w = np.diff(np.concatenate([[0.0], t.pip_cum]))
     opts = options_buf()
-    d = int(t.rules[E.R_PLUS_MINUS])
+    d = int(t.pips_change)
     checked_arrows = 0
     for st, seat in states:
         s = st[0]
@@ -116,7 +116,7 @@ def test_aim_values_each_landing_as_the_action_choice_values_it():
 
 
 def test_aim_kind_sums_the_landing_chances_by_cell_kind():
-    T = E.pack_tables(SPEC.load_components(None, ("flick.spread=[0.3,1.2]",)).tables)
+    T = SPEC.load_components(None, ("flick.spread=[0.3,1.2]",)).tables
     t = T[0]
     for seat in (0, 1):
         for aim in range(E.MAX_WAVE):

@@ -34,36 +34,36 @@ def model_hit(spread, row, noise):
 
 
 def test_calibration_spread_zero_hits_every_time(comp):
-    assert all(hit_rate(0.0, r, comp.tables.noise) == 1.0 for r in range(6))
+    assert all(hit_rate(0.0, r, comp.tables[0].noise) == 1.0 for r in range(6))
 
 
 @pytest.mark.parametrize("spread", [0.1, 0.5, 1.0, 2.5])
 def test_calibration_hit_rate_is_the_flick_model_in_closed_form(comp, spread):
-    noise = comp.tables.noise
+    noise = comp.tables[0].noise
     for r in range(6):
         assert hit_rate(spread, r, noise) == pytest.approx(model_hit(spread, r, noise), abs=1e-12)
 
 
 def test_calibration_agrees_with_the_players_landing_table(comp):
-    T = E.pack_tables(SPEC.load_components(None, ("flick.spread=[0.3,0.9,1.7]",)).tables)
+    T = SPEC.load_components(None, ("flick.spread=[0.3,0.9,1.7]",)).tables
     for seat, spread in enumerate((0.3, 0.9, 1.7)):
         for r in range(6):
             for col in range(5):
                 aim = r * E.MAX_WAVE_COLS + col
                 assert T[0].aim_prob[seat, aim, aim] == pytest.approx(
-                    hit_rate(spread, r, comp.tables.noise), abs=1e-12)
+                    hit_rate(spread, r, comp.tables[0].noise), abs=1e-12)
 
 
 @pytest.mark.parametrize("spread,row", [(0.5, 2), (1.0, 0), (1.5, 5)])
 def test_calibration_agrees_with_the_engines_draws(comp, spread, row):
     n = 20000
     got = sampled_hit_rate(comp.tables, spread, row, n, seed=3)
-    p = hit_rate(spread, row, comp.tables.noise)
+    p = hit_rate(spread, row, comp.tables[0].noise)
     assert abs(got - p) < 4 * np.sqrt(p * (1 - p) / n), (got, p)
 
 
 def test_calibration_measured_accuracy_gives_back_the_spread(comp):
-    noise = comp.tables.noise
+    noise = comp.tables[0].noise
     rates = [hit_rate(s, 3, noise) for s in np.linspace(0.05, 3.0, 60)]
     assert all(a > b for a, b in zip(rates, rates[1:]))          # falls with the spread
     for spread in (0.2, 0.62, 1.4):

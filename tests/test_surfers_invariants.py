@@ -32,7 +32,7 @@ def comp():
 
 @pytest.fixture(scope="module")
 def T(comp):
-    return E.pack_tables(comp.tables)
+    return comp.tables
 
 
 MIXES = [(["random"], 2000), (["racer"], 600), (["rider", "blocker", "builder", "random"], 600)]
@@ -46,14 +46,14 @@ def test_every_step_keeps_the_invariants_and_every_game_ends(comp, T, n, names, 
     assert fail[0] == 0, f"check_state_nb code {fail[0]} in game {fail[1]} after step {fail[2]}"
     assert (rec["illegal"] == 0).all()
     assert (rec["end_reason"] == E.END_WAVE).all()
-    assert rec["length"].max() < comp.tables.rules[E.R_TURN_LIMIT]
+    assert rec["length"].max() < comp.tables[0].turn_limit
     assert np.allclose(rec["win"].reshape(games, n).sum(axis=1), 1.0)
 
 
 @pytest.mark.parametrize("spread", ["[0.0]", "[3.0]", "[0.0,2.0,0.5,1.0]"])
 def test_extreme_hands_keep_the_invariants(spread):
     comp = SPEC.load_components(None, (f"flick.spread={spread}",))
-    T = E.pack_tables(comp.tables)
+    T = comp.tables
     p = SPEC.prepare(comp, 4, ["random", "racer", "blocker", "builder"], RUN_SEED)
     rec, fail = checked_chunk(T, 4, RUN_SEED, 0, 500, p.strategy_ids, p.strategy_params)
     assert fail[0] == 0 and (rec["end_reason"] == E.END_WAVE).all()
@@ -65,7 +65,7 @@ def naive_scores(tables, state, n):
     scores = []
     for p in range(n):
         st = [int(state["status"][2 * p + k]) for k in range(2)]
-        sc = 2 if int(state["g"][E.G_FASTEST]) == p else 0
+        sc = 2 if int(state["fastest"]) == p else 0
         sc += 3 if st == [E.S_BEACH, E.S_BEACH] else 0
         for k in range(2):
             if st[k] == E.S_BEACH:
@@ -86,17 +86,17 @@ def test_final_states_recompute_with_the_naive_rules(comp, T, n):
     for game in range(60):
         _, rec, st = trace_game(T, n, RUN_SEED, game, p.strategy_ids, p.strategy_params, 4000)
         s = st[0]
-        scores = naive_scores(comp.tables, s, n)
+        scores = naive_scores(comp.tables[0], s, n)
         assert list(rec["score"]) == scores
-        order = naive_order(scores, int(s["g"][E.G_FASTEST]))
+        order = naive_order(scores, int(s["fastest"]))
         best = order[0]
         assert rec["rank"][best] == 1 and rec["win"][best] > 0
         # the end: nobody left on the sea, the wave over every line
-        assert int(s["g"][E.G_WAVE]) == comp.tables.n_lines
+        assert int(s["wave"]) == comp.tables[0].n_lines
         assert all(int(s["status"][w]) in (E.S_BEACH, E.S_WAVE, E.S_TIDE) for w in range(2 * n))
         taken = [int(s["slot"][w]) for w in range(2 * n) if int(s["status"][w]) == E.S_BEACH]
-        for k in range(comp.tables.finish_holds.shape[0]):
-            if comp.tables.finish_holds[k] == 1:
+        for k in range(comp.tables[0].n_finish):
+            if comp.tables[0].finish_holds[k] == 1:
                 assert taken.count(k) <= 1
 
 
@@ -125,7 +125,7 @@ def test_check_state_catches_each_broken_state():
     assert check_state_nb(T[0], st[0]) == E.CHK_LOOP
     st = fresh_state(T, 2)
     put(T, st, 0, "1b")
-    st[0].g[E.G_WAVE] = 1                            # a surfer left under the wave (and at the start)
+    st[0].wave = 1                            # a surfer left under the wave (and at the start)
     assert check_state_nb(T[0], st[0]) == E.CHK_PLACE
     st = fresh_state(T, 2)
     for who in (0, 2):

@@ -57,7 +57,7 @@ def test_the_model_plays_the_games_the_old_loop_logged(run):
     before = np.load(BEFORE)
     comp, p = prepared(run)
     games = 30
-    rec = model_chunk(E.pack_tables(comp.tables), p.n_players, 7, 0, games, p.strategy_ids,
+    rec = model_chunk(comp.tables, p.n_players, 7, 0, games, p.strategy_ids,
                       p.strategy_params)                    # checked: every state held
     cols = [k.split("/", 1)[1] for k in before.files if k.startswith(run + "/")]
     assert set(RENAMED.get(x, x) for x in cols) - DROPPED == set(M.RECORD.names)
@@ -79,7 +79,7 @@ def test_the_model_traces_the_events_the_old_loop_traced(run, game):
     same order as the old loop's trace of the same game (kept in the same file)."""
     before = np.load(BEFORE)
     comp, p = prepared(run)
-    tr, _, _ = trace_game(E.pack_tables(comp.tables), p.n_players, 7, game, p.strategy_ids,
+    tr, _, _ = trace_game(comp.tables, p.n_players, 7, game, p.strategy_ids,
                           p.strategy_params)
     assert np.array_equal(tr, before[f"trace/{run}/{game}"])
 
@@ -96,7 +96,7 @@ def test_the_record_is_typed_floats_as_floats():
 def test_spread_and_edge_carry_their_real_values():
     comp = SPEC.load_components(None, ("flick.spread=[0.25,1.0,0.5]",))
     p = SPEC.prepare(comp, 3, ["racer"], 7)
-    rec = model_chunk(E.pack_tables(comp.tables), 3, 7, 0, 2, p.strategy_ids, p.strategy_params)
+    rec = model_chunk(comp.tables, 3, 7, 0, 2, p.strategy_ids, p.strategy_params)
     assert list(rec["spread"][:3]) == [0.25, 1.0, 0.5]
     assert list(rec["edge"][:3]) == [0.5, -0.625, 0.125]
     assert list(rec["edge_mask"][:3]) == [1, 4, 1]
@@ -105,7 +105,7 @@ def test_spread_and_edge_carry_their_real_values():
 @pytest.fixture(scope="module")
 def mixed():
     comp = SPEC.load_components()
-    return E.pack_tables(comp.tables), SPEC.prepare(comp, 4, ["random", "racer", "rider", "blocker"], 3)
+    return comp.tables, SPEC.prepare(comp, 4, ["random", "racer", "rider", "blocker"], 3)
 
 
 @pytest.mark.parametrize("game,fraction", [(0, 0.0), (1, 0.3), (2, 0.6), (3, 0.95)])
@@ -117,14 +117,14 @@ def test_a_copied_state_has_the_same_future(mixed, game, fraction):
     length = model_steps_nb(T, st, p.strategy_ids, p.strategy_params, 5000, buf)
     model_start_nb(T, st, 4, np.uint64(1000 + game))
     model_steps_nb(T, st, p.strategy_ids, p.strategy_params, int(fraction * length), buf)
-    assert st[0].g[E.G_OVER] == 0
+    assert st[0].over == 0
     copy = st.copy()
     a = np.zeros(5000, np.int64)
     b = np.zeros(5000, np.int64)
     na = model_steps_nb(T, st, p.strategy_ids, p.strategy_params, 5000, a)
     nb_ = model_steps_nb(T, copy, p.strategy_ids, p.strategy_params, 5000, b)
     assert na == nb_ and na > 0 and np.array_equal(a[:na], b[:nb_])
-    assert st.tobytes() == copy.tobytes() and st[0].g[E.G_OVER] == 1
+    assert st.tobytes() == copy.tobytes() and st[0].over == 1
 
 
 def mid_game_states(T, p, n_states=60, seed=5):
@@ -136,7 +136,7 @@ def mid_game_states(T, p, n_states=60, seed=5):
         st = new_state()
         model_start_nb(T, st, 4, np.uint64(rng.integers(1 << 40)))
         model_steps_nb(T, st, p.strategy_ids, p.strategy_params, int(rng.integers(0, 120)), buf)
-        if st[0].g[E.G_OVER] == 0:
+        if st[0].over == 0:
             out.append(st)
     return out
 
@@ -254,6 +254,33 @@ def test_returns_share_the_win_and_evaluate_favours_the_leader(mixed):
         s.status[who] = E.S_BEACH
         s.slot[who] = slot
         s.finish[slot] = who
-    s.g[E.G_FASTEST] = 0
+    s.fastest = 0
     v0, v1 = M.evaluate_nb(T[0], s, 0), M.evaluate_nb(T[0], s, 1)
     assert 0.0 <= v1 < 0.5 < v0 <= 1.0
+
+
+def test_set_up_leaves_nothing_of_an_earlier_game(mixed):
+    """Every named field is set by the set-up: a state buffer full of an earlier game's
+    leftovers (here: every byte 0x5a) starts the same game as a fresh one."""
+    T, _ = mixed
+    fresh = new_state()
+    used = new_state()
+    used.view(np.uint8)[:] = 0x5A
+    model_start_nb(T, fresh, 3, np.uint64(11))
+    model_start_nb(T, used, 3, np.uint64(11))
+    for name in E.STATE_DTYPE.names:
+        assert np.array_equal(fresh[0][name], used[0][name]), name
+
+
+def test_observe_shows_every_field_but_the_random_streams(mixed):
+    """observe_nb lists the fields by hand: a change in any field but `streams` shows."""
+    T, p = mixed
+    st = mid_game_states(T, p, n_states=1)[0]
+    seen = np.zeros(M.OBS_LEN, np.int64)
+    M.observe_nb(T[0], st[0], 0, seen)
+    for name in E.STATE_DTYPE.names:
+        changed = st.copy()
+        changed[0][name] = changed[0][name] + 1
+        after = np.zeros(M.OBS_LEN, np.int64)
+        assert M.observe_nb(T[0], changed[0], 0, after) == M.OBS_LEN
+        assert np.array_equal(seen, after) == (name == "streams"), name

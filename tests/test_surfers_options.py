@@ -44,7 +44,7 @@ def resolve(T, st, cand, names=("racer", "racer")):
     boost a DEC_BOOST decision of the surfer's owner) and built-in players."""
     p = SPEC.prepare(SPEC.load_components(), len(names), list(names), 1)
     tr, tn = no_trace()
-    st[0].g[E.G_SEAT] = 0
+    st[0].seat = 0
     M.start_boosts_nb(T[0], st[0], cand, E.AFTER_MOVE, tr, tn)
     buf = np.zeros(1, np.int64)
     while M.decision_nb(st[0]) == E.DEC_BOOST:
@@ -74,7 +74,7 @@ def test_boost_loop_no_revisit_offers_no_distance_that_rides_back_onto_the_partn
     assert boosts(T, st, 0) == [1]                      # 2 -> 4a -> 3b -> 2a: visited
     resolve(T, st, 0, ("random", "random"))             # even a random player cannot loop
     assert (where(st, 0), where(st, 1)) == ("3a", "2a")
-    assert st[0].stats[0, E.ST_BOOST_CHAIN] == 0
+    assert st[0].boost_loops[0] == 0
 
 
 def test_boost_loop_no_revisit_without_a_way_out_stops_where_the_boost_lands():
@@ -82,15 +82,15 @@ def test_boost_loop_no_revisit_without_a_way_out_stops_where_the_boost_lands():
     assert boosts(T, st, 0) == [1 + E.BOOST_NO_RIDE, 2 + E.BOOST_NO_RIDE]
     resolve(T, st, 0)
     assert where(st, 0) == "4a" and where(st, 1) == "2a"     # the racer takes 2, no ride back
-    assert st[0].stats[0, E.ST_BOOST_CHAIN] == 0 and st[0].stats[0, E.ST_PUSHED] == 0
+    assert st[0].boost_loops[0] == 0 and st[0].pushed[0] == 0
 
 
 def test_boost_loop_guard_push_is_the_old_invented_rule_surfer_pushed_down_after_the_guard():
     T, st = loop_start("guard_push", NO_WAY_OUT)
     assert boosts(T, st, 0) == [1, 2]
     resolve(T, st, 0)
-    assert st[0].stats[0, E.ST_BOOST_CHAIN] == T[0].rules[E.R_MAX_CHAIN]
-    assert where(st, 0) == "1a" and st[0].stats[0, E.ST_PUSHED] == 1   # pushed down by the guard
+    assert st[0].boost_loops[0] == T[0].max_boost_chain
+    assert where(st, 0) == "1a" and st[0].pushed[0] == 1   # pushed down by the guard
 
 
 @pytest.mark.parametrize("strategy", ["racer", "blocker", "builder", "rider"])
@@ -100,12 +100,12 @@ def test_players_never_choose_a_boost_loop_when_there_is_a_way_out(strategy):
     T, st = loop_start("guard_push", ONE_WAY_OUT)
     assert boosts(T, st, 0) == [1, 2]
     resolve(T, st, 0, (strategy, strategy))
-    assert where(st, 0) == "3a" and st[0].stats[0, E.ST_BOOST_CHAIN] == 0
+    assert where(st, 0) == "3a" and st[0].boost_loops[0] == 0
 
 
 def test_no_boost_loop_in_thousands_of_games_under_the_default_rule():
     comp = SPEC.load_components()
-    T = E.pack_tables(comp.tables)
+    T = comp.tables
     p = SPEC.prepare(comp, 4, ["random", "builder", "blocker", "random"], 3)
     rec, fail = checked_chunk(T, 4, 3, 0, 1500, p.strategy_ids, p.strategy_params)
     assert fail[0] == 0
@@ -114,25 +114,25 @@ def test_no_boost_loop_in_thousands_of_games_under_the_default_rule():
 
 # --- which surfer a boost moves --------------------------------------------------------------
 def test_boost_moves_option_is_validated_and_recorded():
-    assert SPEC.load_components().tables.rules[E.R_BOOST_WHO] == E.BOOST_ARRIVING
+    assert SPEC.load_components().tables[0].boost_moves == E.BOOST_ARRIVING
     comp = SPEC.load_components(None, ("rules.boost_moves=standing",))
-    assert comp.tables.rules[E.R_BOOST_WHO] == E.BOOST_STANDING
+    assert comp.tables[0].boost_moves == E.BOOST_STANDING
     with pytest.raises(ComponentError) as exc:
         SPEC.load_components(None, ("rules.boost_moves=both",))
     assert any("boost_moves" in ln and "'arriving'" in ln for ln in exc.value.lines), exc.value.lines
 
 
 @pytest.mark.parametrize("key,good,code", [
-    ("boost_moves", "standing", (E.R_BOOST_WHO, E.BOOST_STANDING)),
-    ("boost_loop", "guard_push", (E.R_BOOST_LOOP, E.LOOP_GUARD_PUSH)),
-    ("second_surfer_reading", "on_or_above", (E.R_SECOND_READING, E.SECOND_ON_OR_ABOVE)),
-    ("tide_on_move", "out", (E.R_TIDE_MOVE, E.TIDE_OUT)),
+    ("boost_moves", "standing", E.BOOST_STANDING),
+    ("boost_loop", "guard_push", E.LOOP_GUARD_PUSH),
+    ("second_surfer_reading", "on_or_above", E.SECOND_ON_OR_ABOVE),
+    ("tide_on_move", "out", E.TIDE_OUT),
 ])
 def test_rule_options_are_named_validated_and_reach_the_engine(key, good, code):
     default = SPEC.load_components()
-    assert default.tables.rules[code[0]] == 0                    # the documented default
+    assert default.tables[0][key] == 0                          # the documented default
     assert f"{key} = " in SPEC.default_components_text()        # shown in the default file
-    assert SPEC.load_components(None, (f"rules.{key}={good}",)).tables.rules[code[0]] == code[1]
+    assert SPEC.load_components(None, (f"rules.{key}={good}",)).tables[0][key] == code
     with pytest.raises(ComponentError) as exc:
         SPEC.load_components(None, (f"rules.{key}=maybe",))
     assert len(exc.value.lines) == 1 and f"rules.{key} must be one of" in exc.value.lines[0]
@@ -168,7 +168,7 @@ def test_tide_on_move_out_removes_a_surfer_ending_its_move_on_a_tide_cell():
         st = fresh_state(T, 2)
         move(T, st, 0, 0, 0, 2)                           # start -> 1a -> 2a (tide)
         assert where(st, 0) == expect, rule
-        assert st[0].stats[0, E.ST_PROGRESS] >= 0
+        assert st[0].progress[0] >= 0
         move(T, st, 1, 0, 0, 3)                           # passing over the tide is harmless
         assert where(st, 2) == "3a"
 

@@ -104,7 +104,7 @@ def test_stopping_on_an_opponent_pushes_it_down_and_the_push_chains():
     assert move(T, st, 0, 0, 0, 2) == -1
     assert (where(st, 0), where(st, 2), where(st, 3)) == ("3a", "2a", "1a")
     assert st[0].no_ride[2] == 1 and st[0].no_ride[3] == 1 and st[0].no_ride[0] == 0
-    assert st[0].stats[0, E.ST_PUSHES] == 1 and st[0].stats[1, E.ST_PUSHED] == 2
+    assert st[0].pushes[0] == 1 and st[0].pushed[1] == 2
     ok(T, st)
 
 
@@ -128,7 +128,7 @@ B =
     put(T2, st, 2, "3a")
     move(T2, st, 0, 0, 0, 3)
     assert where(st, 0) == "3a" and where(st, 2) == "tide"
-    assert st[0].stats[0, E.ST_KILLS] == 1
+    assert st[0].kills[0] == 1
     ok(T2, st)
 
 
@@ -153,7 +153,7 @@ def test_a_boost_moves_the_arriving_surfer_as_the_rulebook_says_and_it_can_push(
     tr, tn = no_trace()
     assert apply_boost_nb(T[0], st[0], 0, 2, tr, tn) == -1
     assert (where(st, 0), where(st, 1), where(st, 2)) == ("4a", "2a", "3a")
-    assert st[0].stats[0, E.ST_BOOSTS] == 1 and st[0].stats[0, E.ST_PUSHES] == 1
+    assert st[0].boosts[0] == 1 and st[0].pushes[0] == 1
     ok(T, st)
 
 
@@ -198,7 +198,7 @@ B ===
     put(T, st, 2, "3b")
     move(T, st, 0, 0, 0, 2)                           # 1a, 2a: rides 2a -> 3b, pushes
     assert where(st, 0) == "3b" and where(st, 2) == "2b"
-    assert st[0].stats[0, E.ST_RIDES] == 1
+    assert st[0].rides[0] == 1
     ok(T, st)
 
 
@@ -234,7 +234,7 @@ B ===
     code = E.OPT_CHANNEL + c("1b") * E.MAX_CELLS + c("2c")
     apply_channel_nb(T[0], st[0], 0, code, tr, tn)
     assert where(st, 2) == "2c" and st[0].chan[c("1b")] == c("2c")
-    assert st[0].stats[0, E.ST_CHAN_UP] == 1 and st[0].stats[0, E.ST_CHAN_RIDE_OTHER] == 1
+    assert st[0].channels_up[0] == 1 and st[0].rides_given[0] == 1
     ok(T, st)
 
 
@@ -345,7 +345,7 @@ def test_finish_cells_new_arrivals_push_earlier_ones_down():
         arrive_nb(T[0], st[0], who, tr, tn)
     # Grand, Great hold one; Good any number: 0 and 2 end in Good
     assert [where(st, w) for w in (6, 4, 2, 0)] == ["beach:0", "beach:1", "beach:2", "beach:2"]
-    assert st[0].g[E.G_FASTEST_PENDING] == 0
+    assert st[0].fastest_pending == 0
     ok(T, st)
 
 
@@ -362,11 +362,11 @@ B ===
     put(T, st, 2, "1c")                      # seat 1: one surfer on line 1, one at the start
     move(T, st, 0, 0, 0, 1)                  # to the beach
     end_turn_nb(T[0], st[0], 0, tr, tn)
-    assert st[0].g[E.G_FASTEST] == 0 and st[0].g[E.G_WAVE] == 0   # marker now, no fold yet
+    assert st[0].fastest == 0 and st[0].wave == 0   # marker now, no fold yet
     end_turn_nb(T[0], st[0], 1, tr, tn)
-    assert st[0].g[E.G_WAVE] == 0                                  # not the holder's turn
+    assert st[0].wave == 0                          # not the holder's turn
     end_turn_nb(T[0], st[0], 0, tr, tn)
-    assert st[0].g[E.G_WAVE] == 1
+    assert st[0].wave == 1
     assert where(st, 2) == "wave" and where(st, 3) == "wave" and where(st, 1) == "wave"
     assert st[0].chan[c("1a")] == -1 and st[0].chan[c("2c")] == c("3c")   # the arrow touching the wave vanished
     ok(T, st)
@@ -379,7 +379,7 @@ def test_fold_on_marker_turn_option_folds_at_once():
     put(T, st, 0, "4a")
     move(T, st, 0, 0, 0, 1)
     end_turn_nb(T[0], st[0], 0, tr, tn)
-    assert st[0].g[E.G_WAVE] == 1
+    assert st[0].wave == 1
 
 
 def test_a_push_onto_a_covered_line_puts_the_surfer_out():
@@ -390,7 +390,7 @@ B ==
 1 oo
 """, channels=["3a>2b"])
     st = fresh_state(T, 2)
-    st[0].g[E.G_WAVE] = 1                         # line 1 is under the wave
+    st[0].wave = 1                         # line 1 is under the wave
     st[0].status[1] = st[0].status[3] = E.S_WAVE
     put(T, st, 0, "2a")
     put(T, st, 2, "2b")
@@ -404,10 +404,10 @@ def test_the_game_ends_when_the_wave_covers_every_line():
     st = fresh_state(T, 2)
     tr, tn = no_trace()
     fold_nb(T[0], st[0], tr, tn)
-    assert st[0].g[E.G_OVER] == 0
+    assert st[0].over == 0
     fold_nb(T[0], st[0], tr, tn)
-    assert st[0].g[E.G_WAVE] == 4 and st[0].g[E.G_OVER] == 1
-    assert st[0].g[E.G_END_REASON] == E.END_WAVE
+    assert st[0].wave == 4 and st[0].over == 1
+    assert st[0].end_reason == E.END_WAVE
 
 
 def test_scoring_fastest_duo_and_cells():
@@ -416,7 +416,7 @@ def test_scoring_fastest_duo_and_cells():
     tr, tn = no_trace()
     for who in (0, 2, 1):                 # seat 0 first, then seat 1, then seat 0's second
         arrive_nb(T[0], st[0], who, tr, tn)
-    st[0].g[E.G_FASTEST] = 0
+    st[0].fastest = 0
     st[0].status[3] = E.S_WAVE
     pts = np.zeros(N_PTS, np.int64)
     assert score_nb(T[0], st[0], 0, pts) == 2 + 3 + (5 + 1)    # surfer 1 Grand, surfer 0 Good
@@ -444,13 +444,15 @@ def test_every_game_of_a_hand_drawn_sheet_ends():
 # --- the component file ------------------------------------------------------------------------
 def test_the_default_file_loads_and_draws_what_the_docs_say():
     comp = SPEC.load_components()
-    t = comp.tables
-    assert (t.n_lines, t.n_cols) == (10, 6) and t.wave_kind.shape == (6, 5)
+    t = comp.tables[0]
+    assert (t.n_lines, t.n_cols) == (10, 6) and (t.wave_rows, t.wave_cols) == (6, 5)
     assert comp.card_names["finish"] == ["Grand", "Great", "Good"]
-    kinds = set(np.unique(t.cell_kind))
+    kinds = {int(t.cell_kind[line * E.MAX_COLS + col])
+             for line in range(t.n_lines) for col in range(t.n_cols)}
     assert kinds == {E.K_NONE, E.K_SQUARE, E.K_CIRCLE, E.K_TIDE}
-    assert set(np.unique(t.wave_kind)) == {E.W_PLAIN, E.W_HALF, E.W_PIPS, E.W_REFLICK, E.W_UP,
-                                            E.W_DOWN, E.W_EITHER}
+    waves = {int(t.wave_kind[row * E.MAX_WAVE_COLS + col])
+             for row in range(t.wave_rows) for col in range(t.wave_cols)}
+    assert waves == {E.W_PLAIN, E.W_HALF, E.W_PIPS, E.W_REFLICK, E.W_UP, E.W_DOWN, E.W_EITHER}
 
 
 @pytest.mark.parametrize("sea,kw,message", [
@@ -477,13 +479,13 @@ def test_a_sheet_may_live_in_a_text_file_and_the_run_copy_is_self_contained(tmp_
     text = sheet_text("B ==\n1 oo").replace('sheet = """\nB ==\n1 oo\n"""', 'file = "sea.txt"')
     (tmp_path / "c.toml").write_text(text)
     comp = SPEC.load_components(str(tmp_path / "c.toml"))
-    assert comp.tables.n_lines == 2
+    assert comp.tables[0].n_lines == 2
     again = components_from_text(comp.text, "<copy>")
-    assert (again.tables.cell_kind == comp.tables.cell_kind).all()
+    assert again.tables.tobytes() == comp.tables.tobytes()
 
 
 def test_spread_override_sets_per_seat_skill():
     comp = SPEC.load_components(None, ("flick.spread=[0.1,0.9]",))
-    assert list(comp.tables.skill) == [0.1, 0.9, 0.9, 0.9]
+    assert list(comp.tables[0].skill) == [0.1, 0.9, 0.9, 0.9]
     with pytest.raises(ComponentError, match="spread"):
         SPEC.load_components(None, ("flick.spread=[-1.0]",))

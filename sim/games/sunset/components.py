@@ -494,19 +494,7 @@ def build_tables(m: SunsetComponentFile) -> E.SunsetTables:
         else:
             gparam.append(0)
 
-    rules = np.zeros(E.N_RULES, dtype=np.int64)
     r = m.rules
-    rules[E.R_DAYS] = r.days
-    rules[E.R_SOLO_DAYS] = r.solo_days
-    rules[E.R_ROW_EXTRA] = r.row_extra
-    rules[E.R_SOLO_ROW] = r.solo_row
-    rules[E.R_FEATURES_PER_POINT] = r.features_per_point
-    rules[E.R_WAKE_TIE] = WAKE_TIE_CODES[r.wake_tie]
-    rules[E.R_RETURN_HOME_BONUS] = r.return_home_bonus
-    rules[E.R_INSPIRATION_POINTS] = r.inspiration_points
-    rules[E.R_EMPTY_DECK_REFILL] = EMPTY_DECK_REFILL_CODES[r.empty_deck_refill]
-    rules[E.R_SHARED_STAY] = SHARED_STAY_CODES[r.stay_on_shared_card]
-
     return E.SunsetTables(
         landscape_features=lf,
         landscape_n_features=lf.sum(axis=1).astype(np.int64),
@@ -526,7 +514,11 @@ def build_tables(m: SunsetComponentFile) -> E.SunsetTables:
         band_to=i64([parse_time(b.to) for b in m.solo.bands]),
         band_effect=i64([E.WAKE_EFFECT_NAMES.index(b.effect) for b in m.solo.bands]),
         band_param=i64([b.param for b in m.solo.bands]),
-        rules=rules,
+        days=r.days, solo_days=r.solo_days, row_extra=r.row_extra, solo_row=r.solo_row,
+        features_per_point=r.features_per_point, wake_tie=WAKE_TIE_CODES[r.wake_tie],
+        return_home_bonus=r.return_home_bonus, inspiration_points=r.inspiration_points,
+        empty_deck_refill=EMPTY_DECK_REFILL_CODES[r.empty_deck_refill],
+        stay_on_shared_card=SHARED_STAY_CODES[r.stay_on_shared_card],
     )
 
 

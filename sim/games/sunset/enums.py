@@ -80,18 +80,7 @@ WAKE_DISCARD_COMMISSIONS = 1   # discard `band_param` highest commissions of the
 WAKE_NOTHING = 2
 WAKE_EFFECT_NAMES = ("refill_wilderness", "discard_commissions", "nothing")
 
-# --- rule options (rules[] in the tables) -----------------------------------------------
-R_DAYS = 0                     # days in a multiplayer game (rulebook: 6)
-R_SOLO_DAYS = 1                # days in the solo variant (rulebook: 8)
-R_ROW_EXTRA = 2                # commission row = players + this (rulebook: 1)
-R_SOLO_ROW = 3                 # commission row in solo (rulebook: 3, "like a 2-player game")
-R_FEATURES_PER_POINT = 4       # unsold landscapes: 1 point per this many features (2)
-R_WAKE_TIE = 5                 # equal wake-up times: 0 = random order, 1 = lower seat first
-R_RETURN_HOME_BONUS = 6        # solo: points for ending on the centre (2)
-R_INSPIRATION_POINTS = 7       # solo: points per commission showing the inspiration feature (1)
-R_EMPTY_DECK_REFILL = 8        # wilderness refill with deck and discards empty: 0 = leave empty
-R_SHARED_STAY = 9              # staying put on a card another artist stands on: SHARED_STAY_*
-N_RULES = 10
+# --- rule options (component file `rules`: the codes of the tables' fields of the same name)
 WAKE_TIE_RANDOM = 0
 WAKE_TIE_SEAT = 1
 # An artist "may not finish on the same card" as another; staying put is finishing where one
@@ -129,7 +118,17 @@ class SunsetTables(NamedTuple):
     band_to: np.ndarray               # int64[n_band]: band end (minutes, inclusive)
     band_effect: np.ndarray           # int64[n_band]: WAKE_* code
     band_param: np.ndarray            # int64[n_band]: e.g. commissions discarded
-    rules: np.ndarray                 # int64[N_RULES]: R_* rule numbers and options
+    # the rules (component file `rules`, the same names): numbers as written, options as codes
+    days: int                         # days in a multiplayer game (rulebook: 6)
+    solo_days: int                    # days in the solo variant (rulebook: 8)
+    row_extra: int                    # commission row = players + this (rulebook: 1)
+    solo_row: int                     # commission row in solo (rulebook: 3, "like a 2-player game")
+    features_per_point: int           # unsold landscapes: 1 point per this many features (2)
+    wake_tie: int                     # equal wake-up times: WAKE_TIE_* (random order)
+    return_home_bonus: int            # solo: points for ending on the centre (2)
+    inspiration_points: int           # solo: points per commission showing the inspiration feature (1)
+    empty_deck_refill: int            # wilderness refill with deck and discards empty: 0 = leave empty
+    stay_on_shared_card: int          # staying put on a card another artist stands on: SHARED_STAY_*
 
 
 def _tables_dtype():
@@ -154,12 +153,17 @@ def _tables_dtype():
         ("band_to", np.int64, (MAX_BAND,)),
         ("band_effect", np.int64, (MAX_BAND,)),
         ("band_param", np.int64, (MAX_BAND,)),
-        ("rules", np.int64, (N_RULES,)),
+        # the rules, named as in the component file (SunsetTables above has their encodings)
+        ("days", np.int64), ("solo_days", np.int64), ("row_extra", np.int64),
+        ("solo_row", np.int64), ("features_per_point", np.int64), ("wake_tie", np.int64),
+        ("return_home_bonus", np.int64), ("inspiration_points", np.int64),
+        ("empty_deck_refill", np.int64), ("stay_on_shared_card", np.int64),
     ])
 
 
 # What the kernels read: the SunsetTables arrays packed into one record (passed by reference).
 TABLES_DTYPE = _tables_dtype()
+RULE_FIELDS = TABLES_DTYPE.names[TABLES_DTYPE.names.index("days"):]   # the [rules] of the file
 CAPACITY = {"landscapes": MAX_LAND, "commissions": MAX_COMM, "goals": MAX_GOAL,
             "ranger_cells": MAX_RANGER, "inspiration": MAX_INSP, "bands": MAX_BAND}
 
@@ -179,6 +183,9 @@ def pack_tables(t: SunsetTables) -> np.ndarray:
     r["n_ranger"], r["n_insp"], r["n_band"] = counts["ranger_cells"], counts["inspiration"], counts["bands"]
     for name in SunsetTables._fields:
         value = np.asarray(getattr(t, name))
+        if value.ndim == 0:
+            r[name] = value
+            continue
         target = r[name]
         if value.ndim == 2:
             target[:value.shape[0], :value.shape[1]] = value
@@ -189,48 +196,8 @@ def pack_tables(t: SunsetTables) -> np.ndarray:
     return rec.view(np.recarray)
 
 
-# --- game scalars: state.g[...] -----------------------------------------------------------
-G_N_PLAYERS = 0
-G_SOLO = 1            # 1 in the Wanderlust variant
-G_DAY = 2             # 0-based day being played
-G_N_DAYS = 3          # days this game lasts
-G_OVER = 4            # 1 once the game has ended
-G_END_REASON = 5      # END_* code
-G_GOAL = 6            # today's daily goal card id, -1 if none
-G_GOAL_OWNER = 7      # seat holding today's goal card, -1 if unclaimed
-G_COMM_TOP = 8        # commission revealed on top of the deck (not yet available), -1 if none
-G_N_LDECK = 9         # cards left in the landscape deck (ldeck[:n], drawn from the end)
-G_N_LDISC = 10        # landscapes in the discard pile
-G_N_CDECK = 11        # commissions left in the deck below the revealed top card
-G_N_GDECK = 12        # daily goals left in their deck
-G_ROW_LEN = 13        # commission row length for this game
-G_INSPIRATION = 14    # solo: the inspiration card id, -1 otherwise
-G_TURNS = 15          # player turns played so far (game length)
-G_SELLING_SEAT = 16   # seat of the turn being played, -1 outside the trek
-G_N_CDISC = 17        # commissions discarded (solo wake-up effects)
-G_N_GDISC = 18        # daily goals discarded unclaimed
-# Where the game stands (the forward model, model.py): the decision pending and whose it is,
-# and what the turn being played has done so far. The whole game is in the record, so a
-# copy of it can be played on (search players) with no loop on a call stack.
-G_PHASE = 19          # the pending decision: a DEC_* code; PHASE_OVER once the game has ended
-G_TO_MOVE = 20        # seat whose decision it is, -1 once the game has ended
-G_TREK = 21           # trek: index in `order` of the turn being played
-G_HIKE = 22           # trek: the hike code taken this turn (for the paint decision and the goal)
-G_N_PATH = 23         # trek: cells in `path` (the hike's path, start card included)
-G_N_PAINTED = 24      # trek: landscapes painted this turn (daily goal)
-G_PAINTED_FEATURES = 25  # trek: bit f = a landscape painted this turn shows feature f (goal)
-G_N_SOLD = 26         # trek: commissions sold this turn (daily goal)
-G_N_SELL_OPTS = 27    # sale loop: options in `sell_opts` (the last one is -1 = stop)
-N_G = 28
 PHASE_OVER = -1
 
-
-# --- per-seat statistics: state.stats[p, ...] ----------------------------------------------
-ST_PAINTED = 0         # landscapes painted
-ST_SOLD_LANDSCAPES = 1 # landscapes sold
-ST_STEPS = 2           # total hiking steps
-ST_GOALS_CLAIMED = 3   # times the daily goal was taken (including later lost)
-N_STATS = 4            # (illegal answers and real choices are counted by the platform's loop)
 
 # The state of one game is one numpy record (a structured scalar) of fixed-size arrays:
 # kernels receive it by reference, so calls between rules cost no copying or reference
@@ -241,13 +208,45 @@ N_STATS = 4            # (illegal answers and real choices are counted by the pl
 # (pdeck[p, :pdeck_unseen[p]]); strategies must read only public fields and their own
 # planning cards. model.determinize_nb redraws exactly the hidden part.
 STATE_DTYPE = np.dtype([
-    ("g", np.int64, (N_G,)),                       # game scalars, indexed by G_*
+    # the game
+    ("n_players", np.int64),
+    ("solo", np.int64),            # 1 in the Wanderlust variant
+    ("day", np.int64),             # 0-based day being played
+    ("n_days", np.int64),          # days this game lasts
+    ("over", np.int64),            # 1 once the game has ended
+    ("end_reason", np.int64),      # END_* code
+    ("goal", np.int64),            # today's daily goal card id, -1 if none
+    ("goal_owner", np.int64),      # seat holding today's goal card, -1 if unclaimed
+    ("comm_top", np.int64),        # commission revealed on top of the deck (not yet available), -1 none
+    ("n_ldeck", np.int64),         # cards left in the landscape deck (ldeck[:n], drawn from the end)
+    ("n_ldisc", np.int64),         # landscapes in the discard pile
+    ("n_cdeck", np.int64),         # commissions left in the deck below the revealed top card
+    ("n_gdeck", np.int64),         # daily goals left in their deck
+    ("row_len", np.int64),         # commission row length for this game
+    ("inspiration", np.int64),     # solo: the inspiration card id, -1 otherwise
+    ("turns", np.int64),           # player turns played so far (game length)
+    ("selling_seat", np.int64),    # seat of the turn being played, -1 outside the trek
+    ("n_cdisc", np.int64),         # commissions discarded (solo wake-up effects)
+    ("n_gdisc", np.int64),         # daily goals discarded unclaimed
+    # Where the game stands (the forward model, model.py): the decision pending and whose it
+    # is, and what the turn being played has done so far. The whole game is in the record, so
+    # a copy of it can be played on (search players) with no loop on a call stack.
+    ("phase", np.int64),           # the pending decision: a DEC_* code; PHASE_OVER once ended
+    ("to_move", np.int64),         # seat whose decision it is, -1 once the game has ended
+    ("trek", np.int64),            # trek: index in `order` of the turn being played
+    ("hike", np.int64),            # trek: the hike code taken this turn (paint decision, goal)
+    ("n_path", np.int64),          # trek: cells in `path` (the hike's path, start card included)
+    ("n_painted", np.int64),       # trek: landscapes painted this turn (daily goal)
+    ("painted_features", np.int64),  # trek: bit f = a landscape painted this turn shows feature f
+    ("n_sold", np.int64),          # trek: commissions sold this turn (daily goal)
+    ("n_sell_opts", np.int64),     # sale loop: options in `sell_opts` (the last one is -1 = stop)
+    # the table
     ("grid", np.int64, (N_CELLS,)),                # landscape id, EMPTY or RANGER
-    ("ldeck", np.int64, (MAX_LAND,)),              # landscape deck, top = ldeck[g[G_N_LDECK] - 1]
-    ("ldisc", np.int64, (MAX_LAND,)),              # discard pile, ldisc[:g[G_N_LDISC]]
-    ("cdeck", np.int64, (MAX_COMM,)),              # commission deck, top = cdeck[g[G_N_CDECK] - 1]
+    ("ldeck", np.int64, (MAX_LAND,)),              # landscape deck, top = ldeck[s.n_ldeck - 1]
+    ("ldisc", np.int64, (MAX_LAND,)),              # discard pile, ldisc[:s.n_ldisc]
+    ("cdeck", np.int64, (MAX_COMM,)),              # commission deck, top = cdeck[s.n_cdeck - 1]
     ("crow", np.int64, (MAX_ROW,)),                # commission row: card id, or -1 for an empty slot
-    ("gdeck", np.int64, (MAX_GOAL,)),              # daily goal deck, top = gdeck[g[G_N_GDECK] - 1]
+    ("gdeck", np.int64, (MAX_GOAL,)),              # daily goal deck, top = gdeck[s.n_gdeck - 1]
     ("pos", np.int64, (MAX_PLAYERS,)),             # cell of each artist
     ("hand", np.int64, (MAX_PLAYERS, MAX_HAND)),   # landscapes held, hand[p, :hand_n[p]]
     ("hand_n", np.int64, (MAX_PLAYERS,)),
@@ -262,15 +261,20 @@ STATE_DTYPE = np.dtype([
     ("plan_used", np.int64, (MAX_PLAYERS, N_PLAN)),  # 1 + day the card was played, 0 if unused
     ("order", np.int64, (MAX_PLAYERS,)),           # today's turn order (seats), by wake-up time
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),    # RNG counters: chance, then one per seat
-    ("stats", np.int64, (MAX_PLAYERS, N_STATS)),   # per-seat counters for the logs (ST_*)
-    ("path", np.int64, (MAX_PATH,)),               # trek: cells of this turn's hike, path[:g[G_N_PATH]]
-    ("sell_opts", np.int64, (MAX_ROW + 2,)),       # sale loop: legal sales now, sell_opts[:g[G_N_SELL_OPTS]]
+    # per-seat counters for the logs, [seat] (illegal answers and real choices are counted by
+    # the platform's loop)
+    ("painted", np.int64, (MAX_PLAYERS,)),         # landscapes painted
+    ("sold_landscapes", np.int64, (MAX_PLAYERS,)),  # landscapes sold
+    ("steps", np.int64, (MAX_PLAYERS,)),           # total hiking steps
+    ("goal_claims", np.int64, (MAX_PLAYERS,)),     # times the daily goal was taken (including later lost)
+    ("path", np.int64, (MAX_PATH,)),               # trek: cells of this turn's hike, path[:s.n_path]
+    ("sell_opts", np.int64, (MAX_ROW + 2,)),       # sale loop: legal sales now, sell_opts[:s.n_sell_opts]
 ])
 
 
 # --- decision kinds passed to strategies -------------------------------------------------
 DEC_PLAN = 0     # options: code = card_index_in_popen * 2 + return_order (0 or 1)
-DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0), listed first when legal (R_SHARED_STAY)
+DEC_HIKE = 1     # options: code = dir * (MAX_MOVE + 1) + steps; steps 0 = stay (dir 0), listed first when legal (tables.stay_on_shared_card)
 DEC_PAINT = 2    # options: code = bitmask over path positions (bit i = path[i])
 DEC_SELL = 3     # options: code = commission row slot, or -1 = stop selling
 DEC_NAMES = ("plan", "hike", "paint", "sell")

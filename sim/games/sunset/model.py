@@ -4,10 +4,10 @@ The rules are in nb.py; this module only sequences them. The state record (enums
 carries where the game stands, so the platform's loop (sim/harness.py) advances it one
 decision at a time and a search player can copy it and play on:
 
-    g[G_PHASE]    the pending decision (DEC_PLAN, DEC_HIKE, DEC_PAINT, DEC_SELL), PHASE_OVER
-    g[G_TO_MOVE]  whose decision it is
+    s.phase    the pending decision (DEC_PLAN, DEC_HIKE, DEC_PAINT, DEC_SELL), PHASE_OVER
+    s.to_move  whose decision it is
     plan_code     planning choices already made this round, hidden until all are made
-    g[G_TREK], g[G_HIKE], path, g[G_N_PAINTED], g[G_PAINTED_FEATURES], g[G_N_SOLD]
+    s.trek, s.hike, path, s.n_painted, s.painted_features, s.n_sold
                   what the turn being played has done (the paint decision needs the path,
                   the daily goal needs the hike, the paintings and the sales)
     sell_opts     the legal sales of the sale loop, computed once when it is (re)entered
@@ -37,12 +37,8 @@ from sim.records import declare
 from sim.rng import init_streams_nb, randint_nb, redraw_nb
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
-    G_COMM_TOP, G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_HIKE, G_N_CDECK, G_N_CDISC,
-    G_N_DAYS, G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PAINTED, G_N_PATH, G_N_PLAYERS,
-    G_N_SELL_OPTS, G_N_SOLD, G_OVER, G_PAINTED_FEATURES, G_PHASE, G_ROW_LEN, G_SELLING_SEAT,
-    G_SOLO, G_TO_MOVE, G_TREK, G_TURNS, MAX_COMM, MAX_GOAL, MAX_HAND, MAX_LAND, MAX_MOVE,
-    MAX_OPTIONS, MAX_PATH, MAX_PLAYERS, MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, N_G, N_STATS, PHASE_OVER,
-    PLAN_DRAW, RANGER, ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS,
+    MAX_COMM, MAX_GOAL, MAX_HAND, MAX_LAND, MAX_MOVE, MAX_OPTIONS, MAX_PATH, MAX_PLAYERS,
+    MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PHASE_OVER, PLAN_DRAW, RANGER, STATE_DTYPE,
 )
 from sim.games.sunset.nb import (
     N_PTS, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb,
@@ -107,16 +103,16 @@ def open_plan_nb(s, p):
     """Seat p's planning decision is next: multiplayer, it draws its 3 cards now (solo: its
     open cards stay). Drawing here, not for every seat at once, keeps the state each seat
     decides on exactly what the old loop showed it."""
-    s.g[G_PHASE] = DEC_PLAN
-    s.g[G_TO_MOVE] = p
-    if s.g[G_SOLO] == 0:
+    s.phase = DEC_PLAN
+    s.to_move = p
+    if s.solo == 0:
         draw_plans_nb(s, p)
 
 
 @njit(cache=True, error_model="numpy")
 def start_day_nb(s, trace, tn):
-    trace_nb(trace, tn, EV_DAY, s.g[G_DAY], 0, 0, 0, 0)
-    for p in range(s.g[G_N_PLAYERS]):
+    trace_nb(trace, tn, EV_DAY, s.day, 0, 0, 0, 0)
+    for p in range(s.n_players):
         s.plan_code[p] = -1
     open_plan_nb(s, 0)
 
@@ -124,31 +120,30 @@ def start_day_nb(s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def start_turn_nb(s, t):
     """The t-th turn of the trek (wake-up order) begins with its hike decision."""
-    g = s.g
     p = s.order[t]
-    g[G_TREK] = t
-    g[G_SELLING_SEAT] = p
-    g[G_TO_MOVE] = p
-    g[G_PHASE] = DEC_HIKE
-    g[G_HIKE] = 0
-    g[G_N_PATH] = 0
-    g[G_N_PAINTED] = 0
-    g[G_PAINTED_FEATURES] = 0
-    g[G_N_SOLD] = 0
-    g[G_N_SELL_OPTS] = 0
+    s.trek = t
+    s.selling_seat = p
+    s.to_move = p
+    s.phase = DEC_HIKE
+    s.hike = 0
+    s.n_path = 0
+    s.n_painted = 0
+    s.painted_features = 0
+    s.n_sold = 0
+    s.n_sell_opts = 0
 
 
 @njit(cache=True, error_model="numpy")
 def reveal_plans_nb(tables, s, trace, tn):
     """Every seat has chosen: the pending choices take effect together (cards face up, the
     others back under the deck), then the solo wake-up effect and the wake-up order."""
-    n = s.g[G_N_PLAYERS]
+    n = s.n_players
     for p in range(n):
         apply_plan_nb(s, p, s.plan_code[p])
         s.plan_code[p] = -1
         card = s.plan_choice[p]
         trace_nb(trace, tn, EV_PLAN, p, card, tables.plan_wake[card], 0, 0)
-    if s.g[G_SOLO] == 1:
+    if s.solo == 1:
         band = wake_effect_nb(tables, s, s.plan_choice[0], trace, tn)
         trace_nb(trace, tn, EV_WAKE, 0, band, 0, 0, 0)
     turn_order_nb(tables, s)  # chance: equal wake-up times are ordered at random
@@ -158,23 +153,22 @@ def reveal_plans_nb(tables, s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def end_turn_nb(tables, s, trace, tn):
     """The turn's daily goal; then the next turn, or clean-up and the next day (or the end)."""
-    g = s.g
-    p = g[G_TO_MOVE]
-    check_goal_nb(tables, s, p, g[G_HIKE], g[G_N_PAINTED], g[G_PAINTED_FEATURES], g[G_N_SOLD],
+    p = s.to_move
+    check_goal_nb(tables, s, p, s.hike, s.n_painted, s.painted_features, s.n_sold,
                   trace, tn)
-    s.plan_used[p, s.plan_choice[p]] = g[G_DAY] + 1
-    g[G_TURNS] += 1
-    t = g[G_TREK] + 1
-    if t < g[G_N_PLAYERS]:
+    s.plan_used[p, s.plan_choice[p]] = s.day + 1
+    s.turns += 1
+    t = s.trek + 1
+    if t < s.n_players:
         start_turn_nb(s, t)
         return
-    g[G_SELLING_SEAT] = -1
-    g[G_N_PATH] = 0
-    g[G_N_SELL_OPTS] = 0
+    s.selling_seat = -1
+    s.n_path = 0
+    s.n_sell_opts = 0
     cleanup_nb(tables, s, trace, tn)
-    if g[G_OVER] == 1:
-        g[G_PHASE] = PHASE_OVER
-        g[G_TO_MOVE] = -1
+    if s.over == 1:
+        s.phase = PHASE_OVER
+        s.to_move = -1
     else:
         start_day_nb(s, trace, tn)
 
@@ -183,13 +177,12 @@ def end_turn_nb(tables, s, trace, tn):
 def open_sales_nb(tables, s, trace, tn):
     """(Re-)enter the sale loop: a DEC_SELL decision when a sale is legal, else the turn ends
     (only "stop" would be left: the old loop asked nothing then, and neither do we)."""
-    g = s.g
-    n = sell_options_nb(tables, s, g[G_TO_MOVE], s.sell_opts)
-    g[G_N_SELL_OPTS] = n
+    n = sell_options_nb(tables, s, s.to_move, s.sell_opts)
+    s.n_sell_opts = n
     if n == 1:
         end_turn_nb(tables, s, trace, tn)
     else:
-        g[G_PHASE] = DEC_SELL
+        s.phase = DEC_SELL
 
 
 # ---------------------------------------------------------------------------------------
@@ -204,34 +197,33 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def is_over_nb(s):
-    return s.g[G_OVER] == 1
+    return s.over == 1
 
 
 @njit(cache=True, error_model="numpy")
 def to_move_nb(s):
-    return s.g[G_TO_MOVE]
+    return s.to_move
 
 
 @njit(cache=True, error_model="numpy")
 def decision_nb(s):
-    return s.g[G_PHASE]
+    return s.phase
 
 
 @njit(cache=True, error_model="numpy")
 def legal_nb(tables, s, options):
     """The legal options of the pending decision (codes: enums.DEC_*); 0 once over."""
-    g = s.g
-    p = g[G_TO_MOVE]
-    phase = g[G_PHASE]
+    p = s.to_move
+    phase = s.phase
     if phase == DEC_PLAN:
         return plan_options_nb(s, p, options)
     if phase == DEC_HIKE:
         return hike_options_nb(tables, s, p, s.plan_choice[p], options)
     if phase == DEC_PAINT:
-        return paint_options_nb(s, p, s.path, g[G_N_PATH], tables.plan_paint[s.plan_choice[p]],
+        return paint_options_nb(s, p, s.path, s.n_path, tables.plan_paint[s.plan_choice[p]],
                                 options)
     if phase == DEC_SELL:
-        n = g[G_N_SELL_OPTS]
+        n = s.n_sell_opts
         for i in range(n):
             options[i] = s.sell_opts[i]
         return n
@@ -243,20 +235,19 @@ def context_nb(tables, s, ctx, keep):
     """ctx = [today's planning card, path length, path cells...] (-1: none; the planning
     decision has no card yet), keep[j] = the default value of keeping hand card j (its
     features) for a sale. All read from the state: a copied state gives the same context."""
-    g = s.g
-    p = g[G_TO_MOVE]
+    p = s.to_move
     for i in range(ctx.shape[0]):
         ctx[i] = -1
     ctx[1] = 0
     if p < 0:
         return
-    if g[G_PHASE] != DEC_PLAN:
+    if s.phase != DEC_PLAN:
         ctx[0] = s.plan_choice[p]
-        n_path = g[G_N_PATH]
+        n_path = s.n_path
         ctx[1] = n_path
         for i in range(n_path):
             ctx[2 + i] = s.path[i]
-    if g[G_PHASE] == DEC_SELL:
+    if s.phase == DEC_SELL:
         default_keep_nb(tables, s, keep)
 
 
@@ -264,7 +255,7 @@ def context_nb(tables, s, ctx, keep):
 def default_keep_nb(tables, s, keep):
     """Default keep values of the seat to move: each hand card's features (what it scores
     unsold); the rest of the buffer 0."""
-    p = s.g[G_TO_MOVE]
+    p = s.to_move
     for j in range(keep.shape[0]):
         keep[j] = 0.0
     if p >= 0:
@@ -275,35 +266,34 @@ def default_keep_nb(tables, s, keep):
 def apply_nb(tables, s, option, keep, trace, tn):
     """Apply the chosen option of the pending decision, then everything automatic up to the
     next decision or the end."""
-    g = s.g
-    p = g[G_TO_MOVE]
-    phase = g[G_PHASE]
+    p = s.to_move
+    phase = s.phase
     if phase == DEC_PLAN:
         s.plan_code[p] = option  # hidden: applied when every seat has chosen
-        if p + 1 < g[G_N_PLAYERS]:
+        if p + 1 < s.n_players:
             open_plan_nb(s, p + 1)
         else:
             reveal_plans_nb(tables, s, trace, tn)
     elif phase == DEC_HIKE:
         start = s.pos[p]
-        g[G_HIKE] = option
-        g[G_N_PATH] = path_nb(start, option, s.path)  # the path, before the solo refills
+        s.hike = option
+        s.n_path = path_nb(start, option, s.path)  # the path, before the solo refills
         apply_hike_nb(tables, s, p, option, trace, tn)
         trace_nb(trace, tn, EV_HIKE, p, option // (MAX_MOVE + 1), option % (MAX_MOVE + 1), start,
                  s.pos[p])
-        g[G_PHASE] = DEC_PAINT
+        s.phase = DEC_PAINT
     elif phase == DEC_PAINT:
         features = 0
         n_painted = 0
-        for i in range(g[G_N_PATH]):
+        for i in range(s.n_path):
             if (option >> i) & 1:
                 n_painted += 1
                 land = s.grid[s.path[i]]
                 for f in range(N_FEATURES):
                     if tables.landscape_features[land, f] > 0:
                         features |= 1 << f
-        g[G_N_PAINTED] = n_painted
-        g[G_PAINTED_FEATURES] = features
+        s.n_painted = n_painted
+        s.painted_features = features
         apply_paint_nb(s, p, s.path, option, trace, tn)
         open_sales_nb(tables, s, trace, tn)
     elif phase == DEC_SELL:
@@ -313,7 +303,7 @@ def apply_nb(tables, s, option, keep, trace, tn):
             # the strategy's keep values choose which paintings pay (cheapest legal set)
             comm = apply_sell_nb(tables, s, p, option, keep, trace, tn)
             trace_nb(trace, tn, EV_SELL, p, comm, option, 0, 0)
-            g[G_N_SOLD] += 1
+            s.n_sold += 1
             open_sales_nb(tables, s, trace, tn)
 
 
@@ -336,7 +326,7 @@ def solo_value_nb(tables, s, score):
     """Solo has no opponent (its logged win is always 1), so a search player needs another
     signal: score / (score + a half-game of average commissions), in [0, 1), rising with the
     score."""
-    half = 0.5 * s.g[G_N_DAYS] * score_scale_nb(tables, s)
+    half = 0.5 * s.n_days * score_scale_nb(tables, s)
     return score / (score + half) if score > 0 else 0.0
 
 
@@ -368,21 +358,21 @@ def evaluate_nb(tables, s, seat):
     the best other seat in points banked so far (today's daily goal counted for its holder),
     one average commission of lead = 1 unit, widened by the square root of the days left
     (more can change). Solo: solo_value_nb of its score so far."""
-    n = s.g[G_N_PLAYERS]
+    n = s.n_players
     pts = np.zeros(N_PTS, np.int64)
     own = 0.0
     best_other = -1e18
     for p in range(n):
         v = float(score_nb(tables, s, p, pts))
-        if s.g[G_GOAL] >= 0 and s.g[G_GOAL_OWNER] == p:
-            v += tables.goal_points[s.g[G_GOAL]]
+        if s.goal >= 0 and s.goal_owner == p:
+            v += tables.goal_points[s.goal]
         if p == seat:
             own = v
         elif v > best_other:
             best_other = v
     if n == 1:
         return solo_value_nb(tables, s, own)
-    days_left = max(0, s.g[G_N_DAYS] - 1 - s.g[G_DAY])
+    days_left = max(0, s.n_days - 1 - s.day)
     scale = score_scale_nb(tables, s) * np.sqrt(1.0 + days_left)
     return 1.0 / (1.0 + np.exp(-(own - best_other) / scale))
 
@@ -413,9 +403,9 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         r.score = scores[p]
         r.rank = rank[p]
         r.win = win[p]
-        r.length = s.g[G_TURNS]
-        r.days = s.g[G_DAY] + 1
-        r.end_reason = s.g[G_END_REASON]
+        r.length = s.turns
+        r.days = s.day + 1
+        r.end_reason = s.end_reason
         n_c = 0
         cmask = 0
         days = np.zeros(4, np.int64)  # comm_day_0..3: 4 bits per commission, 16 per column
@@ -438,10 +428,10 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         r.commissions_mask = cmask
         r.goals_mask = gmask
         r.landscapes_left = s.hand_n[p]
-        r.painted = s.stats[p, ST_PAINTED]
-        r.sold_landscapes = s.stats[p, ST_SOLD_LANDSCAPES]
-        r.steps = s.stats[p, ST_STEPS]
-        r.goal_claims = s.stats[p, ST_GOALS_CLAIMED]
+        r.painted = s.painted[p]
+        r.sold_landscapes = s.sold_landscapes[p]
+        r.steps = s.steps[p]
+        r.goal_claims = s.goal_claims[p]
 
 
 # ---------------------------------------------------------------------------------------
@@ -465,21 +455,20 @@ def determinize_nb(tables, s, seat, seed):
     is sorted before it is shuffled (sim.rng.redraw_nb), so the result depends only on what
     the seat has seen and `seed`, not on the hidden order it replaces (a search player's
     answer then never changes when the hidden cards are redrawn)."""
-    g = s.g
-    n = g[G_N_PLAYERS]
+    n = s.n_players
     fresh = np.zeros(2, np.uint64)
     init_streams_nb(fresh, seed)
     rs = 1                        # fresh[0] becomes the chance stream, fresh[1] draws here
-    redraw_nb(fresh, rs, s.ldeck, g[G_N_LDECK])
-    redraw_nb(fresh, rs, s.cdeck, g[G_N_CDECK])
-    redraw_nb(fresh, rs, s.gdeck, g[G_N_GDECK])
+    redraw_nb(fresh, rs, s.ldeck, s.n_ldeck)
+    redraw_nb(fresh, rs, s.cdeck, s.n_cdeck)
+    redraw_nb(fresh, rs, s.gdeck, s.n_gdeck)
     pool = np.zeros(N_PLAN, np.int64)
     options = np.zeros(MAX_OPTIONS, np.int64)
     for q in range(n):
         if q == seat:
             redraw_nb(fresh, rs, s.pdeck[q], s.pdeck_unseen[q])
             continue
-        if g[G_SOLO] == 1:
+        if s.solo == 1:
             continue
         k = 0
         for i in range(PLAN_DRAW):
@@ -506,9 +495,45 @@ def determinize_nb(tables, s, seat, seed):
 
 # What a seat has seen (observe_nb), in fixed positions: the whole table and where the game
 # stands, then the seat's own planning cards. Everything else is hidden from it.
-OBS_LEN = (N_G + N_CELLS + MAX_ROW + MAX_PATH + (MAX_ROW + 2) + MAX_LAND
-           + MAX_PLAYERS * (6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_STATS)
+N_GAME = STATE_DTYPE.names.index("grid")   # the game scalars: the fields before `grid`
+N_COUNTERS = 4                               # painted, sold_landscapes, steps, goal_claims
+OBS_LEN = (N_GAME + N_CELLS + MAX_ROW + MAX_PATH + (MAX_ROW + 2) + MAX_LAND
+           + MAX_PLAYERS * (6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_COUNTERS)
            + PLAN_DRAW + 1 + 2 * N_PLAN)
+
+
+@njit(cache=True, error_model="numpy")
+def _put_game_nb(out, k, s):
+    """The game scalars (STATE_DTYPE's fields before `grid`, in order) at out[k:]; the next k."""
+    out[k + 0] = s.n_players
+    out[k + 1] = s.solo
+    out[k + 2] = s.day
+    out[k + 3] = s.n_days
+    out[k + 4] = s.over
+    out[k + 5] = s.end_reason
+    out[k + 6] = s.goal
+    out[k + 7] = s.goal_owner
+    out[k + 8] = s.comm_top
+    out[k + 9] = s.n_ldeck
+    out[k + 10] = s.n_ldisc
+    out[k + 11] = s.n_cdeck
+    out[k + 12] = s.n_gdeck
+    out[k + 13] = s.row_len
+    out[k + 14] = s.inspiration
+    out[k + 15] = s.turns
+    out[k + 16] = s.selling_seat
+    out[k + 17] = s.n_cdisc
+    out[k + 18] = s.n_gdisc
+    out[k + 19] = s.phase
+    out[k + 20] = s.to_move
+    out[k + 21] = s.trek
+    out[k + 22] = s.hike
+    out[k + 23] = s.n_path
+    out[k + 24] = s.n_painted
+    out[k + 25] = s.painted_features
+    out[k + 26] = s.n_sold
+    out[k + 27] = s.n_sell_opts
+    return k + 28
 
 
 @njit(cache=True, error_model="numpy")
@@ -523,27 +548,24 @@ def observe_nb(tables, s, seat, out):
       own: its planning cards in hand, its pending choice, the order of the cards it
         returned under its deck, and which cards lie unseen on top (not their order).
     Not in it: deck orders, other seats' planning cards and pending choices, the streams."""
-    g = s.g
-    n = g[G_N_PLAYERS]
+    n = s.n_players
     k = 0
     for i in range(out.shape[0]):
         out[i] = -2  # unused positions (seats beyond n, empty slots) read -2
-    for i in range(N_G):
-        out[k + i] = g[i]
-    k += N_G
+    k = _put_game_nb(out, k, s)
     for c in range(N_CELLS):
         out[k + c] = s.grid[c]
     k += N_CELLS
     for i in range(MAX_ROW):
         out[k + i] = s.crow[i]
     k += MAX_ROW
-    for i in range(g[G_N_PATH]):
+    for i in range(s.n_path):
         out[k + i] = s.path[i]
     k += MAX_PATH
-    for i in range(g[G_N_SELL_OPTS]):
+    for i in range(s.n_sell_opts):
         out[k + i] = s.sell_opts[i]
     k += MAX_ROW + 2
-    for i in range(g[G_N_LDISC]):
+    for i in range(s.n_ldisc):
         out[k + i] = s.ldisc[i]
     k += MAX_LAND
     for p in range(MAX_PLAYERS):
@@ -570,9 +592,11 @@ def observe_nb(tables, s, seat, out):
             for c in range(N_PLAN):
                 out[base + c] = s.plan_used[p, c]
             base += N_PLAN
-            for i in range(N_STATS):
-                out[base + i] = s.stats[p, i]
-        k += 6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_STATS
+            out[base] = s.painted[p]
+            out[base + 1] = s.sold_landscapes[p]
+            out[base + 2] = s.steps[p]
+            out[base + 3] = s.goal_claims[p]
+        k += 6 + MAX_HAND + MAX_COMM + MAX_GOAL + N_PLAN + N_COUNTERS
     if 0 <= seat < n:
         for i in range(PLAN_DRAW):
             out[k + i] = s.popen[seat, i]
@@ -608,13 +632,12 @@ CHECK_OVER = 10           # a finished game still names a seat or a decision
 def check_state_nb(tables, s):
     """0 when the state is consistent, else the CHECK_* code of the first broken invariant
     (the conservation and phase checks of tests/test_sunset_invariants.py, compiled)."""
-    g = s.g
-    n = g[G_N_PLAYERS]
-    solo = g[G_SOLO] == 1
+    n = s.n_players
+    solo = s.solo == 1
     # counts first: the checks below index with them
-    if not (1 <= n <= MAX_PLAYERS and 0 <= g[G_N_LDECK] <= MAX_LAND and 0 <= g[G_N_LDISC] <= MAX_LAND
-            and 0 <= g[G_N_CDECK] <= MAX_COMM and 0 <= g[G_N_GDECK] <= MAX_GOAL
-            and 0 <= g[G_ROW_LEN] <= MAX_ROW and 0 <= g[G_DAY] < g[G_N_DAYS]):
+    if not (1 <= n <= MAX_PLAYERS and 0 <= s.n_ldeck <= MAX_LAND and 0 <= s.n_ldisc <= MAX_LAND
+            and 0 <= s.n_cdeck <= MAX_COMM and 0 <= s.n_gdeck <= MAX_GOAL
+            and 0 <= s.row_len <= MAX_ROW and 0 <= s.day < s.n_days):
         return CHECK_COUNTS
     for p in range(n):
         if not (0 <= s.hand_n[p] <= MAX_HAND and 0 <= s.pdeck_n[p] <= N_PLAN
@@ -625,9 +648,9 @@ def check_state_nb(tables, s):
     for c in range(N_CELLS):
         if s.grid[c] >= 0:
             seen[s.grid[c]] += 1
-    for i in range(g[G_N_LDECK]):
+    for i in range(s.n_ldeck):
         seen[s.ldeck[i]] += 1
-    for i in range(g[G_N_LDISC]):
+    for i in range(s.n_ldisc):
         seen[s.ldisc[i]] += 1
     for p in range(n):
         for j in range(s.hand_n[p]):
@@ -637,13 +660,13 @@ def check_state_nb(tables, s):
             return CHECK_LANDSCAPES
     # commissions
     cseen = np.zeros(MAX_COMM, np.int64)
-    for i in range(g[G_N_CDECK]):
+    for i in range(s.n_cdeck):
         cseen[s.cdeck[i]] += 1
-    if g[G_COMM_TOP] >= 0:
-        cseen[g[G_COMM_TOP]] += 1
+    if s.comm_top >= 0:
+        cseen[s.comm_top] += 1
     for k in range(MAX_ROW):
         if s.crow[k] >= 0:
-            if k >= g[G_ROW_LEN]:
+            if k >= s.row_len:
                 return CHECK_COMMISSIONS
             cseen[s.crow[k]] += 1
     for p in range(n):
@@ -655,14 +678,14 @@ def check_state_nb(tables, s):
         if cseen[c] > 1 or (cseen[c] == 1 and c >= tables.n_comm):
             return CHECK_COMMISSIONS
         total += cseen[c]
-    if total + g[G_N_CDISC] != tables.n_comm:
+    if total + s.n_cdisc != tables.n_comm:
         return CHECK_COMMISSIONS
     # daily goals
     gseen = np.zeros(MAX_GOAL, np.int64)
-    for i in range(g[G_N_GDECK]):
+    for i in range(s.n_gdeck):
         gseen[s.gdeck[i]] += 1
-    if g[G_GOAL] >= 0:
-        gseen[g[G_GOAL]] += 1
+    if s.goal >= 0:
+        gseen[s.goal] += 1
     for p in range(n):
         for gl in range(MAX_GOAL):
             if s.goal_owned[p, gl] > 0:
@@ -672,7 +695,7 @@ def check_state_nb(tables, s):
         if gseen[gl] > 1 or (gseen[gl] == 1 and gl >= tables.n_goal):
             return CHECK_GOALS
         total += gseen[gl]
-    if total + g[G_N_GDISC] != tables.n_goal:
+    if total + s.n_gdisc != tables.n_goal:
         return CHECK_GOALS
     # planning cards: each in the deck, in hand, pending, played today, or played before
     for p in range(n):
@@ -702,16 +725,16 @@ def check_state_nb(tables, s):
     if n_ranger != (tables.n_ranger if solo else 0):
         return CHECK_BOARD
     # where the game stands
-    if g[G_OVER] == 1:
-        if g[G_PHASE] != PHASE_OVER or g[G_TO_MOVE] != -1:
+    if s.over == 1:
+        if s.phase != PHASE_OVER or s.to_move != -1:
             return CHECK_OVER
         return 0
-    p = g[G_TO_MOVE]
-    phase = g[G_PHASE]
+    p = s.to_move
+    phase = s.phase
     if not 0 <= p < n:
         return CHECK_PHASE
     if phase == DEC_PLAN:
-        if g[G_SELLING_SEAT] != -1:
+        if s.selling_seat != -1:
             return CHECK_PHASE
         for q in range(n):  # the seats before p have chosen (hidden), the others not yet
             if (s.plan_code[q] >= 0) != (q < p) or s.plan_choice[q] >= 0:
@@ -722,19 +745,19 @@ def check_state_nb(tables, s):
         return CHECK_PHASE  # no planning card to choose from
     if phase != DEC_HIKE and phase != DEC_PAINT and phase != DEC_SELL:
         return CHECK_PHASE
-    t = g[G_TREK]
-    if not (0 <= t < n and s.order[t] == p and g[G_SELLING_SEAT] == p and s.plan_choice[p] >= 0):
+    t = s.trek
+    if not (0 <= t < n and s.order[t] == p and s.selling_seat == p and s.plan_choice[p] >= 0):
         return CHECK_PHASE
     for q in range(n):
         if s.plan_code[q] >= 0 or s.plan_choice[q] < 0:
             return CHECK_PHASE
     if phase == DEC_HIKE:
         return 0
-    n_path = g[G_N_PATH]
-    if not 1 <= n_path <= MAX_PATH or n_path != g[G_HIKE] % (MAX_MOVE + 1) + 1:
+    n_path = s.n_path
+    if not 1 <= n_path <= MAX_PATH or n_path != s.hike % (MAX_MOVE + 1) + 1:
         return CHECK_PATH
     path = np.zeros(MAX_PATH, np.int64)
-    path_nb(s.path[0], g[G_HIKE], path)
+    path_nb(s.path[0], s.hike, path)
     for i in range(n_path):
         if path[i] != s.path[i]:
             return CHECK_PATH
@@ -743,7 +766,7 @@ def check_state_nb(tables, s):
     if phase == DEC_SELL:
         opts = np.zeros(MAX_ROW + 2, np.int64)
         m = sell_options_nb(tables, s, p, opts)
-        if m != g[G_N_SELL_OPTS] or m < 2:
+        if m != s.n_sell_opts or m < 2:
             return CHECK_SALES
         for i in range(m):
             if opts[i] != s.sell_opts[i]:

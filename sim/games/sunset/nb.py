@@ -14,19 +14,14 @@ from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, STEP_CELL, EMPTY, END_COMMISSIONS, END_DAYS, EV_DISCARD_COMM,
-    EV_END, EV_GOAL, EV_GOAL_KEPT, EV_INSPIRATION, EV_NEW_GOAL, EV_REFILL, EV_RESHUFFLE, EV_ROW,
-    EV_SETUP_CELL, EV_SETUP_ROW, EV_SETUP_TOP, EV_TOP, G_COMM_TOP,
-    G_DAY, G_END_REASON, G_GOAL, G_GOAL_OWNER, G_INSPIRATION, G_N_CDECK, G_N_CDISC, G_N_DAYS,
-    G_N_GDECK, G_N_GDISC, G_N_LDECK, G_N_LDISC, G_N_PLAYERS, G_OVER, G_ROW_LEN, G_SELLING_SEAT,
-    G_SOLO, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
-    GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_FRAMES,
-    MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN, N_STATS,
-    PLAN_DRAW, R_DAYS, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS,
-    R_RETURN_HOME_BONUS, R_ROW_EXTRA, R_SHARED_STAY, R_SOLO_DAYS, R_SOLO_ROW, R_WAKE_TIE, RANGER,
-    SHARED_STAY_MAY_STAY, STATE_DTYPE, MAX_COMM, MAX_GOAL,
-    ST_GOALS_CLAIMED, ST_PAINTED, ST_SOLD_LANDSCAPES, ST_STEPS, EV_PAINT, EV_SELL_CARD,
-    WAKE_DISCARD_COMMISSIONS, WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
+    ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, EMPTY, END_COMMISSIONS, END_DAYS,
+    EV_DISCARD_COMM, EV_END, EV_GOAL, EV_GOAL_KEPT, EV_INSPIRATION, EV_NEW_GOAL, EV_PAINT,
+    EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_SELL_CARD, EV_SETUP_CELL, EV_SETUP_ROW, EV_SETUP_TOP,
+    EV_TOP, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
+    GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_COMM,
+    MAX_FRAMES, MAX_GOAL, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN,
+    PLAN_DRAW, RANGER, SHARED_STAY_MAY_STAY, STATE_DTYPE, STEP_CELL, WAKE_DISCARD_COMMISSIONS,
+    WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
 
 # Score components, in the order score_nb writes them (the log columns pts_*).
@@ -48,32 +43,64 @@ def new_state():
 # set-up
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
+def clear_game_nb(s):
+    """Every game scalar of the state (the fields before `grid`) back to 0."""
+    s.n_players = 0
+    s.solo = 0
+    s.day = 0
+    s.n_days = 0
+    s.over = 0
+    s.end_reason = 0
+    s.goal = 0
+    s.goal_owner = 0
+    s.comm_top = 0
+    s.n_ldeck = 0
+    s.n_ldisc = 0
+    s.n_cdeck = 0
+    s.n_gdeck = 0
+    s.row_len = 0
+    s.inspiration = 0
+    s.turns = 0
+    s.selling_seat = 0
+    s.n_cdisc = 0
+    s.n_gdisc = 0
+    s.phase = 0
+    s.to_move = 0
+    s.trek = 0
+    s.hike = 0
+    s.n_path = 0
+    s.n_painted = 0
+    s.painted_features = 0
+    s.n_sold = 0
+    s.n_sell_opts = 0
+
+
+@njit(cache=True, error_model="numpy")
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up: shuffle and deal the wilderness, the commission row and its revealed top card,
     the first daily goal, each player's shuffled planning deck; artists on the centre card.
     Solo (Wanderlust): ranger stations diagonal to the centre, no daily goals, one
     inspiration card at random, 8 days, a 3-card commission row."""
-    g = s.g
-    g[:] = 0
+    clear_game_nb(s)
     init_streams_nb(s.streams, game_seed)
     solo = n_players == 1
     n_land = tables.n_land
     n_comm = tables.n_comm
     n_goal = tables.n_goal
-    g[G_N_PLAYERS] = n_players
-    g[G_SOLO] = 1 if solo else 0
-    g[G_N_DAYS] = tables.rules[R_SOLO_DAYS] if solo else tables.rules[R_DAYS]
-    g[G_ROW_LEN] = tables.rules[R_SOLO_ROW] if solo else n_players + tables.rules[R_ROW_EXTRA]
-    g[G_SELLING_SEAT] = -1
-    g[G_GOAL] = -1
-    g[G_GOAL_OWNER] = -1
-    g[G_INSPIRATION] = -1
+    s.n_players = n_players
+    s.solo = 1 if solo else 0
+    s.n_days = tables.solo_days if solo else tables.days
+    s.row_len = tables.solo_row if solo else n_players + tables.row_extra
+    s.selling_seat = -1
+    s.goal = -1
+    s.goal_owner = -1
+    s.inspiration = -1
 
     for i in range(n_land):
         s.ldeck[i] = i
     shuffle_nb(s.streams, CHANCE, s.ldeck, n_land)
-    g[G_N_LDECK] = n_land
-    g[G_N_LDISC] = 0
+    s.n_ldeck = n_land
+    s.n_ldisc = 0
     for c in range(N_CELLS):
         s.grid[c] = EMPTY
     if solo:
@@ -81,35 +108,35 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
             s.grid[tables.ranger_cells[k]] = RANGER
     for c in range(N_CELLS):
         if s.grid[c] == EMPTY:
-            g[G_N_LDECK] -= 1
-            s.grid[c] = s.ldeck[g[G_N_LDECK]]
+            s.n_ldeck -= 1
+            s.grid[c] = s.ldeck[s.n_ldeck]
         trace_nb(trace, tn, EV_SETUP_CELL, c, s.grid[c], 0, 0, 0)
 
     for i in range(n_comm):
         s.cdeck[i] = i
     shuffle_nb(s.streams, CHANCE, s.cdeck, n_comm)
-    g[G_N_CDECK] = n_comm
-    g[G_N_CDISC] = 0
+    s.n_cdeck = n_comm
+    s.n_cdisc = 0
     for k in range(MAX_ROW):
         s.crow[k] = -1
-    for k in range(g[G_ROW_LEN]):
-        g[G_N_CDECK] -= 1
-        s.crow[k] = s.cdeck[g[G_N_CDECK]]
+    for k in range(s.row_len):
+        s.n_cdeck -= 1
+        s.crow[k] = s.cdeck[s.n_cdeck]
         trace_nb(trace, tn, EV_SETUP_ROW, k, s.crow[k], 0, 0, 0)
-    g[G_N_CDECK] -= 1
-    g[G_COMM_TOP] = s.cdeck[g[G_N_CDECK]]
-    trace_nb(trace, tn, EV_SETUP_TOP, g[G_COMM_TOP], 0, 0, 0, 0)
+    s.n_cdeck -= 1
+    s.comm_top = s.cdeck[s.n_cdeck]
+    trace_nb(trace, tn, EV_SETUP_TOP, s.comm_top, 0, 0, 0, 0)
 
     for i in range(n_goal):
         s.gdeck[i] = i
     shuffle_nb(s.streams, CHANCE, s.gdeck, n_goal)
-    g[G_N_GDECK] = n_goal
-    g[G_N_GDISC] = 0
+    s.n_gdeck = n_goal
+    s.n_gdisc = 0
     if not solo:
         reveal_goal_nb(s, trace, tn)
     else:
-        g[G_INSPIRATION] = randint_nb(s.streams, CHANCE, tables.n_insp)
-        trace_nb(trace, tn, EV_INSPIRATION, g[G_INSPIRATION], 0, 0, 0, 0)
+        s.inspiration = randint_nb(s.streams, CHANCE, tables.n_insp)
+        trace_nb(trace, tn, EV_INSPIRATION, s.inspiration, 0, 0, 0, 0)
 
     for p in range(MAX_PLAYERS):
         s.pos[p] = CENTER
@@ -124,8 +151,10 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
             s.plan_used[p, k] = 0
         for k in range(PLAN_DRAW):
             s.popen[p, k] = -1
-        for k in range(N_STATS):
-            s.stats[p, k] = 0
+        s.painted[p] = 0
+        s.sold_landscapes[p] = 0
+        s.steps[p] = 0
+        s.goal_claims[p] = 0
         s.pdeck_n[p] = 0
         s.pdeck_unseen[p] = 0
         s.plan_code[p] = -1
@@ -173,7 +202,7 @@ def plan_options_nb(s, p, options):
     cards not chosen go to the bottom of the deck "in either order" (order 0: lower slot
     first); in solo they stay open, so only order 0 exists."""
     n = 0
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     for k in range(PLAN_DRAW):
         if s.popen[p, k] >= 0:
             options[n] = k * 2
@@ -192,7 +221,7 @@ def apply_plan_nb(s, p, code):
     order = code % 2
     s.plan_choice[p] = s.popen[p, slot]
     s.popen[p, slot] = -1
-    if s.g[G_SOLO] == 1:
+    if s.solo == 1:
         return
     first = -1
     second = -1
@@ -216,12 +245,12 @@ def apply_plan_nb(s, p, code):
 @njit(cache=True, error_model="numpy")
 def turn_order_nb(tables, s):
     """Trek order: earliest wake-up time first. Equal times (common, since all decks are the
-    same) are broken by rule option R_WAKE_TIE: at random (default) or lower seat first."""
-    n = s.g[G_N_PLAYERS]
+    same) are broken by rule option tables.wake_tie: at random (default) or lower seat first."""
+    n = s.n_players
     keys = np.empty(MAX_PLAYERS, np.float64)
     for p in range(n):
         wake = tables.plan_wake[s.plan_choice[p]]
-        if tables.rules[R_WAKE_TIE] == WAKE_TIE_SEAT:
+        if tables.wake_tie == WAKE_TIE_SEAT:
             tie = p / 8.0
         else:
             tie = randint_nb(s.streams, CHANCE, 1 << 20) / float(1 << 21)
@@ -248,7 +277,7 @@ def step_cell_nb(cell, d, k):
 
 @njit(cache=True, error_model="numpy")
 def occupied_by_other_nb(s, p, cell):
-    for q in range(s.g[G_N_PLAYERS]):
+    for q in range(s.n_players):
         if q != p and s.pos[q] == cell:
             return True
     return False
@@ -261,9 +290,9 @@ def hike_options_nb(tables, s, p, card, options):
     freely but never ending on another artist's card; and staying put (code 0, listed first
     when legal). Staying is ending the turn where the artist stands, so on a card shared with
     another artist (all start on the centre) it is legal only when no hike is (rule option
-    R_SHARED_STAY; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
+    tables.stay_on_shared_card; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
     start = s.pos[p]
-    may_stay = (tables.rules[R_SHARED_STAY] == SHARED_STAY_MAY_STAY
+    may_stay = (tables.stay_on_shared_card == SHARED_STAY_MAY_STAY
                 or not occupied_by_other_nb(s, p, start))
     n = 1 if may_stay else 0
     options[0] = 0
@@ -300,19 +329,19 @@ def path_nb(start, code, path):
 def refill_cell_nb(tables, s, cell, trace, tn):
     """Place the next landscape of the deck on an empty cell (reshuffling the discards into a
     new deck when it runs out). With no card anywhere the space stays empty."""
-    if s.g[G_N_LDECK] == 0:
-        nd = s.g[G_N_LDISC]
+    if s.n_ldeck == 0:
+        nd = s.n_ldisc
         if nd > 0:
             for i in range(nd):
                 s.ldeck[i] = s.ldisc[i]
-            s.g[G_N_LDECK] = nd
-            s.g[G_N_LDISC] = 0
+            s.n_ldeck = nd
+            s.n_ldisc = 0
             shuffle_nb(s.streams, CHANCE, s.ldeck, nd)
             trace_nb(trace, tn, EV_RESHUFFLE, nd, 0, 0, 0, 0)
-    if s.g[G_N_LDECK] == 0:
-        return  # rule option R_EMPTY_DECK_REFILL = 0: leave the space empty
-    s.g[G_N_LDECK] -= 1
-    s.grid[cell] = s.ldeck[s.g[G_N_LDECK]]
+    if s.n_ldeck == 0:
+        return  # rule option tables.empty_deck_refill = 0: leave the space empty
+    s.n_ldeck -= 1
+    s.grid[cell] = s.ldeck[s.n_ldeck]
     trace_nb(trace, tn, EV_REFILL, cell, s.grid[cell], 0, 0, 0)
 
 
@@ -342,7 +371,7 @@ def apply_hike_nb(tables, s, p, code, trace, tn):
             refill_around_ranger_nb(tables, s, cell, trace, tn)
     if k > 0:
         s.pos[p] = step_cell_nb(start, d, k)
-    s.stats[p, ST_STEPS] += k
+    s.steps[p] += k
 
 
 # ---------------------------------------------------------------------------------------
@@ -397,7 +426,7 @@ def apply_paint_nb(s, p, path, mask, trace, tn):
             s.hand_n[p] += 1
             trace_nb(trace, tn, EV_PAINT, p, s.grid[cell], cell, 0, 0)
             s.grid[cell] = EMPTY
-            s.stats[p, ST_PAINTED] += 1
+            s.painted[p] += 1
         mask >>= 1
         i += 1
 
@@ -505,7 +534,7 @@ def sellable_commission_nb(s, slot):
     """Commission at a sell slot: row slots 0..MAX_ROW-1, slot MAX_ROW = the revealed top card
     of the deck (solo, last day only)."""
     if slot == MAX_ROW:
-        return s.g[G_COMM_TOP]
+        return s.comm_top
     return s.crow[slot]
 
 
@@ -517,13 +546,13 @@ def sell_options_nb(tables, s, p, options):
     counts = np.zeros(1 << N_FEATURES, np.int64)
     hand_mask_counts_nb(tables, s, p, counts)
     hand_n = s.hand_n[p]
-    for slot in range(s.g[G_ROW_LEN]):
+    for slot in range(s.row_len):
         comm = s.crow[slot]
         if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
             options[n] = slot
             n += 1
-    if s.g[G_SOLO] == 1 and s.g[G_DAY] == s.g[G_N_DAYS] - 1:
-        comm = s.g[G_COMM_TOP]
+    if s.solo == 1 and s.day == s.n_days - 1:
+        comm = s.comm_top
         if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
             options[n] = MAX_ROW
             n += 1
@@ -554,8 +583,8 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
     for i in range(nf):
         used |= 1 << best[i]
         land = s.hand[p, best[i]]
-        s.ldisc[s.g[G_N_LDISC]] = land
-        s.g[G_N_LDISC] += 1
+        s.ldisc[s.n_ldisc] = land
+        s.n_ldisc += 1
         trace_nb(trace, tn, EV_SELL_CARD, p, comm, land, 0, 0)
     # compact the hand and the keep values alike
     k = 0
@@ -565,10 +594,10 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
             keep[k] = keep[j]
             k += 1
     s.hand_n[p] = k
-    s.stats[p, ST_SOLD_LANDSCAPES] += nf
-    s.comm_owned[p, comm] = s.g[G_DAY] + 1
+    s.sold_landscapes[p] += nf
+    s.comm_owned[p, comm] = s.day + 1
     if slot == MAX_ROW:
-        s.g[G_COMM_TOP] = -1
+        s.comm_top = -1
     else:
         s.crow[slot] = -1
     return comm
@@ -606,24 +635,24 @@ def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
 @njit(cache=True, error_model="numpy")
 def check_goal_nb(tables, s, p, hike_code, n_painted, painted_features, n_sold, trace, tn):
     """After a turn: a player meeting today's goal takes the card, from whoever held it."""
-    goal = s.g[G_GOAL]
+    goal = s.goal
     if goal < 0:
         return
     if goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
-        s.g[G_GOAL_OWNER] = p
-        s.stats[p, ST_GOALS_CLAIMED] += 1
+        s.goal_owner = p
+        s.goal_claims[p] += 1
         trace_nb(trace, tn, EV_GOAL, p, goal, 0, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def reveal_goal_nb(s, trace, tn):
-    if s.g[G_N_GDECK] > 0:
-        s.g[G_N_GDECK] -= 1
-        s.g[G_GOAL] = s.gdeck[s.g[G_N_GDECK]]
-        trace_nb(trace, tn, EV_NEW_GOAL, s.g[G_GOAL], 0, 0, 0, 0)
+    if s.n_gdeck > 0:
+        s.n_gdeck -= 1
+        s.goal = s.gdeck[s.n_gdeck]
+        trace_nb(trace, tn, EV_NEW_GOAL, s.goal, 0, 0, 0, 0)
     else:
-        s.g[G_GOAL] = -1
-    s.g[G_GOAL_OWNER] = -1
+        s.goal = -1
+    s.goal_owner = -1
 
 
 # ---------------------------------------------------------------------------------------
@@ -635,7 +664,7 @@ def discard_top_commissions_nb(tables, s, count, trace, tn):
     replacing them."""
     for _ in range(count):
         best = -1
-        for slot in range(s.g[G_ROW_LEN]):
+        for slot in range(s.row_len):
             comm = s.crow[slot]
             if comm >= 0 and (best < 0 or tables.commission_points[comm] > tables.commission_points[s.crow[best]]):
                 best = slot
@@ -643,7 +672,7 @@ def discard_top_commissions_nb(tables, s, count, trace, tn):
             return
         trace_nb(trace, tn, EV_DISCARD_COMM, s.crow[best], 0, 0, 0, 0)
         s.crow[best] = -1
-        s.g[G_N_CDISC] += 1
+        s.n_cdisc += 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -670,17 +699,17 @@ def wake_effect_nb(tables, s, card, trace, tn):
 @njit(cache=True, error_model="numpy")
 def keep_goal_nb(s, trace, tn):
     """End of the day: whoever met the goal last keeps it; an unclaimed goal is discarded."""
-    goal = s.g[G_GOAL]
+    goal = s.goal
     if goal < 0:
         return
-    owner = s.g[G_GOAL_OWNER]
+    owner = s.goal_owner
     if owner >= 0:
-        s.goal_owned[owner, goal] = s.g[G_DAY] + 1
+        s.goal_owned[owner, goal] = s.day + 1
         trace_nb(trace, tn, EV_GOAL_KEPT, owner, goal, 0, 0, 0)
     else:
-        s.g[G_N_GDISC] += 1
-    s.g[G_GOAL] = -1
-    s.g[G_GOAL_OWNER] = -1
+        s.n_gdisc += 1
+    s.goal = -1
+    s.goal_owner = -1
 
 
 @njit(cache=True, error_model="numpy")
@@ -688,8 +717,8 @@ def refill_commissions_nb(s, trace, tn):
     """Refill the empty row slots, the revealed top card first, then reveal a new top card.
     Solo: the remaining cards first slide left. Returns False (and changes nothing) if there
     are not enough commissions to fill the row: the game then ends at once."""
-    row_len = s.g[G_ROW_LEN]
-    if s.g[G_SOLO] == 1:
+    row_len = s.row_len
+    if s.solo == 1:
         k = 0
         for slot in range(row_len):
             if s.crow[slot] >= 0:
@@ -701,30 +730,30 @@ def refill_commissions_nb(s, trace, tn):
     for slot in range(row_len):
         if s.crow[slot] < 0:
             empty += 1
-    available = s.g[G_N_CDECK] + (1 if s.g[G_COMM_TOP] >= 0 else 0)
+    available = s.n_cdeck + (1 if s.comm_top >= 0 else 0)
     if available < empty:
         return False
     for slot in range(row_len):
         if s.crow[slot] < 0:
-            if s.g[G_COMM_TOP] >= 0:
-                s.crow[slot] = s.g[G_COMM_TOP]
-                s.g[G_COMM_TOP] = -1
+            if s.comm_top >= 0:
+                s.crow[slot] = s.comm_top
+                s.comm_top = -1
                 trace_nb(trace, tn, EV_ROW, slot, s.crow[slot], 1, 0, 0)
             else:
-                s.g[G_N_CDECK] -= 1
-                s.crow[slot] = s.cdeck[s.g[G_N_CDECK]]
+                s.n_cdeck -= 1
+                s.crow[slot] = s.cdeck[s.n_cdeck]
                 trace_nb(trace, tn, EV_ROW, slot, s.crow[slot], 0, 0, 0)
-    if s.g[G_COMM_TOP] < 0 and s.g[G_N_CDECK] > 0:
-        s.g[G_N_CDECK] -= 1
-        s.g[G_COMM_TOP] = s.cdeck[s.g[G_N_CDECK]]
-        trace_nb(trace, tn, EV_TOP, s.g[G_COMM_TOP], 0, 0, 0, 0)
+    if s.comm_top < 0 and s.n_cdeck > 0:
+        s.n_cdeck -= 1
+        s.comm_top = s.cdeck[s.n_cdeck]
+        trace_nb(trace, tn, EV_TOP, s.comm_top, 0, 0, 0, 0)
     return True
 
 
 @njit(cache=True, error_model="numpy")
 def end_game_nb(s, reason, trace, tn):
-    s.g[G_OVER] = 1
-    s.g[G_END_REASON] = reason
+    s.over = 1
+    s.end_reason = reason
     trace_nb(trace, tn, EV_END, reason, 0, 0, 0, 0)
 
 
@@ -735,12 +764,12 @@ def cleanup_nb(tables, s, trace, tn):
     commission row (the game ends at once if it cannot be refilled), solo: draw a planning
     card to have three open."""
     keep_goal_nb(s, trace, tn)
-    for p in range(s.g[G_N_PLAYERS]):
+    for p in range(s.n_players):
         s.plan_choice[p] = -1
-    if s.g[G_DAY] + 1 >= s.g[G_N_DAYS]:
+    if s.day + 1 >= s.n_days:
         end_game_nb(s, END_DAYS, trace, tn)
         return
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     if not solo:
         for cell in range(N_CELLS):
             if s.grid[cell] == EMPTY:
@@ -753,27 +782,27 @@ def cleanup_nb(tables, s, trace, tn):
         for k in range(PLAN_DRAW):
             if s.popen[0, k] < 0:
                 s.popen[0, k] = pop_plan_nb(s, 0)
-    s.g[G_DAY] += 1
+    s.day += 1
 
 
 @njit(cache=True, error_model="numpy")
 def score_nb(tables, s, p, pts):
     """Final score of seat p into pts[N_PTS]; returns the total.
-    Commissions + daily goals + unsold landscapes (1 point per R_FEATURES_PER_POINT features,
+    Commissions + daily goals + unsold landscapes (1 point per tables.features_per_point features,
     rounded down); solo adds the inspiration bonus and the return-home bonus."""
     for k in range(N_PTS):
         pts[k] = 0
     n_comm = tables.n_comm
     insp = -1
-    if s.g[G_SOLO] == 1:
-        insp = tables.inspiration_feature[s.g[G_INSPIRATION]]
+    if s.solo == 1:
+        insp = tables.inspiration_feature[s.inspiration]
     for c in range(n_comm):
         if s.comm_owned[p, c] > 0:
             pts[PTS_COMMISSIONS] += tables.commission_points[c]
             if insp >= 0:
                 for f in range(tables.commission_n_frames[c]):
                     if tables.commission_frames[c, f] == insp:
-                        pts[PTS_INSPIRATION] += tables.rules[R_INSPIRATION_POINTS]
+                        pts[PTS_INSPIRATION] += tables.inspiration_points
                         break
     for gl in range(tables.n_goal):
         if s.goal_owned[p, gl] > 0:
@@ -781,9 +810,9 @@ def score_nb(tables, s, p, pts):
     features = 0
     for j in range(s.hand_n[p]):
         features += tables.landscape_n_features[s.hand[p, j]]
-    pts[PTS_LANDSCAPES] = features // tables.rules[R_FEATURES_PER_POINT]
-    if s.g[G_SOLO] == 1 and s.pos[p] == CENTER:
-        pts[PTS_HOME] = tables.rules[R_RETURN_HOME_BONUS]
+    pts[PTS_LANDSCAPES] = features // tables.features_per_point
+    if s.solo == 1 and s.pos[p] == CENTER:
+        pts[PTS_HOME] = tables.return_home_bonus
     total = 0
     for k in range(N_PTS):
         total += pts[k]

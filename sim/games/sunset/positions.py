@@ -116,21 +116,21 @@ def set_ldeck(st, cards_bottom_to_top) -> None:
     """The landscape deck, listed bottom first (the last one is drawn first)."""
     cards = list(cards_bottom_to_top)
     st[0]["ldeck"][:len(cards)] = cards
-    st[0]["g"][E.G_N_LDECK] = len(cards)
+    st[0]["n_ldeck"] = len(cards)
 
 
 def set_ldisc(st, cards) -> None:
     cards = list(cards)
     st[0]["ldisc"][:len(cards)] = cards
-    st[0]["g"][E.G_N_LDISC] = len(cards)
+    st[0]["n_ldisc"] = len(cards)
 
 
 def set_cdeck(st, cards_bottom_to_top, top: int) -> None:
     """The commission deck below the revealed card (bottom first), and the revealed card."""
     cards = list(cards_bottom_to_top)
     st[0]["cdeck"][:len(cards)] = cards
-    st[0]["g"][E.G_N_CDECK] = len(cards)
-    st[0]["g"][E.G_COMM_TOP] = top
+    st[0]["n_cdeck"] = len(cards)
+    st[0]["comm_top"] = top
 
 
 def set_row(st, cards) -> None:
@@ -140,4 +140,4 @@ def set_row(st, cards) -> None:
 
 
 def row(st) -> list:
-    return [int(x) for x in st[0]["crow"][:st[0]["g"][E.G_ROW_LEN]]]
+    return [int(x) for x in st[0]["crow"][:st[0]["row_len"]]]

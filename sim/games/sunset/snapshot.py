@@ -4,7 +4,7 @@ so this file is outside the game's compile-cache key (sim/compile_cache.py)."""
 import numpy as np
 from numba import njit
 
-from sim.games.sunset.enums import G_DAY, MAX_PLAYERS, ST_PAINTED
+from sim.games.sunset.enums import MAX_PLAYERS
 from sim.games.sunset.nb import N_PTS, score_nb
 
 # (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
@@ -20,7 +20,7 @@ PERIOD = "day"
 @njit(cache=True, error_model="numpy")
 def period_nb(s):
     """The day being played (0-based): a snapshot is taken when it changes."""
-    return s.g[G_DAY]
+    return s.day
 
 
 @njit(cache=True, error_model="numpy")
@@ -30,7 +30,7 @@ def snapshot_nb(tables, s, n_players, out):
     for p in range(min(n_players, MAX_PLAYERS)):
         out[p, 0] = score_nb(tables, s, p, pts)
         out[p, 1] = s.hand_n[p]
-        out[p, 2] = s.stats[p, ST_PAINTED]
+        out[p, 2] = s.painted[p]
         sold = 0
         for c in range(tables.n_comm):
             if s.comm_owned[p, c] > 0:

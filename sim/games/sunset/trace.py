@@ -64,8 +64,8 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
                          f"{comm(a) if a >= 0 else 'none'}")
         elif kind == E.EV_INSPIRATION:
             feature = features[int(tables.inspiration_feature[a])]
-            lines.append(f"  inspiration card: {names['inspiration'][a]} (+{tables.rules[E.R_INSPIRATION_POINTS]} "
-                         f"per commission showing {feature}; +{tables.rules[E.R_RETURN_HOME_BONUS]} "
+            lines.append(f"  inspiration card: {names['inspiration'][a]} (+{tables.inspiration_points} "
+                         f"per commission showing {feature}; +{tables.return_home_bonus} "
                          f"for ending on {_cell(E.CENTER)})")
         elif kind == E.EV_DAY:
             in_setup = False

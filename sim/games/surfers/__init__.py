@@ -94,7 +94,7 @@ class SurfersSpec(CompiledGameSpec):
           the tide, none lost: how often the wave eliminates surfers)."""
         from sim.games.surfers.enums import ACTION_NAMES, END_REASON_NAMES
         comp = components or self.load_components()
-        t = comp.tables
+        t = comp.tables[0]
         names = comp.card_names
         return {
             "cards": [
@@ -102,7 +102,7 @@ class SurfersSpec(CompiledGameSpec):
                  "values": [1] * len(ACTION_NAMES), "mask_column": "actions_mask",
                  "unit": ""},   # used or not: the value means nothing
                 {"type": "finish", "label": "Finish cells reached", "names": list(names["finish"]),
-                 "values": [int(v) for v in t.finish_score], "mask_column": "finish_mask",
+                 "values": [int(v) for v in t.finish_score[:t.n_finish]], "mask_column": "finish_mask",
                  "unit": "points", "value_path": "finish[{i}].score"},
                 {"type": "skill", "label": "Skill against the table",
                  "names": ["steadier than the others", "as steady as the others",
@@ -110,7 +110,7 @@ class SurfersSpec(CompiledGameSpec):
                  "values": [1, 0, -1], "mask_column": "edge_mask",
                  "kind": "outcome", "unit": ""},   # not a card: a fact about the seat's game
                 {"type": "fastest", "label": "Fastest marker", "names": ["fastest marker"],
-                 "values": [int(t.rules[1])], "mask_column": "fastest_mask", "unit": "points"},
+                 "values": [int(t.fastest_points)], "mask_column": "fastest_mask", "unit": "points"},
                 {"type": "lost", "label": "Surfers lost",
                  "names": ["lost a surfer to the wave", "lost a surfer to the tide",
                            "lost no surfer"],
@@ -147,7 +147,7 @@ class SurfersSpec(CompiledGameSpec):
     # `balance calibrate surfers` (scripts/cli_calibrate.py): hit rate by spread and distance
     def calibration_rows(self, components: Components) -> int:
         """Rows of the wave sheet (the distances a measured accuracy may name)."""
-        return int(components.tables.wave_kind.shape[0])
+        return int(components.tables[0].wave_rows)
 
     def calibration_max_spread(self) -> float:
         """The largest flick spread `--spreads` may name."""

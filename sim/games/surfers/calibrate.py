@@ -85,28 +85,31 @@ def fit_spread(measured, noise):
 
 def sampled_hit_rate(tables, spread: float, row: int, flicks: int, seed: int = 1) -> float:
     """The engine's own draws (nb.flick_nb): the share of `flicks` flicks aimed at the middle
-    cell of `row` that land in it, with every seat's spread set to `spread`."""
+    cell of `row` that land in it, with every seat's spread set to `spread`. `tables`: the
+    component file's tables (left unchanged)."""
     from sim.games.surfers import enums as E
     from sim.games.surfers.nb import flick_hits_nb, new_state, setup_nb
-    t = tables._replace(skill=np.full(E.MAX_PLAYERS, float(spread)))
-    rec = E.pack_tables(t)
+    rec = tables.copy()
+    t = rec[0]
+    t.skill[:] = float(spread)
     st = new_state()
-    setup_nb(rec[0], st[0], 2, np.uint64(seed))
-    cols = t.wave_kind.shape[1]
-    col = next((c for c in [cols // 2, *range(cols)] if t.wave_kind[row, c] != E.W_NONE), None)
+    setup_nb(t, st[0], 2, np.uint64(seed))
+    cols = int(t.wave_cols)
+    first = row * E.MAX_WAVE_COLS
+    col = next((c for c in [cols // 2, *range(cols)] if t.wave_kind[first + c] != E.W_NONE), None)
     if col is None:
         return float("nan")
-    aim = row * E.MAX_WAVE_COLS + col
-    return flick_hits_nb(rec[0], st[0], 0, aim, int(flicks)) / float(flicks)
+    aim = first + col
+    return flick_hits_nb(t, st[0], 0, aim, int(flicks)) / float(flicks)
 
 
 def report_lines(components, spreads=DEFAULT_SPREADS, measured=(), check: int = 0) -> list:
     """The calibration table (hit rate by spread and row) and, for measured accuracies, the
     spread that plays like them. `measured`: [(row 0-based, hits, flicks or None for a bare
     rate given as hits in [0, 1]), ...]."""
-    t = components.tables
+    t = components.tables[0]
     noise = t.noise
-    rows = int(t.wave_kind.shape[0])
+    rows = int(t.wave_rows)
     lines = [f"Grand Surfers: flick calibration (component file {components.path})",
              "hit rate = the share of flicks landing in the cell aimed at (short flicks "
              "repeated); row 1 = the row at the start line",
@@ -120,7 +123,7 @@ def report_lines(components, spreads=DEFAULT_SPREADS, measured=(), check: int = 
         for r in range(rows):
             txt = share(hit_rate(sp, r, noise))
             if check:
-                txt += f" ({share(sampled_hit_rate(t, sp, r, check))})"
+                txt += f" ({share(sampled_hit_rate(components.tables, sp, r, check))})"
             cells.append(txt)
         table.append(cells)
     widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(head)]

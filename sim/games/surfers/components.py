@@ -320,6 +320,100 @@ def _inline_sheet_files(text: str, base: Path) -> str:
     return re.sub(r'(?m)^([ \t]*)file\s*=\s*"([^"]*)"[ \t]*(#.*)?$', repl, text)
 
 
+# --- the kernels' tables -------------------------------------------------------------------
+# rules copied as written into the tables' field of the same name (enums.TABLES_DTYPE)
+NUMBER_RULES = ("second_surfer_line", "fastest_points", "duo_points", "lines_per_fold",
+                "boost_min", "boost_max", "pips_change", "max_reflicks", "max_short_flicks",
+                "max_boost_chain", "turn_limit")
+
+
+def build_tables(sea, channels: np.ndarray, wave: np.ndarray, finish: list,
+                 flick: FlickSection, rules: RulesSection) -> np.recarray:
+    """The kernels' tables, a 1-element recarray of E.TABLES_DTYPE, straight from the validated
+    file: `sea` = parse_sea's (cell_kind, labels, beach_open), `channels` = parse_channels',
+    `wave` = parse_wave's, `finish` the Finish cells best first."""
+    rec = np.zeros(1, E.TABLES_DTYPE).view(np.recarray)
+    t = rec[0]
+    _fill_sea(t, *sea, channels)
+    _fill_arrows(t, sea[0])
+    t.wave_rows, t.wave_cols = wave.shape
+    for row in range(wave.shape[0]):
+        t.wave_kind[row * E.MAX_WAVE_COLS:row * E.MAX_WAVE_COLS + wave.shape[1]] = wave[row]
+    t.n_finish = len(finish)
+    t.finish_score[:len(finish)] = [f.score for f in finish]
+    t.finish_holds[:len(finish)] = [f.holds for f in finish]
+    _fill_flick(t, flick, wave)
+    for name in NUMBER_RULES:
+        t[name] = getattr(rules, name)
+    t.fold_on_marker_turn = 1 if rules.fold_on_marker_turn else 0
+    for name, codes in RULE_OPTIONS.items():
+        t[name] = codes[getattr(rules, name)]
+    return rec
+
+
+def _fill_sea(t, kind: np.ndarray, labels: np.ndarray, beach_open: np.ndarray,
+              channels: np.ndarray) -> None:
+    """The sea sheet as cells (line * MAX_COLS + col): kinds, the next cell up and down each
+    column, each column's lowest cell, the pre-drawn arrows."""
+    nl, nc = kind.shape
+    t.n_lines, t.n_cols, t.n_cells = nl, nc, nl * E.MAX_COLS
+    for line in range(nl):
+        t.cell_kind[line * E.MAX_COLS:line * E.MAX_COLS + nc] = kind[line]
+    t.line_label[:nl] = labels
+    t.up[:] = E.UP_BLOCKED
+    t.below[:] = E.NO_CELL
+    t.col_first[:] = -1
+    for col in range(nc):
+        cells = [line * E.MAX_COLS + col for line in range(nl) if kind[line, col] != E.K_NONE]
+        if cells:
+            t.col_first[col] = cells[0]
+        for i, cell in enumerate(cells):
+            top = E.UP_BEACH if beach_open[col] else E.UP_BLOCKED
+            t.up[cell] = cells[i + 1] if i + 1 < len(cells) else top
+            t.below[cell] = cells[i - 1] if i > 0 else E.NO_CELL
+    t.n_channels = len(channels)
+    for i, (l1, c1, l2, c2) in enumerate(channels):
+        t.channels[i] = (l1 * E.MAX_COLS + c1, l2 * E.MAX_COLS + c2)
+
+
+def _fill_arrows(t, kind: np.ndarray) -> None:
+    """Every arrow the sheet's geometry allows (TABLES_DTYPE.arrows), by start line."""
+    nl, nc = kind.shape
+    n = 0
+    for la in range(nl):
+        for ca in range(nc):
+            if kind[la, ca] != E.K_CIRCLE:
+                continue
+            for lb in (la + 1, la - 1):
+                if not 0 <= lb < nl:
+                    continue
+                for cb in (ca - 1, ca, ca + 1):
+                    if 0 <= cb < nc and kind[lb, cb] == E.K_CIRCLE:
+                        t.arrows[n] = (la * E.MAX_COLS + ca, lb * E.MAX_COLS + cb)
+                        n += 1
+    t.n_arrows = n
+
+
+def _fill_flick(t, flick: FlickSection, wave: np.ndarray) -> None:
+    """Each seat's spread (the last one given repeats), the noise, the pip chances, and where
+    each seat's aims land (aim_prob, and summed by the kind of cell: aim_kind)."""
+    spread = list(flick.spread) + [flick.spread[-1]] * (E.MAX_PLAYERS - len(flick.spread))
+    t.skill[:] = spread
+    nz = flick.noise
+    t.noise[:] = (nz.distance, nz.distance_per_row, nz.side, nz.side_per_row)
+    weights = np.asarray(flick.pips, np.float64)
+    cum = np.cumsum(weights / weights.sum())
+    cum[-1] = 1.0
+    t.pip_cum[:] = cum
+    for seat in range(E.MAX_PLAYERS):
+        ap = E.aim_probabilities(wave, t.skill[seat], t.noise)
+        t.aim_prob[seat] = ap
+        for k in range(E.N_WAVE_KINDS):
+            cells = [w for w in range(E.MAX_WAVE) if t.wave_kind[w] == k and k != E.W_NONE]
+            t.aim_kind[seat][:, k] = ap[:, cells].sum(axis=1) if cells else 0.0
+        t.aim_kind[seat][:, E.W_NONE] = ap[:, E.AIM_OFF]
+
+
 # --- loading ----------------------------------------------------------------------------
 def default_components_text() -> str:
     return Path(DEFAULT_PATH).read_text(encoding="utf-8")
@@ -373,37 +467,9 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
 
     if col.lines:
         raise ComponentError(col.lines)
-    kind, labels, open_ = sea
-    r = rules
-    rule = np.zeros(E.N_RULES, np.int64)
-    rule[E.R_SECOND_LINE] = r.second_surfer_line
-    rule[E.R_FASTEST_POINTS] = r.fastest_points
-    rule[E.R_DUO_POINTS] = r.duo_points
-    rule[E.R_LINES_PER_FOLD] = r.lines_per_fold
-    rule[E.R_FOLD_SAME_TURN] = 1 if r.fold_on_marker_turn else 0
-    rule[E.R_BOOST_MIN] = r.boost_min
-    rule[E.R_BOOST_MAX] = r.boost_max
-    rule[E.R_MAX_REFLICKS] = r.max_reflicks
-    rule[E.R_MAX_RETRIES] = r.max_short_flicks
-    rule[E.R_TURN_LIMIT] = r.turn_limit
-    rule[E.R_PLUS_MINUS] = r.pips_change
-    rule[E.R_MAX_CHAIN] = r.max_boost_chain
-    rule[E.R_BOOST_WHO] = E.BOOST_MOVES[r.boost_moves]
-    rule[E.R_BOOST_LOOP] = E.BOOST_LOOPS[r.boost_loop]
-    rule[E.R_SECOND_READING] = E.SECOND_READINGS[r.second_surfer_reading]
-    rule[E.R_TIDE_MOVE] = E.TIDE_ON_MOVE[r.tide_on_move]
-    spread = list(flick.spread) + [flick.spread[-1]] * (E.MAX_PLAYERS - len(flick.spread))
-    nz = flick.noise
-    tables = E.SurfersTables(
-        n_lines=kind.shape[0], n_cols=kind.shape[1], cell_kind=kind, line_label=labels,
-        beach_open=open_, channels=channels, wave_kind=wave,
-        finish_score=np.array([f.score for _, f in finish], np.int64),
-        finish_holds=np.array([f.holds for _, f in finish], np.int64),
-        skill=np.array(spread, np.float64),
-        noise=np.array([nz.distance, nz.distance_per_row, nz.side, nz.side_per_row], np.float64),
-        pip_weights=np.array(flick.pips, np.float64), rules=rule)
+    tables = build_tables(sea, channels, wave, [f for _, f in finish], flick, rules)
     data = {"sea": sea_sec.model_dump(), "wave": wave_sec.model_dump(),
-            "flick": flick.model_dump(), "rules": r.model_dump(),
+            "flick": flick.model_dump(), "rules": rules.model_dump(),
             "finish": [f.model_dump() for _, f in finish]}
     if extra:
         text = _inline_sheet_files(text, base)

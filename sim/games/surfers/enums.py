@@ -2,8 +2,10 @@
 
 Everything the compiled rules read is declared here, with its encoding beside it. The sea
 sheet, the wave sheet, the finish cells, the flick model (noise, per-seat skill) and the rule
-numbers arrive in `SurfersTables`, built from the component file, so changing them never
-recompiles. The constants below are capacities and code values.
+numbers arrive in a `TABLES_DTYPE` record, built from the validated component file
+(components.build_tables), so changing them never recompiles. The constants below are
+capacities and code values. Every scalar of the tables and of the state is a named field
+(`tables.turn_limit`, `s.wave`), its encoding written beside it.
 
 Geometry. The sea sheet is a grid of lines (rows) and columns. Line 0 is the line nearest
 the start (the rulebook's "first line"), line n_lines-1 the one next to the beach; a cell is
@@ -14,8 +16,6 @@ slot. "Forward" is up a column (towards the beach), "down" is towards the start.
 The wave sheet (the flick target) is a grid of wave_rows x wave_cols cells; row 0 is nearest
 the start line. Wave cell = row * MAX_WAVE_COLS + col.
 """
-from typing import NamedTuple
-
 import numpy as np
 
 # --- capacities -------------------------------------------------------------------------
@@ -68,26 +68,7 @@ S_WAVE = 3                         # removed: under the Great Wave
 S_TIDE = 4                         # removed: pushed into a tide cell
 STATUS_NAMES = ("start", "sea", "beach", "out (wave)", "out (tide)")
 
-# --- rule numbers (rules[] in the tables) ------------------------------------------------------
-R_SECOND_LINE = 0        # the second surfer leaves the start only while the first is above this line (3)
-R_FASTEST_POINTS = 1     # points of the fastest marker (2)
-R_DUO_POINTS = 2         # points for both surfers on the beach (3)
-R_LINES_PER_FOLD = 3     # sea lines the wave covers per fold (1)
-R_FOLD_SAME_TURN = 4     # 1: the first fold happens at the end of the turn the marker is won (0)
-R_BOOST_MIN = 5          # boost distance, min (1)
-R_BOOST_MAX = 6          # ... max (2)
-R_MAX_REFLICKS = 7       # guard: re-flicks per turn (not in the rulebook) (5)
-R_MAX_RETRIES = 8        # guard: flicks that do not cross the start line before it counts as off (20)
-R_TURN_LIMIT = 9         # guard: turns before the game is stopped (600)
-R_PLUS_MINUS = 10        # pips change of the '+' cell (1)
-R_MAX_CHAIN = 11         # guard of the legacy loop resolution: boosts set off by one stop (8)
-R_BOOST_WHO = 12         # which surfer a boost moves: BOOST_* (arriving)
-R_BOOST_LOOP = 13        # how a boost loop is resolved: LOOP_* (no_revisit)
-R_SECOND_READING = 14    # the reading of "above the third line": SECOND_* (above)
-R_TIDE_MOVE = 15         # a surfer ending a move / boost on a tide cell: TIDE_* (harmless)
-N_RULES = 16
-
-# rule options (component file `rules`, named values -> codes in rules[])
+# rule options (component file `rules`, named values -> the codes of the tables' fields)
 BOOST_ARRIVING = 0       # "boost_moves = arriving": the surfer that arrived moves on (the rulebook)
 BOOST_STANDING = 1       # "standing": the surfer already on the circle moves on
 BOOST_MOVES = {"arriving": BOOST_ARRIVING, "standing": BOOST_STANDING}
@@ -117,30 +98,17 @@ N_ACTIONS = 5
 ACTION_NAMES = ("pips +1", "pips -1", "re-flick", "channel up", "channel down")
 
 
-class SurfersTables(NamedTuple):
-    """Every tunable number of the game as arrays, built from the component file."""
-    n_lines: int
-    n_cols: int
-    cell_kind: np.ndarray        # int64[n_lines, n_cols]: K_*
-    line_label: np.ndarray       # int64[n_lines]: the number printed on the line (1..6, 0 = none)
-    beach_open: np.ndarray       # int64[n_cols]: 1 if the column reaches the beach
-    channels: np.ndarray         # int64[n, 4]: pre-drawn arrows (line, col, line2, col2)
-    wave_kind: np.ndarray        # int64[wave_rows, wave_cols]: W_*
-    finish_score: np.ndarray     # int64[n_finish]: points of each finish cell, best first
-    finish_holds: np.ndarray     # int64[n_finish]: 1 = one surfer, 0 = any number
-    skill: np.ndarray            # float64[MAX_PLAYERS]: noise spread multiplier per seat
-    noise: np.ndarray            # float64[4]: sd distance = skill*(n0 + n1*aim), sd side = skill*(n2 + n3*aim)
-    pip_weights: np.ndarray      # float64[6]: relative chance of pips 1..6
-    rules: np.ndarray            # int64[N_RULES]
-
-
 def _tables_dtype():
     return np.dtype([
-        ("n_lines", np.int64), ("n_cols", np.int64), ("n_cells", np.int64),
-        ("wave_rows", np.int64), ("wave_cols", np.int64), ("n_finish", np.int64),
-        ("n_channels", np.int64),
+        ("n_lines", np.int64),                      # sea lines (line 0 nearest the start)
+        ("n_cols", np.int64),                       # columns of the sea sheet
+        ("n_cells", np.int64),                      # n_lines * MAX_COLS: cell ids below it
+        ("wave_rows", np.int64),                    # rows of the wave sheet (row 0 at the start line)
+        ("wave_cols", np.int64),                    # columns of the wave sheet
+        ("n_finish", np.int64),                     # finish cells (best first)
+        ("n_channels", np.int64),                   # pre-drawn arrows in `channels`
         ("cell_kind", np.int64, (MAX_CELLS,)),      # K_* per cell (K_NONE outside the sheet)
-        ("line_label", np.int64, (MAX_LINES,)),
+        ("line_label", np.int64, (MAX_LINES,)),     # the number printed on the line (1..6, 0 none)
         ("up", np.int64, (MAX_CELLS,)),             # next cell up the column, UP_BEACH / UP_BLOCKED
         ("below", np.int64, (MAX_CELLS,)),          # nearest cell below, NO_CELL
         ("col_first", np.int64, (MAX_COLS,)),       # lowest cell of each column, -1 if none
@@ -151,10 +119,12 @@ def _tables_dtype():
         # wave, the pips line) is checked there (nb.channel_options_nb is the rule).
         ("n_arrows", np.int64),
         ("arrows", np.int64, (MAX_ARROWS, 2)),
-        ("wave_kind", np.int64, (MAX_WAVE,)),
-        ("finish_score", np.int64, (MAX_FINISH,)),
-        ("finish_holds", np.int64, (MAX_FINISH,)),
-        ("skill", np.float64, (MAX_PLAYERS,)),
+        ("wave_kind", np.int64, (MAX_WAVE,)),       # W_* per wave cell (W_NONE outside the sheet)
+        ("finish_score", np.int64, (MAX_FINISH,)),  # points of each finish cell, best first
+        ("finish_holds", np.int64, (MAX_FINISH,)),  # 1 = one surfer, 0 = any number
+        ("skill", np.float64, (MAX_PLAYERS,)),      # flick spread per seat (0 = perfect aim)
+        # sd along = skill * (noise[0] + noise[1] * aimed row), sd sideways = skill * (noise[2] +
+        # noise[3] * aimed row), in cells
         ("noise", np.float64, (4,)),
         ("pip_cum", np.float64, (N_PIPS,)),         # cumulative pip chances (last = 1)
         # aim_prob[seat, aim, w]: chance a flick aimed at the centre of wave cell `aim` lands in
@@ -164,7 +134,29 @@ def _tables_dtype():
         # aim_kind[seat, aim, k]: the same chances summed by the kind of cell landed in (W_*;
         # k = W_NONE: off the sheet or in a hole): what a strategy needs to value an aim
         ("aim_kind", np.float64, (MAX_PLAYERS, MAX_WAVE, N_WAVE_KINDS)),
-        ("rules", np.int64, (N_RULES,)),
+        # the rules (component file `rules`, the same names): numbers as written there,
+        # yes/no as 1/0, rule options as their codes; the shipped value in brackets
+        ("second_surfer_line", np.int64),  # the second surfer leaves the start only while the
+                                           #   first is above this line (3)
+        ("second_surfer_reading", np.int64),  # the reading of "above" that line: SECOND_* (above)
+        ("fastest_points", np.int64),      # points of the fastest marker (2)
+        ("duo_points", np.int64),          # points for both surfers on the beach (3)
+        ("lines_per_fold", np.int64),      # sea lines the wave covers per fold (1)
+        ("fold_on_marker_turn", np.int64),  # 1: the first fold is at the end of the turn the
+                                            #   marker is won (0)
+        ("boost_min", np.int64),           # boost distance, min (1)
+        ("boost_max", np.int64),           # ... max (2)
+        ("boost_moves", np.int64),         # which surfer a boost moves: BOOST_* (arriving)
+        ("boost_loop", np.int64),          # how a boost loop is resolved: LOOP_* (no_revisit)
+        ("pips_change", np.int64),         # pips change of the '+' cell (1)
+        ("tide_on_move", np.int64),        # a surfer ending a move / boost on a tide cell:
+                                           #   TIDE_* (harmless)
+        ("max_reflicks", np.int64),        # guard: re-flicks per turn (not in the rulebook) (5)
+        ("max_short_flicks", np.int64),    # guard: flicks that do not cross the start line before
+                                           #   the flick counts as off the sheet (20)
+        ("max_boost_chain", np.int64),     # guard of boost_loop = guard_push: boosts set off by
+                                           #   one stop (8)
+        ("turn_limit", np.int64),          # guard: turns before the game is stopped (600)
     ])
 
 
@@ -197,16 +189,17 @@ def band_probs(centre: float, sd: float, n: int) -> np.ndarray:
     return out
 
 
-def aim_probabilities(t: SurfersTables, seat: int) -> np.ndarray:
-    """[MAX_WAVE, MAX_WAVE + 1]: the landing distribution of each aim for `seat` (see
-    TABLES_DTYPE.aim_prob); rows of aims that are holes are zero."""
-    rows, cols = t.wave_kind.shape
+def aim_probabilities(wave_kind: np.ndarray, spread: float, noise) -> np.ndarray:
+    """[MAX_WAVE, MAX_WAVE + 1]: the landing distribution of each aim on the wave sheet
+    `wave_kind` (W_*[rows, cols]) for a hand of the given spread (see TABLES_DTYPE.aim_prob);
+    rows of aims that are holes are zero."""
+    rows, cols = wave_kind.shape
     out = np.zeros((MAX_WAVE, MAX_WAVE + 1))
-    sk = float(t.skill[seat])
-    n0, n1, n2, n3 = (float(x) for x in t.noise)
+    sk = float(spread)
+    n0, n1, n2, n3 = (float(x) for x in noise)
     for r in range(rows):
         for c in range(cols):
-            if t.wave_kind[r, c] == W_NONE:
+            if wave_kind[r, c] == W_NONE:
                 continue
             aim = r * MAX_WAVE_COLS + c
             py = band_probs(r + 0.5, sk * (n0 + n1 * (r + 0.5)), rows)
@@ -218,7 +211,7 @@ def aim_probabilities(t: SurfersTables, seat: int) -> np.ndarray:
             on = 0.0
             for rr in range(rows):
                 for cc in range(cols):
-                    if t.wave_kind[rr, cc] == W_NONE:
+                    if wave_kind[rr, cc] == W_NONE:
                         continue
                     p = py[rr] * px[cc] / crossed
                     out[aim, rr * MAX_WAVE_COLS + cc] = p
@@ -227,116 +220,11 @@ def aim_probabilities(t: SurfersTables, seat: int) -> np.ndarray:
     return out
 
 
-def pack_tables(t: SurfersTables) -> np.ndarray:
-    """The kernels' copy of the tables: a 1-element recarray of TABLES_DTYPE."""
-    rec = np.zeros(1, TABLES_DTYPE)
-    r = rec[0]
-    nl, nc = int(t.n_lines), int(t.n_cols)
-    r["n_lines"], r["n_cols"], r["n_cells"] = nl, nc, nl * MAX_COLS
-    wr, wc = t.wave_kind.shape
-    r["wave_rows"], r["wave_cols"] = wr, wc
-    r["n_finish"] = len(t.finish_score)
-    kind = np.zeros(MAX_CELLS, np.int64)
-    for line in range(nl):
-        for col in range(nc):
-            kind[line * MAX_COLS + col] = t.cell_kind[line, col]
-    r["cell_kind"] = kind
-    r["line_label"][:nl] = t.line_label
-    up = np.full(MAX_CELLS, UP_BLOCKED, np.int64)
-    below = np.full(MAX_CELLS, NO_CELL, np.int64)
-    first = np.full(MAX_COLS, -1, np.int64)
-    for col in range(nc):
-        cells = [line * MAX_COLS + col for line in range(nl) if t.cell_kind[line, col] != K_NONE]
-        if cells:
-            first[col] = cells[0]
-        for i, cell in enumerate(cells):
-            up[cell] = cells[i + 1] if i + 1 < len(cells) else (UP_BEACH if t.beach_open[col] else UP_BLOCKED)
-            below[cell] = cells[i - 1] if i > 0 else NO_CELL
-    r["up"], r["below"], r["col_first"] = up, below, first
-    ch = np.asarray(t.channels, np.int64).reshape(-1, 4)
-    r["n_channels"] = len(ch)
-    for i, (l1, c1, l2, c2) in enumerate(ch):
-        r["channels"][i] = (l1 * MAX_COLS + c1, l2 * MAX_COLS + c2)
-    n_arrows = 0
-    for la in range(nl):
-        for ca in range(nc):
-            if t.cell_kind[la, ca] != K_CIRCLE:
-                continue
-            for dl in (1, -1):
-                lb = la + dl
-                if not 0 <= lb < nl:
-                    continue
-                for dc in (-1, 0, 1):
-                    cb = ca + dc
-                    if 0 <= cb < nc and t.cell_kind[lb, cb] == K_CIRCLE:
-                        r["arrows"][n_arrows] = (la * MAX_COLS + ca, lb * MAX_COLS + cb)
-                        n_arrows += 1
-    r["n_arrows"] = n_arrows
-    wk = np.zeros(MAX_WAVE, np.int64)
-    for row in range(wr):
-        for col in range(wc):
-            wk[row * MAX_WAVE_COLS + col] = t.wave_kind[row, col]
-    r["wave_kind"] = wk
-    r["finish_score"][:len(t.finish_score)] = t.finish_score
-    r["finish_holds"][:len(t.finish_holds)] = t.finish_holds
-    r["skill"] = t.skill
-    r["noise"] = t.noise
-    w = np.asarray(t.pip_weights, np.float64)
-    cum = np.cumsum(w / w.sum())
-    cum[-1] = 1.0
-    r["pip_cum"] = cum
-    for seat in range(MAX_PLAYERS):
-        ap = aim_probabilities(t, seat)
-        r["aim_prob"][seat] = ap
-        for k in range(N_WAVE_KINDS):
-            cols = [w for w in range(MAX_WAVE) if wk[w] == k and k != W_NONE]
-            r["aim_kind"][seat][:, k] = ap[:, cols].sum(axis=1) if cols else 0.0
-        r["aim_kind"][seat][:, W_NONE] = ap[:, AIM_OFF]
-    r["rules"] = t.rules
-    return rec.view(np.recarray)
+def pack_tables(tables: np.ndarray) -> np.ndarray:
+    """The kernels' tables: the component file's tables already are the 1-element TABLES_DTYPE
+    recarray (components.build_tables); the platform calls pack_tables(components.tables)."""
+    return tables
 
-
-# --- game scalars: state.g[...] -------------------------------------------------------------
-G_N_PLAYERS = 0
-G_TURNS = 1            # turns played (game length)
-G_SEAT = 2             # seat whose turn it is
-G_WAVE = 3             # sea lines covered by the Great Wave (lines 0..wave-1); >= 1 also covers the start
-G_FASTEST = 4          # seat holding the fastest marker, -1 none
-G_FASTEST_PENDING = 5  # seat that brought the first surfer to the beach this turn (gets the marker at its end)
-G_OVER = 6
-G_END_REASON = 7
-G_ARRIVALS = 8         # surfers that reached the beach
-G_PIPS = 9             # this turn's pips (after actions)
-G_HALF = 10            # 1 if this turn's move is halved
-G_LANDED = 11          # wave cell the die landed in, -1 off the sheet
-G_FOLDS = 12           # folds made
-G_FASTEST_TURN = 13    # turn at which the marker was won (-1)
-N_G = 14
-
-# --- per-seat statistics: state.stats[p, ...] -----------------------------------------------
-ST_FLICKS = 0          # flicks counted (re-flicks included, retries of short flicks not)
-ST_SHORT = 1           # flicks that did not cross the start line (repeated)
-ST_OFF = 2             # flicks off the sheet
-ST_HALF = 3            # moves halved (off the sheet or 1/2 cell)
-ST_PLUS = 4            # pips +1 used
-ST_MINUS = 5           # pips -1 used
-ST_REFLICK = 6         # re-flicks used
-ST_CHAN_UP = 7         # channels drawn upward
-ST_CHAN_DOWN = 8       # channels drawn downward
-ST_MOVES = 9           # normal moves made
-ST_PROGRESS = 10       # lines gained by own surfers through own moves (normal move, rides, boosts)
-ST_PUSHES = 11         # opponent surfers this seat pushed (first of each chain)
-ST_PUSHED = 12         # times this seat's surfers were pushed
-ST_BOOSTS = 13         # boosts made
-ST_RIDES = 14          # channel rides by this seat's surfers
-ST_KILLS = 15          # opponent surfers this seat's pushes sent into tide / off the sheet under the wave
-ST_TURNS = 16          # turns this seat played
-ST_PASS = 17           # turns with no surfer move (0 pips or nothing movable)
-ST_AIM_HIT = 18        # flicks that landed in the aimed cell
-ST_CHAN_RIDE_OTHER = 19  # rides this seat's channels gave to opponents (immediate rides on drawing)
-ST_ACTION_CELLS = 20   # flicks landing on a cell with an action
-ST_BOOST_CHAIN = 21    # boosts set off by a boost (a loop: only under boost_loop = guard_push)
-N_STATS = 22           # (illegal answers and choices are the harness's counts: columns illegal, choices)
 
 # --- where the game stands between decisions (model.py): state.at[...] --------------------------
 # The old play loop kept these in local variables; the forward model keeps them in the state so
@@ -356,14 +244,32 @@ PH_OVER = -1
 AFTER_ACTION = 0   # a channel action's boosts: the move comes next
 AFTER_MOVE = 1     # the move's boosts: the turn ends
 
-# The state of one game: one numpy record of fixed-size arrays, passed by reference. All
-# public: a dexterity race hides nothing (only the future flicks and pips are unknown: the
-# chance stream).
+# The state of one game: one numpy record, passed by reference. All public: a dexterity race
+# hides nothing (only the future flicks and pips are unknown: the chance stream).
 STATE_DTYPE = np.dtype([
-    ("g", np.int64, (N_G,)),
+    # the game
+    ("n_players", np.int64),
+    ("turn", np.int64),             # turns played: the game turn under way, from 0 (at the end:
+                                    #   the game's length)
+    ("seat", np.int64),             # seat whose turn it is
+    ("wave", np.int64),             # sea lines covered by the Great Wave (lines 0..wave-1);
+                                    #   >= 1 also covers the start
+    ("fastest", np.int64),          # seat holding the fastest marker, -1 none
+    ("fastest_pending", np.int64),  # seat that brought the first surfer to the beach this turn
+                                    #   (gets the marker at its end), -1 none
+    ("fastest_turn", np.int64),     # turn at which the marker was won, -1 not yet
+    ("over", np.int64),             # 1 once the game is over
+    ("end_reason", np.int64),       # END_* (once over)
+    ("arrivals", np.int64),         # surfers that reached the beach
+    ("folds", np.int64),            # folds of the wave sheet made
+    ("pips", np.int64),             # this turn's pips (after actions), set when the move is due
+    ("half", np.int64),             # 1 if this turn's move is halved
+    ("landed", np.int64),           # wave cell this turn's flick landed in, -1 off the sheet
+    # the decision under way
     ("at", np.int64, (N_AT,)),                     # AT_*: where the game stands (model.py)
     ("ctx", np.int64, (8,)),                       # the strategies' side inputs (CTX_*), kept
                                                    #   exactly as the old loop's ctx array
+    # the table
     ("status", np.int64, (MAX_SURFERS,)),          # S_* per surfer (seat * 2 + k)
     ("cell", np.int64, (MAX_SURFERS,)),            # cell on the sea (S_SEA), else -1
     ("slot", np.int64, (MAX_SURFERS,)),            # finish cell (S_BEACH), else -1
@@ -374,8 +280,38 @@ STATE_DTYPE = np.dtype([
     ("chan_by", np.int64, (MAX_CELLS,)),           # seat that drew it (-1: printed on the sheet)
     ("finish", np.int64, (MAX_FINISH,)),           # one-surfer finish cells: the surfer, -1 none
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),    # RNG counters: chance, then one per seat
-    ("stats", np.int64, (MAX_PLAYERS, N_STATS)),
+    # per-seat counters, [seat]: the log columns of the same name (model.RECORD); seat_turns is
+    # the column `turns`, rides_given is in no column. Kept last (SEAT_COUNTERS).
+    ("seat_turns", np.int64, (MAX_PLAYERS,)),      # turns this seat played
+    ("flicks", np.int64, (MAX_PLAYERS,)),          # flicks counted (re-flicks included, retries of
+                                                   #   short flicks not)
+    ("short_flicks", np.int64, (MAX_PLAYERS,)),    # flicks that did not cross the start line (repeated)
+    ("off_sheet", np.int64, (MAX_PLAYERS,)),       # flicks off the sheet
+    ("aim_hits", np.int64, (MAX_PLAYERS,)),        # flicks that landed in the aimed cell
+    ("action_cells", np.int64, (MAX_PLAYERS,)),    # flicks landing on a cell with an action
+    ("half_moves", np.int64, (MAX_PLAYERS,)),      # moves halved (off the sheet or 1/2 cell)
+    ("plus", np.int64, (MAX_PLAYERS,)),            # pips +1 used
+    ("minus", np.int64, (MAX_PLAYERS,)),           # pips -1 used
+    ("reflicks", np.int64, (MAX_PLAYERS,)),        # re-flicks used
+    ("channels_up", np.int64, (MAX_PLAYERS,)),     # channels drawn upward
+    ("channels_down", np.int64, (MAX_PLAYERS,)),   # channels drawn downward
+    ("rides_given", np.int64, (MAX_PLAYERS,)),     # rides this seat's channels gave to opponents
+                                                   #   (immediate rides on drawing)
+    ("moves", np.int64, (MAX_PLAYERS,)),           # normal moves made
+    ("passes", np.int64, (MAX_PLAYERS,)),          # turns with no surfer move (0 pips or nothing movable)
+    ("progress", np.int64, (MAX_PLAYERS,)),        # lines gained by own surfers through own moves
+                                                   #   (normal move, rides, boosts)
+    ("pushes", np.int64, (MAX_PLAYERS,)),          # opponent surfers this seat pushed (first of each chain)
+    ("pushed", np.int64, (MAX_PLAYERS,)),          # times this seat's surfers were pushed
+    ("kills", np.int64, (MAX_PLAYERS,)),           # opponent surfers this seat's pushes sent into tide /
+                                                   #   off the sheet under the wave
+    ("boosts", np.int64, (MAX_PLAYERS,)),          # boosts made
+    ("rides", np.int64, (MAX_PLAYERS,)),           # channel rides by this seat's surfers
+    ("boost_loops", np.int64, (MAX_PLAYERS,)),     # boosts set off by a boost (a loop: only under
+                                                   #   rules.boost_loop = guard_push)
+    # (illegal answers and choices are the harness's counts: columns illegal, choices)
 ])
+SEAT_COUNTERS = STATE_DTYPE.names[STATE_DTYPE.names.index("seat_turns"):]
 
 # --- decisions passed to strategies ----------------------------------------------------------
 DEC_AIM = 0      # options: wave cell ids (row * MAX_WAVE_COLS + col) to aim at

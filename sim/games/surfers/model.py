@@ -4,7 +4,7 @@ strategies' side inputs in `s.ctx`), so a copied state resumes at the same decis
 stay in nb.py; this module only sequences them, exactly as the old play loop did (same random
 draws in the same order, same trace events), so the logs are unchanged.
 
-A turn of seat p (s.g[G_SEAT]):
+A turn of seat p (s.seat):
     DEC_AIM     p aims (every wave cell); apply: the flick lands (chance: nb.flick_nb, then the
                 pips, nb.draw_pips_nb, both from the chance stream s.streams[0])
     DEC_ACTION  only when the landed cell offers an action (no strategy is asked when "no
@@ -36,13 +36,9 @@ from sim.games.surfers.enums import (
     AFTER_MOVE, AT_AFTER, AT_CAND, AT_CHAIN, AT_HALF, AT_LANDED, AT_PHASE, AT_PIPS,
     AT_REFLICKS, AT_STEPS, AT_TO_MOVE, CTX_BOOSTED, CTX_HALF, CTX_LANDED, CTX_LEN, CTX_PIPS,
     CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST, DEC_MOVE, EV_ACTION, EV_FLICK, EV_PASS,
-    EV_TURN, G_END_REASON, G_FASTEST, G_FASTEST_TURN, G_HALF, G_LANDED,
-    G_N_PLAYERS, G_OVER, G_PIPS, G_SEAT, G_TURNS, KEEP_LEN, MAX_COLS, MAX_OPTIONS,
-    MAX_PLAYERS, N_AT, STATE_DTYPE, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK, PH_OVER,
-    R_DUO_POINTS, R_FASTEST_POINTS, R_MAX_CHAIN, R_TURN_LIMIT, S_BEACH, S_SEA, S_TIDE, S_WAVE,
-    ST_ACTION_CELLS, ST_AIM_HIT, ST_BOOST_CHAIN, ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_UP,
-    ST_FLICKS, ST_HALF, ST_KILLS, ST_MINUS, ST_MOVES, ST_OFF, ST_PASS, ST_PLUS, ST_PROGRESS,
-    ST_PUSHED, ST_PUSHES, ST_REFLICK, ST_RIDES, ST_SHORT, ST_TURNS, W_HALF, W_PLAIN,
+    EV_TURN, KEEP_LEN, MAX_COLS, MAX_OPTIONS, MAX_PLAYERS, N_AT, SEAT_COUNTERS, STATE_DTYPE,
+    OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK, PH_OVER, S_BEACH, S_SEA,
+    S_TIDE, S_WAVE, W_HALF, W_PLAIN,
 )
 
 __all__ = ["MAX_OPTIONS", "MAX_PLAYERS", "CTX_LEN", "KEEP_LEN", "OBS_LEN",
@@ -116,17 +112,16 @@ RECORD_FIELDS = (
 
 RECORD = declare(*RECORD_FIELDS)
 
-# stats copied one to one into the columns "flicks" .. "boost_loops", in column order
-_STAT_NAMES = ("flicks", "short_flicks", "off_sheet", "aim_hits", "action_cells", "half_moves",
-               "plus", "minus", "reflicks", "channels_up", "channels_down", "moves", "passes",
-               "progress", "pushes", "pushed", "kills", "boosts", "rides", "boost_loops")
-_STAT_COLS = np.array([ST_FLICKS, ST_SHORT, ST_OFF, ST_AIM_HIT, ST_ACTION_CELLS, ST_HALF,
-                       ST_PLUS, ST_MINUS, ST_REFLICK, ST_CHAN_UP, ST_CHAN_DOWN, ST_MOVES,
-                       ST_PASS, ST_PROGRESS, ST_PUSHES, ST_PUSHED, ST_KILLS, ST_BOOSTS,
-                       ST_RIDES, ST_BOOST_CHAIN], np.int64)
+# the per-seat counters copied one to one into the columns "flicks" .. "boost_loops", in
+# column order (record_nb)
+_COUNTER_COLUMNS = ("flicks", "short_flicks", "off_sheet", "aim_hits", "action_cells",
+                    "half_moves", "plus", "minus", "reflicks", "channels_up", "channels_down",
+                    "moves", "passes", "progress", "pushes", "pushed", "kills", "boosts", "rides",
+                    "boost_loops")
 _names = [n for n, _, _ in RECORD_FIELDS]
 _F_FLICKS = _names.index("flicks")
-assert tuple(_names[_F_FLICKS:_F_FLICKS + len(_STAT_NAMES)]) == _STAT_NAMES
+assert tuple(_names[_F_FLICKS:_F_FLICKS + len(_COUNTER_COLUMNS)]) == _COUNTER_COLUMNS
+assert set(_COUNTER_COLUMNS) <= set(SEAT_COUNTERS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -148,7 +143,7 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def is_over_nb(s):
-    return s.g[G_OVER] != 0
+    return s.over != 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -172,7 +167,7 @@ def legal_nb(tables, s, options):
         return nb.action_options_nb(tables, s, s.at[AT_LANDED], s.at[AT_PIPS],
                                     s.at[AT_REFLICKS], options)
     if ph == DEC_MOVE:
-        return nb.move_options_nb(tables, s, s.g[G_SEAT], options)
+        return nb.move_options_nb(tables, s, s.seat, options)
     if ph == DEC_BOOST:
         return nb.boost_options_nb(tables, s, s.at[AT_CAND], options)
     return 0
@@ -199,9 +194,9 @@ def default_keep_nb(tables, s, keep):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def begin_turn_nb(tables, s, p, trace, tn):
-    s.g[G_SEAT] = p
-    s.stats[p, ST_TURNS] += 1
-    trace_nb(trace, tn, EV_TURN, p, s.g[G_TURNS], 0, 0, 0)
+    s.seat = p
+    s.seat_turns[p] += 1
+    trace_nb(trace, tn, EV_TURN, p, s.turn, 0, 0, 0)
     s.at[AT_REFLICKS] = 0
     s.at[AT_PIPS] = 0
     s.at[AT_HALF] = 0
@@ -213,20 +208,19 @@ def begin_turn_nb(tables, s, p, trace, tn):
 def finish_turn_nb(tables, s, moved, trace, tn):
     """The end of seat p's turn: a pass if nothing moved, the marker and the folds
     (nb.end_turn_nb), the turn-limit guard; then the next seat's turn or the end."""
-    g = s.g
-    p = g[G_SEAT]
+    p = s.seat
     if not moved:
-        s.stats[p, ST_PASS] += 1
+        s.passes[p] += 1
         trace_nb(trace, tn, EV_PASS, p, 0, 0, 0, 0)
     nb.end_turn_nb(tables, s, p, trace, tn)
-    g[G_TURNS] += 1
-    if g[G_OVER] == 0 and g[G_TURNS] >= tables.rules[R_TURN_LIMIT]:
+    s.turn += 1
+    if s.over == 0 and s.turn >= tables.turn_limit:
         nb.stop_game_nb(s, trace, tn)
-    if g[G_OVER] != 0:
+    if s.over != 0:
         s.at[AT_PHASE] = PH_OVER
         s.at[AT_TO_MOVE] = -1
         return
-    begin_turn_nb(tables, s, (p + 1) % g[G_N_PLAYERS], trace, tn)
+    begin_turn_nb(tables, s, (p + 1) % s.n_players, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -234,16 +228,15 @@ def to_move_phase_nb(tables, s, trace, tn):
     """The flicking is over (no action, or pips +/-1 / a channel done): the move is halved off
     the sheet or on a 1/2 cell; the seat moves a surfer if it has cells to go and a surfer to
     move (DEC_MOVE), else the turn passes."""
-    g = s.g
-    p = g[G_SEAT]
+    p = s.seat
     pips = s.at[AT_PIPS]
     half = s.at[AT_HALF] == 1
-    g[G_PIPS] = pips
-    g[G_HALF] = 1 if half else 0
-    g[G_LANDED] = s.ctx[CTX_LANDED]
+    s.pips = pips
+    s.half = 1 if half else 0
+    s.landed = s.ctx[CTX_LANDED]
     steps = pips // 2 if half else pips
     if half:
-        s.stats[p, ST_HALF] += 1
+        s.half_moves[p] += 1
     if steps > 0 and nb.has_move_nb(tables, s, p):
         s.ctx[CTX_PIPS] = pips
         s.ctx[CTX_STEPS] = steps
@@ -258,15 +251,15 @@ def to_move_phase_nb(tables, s, trace, tn):
 def resolve_boosts_nb(tables, s, trace, tn):
     """Resolve the pending boost chain (s.at[AT_CAND]) up to its next decision, or to its end
     and on with the turn. A surfer that cannot be boosted (no distance moves it, or the
-    guard_push loop guard R_MAX_CHAIN reached) is pushed down (nb.boost_blocked_nb). Under the
-    default rules.boost_loop = no_revisit a chain never goes past one boost (ST_BOOST_CHAIN
-    counts the boosts set off by a boost)."""
+    guard_push loop guard tables.max_boost_chain reached) is pushed down (nb.boost_blocked_nb).
+    Under the default rules.boost_loop = no_revisit a chain never goes past one boost
+    (s.boost_loops counts the boosts set off by a boost)."""
     cand = s.at[AT_CAND]
     chain = s.at[AT_CHAIN]
     while cand >= 0:
         if chain >= 1:
-            s.stats[cand // 2, ST_BOOST_CHAIN] += 1
-        if chain >= tables.rules[R_MAX_CHAIN]:
+            s.boost_loops[cand // 2] += 1
+        if chain >= tables.max_boost_chain:
             nb.boost_blocked_nb(tables, s, cand, trace, tn)
             break
         if not nb.has_boost_nb(tables, s, cand):
@@ -296,19 +289,19 @@ def start_boosts_nb(tables, s, cand, after, trace, tn):
 def apply_aim_nb(tables, s, aim, trace, tn):
     """The flick at `aim` lands (chance), the pips show (chance); the landed cell's action is a
     decision only if it offers one."""
-    p = s.g[G_SEAT]
-    short0 = s.stats[p, ST_SHORT]
+    p = s.seat
+    short0 = s.short_flicks[p]
     landed = nb.flick_nb(tables, s, p, aim)
     pips = nb.draw_pips_nb(tables, s)
-    s.stats[p, ST_FLICKS] += 1
+    s.flicks[p] += 1
     if landed == aim:
-        s.stats[p, ST_AIM_HIT] += 1
+        s.aim_hits[p] += 1
     if landed < 0:
-        s.stats[p, ST_OFF] += 1
+        s.off_sheet[p] += 1
     elif tables.wave_kind[landed] != W_PLAIN and tables.wave_kind[landed] != W_HALF:
-        s.stats[p, ST_ACTION_CELLS] += 1
+        s.action_cells[p] += 1
     half = nb.is_half_nb(tables, landed)
-    trace_nb(trace, tn, EV_FLICK, p, aim, landed, pips, s.stats[p, ST_SHORT] - short0)
+    trace_nb(trace, tn, EV_FLICK, p, aim, landed, pips, s.short_flicks[p] - short0)
     s.ctx[CTX_PIPS] = pips
     s.ctx[CTX_HALF] = 1 if half else 0
     s.ctx[CTX_LANDED] = landed
@@ -324,12 +317,12 @@ def apply_aim_nb(tables, s, aim, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def apply_action_nb(tables, s, code, trace, tn):
-    p = s.g[G_SEAT]
+    p = s.seat
     if code != OPT_NO_ACTION:
         trace_nb(trace, tn, EV_ACTION, p, code, 0, 0, 0)
     if code == OPT_REFLICK:
         s.at[AT_REFLICKS] += 1
-        s.stats[p, ST_REFLICK] += 1
+        s.reflicks[p] += 1
         s.at[AT_PHASE] = DEC_AIM
         s.at[AT_TO_MOVE] = p
         return
@@ -352,7 +345,7 @@ def apply_nb(tables, s, option, keep, trace, tn):
     elif ph == DEC_ACTION:
         apply_action_nb(tables, s, option, trace, tn)
     elif ph == DEC_MOVE:
-        cand = nb.apply_move_nb(tables, s, s.g[G_SEAT], option, s.at[AT_STEPS], trace, tn)
+        cand = nb.apply_move_nb(tables, s, s.seat, option, s.at[AT_STEPS], trace, tn)
         start_boosts_nb(tables, s, cand, AFTER_MOVE, trace, tn)
     elif ph == DEC_BOOST:
         s.at[AT_CAND] = nb.apply_boost_nb(tables, s, s.at[AT_CAND], option, trace, tn)
@@ -368,7 +361,7 @@ def scores_nb(tables, s, n_players, scores, rank, win):
     pts = np.zeros(nb.N_PTS, np.int64)
     for p in range(n_players):
         scores[p] = nb.score_nb(tables, s, p, pts)
-    nb.rank_nb(scores, s.g[G_FASTEST], n_players, rank, win)
+    nb.rank_nb(scores, s.fastest, n_players, rank, win)
 
 
 @njit(cache=True, error_model="numpy")
@@ -392,7 +385,7 @@ def outlook_nb(tables, s, p):
     for k in range(tables.n_finish):
         mean_cell += tables.finish_score[k]
     mean_cell /= max(1, tables.n_finish)
-    v = float(tables.rules[R_FASTEST_POINTS]) if s.g[G_FASTEST] == p else 0.0
+    v = float(tables.fastest_points) if s.fastest == p else 0.0
     reach = 1.0
     for k in range(2):
         who = 2 * p + k
@@ -405,7 +398,7 @@ def outlook_nb(tables, s, p):
             reach *= f
         else:
             reach = 0.0
-    v += reach * tables.rules[R_DUO_POINTS]
+    v += reach * tables.duo_points
     return v
 
 
@@ -413,7 +406,7 @@ def outlook_nb(tables, s, p):
 def evaluate_nb(tables, s, seat):
     """A heuristic chance that `seat` wins a game not yet over: a logistic of its outlook
     (outlook_nb) minus the best other seat's, on the scale of a mean finish cell."""
-    n_players = s.g[G_N_PLAYERS]
+    n_players = s.n_players
     mine = outlook_nb(tables, s, seat)
     best = -1e18
     for q in range(n_players):
@@ -430,11 +423,10 @@ def evaluate_nb(tables, s, seat):
     return 1.0 / (1.0 + math.exp(-(mine - best) / scale))
 
 
-# what a seat sees: every field of the state but the random streams (all public)
-_OBS_FIELDS = ("g", "at", "ctx", "status", "cell", "slot", "no_ride", "left_start", "occ",
-               "chan", "chan_by", "finish", "stats")
+# what a seat sees: every field of the state but the random streams (all public), written by
+# observe_nb in STATE_DTYPE's order (tests/test_surfers_model.py checks it writes OBS_LEN)
+_OBS_FIELDS = tuple(f for f in STATE_DTYPE.names if f != "streams")
 OBS_LEN = int(sum(np.prod(STATE_DTYPE[f].shape, dtype=np.int64) for f in _OBS_FIELDS))
-assert set(_OBS_FIELDS) | {"streams"} == set(STATE_DTYPE.names)
 
 
 @njit(cache=True, error_model="numpy")
@@ -445,11 +437,58 @@ def _put_nb(out, n, a):
 
 
 @njit(cache=True, error_model="numpy")
+def _put_game_nb(out, n, s):
+    """The game's scalars, in STATE_DTYPE's order."""
+    out[n] = s.n_players
+    out[n + 1] = s.turn
+    out[n + 2] = s.seat
+    out[n + 3] = s.wave
+    out[n + 4] = s.fastest
+    out[n + 5] = s.fastest_pending
+    out[n + 6] = s.fastest_turn
+    out[n + 7] = s.over
+    out[n + 8] = s.end_reason
+    out[n + 9] = s.arrivals
+    out[n + 10] = s.folds
+    out[n + 11] = s.pips
+    out[n + 12] = s.half
+    out[n + 13] = s.landed
+    return n + 14
+
+
+@njit(cache=True, error_model="numpy")
+def _put_counters_nb(out, n, s):
+    """The per-seat counters (enums.SEAT_COUNTERS), in STATE_DTYPE's order."""
+    n = _put_nb(out, n, s.seat_turns)
+    n = _put_nb(out, n, s.flicks)
+    n = _put_nb(out, n, s.short_flicks)
+    n = _put_nb(out, n, s.off_sheet)
+    n = _put_nb(out, n, s.aim_hits)
+    n = _put_nb(out, n, s.action_cells)
+    n = _put_nb(out, n, s.half_moves)
+    n = _put_nb(out, n, s.plus)
+    n = _put_nb(out, n, s.minus)
+    n = _put_nb(out, n, s.reflicks)
+    n = _put_nb(out, n, s.channels_up)
+    n = _put_nb(out, n, s.channels_down)
+    n = _put_nb(out, n, s.rides_given)
+    n = _put_nb(out, n, s.moves)
+    n = _put_nb(out, n, s.passes)
+    n = _put_nb(out, n, s.progress)
+    n = _put_nb(out, n, s.pushes)
+    n = _put_nb(out, n, s.pushed)
+    n = _put_nb(out, n, s.kills)
+    n = _put_nb(out, n, s.boosts)
+    n = _put_nb(out, n, s.rides)
+    return _put_nb(out, n, s.boost_loops)
+
+
+@njit(cache=True, error_model="numpy")
 def observe_nb(tables, s, seat, out):
     """What `seat` has seen: the whole table (surfers, circles, channels, finish cells, the
     wave, the marker, the counters), the decision under way and its side inputs; everything
     but the random streams. Writes out[:OBS_LEN], returns OBS_LEN."""
-    n = _put_nb(out, 0, s.g)
+    n = _put_game_nb(out, 0, s)
     n = _put_nb(out, n, s.at)
     n = _put_nb(out, n, s.ctx)
     n = _put_nb(out, n, s.status)
@@ -461,9 +500,7 @@ def observe_nb(tables, s, seat, out):
     n = _put_nb(out, n, s.chan)
     n = _put_nb(out, n, s.chan_by)
     n = _put_nb(out, n, s.finish)
-    for p in range(s.stats.shape[0]):
-        n = _put_nb(out, n, s.stats[p])
-    return n
+    return _put_counters_nb(out, n, s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -491,7 +528,7 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
     rank = np.zeros(MAX_PLAYERS, np.int64)
     win = np.zeros(MAX_PLAYERS, np.float64)
     pts = np.zeros(nb.N_PTS, np.int64)
-    fastest = s.g[G_FASTEST]
+    fastest = s.fastest
     total_spread = 0.0
     for p in range(n_players):
         total_spread += tables.skill[p]
@@ -509,17 +546,17 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         r.score = scores[p]
         r.rank = rank[p]
         r.win = win[p]
-        r.length = s.g[G_TURNS]
-        r.end_reason = s.g[G_END_REASON]
+        r.length = s.turn
+        r.end_reason = s.end_reason
         own = tables.skill[p]
         others = (total_spread - own) / float(n_players - 1) if n_players > 1 else own
         r.spread = own
         # to 1e-9: no float noise (0.2 - 0.2000000000000001) in a column people group by
         r.edge = np.rint((others - own) * 1e9) / 1e9
         edge_milli = int(round((others - own) * 1000.0))   # the mask's bands, as before
-        r.turns = s.stats[p, ST_TURNS]
+        r.turns = s.seat_turns[p]
         r.fastest = 1 if fastest == p else 0
-        r.fastest_turn = s.g[G_FASTEST_TURN]
+        r.fastest_turn = s.fastest_turn
         on_beach = 0
         wave = 0
         tide = 0
@@ -541,36 +578,36 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         r.out_wave = wave
         r.out_tide = tide
         r.finish_best = best
-        r.flicks = s.stats[p, ST_FLICKS]
-        r.short_flicks = s.stats[p, ST_SHORT]
-        r.off_sheet = s.stats[p, ST_OFF]
-        r.aim_hits = s.stats[p, ST_AIM_HIT]
-        r.action_cells = s.stats[p, ST_ACTION_CELLS]
-        r.half_moves = s.stats[p, ST_HALF]
-        r.plus = s.stats[p, ST_PLUS]
-        r.minus = s.stats[p, ST_MINUS]
-        r.reflicks = s.stats[p, ST_REFLICK]
-        r.channels_up = s.stats[p, ST_CHAN_UP]
-        r.channels_down = s.stats[p, ST_CHAN_DOWN]
-        r.moves = s.stats[p, ST_MOVES]
-        r.passes = s.stats[p, ST_PASS]
-        r.progress = s.stats[p, ST_PROGRESS]
-        r.pushes = s.stats[p, ST_PUSHES]
-        r.pushed = s.stats[p, ST_PUSHED]
-        r.kills = s.stats[p, ST_KILLS]
-        r.boosts = s.stats[p, ST_BOOSTS]
-        r.rides = s.stats[p, ST_RIDES]
-        r.boost_loops = s.stats[p, ST_BOOST_CHAIN]
+        r.flicks = s.flicks[p]
+        r.short_flicks = s.short_flicks[p]
+        r.off_sheet = s.off_sheet[p]
+        r.aim_hits = s.aim_hits[p]
+        r.action_cells = s.action_cells[p]
+        r.half_moves = s.half_moves[p]
+        r.plus = s.plus[p]
+        r.minus = s.minus[p]
+        r.reflicks = s.reflicks[p]
+        r.channels_up = s.channels_up[p]
+        r.channels_down = s.channels_down[p]
+        r.moves = s.moves[p]
+        r.passes = s.passes[p]
+        r.progress = s.progress[p]
+        r.pushes = s.pushes[p]
+        r.pushed = s.pushed[p]
+        r.kills = s.kills[p]
+        r.boosts = s.boosts[p]
+        r.rides = s.rides[p]
+        r.boost_loops = s.boost_loops[p]
         amask = 0
-        if s.stats[p, ST_PLUS] > 0:
+        if s.plus[p] > 0:
             amask |= 1 << ACT_PLUS
-        if s.stats[p, ST_MINUS] > 0:
+        if s.minus[p] > 0:
             amask |= 1 << ACT_MINUS
-        if s.stats[p, ST_REFLICK] > 0:
+        if s.reflicks[p] > 0:
             amask |= 1 << ACT_REFLICK
-        if s.stats[p, ST_CHAN_UP] > 0:
+        if s.channels_up[p] > 0:
             amask |= 1 << ACT_CHANNEL_UP
-        if s.stats[p, ST_CHAN_DOWN] > 0:
+        if s.channels_down[p] > 0:
             amask |= 1 << ACT_CHANNEL_DOWN
         r.actions_mask = amask
         r.finish_mask = fmask

@@ -19,18 +19,12 @@ from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, uniform_nb
 from sim.games.surfers.enums import (
-    CHK_CIRCLE, CHK_FINISH, CHK_LOOP, CHK_PLACE, END_TURN_LIMIT, END_WAVE, EV_BOOST,
-    EV_FASTEST, EV_FINISH, EV_FOLD, EV_MOVE, EV_PUSH, EV_REMOVED, EV_RIDE, EV_END, G_ARRIVALS,
-    G_END_REASON, G_FASTEST, G_FASTEST_PENDING, G_FASTEST_TURN, G_FOLDS, G_N_PLAYERS, G_OVER,
-    G_SEAT, G_TURNS, G_WAVE, K_CIRCLE, K_NONE, K_TIDE, MAX_CELLS, MAX_COLS, MAX_FINISH,
-    MAX_WAVE_COLS, N_G, N_STATS, NO_CELL, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS,
-    OPT_REFLICK, R_BOOST_MAX, R_BOOST_MIN, R_DUO_POINTS, R_FASTEST_POINTS, R_FOLD_SAME_TURN,
-    R_LINES_PER_FOLD, R_MAX_REFLICKS, R_MAX_RETRIES, R_PLUS_MINUS, R_SECOND_LINE, S_BEACH,
-    S_SEA, S_START, S_TIDE, S_WAVE, ST_BOOSTS, ST_CHAN_DOWN, ST_CHAN_RIDE_OTHER, ST_CHAN_UP,
-    ST_KILLS, ST_MINUS, ST_MOVES, ST_PLUS, ST_PROGRESS, ST_PUSHED, ST_PUSHES, ST_RIDES,
-    ST_SHORT, STATE_DTYPE, UP_BEACH, UP_BLOCKED, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS,
-    W_REFLICK, W_UP, MAX_PLAYERS, N_PIPS, BOOST_ARRIVING, BOOST_NO_RIDE, LOOP_NO_REVISIT,
-    R_BOOST_LOOP, R_BOOST_WHO, R_SECOND_READING, R_TIDE_MOVE, SECOND_ON_OR_ABOVE, TIDE_OUT,
+    BOOST_ARRIVING, BOOST_NO_RIDE, CHK_CIRCLE, CHK_FINISH, CHK_LOOP, CHK_PLACE, END_TURN_LIMIT,
+    END_WAVE, EV_BOOST, EV_END, EV_FASTEST, EV_FINISH, EV_FOLD, EV_MOVE, EV_PUSH, EV_REMOVED,
+    EV_RIDE, K_CIRCLE, K_NONE, K_TIDE, LOOP_NO_REVISIT, MAX_CELLS, MAX_COLS, MAX_FINISH,
+    MAX_PLAYERS, MAX_WAVE_COLS, N_PIPS, NO_CELL, OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS,
+    OPT_REFLICK, S_BEACH, S_SEA, S_START, S_TIDE, S_WAVE, SECOND_ON_OR_ABOVE, STATE_DTYPE,
+    TIDE_OUT, UP_BEACH, UP_BLOCKED, W_DOWN, W_EITHER, W_HALF, W_NONE, W_PIPS, W_REFLICK, W_UP,
 )
 
 PTS_FASTEST, PTS_DUO, PTS_CELLS = range(3)
@@ -72,14 +66,21 @@ def height_nb(tables, s, who):
 def setup_nb(tables, s, n_players, game_seed):
     """Set-up: every surfer at the start, the pre-drawn channels of the sheet, no wave, no
     marker. Seat 0 plays first (the rulebook: whoever folded the wave sheet)."""
-    g = s.g
-    for k in range(N_G):
-        g[k] = 0
+    s.n_players = n_players
+    s.turn = 0
+    s.seat = 0
+    s.wave = 0
+    s.fastest = -1
+    s.fastest_pending = -1
+    s.fastest_turn = -1
+    s.over = 0
+    s.end_reason = 0
+    s.arrivals = 0
+    s.folds = 0
+    s.pips = 0
+    s.half = 0
+    s.landed = 0
     init_streams_nb(s.streams, game_seed)
-    g[G_N_PLAYERS] = n_players
-    g[G_FASTEST] = -1
-    g[G_FASTEST_PENDING] = -1
-    g[G_FASTEST_TURN] = -1
     for i in range(s.status.shape[0]):
         s.status[i] = S_START
         s.cell[i] = -1
@@ -92,11 +93,37 @@ def setup_nb(tables, s, n_players, game_seed):
         s.chan_by[c] = -1
     for k in range(MAX_FINISH):
         s.finish[k] = -1
-    for p in range(MAX_PLAYERS):
-        for k in range(N_STATS):
-            s.stats[p, k] = 0
+    clear_counters_nb(s)
     for i in range(tables.n_channels):
         s.chan[tables.channels[i, 0]] = tables.channels[i, 1]
+
+
+@njit(cache=True, error_model="numpy")
+def clear_counters_nb(s):
+    """Every per-seat counter (enums.SEAT_COUNTERS) back to 0."""
+    for p in range(MAX_PLAYERS):
+        s.seat_turns[p] = 0
+        s.flicks[p] = 0
+        s.short_flicks[p] = 0
+        s.off_sheet[p] = 0
+        s.aim_hits[p] = 0
+        s.action_cells[p] = 0
+        s.half_moves[p] = 0
+        s.plus[p] = 0
+        s.minus[p] = 0
+        s.reflicks[p] = 0
+        s.channels_up[p] = 0
+        s.channels_down[p] = 0
+        s.rides_given[p] = 0
+        s.moves[p] = 0
+        s.passes[p] = 0
+        s.progress[p] = 0
+        s.pushes[p] = 0
+        s.pushed[p] = 0
+        s.kills[p] = 0
+        s.boosts[p] = 0
+        s.rides[p] = 0
+        s.boost_loops[p] = 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -116,7 +143,7 @@ def flick_nb(tables, s, p, aim):
     normal noise: sd along the distance = spread * (noise[0] + noise[1] * aimed distance),
     sideways = spread * (noise[2] + noise[3] * aimed distance), spread = the seat's skill
     setting (0 = lands exactly on the aim). A flick that does not cross the start line
-    (distance < 0) does not count and is flicked again (at most R_MAX_RETRIES times, then it
+    (distance < 0) does not count and is flicked again (at most tables.max_short_flicks times, then it
     counts as off the sheet). Returns the wave cell landed in, -1 off the sheet (beyond the
     last row, beyond either side, or in a hole '#'). Always draws 4 uniforms per try."""
     r = aim // MAX_WAVE_COLS
@@ -137,8 +164,8 @@ def flick_nb(tables, s, p, aim):
         if y >= 0.0:
             break
         retries += 1
-        s.stats[p, ST_SHORT] += 1
-        if retries >= tables.rules[R_MAX_RETRIES]:
+        s.short_flicks[p] += 1
+        if retries >= tables.max_short_flicks:
             return -1
     if y >= float(tables.wave_rows) or x < 0.0 or x >= float(tables.wave_cols):
         return -1
@@ -217,7 +244,7 @@ def channel_options_nb(tables, s, up, down, pips, options, n):
 def scan_channels_nb(tables, s, up, down, pips, options, n, first_only):
     """channel_options_nb's rule; with first_only it stops at the first legal arrow and returns
     n + 1 without writing `options` (the forward model asks only whether a choice exists)."""
-    wave = s.g[G_WAVE]
+    wave = s.wave
     for la in range(wave, tables.n_lines):
         for ca in range(tables.n_cols):
             a = la * MAX_COLS + ca
@@ -256,7 +283,7 @@ def action_options_nb(tables, s, landed, pips, n_reflicks, options):
         return n
     kind = tables.wave_kind[landed]
     if kind == W_PIPS:
-        d = tables.rules[R_PLUS_MINUS]
+        d = tables.pips_change
         if pips + d <= N_PIPS:
             options[n] = OPT_PLUS
             n += 1
@@ -264,7 +291,7 @@ def action_options_nb(tables, s, landed, pips, n_reflicks, options):
             options[n] = OPT_MINUS
             n += 1
     elif kind == W_REFLICK:
-        if n_reflicks < tables.rules[R_MAX_REFLICKS]:
+        if n_reflicks < tables.max_reflicks:
             options[n] = OPT_REFLICK
             n += 1
     elif kind == W_UP or kind == W_DOWN or kind == W_EITHER:
@@ -281,10 +308,10 @@ def has_action_nb(tables, s, landed, pips, n_reflicks):
         return False
     kind = tables.wave_kind[landed]
     if kind == W_PIPS:
-        d = tables.rules[R_PLUS_MINUS]
+        d = tables.pips_change
         return pips + d <= N_PIPS or pips - d >= 1
     if kind == W_REFLICK:
-        return n_reflicks < tables.rules[R_MAX_REFLICKS]
+        return n_reflicks < tables.max_reflicks
     if kind == W_UP or kind == W_DOWN or kind == W_EITHER:
         none = np.empty(0, np.int64)    # never written with first_only
         return scan_channels_nb(tables, s, kind != W_DOWN, kind != W_UP, pips, none, 0, True) > 0
@@ -294,11 +321,11 @@ def has_action_nb(tables, s, landed, pips, n_reflicks):
 @njit(cache=True, error_model="numpy")
 def apply_pips_nb(tables, s, p, code, pips):
     """Pips +1 / -1: the new pips."""
-    d = tables.rules[R_PLUS_MINUS]
+    d = tables.pips_change
     if code == OPT_PLUS:
-        s.stats[p, ST_PLUS] += 1
+        s.plus[p] += 1
         return pips + d
-    s.stats[p, ST_MINUS] += 1
+    s.minus[p] += 1
     return pips - d
 
 
@@ -312,18 +339,18 @@ def apply_channel_nb(tables, s, p, code, trace, tn):
     s.chan[a] = b
     s.chan_by[a] = p
     if line_of_nb(b) > line_of_nb(a):
-        s.stats[p, ST_CHAN_UP] += 1
+        s.channels_up[p] += 1
     else:
-        s.stats[p, ST_CHAN_DOWN] += 1
+        s.channels_down[p] += 1
     o = s.occ[a]
     if o >= 0 and s.no_ride[o] == 0:
         if o // 2 != p:
-            s.stats[p, ST_CHAN_RIDE_OTHER] += 1
+            s.rides_given[p] += 1
         h0 = line_of_nb(a)
         s.occ[a] = -1
         cand = settle_nb(tables, s, o, a, trace, tn)
         if s.status[o] == S_SEA:
-            s.stats[o // 2, ST_PROGRESS] += height_nb(tables, s, o) - h0
+            s.progress[o // 2] += height_nb(tables, s, o) - h0
         return cand
     return -1
 
@@ -350,8 +377,9 @@ def second_may_leave_nb(tables, s, p):
     """The second surfer leaves the start only while the first surfer is above the rulebook's
     third line, or on the beach; once it has left, it moves freely. Assumption: a first surfer
     out of the game no longer holds the second back. The reading of "above" is a rule option
-    (R_SECOND_READING): SECOND_ABOVE (default) the first must be beyond the line (line index
-    >= R_SECOND_LINE, 0-based), SECOND_ON_OR_ABOVE the line itself counts (>= R_SECOND_LINE - 1)."""
+    (tables.second_surfer_reading): SECOND_ABOVE (default) the first must be beyond the line
+    (line index >= tables.second_surfer_line, 0-based), SECOND_ON_OR_ABOVE the line itself
+    counts (>= second_surfer_line - 1)."""
     first = 2 * p
     if s.left_start[first + 1] == 1:
         return True
@@ -359,8 +387,8 @@ def second_may_leave_nb(tables, s, p):
     if st == S_BEACH or st == S_WAVE or st == S_TIDE:
         return True
     if st == S_SEA:
-        threshold = tables.rules[R_SECOND_LINE]
-        if tables.rules[R_SECOND_READING] == SECOND_ON_OR_ABOVE:
+        threshold = tables.second_surfer_line
+        if tables.second_surfer_reading == SECOND_ON_OR_ABOVE:
             threshold -= 1
         return line_of_nb(s.cell[first]) >= threshold
     return False
@@ -465,9 +493,9 @@ def arrive_nb(tables, s, who, trace, tn):
             break
         carry = prev
     trace_nb(trace, tn, EV_FINISH, who, s.slot[who], 0, 0, 0)
-    s.g[G_ARRIVALS] += 1
-    if s.g[G_FASTEST] < 0 and s.g[G_FASTEST_PENDING] < 0:
-        s.g[G_FASTEST_PENDING] = who // 2
+    s.arrivals += 1
+    if s.fastest < 0 and s.fastest_pending < 0:
+        s.fastest_pending = who // 2
 
 
 @njit(cache=True, error_model="numpy")
@@ -480,14 +508,14 @@ def push_nb(tables, s, o, pusher, trace, tn):
     cell `o` stood on already belongs to the surfer that pushed it."""
     cur = o
     first = True
-    wave = s.g[G_WAVE]
+    wave = s.wave
     for _ in range(4 * MAX_PLAYERS):
         c = s.cell[cur]
         b = tables.below[c]
         s.no_ride[cur] = 1
-        s.stats[cur // 2, ST_PUSHED] += 1
+        s.pushed[cur // 2] += 1
         if pusher >= 0 and first:
-            s.stats[pusher, ST_PUSHES] += 1
+            s.pushes[pusher] += 1
         first = False
         s.cell[cur] = -1  # its old circle is already someone else's
         if b == NO_CELL:
@@ -498,7 +526,7 @@ def push_nb(tables, s, o, pusher, trace, tn):
                 s.status[cur] = S_WAVE
                 trace_nb(trace, tn, EV_PUSH, cur, c, -1, S_WAVE, 0)
                 if pusher >= 0 and pusher != cur // 2:
-                    s.stats[pusher, ST_KILLS] += 1
+                    s.kills[pusher] += 1
             break
         if line_of_nb(b) < wave or tables.cell_kind[b] == K_TIDE:
             st = S_WAVE if line_of_nb(b) < wave else S_TIDE
@@ -506,7 +534,7 @@ def push_nb(tables, s, o, pusher, trace, tn):
             s.no_ride[cur] = 0
             trace_nb(trace, tn, EV_PUSH, cur, c, b, st, 0)
             if pusher >= 0 and pusher != cur // 2:
-                s.stats[pusher, ST_KILLS] += 1
+                s.kills[pusher] += 1
             break
         s.cell[cur] = b
         trace_nb(trace, tn, EV_PUSH, cur, c, b, S_SEA, 0)
@@ -524,20 +552,20 @@ def stop_nb(tables, s, who, cell, trace, tn):
     """A surfer stops on `cell` (after its move and rides). On a circle held by an opponent it
     pushes that surfer down; on a circle held by its own other surfer, a boost: the surfer to
     boost is returned (the caller asks the owner how far, then calls apply_boost_nb). Which
-    surfer is R_BOOST_WHO: BOOST_ARRIVING (the rulebook: "도착한 자신의 서퍼 말을 1~2칸
+    surfer is tables.boost_moves: BOOST_ARRIVING (the rulebook: "도착한 자신의 서퍼 말을 1~2칸
     앞으로", the arriving surfer moves on; the partner keeps the circle) or BOOST_STANDING (the
     partner moves on, the arriving surfer takes the circle). Squares and tide cells hold any
-    number; with R_TIDE_MOVE = TIDE_OUT a surfer stopping on a tide cell is out."""
+    number; with tables.tide_on_move = TIDE_OUT a surfer stopping on a tide cell is out."""
     s.status[who] = S_SEA
     s.cell[who] = cell
     kind = tables.cell_kind[cell]
-    if kind == K_TIDE and tables.rules[R_TIDE_MOVE] == TIDE_OUT:
+    if kind == K_TIDE and tables.tide_on_move == TIDE_OUT:
         remove_nb(s, who, S_TIDE, trace, tn)
         return -1
     if kind == K_CIRCLE:
         o = s.occ[cell]
         if o >= 0 and o != who and o // 2 == who // 2:
-            if tables.rules[R_BOOST_WHO] == BOOST_ARRIVING:
+            if tables.boost_moves == BOOST_ARRIVING:
                 return who     # it shares the circle only until its boost
             s.occ[cell] = who
             return o
@@ -553,7 +581,7 @@ def settle_nb(tables, s, who, cell, trace, tn):
     since) to its end, then stops. Returns the surfer to boost, -1 none."""
     if s.no_ride[who] == 0 and s.chan[cell] >= 0:
         end, _ = ride_end_nb(s, cell)
-        s.stats[who // 2, ST_RIDES] += 1
+        s.rides[who // 2] += 1
         trace_nb(trace, tn, EV_RIDE, who, cell, end, 0, 0)
         cell = end
     return stop_nb(tables, s, who, cell, trace, tn)
@@ -572,15 +600,15 @@ def apply_move_nb(tables, s, p, code, steps, trace, tn):
     leave_nb(s, who)
     s.left_start[who] = 1
     s.no_ride[who] = 0
-    s.stats[p, ST_MOVES] += 1
+    s.moves[p] += 1
     trace_nb(trace, tn, EV_MOVE, who, frm, dest if dest != UP_BEACH else -1, steps, 0)
     if dest == UP_BEACH:
         arrive_nb(tables, s, who, trace, tn)
-        s.stats[p, ST_PROGRESS] += tables.n_lines - h0
+        s.progress[p] += tables.n_lines - h0
         return -1
     cand = settle_nb(tables, s, who, dest, trace, tn)
     if s.status[who] == S_SEA:
-        s.stats[p, ST_PROGRESS] += height_nb(tables, s, who) - h0
+        s.progress[p] += height_nb(tables, s, who) - h0
     return cand
 
 
@@ -596,16 +624,16 @@ def boost_returns_nb(s, dest, start):
 
 @njit(cache=True, error_model="numpy")
 def boost_options_nb(tables, s, who, options):
-    """Boost distances (R_BOOST_MIN..R_BOOST_MAX cells) that move the surfer (a closed column
-    top can stop it). With R_BOOST_LOOP = LOOP_NO_REVISIT a boost may not end on a cell already
+    """Boost distances (tables.boost_min..boost_max cells) that move the surfer (a closed column
+    top can stop it). With tables.boost_loop = LOOP_NO_REVISIT a boost may not end on a cell already
     visited in its chain: a chain can only go on by riding back onto the cell the boost left
     (the partner is there), so distances whose ride returns there are not offered; if every
     distance would, each is offered as distance + BOOST_NO_RIDE: the surfer moves that far and
     does not ride the arrow back."""
     n = 0
     c = s.cell[who]
-    no_revisit = tables.rules[R_BOOST_LOOP] == LOOP_NO_REVISIT
-    for d in range(tables.rules[R_BOOST_MIN], tables.rules[R_BOOST_MAX] + 1):
+    no_revisit = tables.boost_loop == LOOP_NO_REVISIT
+    for d in range(tables.boost_min, tables.boost_max + 1):
         dest = walk_up_nb(tables, c, d)
         if d <= 0 or dest == c:
             continue
@@ -614,7 +642,7 @@ def boost_options_nb(tables, s, who, options):
         options[n] = d
         n += 1
     if n == 0 and no_revisit:
-        for d in range(tables.rules[R_BOOST_MIN], tables.rules[R_BOOST_MAX] + 1):
+        for d in range(tables.boost_min, tables.boost_max + 1):
             if d > 0 and walk_up_nb(tables, c, d) != c:
                 options[n] = d + BOOST_NO_RIDE
                 n += 1
@@ -627,7 +655,7 @@ def has_boost_nb(tables, s, who):
     (under no_revisit, distances that would all ride back are still offered, without the
     ride)."""
     c = s.cell[who]
-    for d in range(tables.rules[R_BOOST_MIN], tables.rules[R_BOOST_MAX] + 1):
+    for d in range(tables.boost_min, tables.boost_max + 1):
         if d > 0 and walk_up_nb(tables, c, d) != c:
             return True
     return False
@@ -647,18 +675,18 @@ def apply_boost_nb(tables, s, who, opt, trace, tn):
     dest = walk_up_nb(tables, c, dist)
     s.cell[who] = -1      # the circle belongs to the other surfer (the partner or the arrival)
     s.no_ride[who] = 0
-    s.stats[p, ST_BOOSTS] += 1
+    s.boosts[p] += 1
     trace_nb(trace, tn, EV_BOOST, who, dist, c, dest, 0 if ride else 1)
     if dest == UP_BEACH:
         arrive_nb(tables, s, who, trace, tn)
-        s.stats[p, ST_PROGRESS] += tables.n_lines - h0
+        s.progress[p] += tables.n_lines - h0
         return -1
     if ride:
         cand = settle_nb(tables, s, who, dest, trace, tn)
     else:
         cand = stop_nb(tables, s, who, dest, trace, tn)
     if s.status[who] == S_SEA:
-        s.stats[p, ST_PROGRESS] += height_nb(tables, s, who) - h0
+        s.progress[p] += height_nb(tables, s, who) - h0
     return cand
 
 
@@ -675,15 +703,14 @@ def boost_blocked_nb(tables, s, who, trace, tn):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def fold_nb(tables, s, trace, tn):
-    """Fold the wave sheet: R_LINES_PER_FOLD more sea lines (from the start) are under the
+    """Fold the wave sheet: tables.lines_per_fold more sea lines (from the start) are under the
     Great Wave. Surfers at the start or on covered lines are out; arrows touching a covered
     line vanish. The game ends when every line is covered (only the beach is left)."""
-    g = s.g
-    wave = min(tables.n_lines, g[G_WAVE] + tables.rules[R_LINES_PER_FOLD])
-    g[G_WAVE] = wave
-    g[G_FOLDS] += 1
+    wave = min(tables.n_lines, s.wave + tables.lines_per_fold)
+    s.wave = wave
+    s.folds += 1
     removed = 0
-    for who in range(2 * g[G_N_PLAYERS]):
+    for who in range(2 * s.n_players):
         st = s.status[who]
         if st == S_START or (st == S_SEA and line_of_nb(s.cell[who]) < wave):
             remove_nb(s, who, S_WAVE, trace, tn)
@@ -697,8 +724,8 @@ def fold_nb(tables, s, trace, tn):
             gone += 1
     trace_nb(trace, tn, EV_FOLD, wave, removed, gone, 0, 0)
     if wave >= tables.n_lines:
-        g[G_OVER] = 1
-        g[G_END_REASON] = END_WAVE
+        s.over = 1
+        s.end_reason = END_WAVE
         trace_nb(trace, tn, EV_END, END_WAVE, 0, 0, 0, 0)
 
 
@@ -706,23 +733,22 @@ def fold_nb(tables, s, trace, tn):
 def end_turn_nb(tables, s, p, trace, tn):
     """End of seat p's turn: the seat that brought the first surfer to the beach receives the
     fastest marker now; at the end of each later turn of the marker's holder the wave folds
-    (R_FOLD_SAME_TURN = 1: also at the end of the turn it was won)."""
-    g = s.g
-    if g[G_FASTEST] < 0 and g[G_FASTEST_PENDING] >= 0:
-        g[G_FASTEST] = g[G_FASTEST_PENDING]
-        g[G_FASTEST_TURN] = g[G_TURNS]
-        trace_nb(trace, tn, EV_FASTEST, g[G_FASTEST], 0, 0, 0, 0)
-        if tables.rules[R_FOLD_SAME_TURN] == 1 and g[G_FASTEST] == p:
+    (tables.fold_on_marker_turn = 1: also at the end of the turn it was won)."""
+    if s.fastest < 0 and s.fastest_pending >= 0:
+        s.fastest = s.fastest_pending
+        s.fastest_turn = s.turn
+        trace_nb(trace, tn, EV_FASTEST, s.fastest, 0, 0, 0, 0)
+        if tables.fold_on_marker_turn == 1 and s.fastest == p:
             fold_nb(tables, s, trace, tn)
-    elif g[G_FASTEST] == p:
+    elif s.fastest == p:
         fold_nb(tables, s, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
 def stop_game_nb(s, trace, tn):
     """The turn-limit guard (not in the rulebook): a game that has not ended stops here."""
-    s.g[G_OVER] = 1
-    s.g[G_END_REASON] = END_TURN_LIMIT
+    s.over = 1
+    s.end_reason = END_TURN_LIMIT
     trace_nb(trace, tn, EV_END, END_TURN_LIMIT, 0, 0, 0, 0)
 
 
@@ -732,9 +758,9 @@ def stop_game_nb(s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def score_nb(tables, s, p, pts):
     """Fastest marker (2), both surfers on the beach (3), plus each surfer's finish cell."""
-    pts[PTS_FASTEST] = tables.rules[R_FASTEST_POINTS] if s.g[G_FASTEST] == p else 0
+    pts[PTS_FASTEST] = tables.fastest_points if s.fastest == p else 0
     both = s.status[2 * p] == S_BEACH and s.status[2 * p + 1] == S_BEACH
-    pts[PTS_DUO] = tables.rules[R_DUO_POINTS] if both else 0
+    pts[PTS_DUO] = tables.duo_points if both else 0
     cells = 0
     for k in range(2):
         who = 2 * p + k
@@ -770,8 +796,8 @@ def check_state_boosting_nb(tables, s, boosting):
     it stands on the circle its partner holds (stop_nb: the circle is the partner's, under
     either rules.boost_moves), so it is exempt from "one surfer per circle" but must share
     the partner's circle exactly."""
-    wave = s.g[G_WAVE]
-    n_surf = 2 * s.g[G_N_PLAYERS]
+    wave = s.wave
+    n_surf = 2 * s.n_players
     count = np.zeros(MAX_CELLS, np.int64)
     for who in range(n_surf):
         st = s.status[who]

@@ -62,7 +62,7 @@ def sheet_components(sea: str, **kw):
 
 
 def sheet_tables(sea: str, **kw):
-    return E.pack_tables(sheet_components(sea, **kw).tables)
+    return sheet_components(sea, **kw).tables
 
 
 def fresh_state(T, n_players: int = 2, seed: int = 1):

@@ -4,7 +4,7 @@ functions (sim/snapshots.py does), so this file is outside the game's compile-ca
 import numpy as np
 from numba import njit
 
-from sim.games.surfers.enums import G_N_PLAYERS, G_TURNS, G_WAVE, MAX_PLAYERS, S_BEACH
+from sim.games.surfers.enums import MAX_PLAYERS, S_BEACH
 from sim.games.surfers.nb import N_PTS, height_nb, score_nb
 
 # (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
@@ -23,7 +23,7 @@ PERIOD = "round"    # every seat one turn
 @njit(cache=True, error_model="numpy")
 def period_nb(s):
     """The round being played: turns played over the number of players."""
-    return s.g[G_TURNS] // max(s.g[G_N_PLAYERS], 1)
+    return s.turn // max(s.n_players, 1)
 
 
 @njit(cache=True, error_model="numpy")
@@ -37,4 +37,4 @@ def snapshot_nb(tables, s, n_players, out):
         out[p, 1] = a if a > b else b
         out[p, 2] = a + b
         out[p, 3] = (1 if s.status[2 * p] == S_BEACH else 0) + (1 if s.status[2 * p + 1] == S_BEACH else 0)
-        out[p, 4] = s.g[G_WAVE]
+        out[p, 4] = s.wave

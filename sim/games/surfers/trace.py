@@ -37,7 +37,7 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
     comp = prepared.components
     finish = comp.card_names["finish"]
     kinds = {v: k for k, v in E.WAVE_CHARS.items()}
-    t = comp.tables
+    t = comp.tables[0]
 
     def seat(p):  # seats are numbered from 1 where people read them; the logs keep 0-based
         return f"seat {p + 1} ({prepared.strategy_names[p]}, spread {t.skill[p]:g})"
@@ -51,7 +51,7 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
         elif kind == E.EV_FLICK:
             where = wave_name(c)
             if c >= 0:
-                where += f" '{kinds[int(t.wave_kind[c // E.MAX_WAVE_COLS, c % E.MAX_WAVE_COLS])]}'"
+                where += f" '{kinds[int(t.wave_kind[c])]}'"
             short = f" ({e} short flick(s) repeated)" if e else ""
             lines.append(f"  aims at {wave_name(b)}, lands {where}, pips {d}{short}")
         elif kind == E.EV_ACTION:
