@@ -13,7 +13,8 @@ decision  DEC_WINDOW / DEC_ACTION / DEC_TOOL / DEC_PLACE (option codes: see enum
 ctx       int64[CTX_LEN]: ctx[0] = tool effect being carried out (DEC_TOOL / DEC_PLACE; -1
           otherwise), ctx[1] = the tool's step, ctx[2] = placement mode of a held die
           (M_* bits, DEC_PLACE), ctx[3] = 0 on the seat's first turn of the round, 1 on its second
-keep      float64[MAX_OPTIONS] scratch the strategy may use
+keep      float64[MAX_OPTIONS] scratch the strategy may use (Sagrada has no keep values:
+          the rules never read it); the planner's work_nb tables live there
 Randomness: the seat's own stream, randint_nb(s.streams, 1 + seat, n).
 """
 import numpy as np
@@ -23,7 +24,7 @@ from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
     COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
-    G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
+    G_SOLO, M_NOT_ADJACENT, MAX_OPTIONS, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
     OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
     R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
@@ -68,6 +69,8 @@ W_RESTRICTED = W_PUBLIC + 1          # the parameter P_RESTRICTED
 W_DEAD_COST = W_RESTRICTED + 1       # P_DEAD x the empty-space penalty (one dead neighbour)
 W_ANY = W_DEAD_COST + 1              # best_any_value_nb: best of best_memo_nb over the values, per colour
 WORK_LEN = W_ANY + N_COLOURS
+if WORK_LEN > MAX_OPTIONS:   # work lives in the strategies' scratch keep (float64[MAX_OPTIONS])
+    raise ValueError("strategies.sagrada: WORK_LEN exceeds the scratch keep (MAX_OPTIONS)")
 UNKNOWN = np.inf
 
 
@@ -195,10 +198,10 @@ def private_weight_nb(tables, s, p, prep, c, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
-def work_nb(tables, s, p, prep, params, planner):
-    """The tables of this decision for value_nb (see W_*): computed once, each entry by the
+def work_nb(tables, s, p, prep, params, planner, work):
+    """The tables of this decision for value_nb (see W_*) into work[:WORK_LEN] (the
+    strategy's scratch `keep`: no allocation per decision); each entry computed once, by the
     expression value_nb would evaluate for it."""
-    work = np.empty(WORK_LEN)
     pen = empty_penalty_nb(tables, s)
     for c in range(N_COLOURS):
         work[W_ANY + c] = UNKNOWN
@@ -682,7 +685,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
 def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
-    work = work_nb(tables, s, p, prep, params, planner)
+    work = work_nb(tables, s, p, prep, params, planner, keep)
     solo = s.g[G_SOLO] == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
     tw = params[P_TARGET] if planner and solo else 0.0
@@ -732,7 +735,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
 
 
 @njit(cache=True, error_model="numpy")
-def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options):
+def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options, keep):
     """A tool's argument: the one whose outcome is worth most by the same estimate (solo: with
     the target bonus of the dice it takes off the round track)."""
     prep = np.empty(PREP_LEN, np.int64)
@@ -740,7 +743,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
     tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
     best_v = NEG
-    work = work_nb(tables, s, p, prep, params, planner)
+    work = work_nb(tables, s, p, prep, params, planner, keep)
     move = effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL
     for i in range(n_options):
         code = options[i]
@@ -788,10 +791,10 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
 
 
 @njit(cache=True, error_model="numpy")
-def choose_place_nb(tables, s, p, mode, params, planner, options, n_options):
+def choose_place_nb(tables, s, p, mode, params, planner, options, n_options, keep):
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
-    work = work_nb(tables, s, p, prep, params, planner)
+    work = work_nb(tables, s, p, prep, params, planner, keep)
     c = s.g[G_HELD_COLOUR]
     v = s.g[G_HELD_VALUE]
     best_i = 0
@@ -817,5 +820,5 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_ACTION:
         return choose_action_nb(tables, s, seat, params, planner, options, n_options, keep)
     if decision == DEC_TOOL:
-        return choose_tool_nb(tables, s, seat, ctx[0], ctx[1], params, planner, options, n_options)
-    return choose_place_nb(tables, s, seat, ctx[2], params, planner, options, n_options)
+        return choose_tool_nb(tables, s, seat, ctx[0], ctx[1], params, planner, options, n_options, keep)
+    return choose_place_nb(tables, s, seat, ctx[2], params, planner, options, n_options, keep)
