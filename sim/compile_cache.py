@@ -110,8 +110,15 @@ def _resolve(path: Path, module: str, names: tuple, level: int) -> list:
     return files
 
 
+@functools.lru_cache(maxsize=None)
+def _real(path: str) -> str:
+    """os.path.realpath, once per path and process: every cached function asks again for
+    the files of its module's globals (thousands of calls as a worker starts)."""
+    return os.path.realpath(path)
+
+
 def closure(seeds) -> tuple:
-    return _closure(tuple(sorted({os.path.realpath(s) for s in seeds})))
+    return _closure(tuple(sorted({_real(os.fspath(s)) for s in seeds})))
 
 
 @functools.lru_cache(maxsize=None)
@@ -211,7 +218,7 @@ def _globals_files(py_func) -> list:
         if isinstance(value, (types.FunctionType, types.ModuleType)):
             name = getattr(value, "__file__", None) if isinstance(value, types.ModuleType) \
                 else value.__code__.co_filename
-            if name and os.path.isfile(name) and not _installed(os.path.realpath(name)):
+            if name and os.path.isfile(name) and not _installed(_real(name)):
                 files.append(name)
     return files
 
