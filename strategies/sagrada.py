@@ -473,7 +473,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
     return best_i
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def move_gain_nb(s, p, prep, work, code):
     """Planner: the change in window worth (dead spaces) from a tool move (code: from *
     N_CELLS + to)."""
@@ -501,7 +501,7 @@ def bag_counts_nb(tables, s, counts):
         counts[s.g[G_HELD_COLOUR]] -= 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def best_any_value_nb(s, p, prep, work, c, tw):
     """Flux Remover's drawn die of colour c, whose value the seat chooses: the best placement
     over the six values (computed once per decision); with no legal space it goes to the pool
@@ -515,7 +515,7 @@ def best_any_value_nb(s, p, prep, work, c, tw):
     return best if best > NEG else -tw
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def flux_remover_worth_nb(s, p, prep, work, i, tw, counts):
     """Planner: expected worth of returning pool die i to the bag and drawing one (colours in
     proportion to the bag's counts, known from the public dice: counts, bag_counts_nb's; the
@@ -531,7 +531,7 @@ def flux_remover_worth_nb(s, p, prep, work, i, tw, counts):
     return total / n + tw * float(s.pool_value[i])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def reroll_worth_nb(s, p, prep, work, c, tw):
     """Planner: expected worth of a die of colour c re-rolled and then drafted (Flux Brush):
     placed if it can be, else back to the pool (solo: on its way to the target)."""
@@ -542,7 +542,7 @@ def reroll_worth_nb(s, p, prep, work, c, tw):
     return total / N_VALUES
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def plain_best_nb(s, p, prep, work, skip, tw):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
@@ -556,13 +556,13 @@ def plain_best_nb(s, p, prep, work, skip, tw):
     return best
 
 
-@njit(cache=True, error_model="numpy")
-def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scratch, cost, beat):
+@njit(cache=True, error_model="numpy", inline="always")
+def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost, beat):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
-    drafted, and its pips no longer count in the target); -1 otherwise. scratch: int64[512]
-    for the moves; work: work_nb()'s of this decision, planner on. cost, beat: the tool is
+    drafted, and its pips no longer count in the target); -1 otherwise. work: work_nb()'s
+    of this decision, planner on. cost, beat: the tool is
     used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
     cannot be, NEG without valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
@@ -673,6 +673,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
             top = max(top, window_worth_nb(work, k) - now)
         if not (top + pay + plain_after - plain - cost - params[P_TOOL_MARGIN] > beat):
             return NEG
+        scratch = np.empty(N_CELLS * N_CELLS, np.int64)   # room for every move
         n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
         for i in range(n):
             x = move_gain_nb(s, p, prep, work, scratch[i])
@@ -698,23 +699,28 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
             continue
         d = code // N_CELLS
         cell = code % N_CELLS
-        x = value_nb(s, p, prep, work, cell, s.pool_colour[d], s.pool_value[d], planner)
-        x += tw * float(s.pool_value[d])
+        c = s.pool_colour[d]
+        v = s.pool_value[d]
+        x = value_nb(s, p, prep, work, cell, c, v, planner)
+        if planner:
+            # a die's options are all its legal cells: their best is best_memo_nb's value,
+            # which the tools ask for again
+            k = W_MEMO + c * DIE + v
+            if work[k] == UNKNOWN or x > work[k]:
+                work[k] = x
+        x += tw * float(v)
         if x > best_v:
             best_v = x
             best_i = i
     if not planner:
         return best_i if best_i >= 0 else end_i
     # the planner: a tool when it pays
-    scratch = np.empty(0, np.int64)
     tool_i = -1
     tool_v = 0.0
     for i in range(n_options):
         code = options[i]
         if code == OPT_END or code < OPT_TOOL:
             continue
-        if len(scratch) == 0:   # the first tool option: room for its moves
-            scratch = np.empty(512, np.int64)
         slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
         payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
         if solo:
@@ -723,7 +729,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
         gain = tool_gain_nb(tables, s, p, slot, payer, prep, work, best_v if best_i >= 0 else NEG, params,
-                            scratch, cost, tool_v)
+                            cost, tool_v)
         if gain > NEG and gain - cost - params[P_TOOL_MARGIN] > tool_v:
             tool_v = gain - cost - params[P_TOOL_MARGIN]
             tool_i = i
