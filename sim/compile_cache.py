@@ -161,13 +161,23 @@ def _file_digest(path: str, mtime: float, size: int) -> bytes:
 
 def sources_hash(files) -> str:
     """A hash of the files' names (relative to the toolkit when inside it) and contents."""
-    digest = hashlib.sha256()
+    stamps = []
     for name in sorted(set(files)):
         st = os.stat(name)
+        stamps.append((name, st.st_mtime, st.st_size))
+    return _stamps_hash(tuple(stamps))
+
+
+@functools.lru_cache(maxsize=None)
+def _stamps_hash(stamps: tuple) -> str:
+    """sources_hash of files as they are now ((name, mtime, size) each): every function of a
+    game asks for the same files' hash as a worker starts."""
+    digest = hashlib.sha256()
+    for name, mtime, size in stamps:
         path = Path(name)
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         digest.update(str(shown).encode() + b"\0")
-        digest.update(_file_digest(name, st.st_mtime, st.st_size))
+        digest.update(_file_digest(name, mtime, size))
     return digest.hexdigest()[:16]
 
 
