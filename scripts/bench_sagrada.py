@@ -4,6 +4,7 @@ planner's speed before and after a change.
 Usage: python scripts/bench_sagrada.py [--games 1000000] [--interp-games 20] [--memory-games N]
        python scripts/bench_sagrada.py --planner-before COMMIT [--planner-games 4000]
                                        [--workers 2] [--rounds 2] [--players 4]
+       python scripts/bench_sagrada.py --planner-before COMMIT --play-loop 3000 [--rounds 3]
 
 --planner-before COMMIT: the planner in every seat, the same `balance run` (same seed, same
 games, logs written) with the code of COMMIT ("before", exported with `git archive` into a
@@ -15,6 +16,11 @@ processes (parent and workers) minus those of a run of one 4-game chunk per work
 same side (start-up, each worker loading the kernels), per game: on a loaded machine the wall clock counts the time spent
 waiting for a core, the CPU clock much less. Then the two sides' logs are compared value by
 value (scripts/compare_logs.py): identical logs mean the same player, faster.
+
+--play-loop N: instead, the planner's own play loop on each side: `spec.play_chunk` of N
+4-player games (seed 1) in one process, the CPU clock, after a first chunk that loads the
+kernels (no `balance run`: no worker start, no kernel loading, no log writing); the sides
+alternate for --rounds rounds and each side's fastest counts; the records must be equal.
 """
 import argparse
 import json
@@ -64,7 +70,8 @@ def _children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def planner_before_after(commit, games, players, workers, rounds) -> int:
+def _sides(commit) -> dict:
+    """{"before": (folder of COMMIT's code, its compile cache), "after": (this checkout, None)}."""
     short = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", commit],
                            capture_output=True, text=True).stdout.strip() or commit
     keep = os.path.join(tempfile.gettempdir(), f"balance-bench-before-{short}")
@@ -72,7 +79,56 @@ def planner_before_after(commit, games, players, workers, rounds) -> int:
     if not os.path.isdir(os.path.join(before_dir, "sim")):
         os.makedirs(before_dir, exist_ok=True)
         export_commit(commit, before_dir)
-    sides = {"before": (before_dir, os.path.join(keep, "cache")), "after": (ROOT, None)}
+    return {"before": (before_dir, os.path.join(keep, "cache")), "after": (ROOT, None)}
+
+
+PLAY_LOOP = """
+import hashlib, json, sys, time
+from sim.registry import get_game
+spec = get_game("sagrada")
+prep = spec.prepare(spec.load_components(None, ()), 4, ["planner"] * 4, 1, None)
+spec.play_chunk(prep, 0, 4)
+n = int(sys.argv[1])
+t0 = time.process_time()
+cols = spec.play_chunk(prep, 0, n)
+cpu = time.process_time() - t0
+digest = hashlib.sha256(b"".join(cols[k].tobytes() for k in sorted(cols))).hexdigest()
+print(json.dumps({"cpu": cpu, "digest": digest}))
+"""
+
+
+def play_loop_before_after(commit, games, rounds) -> int:
+    """The planner's play loop alone on each side (see --play-loop in the module doc)."""
+    sides = _sides(commit)
+    best, digests = {}, {}
+    for r in range(rounds):
+        for side, (src, cache) in sides.items():
+            env = dict(os.environ, PYTHONPATH=src)
+            if cache:
+                env["XDG_CACHE_HOME"] = cache
+                env.pop("NUMBA_CACHE_DIR", None)
+            proc = subprocess.run([sys.executable, "-c", PLAY_LOOP, str(games)], cwd=src, env=env,
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise SystemExit(f"bench_sagrada: error: the play loop in {src} failed:\n"
+                                 f"{proc.stderr.strip()[-2000:]}")
+            out = json.loads(proc.stdout.strip().splitlines()[-1])
+            best[side] = min(best.get(side, out["cpu"]), out["cpu"])
+            digests[side] = out["digest"]
+            print(f"round {r + 1}: {side} {games / out['cpu']:.0f} games per CPU second",
+                  file=sys.stderr, flush=True)
+    print(f"Sagrada planner x4: spec.play_chunk of {games} games (seed 1) in one process, CPU "
+          f"clock, fastest of {rounds} round(s); before = {commit}, after = this checkout; "
+          f"load average {os.getloadavg()[0]:.1f} at the end")
+    for side in ("before", "after"):
+        print(f"{side:8} {games / best[side]:>8.0f} games per CPU second")
+    print(f"after/before: {best['before'] / best['after']:.2f}x; records identical: "
+          + ("yes" if digests["before"] == digests["after"] else "NO"))
+    return 0
+
+
+def planner_before_after(commit, games, players, workers, rounds) -> int:
+    sides = _sides(commit)
     tmp = tempfile.mkdtemp(prefix="bench-sagrada-planner-")
     best, cpu = {}, {}
     try:
@@ -118,7 +174,11 @@ if __name__ == "__main__":
         ap.add_argument("--players", type=int, default=4)
         ap.add_argument("--workers", type=int, default=2)
         ap.add_argument("--rounds", type=int, default=2)
+        ap.add_argument("--play-loop", type=int, metavar="N",
+                        help="time the play loop alone (spec.play_chunk of N games) instead")
         a = ap.parse_args()
+        if a.play_loop:
+            sys.exit(play_loop_before_after(a.planner_before, a.play_loop, a.rounds))
         sys.exit(planner_before_after(a.planner_before, a.planner_games, a.players, a.workers,
                                       a.rounds))
     sys.exit(main(["--game", "sagrada", "--strategy", "greedy", "--interp-games", "20",

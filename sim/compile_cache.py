@@ -110,8 +110,15 @@ def _resolve(path: Path, module: str, names: tuple, level: int) -> list:
     return files
 
 
+@functools.lru_cache(maxsize=None)
+def _real(path: str) -> str:
+    """os.path.realpath, once per path and process: every cached function asks again for
+    the files of its module's globals (thousands of calls as a worker starts)."""
+    return os.path.realpath(path)
+
+
 def closure(seeds) -> tuple:
-    return _closure(tuple(sorted({os.path.realpath(s) for s in seeds})))
+    return _closure(tuple(sorted({_real(os.fspath(s)) for s in seeds})))
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,13 +161,23 @@ def _file_digest(path: str, mtime: float, size: int) -> bytes:
 
 def sources_hash(files) -> str:
     """A hash of the files' names (relative to the toolkit when inside it) and contents."""
-    digest = hashlib.sha256()
+    stamps = []
     for name in sorted(set(files)):
         st = os.stat(name)
+        stamps.append((name, st.st_mtime, st.st_size))
+    return _stamps_hash(tuple(stamps))
+
+
+@functools.lru_cache(maxsize=None)
+def _stamps_hash(stamps: tuple) -> str:
+    """sources_hash of files as they are now ((name, mtime, size) each): every function of a
+    game asks for the same files' hash as a worker starts."""
+    digest = hashlib.sha256()
+    for name, mtime, size in stamps:
         path = Path(name)
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         digest.update(str(shown).encode() + b"\0")
-        digest.update(_file_digest(name, st.st_mtime, st.st_size))
+        digest.update(_file_digest(name, mtime, size))
     return digest.hexdigest()[:16]
 
 
@@ -211,7 +228,7 @@ def _globals_files(py_func) -> list:
         if isinstance(value, (types.FunctionType, types.ModuleType)):
             name = getattr(value, "__file__", None) if isinstance(value, types.ModuleType) \
                 else value.__code__.co_filename
-            if name and os.path.isfile(name) and not _installed(os.path.realpath(name)):
+            if name and os.path.isfile(name) and not _installed(_real(name)):
                 files.append(name)
     return files
 

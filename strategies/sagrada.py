@@ -13,7 +13,8 @@ decision  DEC_WINDOW / DEC_ACTION / DEC_TOOL / DEC_PLACE (option codes: see enum
 ctx       int64[CTX_LEN]: ctx[0] = tool effect being carried out (DEC_TOOL / DEC_PLACE; -1
           otherwise), ctx[1] = the tool's step, ctx[2] = placement mode of a held die
           (M_* bits, DEC_PLACE), ctx[3] = 0 on the seat's first turn of the round, 1 on its second
-keep      float64[MAX_OPTIONS] scratch the strategy may use
+keep      float64[MAX_OPTIONS] scratch the strategy may use (Sagrada has no keep values:
+          the rules never read it); the planner's work_nb tables live there
 Randomness: the seat's own stream, randint_nb(s.streams, 1 + seat, n).
 """
 import numpy as np
@@ -23,7 +24,7 @@ from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
     COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
     G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
-    G_SOLO, M_NOT_ADJACENT, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
+    G_SOLO, M_NOT_ADJACENT, MAX_OPTIONS, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
     OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
     R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
@@ -48,7 +49,10 @@ PREP_RC = 46           # [46:51] spaces restricted to each colour
 PREP_RV = 51 - 1       # [51:57] spaces restricted to each value (index PREP_RV + value)
 PREP_HIT_C = 57        # [57:62] spaces restricted to colour k next to a die of colour k
 PREP_HIT_V = 62 - 1    # [62:68] the same for each value (index PREP_HIT_V + value)
-PREP_LEN = 68
+PREP_N_PUB = 68        # public objectives face up
+PREP_KIND = 69         # [69:72] kind of the public objective in slot k
+PREP_PTS = PREP_KIND + N_PUB_SLOTS   # [72:75] its points
+PREP_LEN = PREP_PTS + N_PUB_SLOTS
 
 # work_nb's tables of one decision (the window does not change while a strategy weighs its
 # options): each holds exactly the number value_nb used to compute again and again
@@ -60,7 +64,13 @@ MAX_LINES = max(ROWS, COLS)
 W_LINE = W_SET + N_PUB_SLOTS * DIE   # public slot k, line objectives: gain in line l of a new
 #                                      kind ([(k * MAX_LINES + l) * 2]) or a repeat ([.. + 1])
 W_DEAD = W_LINE + N_PUB_SLOTS * MAX_LINES * 2  # planner: window worth with n dead spaces
-WORK_LEN = W_DEAD + N_CELLS + 1
+W_PUBLIC = W_DEAD + N_CELLS + 1      # the parameter P_PUBLIC
+W_RESTRICTED = W_PUBLIC + 1          # the parameter P_RESTRICTED
+W_DEAD_COST = W_RESTRICTED + 1       # P_DEAD x the empty-space penalty (one dead neighbour)
+W_ANY = W_DEAD_COST + 1              # best_any_value_nb: best of best_memo_nb over the values, per colour
+WORK_LEN = W_ANY + N_COLOURS
+if WORK_LEN > MAX_OPTIONS:   # work lives in the strategies' scratch keep (float64[MAX_OPTIONS])
+    raise ValueError("strategies.sagrada: WORK_LEN exceeds the scratch keep (MAX_OPTIONS)")
 UNKNOWN = np.inf
 
 
@@ -68,13 +78,18 @@ UNKNOWN = np.inf
 # the score estimate
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def prep_nb(s, p, prep):
+def prep_nb(tables, s, p, prep):
     """Per-decision summary of seat p's window: prep[0:4] row colour masks, [4:8] row value
     masks, [8:12] row dice; [12:17] column colour masks, [17:22] column value masks, [22:27]
     column dice; [27:32] dice per colour; [32:38] dice per value; [38:43] pips per colour;
-    then the cell masks PREP_OPEN .. PREP_HIT_V + N_VALUES (see their names)."""
+    then the cell masks PREP_OPEN .. PREP_HIT_V + N_VALUES (see their names); then the
+    public objectives face up (PREP_N_PUB, PREP_KIND, PREP_PTS)."""
     for k in range(PREP_LEN):
         prep[k] = 0
+    prep[PREP_N_PUB] = s.g[G_N_PUBLIC]
+    for k in range(s.g[G_N_PUBLIC]):
+        prep[PREP_KIND + k] = tables.public_kind[s.public[k]]
+        prep[PREP_PTS + k] = tables.public_points[s.public[k]]
     for cell in range(N_CELLS):
         bit = 1 << cell
         rc = s.restr_colour[p, cell]
@@ -183,12 +198,13 @@ def private_weight_nb(tables, s, p, prep, c, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
-def work_nb(tables, s, p, prep, params, planner):
-    """The tables of this decision for value_nb (see W_*): computed once, each entry by the
+def work_nb(tables, s, p, prep, params, planner, work):
+    """The tables of this decision for value_nb (see W_*) into work[:WORK_LEN] (the
+    strategy's scratch `keep`: no allocation per decision); each entry computed once, by the
     expression value_nb would evaluate for it."""
-    work = np.empty(WORK_LEN)
     pen = empty_penalty_nb(tables, s)
     for c in range(N_COLOURS):
+        work[W_ANY + c] = UNKNOWN
         weight = private_weight_nb(tables, s, p, prep, c, params, planner)
         for v in range(1, N_VALUES + 1):
             work[W_MEMO + c * DIE + v] = UNKNOWN
@@ -212,6 +228,9 @@ def work_nb(tables, s, p, prep, params, planner):
                 line_gains_nb(work, W_LINE + (k * MAX_LINES + col) * 2,
                               prep[12 + col] if kind == OBJ_COL_COLOUR else prep[17 + col], prep[22 + col],
                               ROWS, pts)
+    work[W_PUBLIC] = params[P_PUBLIC]
+    work[W_RESTRICTED] = params[P_RESTRICTED]
+    work[W_DEAD_COST] = params[P_DEAD] * pen
     if planner:
         total = 0.0
         work[W_DEAD] = total
@@ -272,19 +291,18 @@ def line_value_nb(work, k, line, mask, x):
     return work[W_LINE + (k * MAX_LINES + line) * 2 + ((mask >> x) & 1)]
 
 
-@njit(cache=True, error_model="numpy")
-def value_nb(tables, s, p, prep, work, cell, c, v, params, planner):
+@njit(cache=True, error_model="numpy", inline="always")
+def value_nb(s, p, prep, work, cell, c, v, planner):
     """Estimated worth of putting die (c, v) on `cell` of seat p's window. Filling a space (and
-    a space made unfillable) counts per point of the empty-space penalty (solo: 3). work:
-    work_nb's for this decision and `planner`."""
+    a space made unfillable) counts per point of the empty-space penalty (solo: 3). prep,
+    work: prep_nb's and work_nb's for this decision and `planner`. Inlined into its callers
+    (best_cell_nb's loop runs it thousands of times a game: a call costs as much as the sum)."""
     val = work[W_BASE + c * DIE + v]
     r = cell // COLS
     col = cell % COLS
     pub = 0.0
-    for k in range(s.g[G_N_PUBLIC]):
-        o = s.public[k]
-        kind = tables.public_kind[o]
-        pts = tables.public_points[o]
+    for k in range(prep[PREP_N_PUB]):
+        kind = prep[PREP_KIND + k]
         if kind == OBJ_ROW_COLOUR:
             pub += line_value_nb(work, k, r, prep[r], c)
         elif kind == OBJ_ROW_SHADE:
@@ -298,10 +316,11 @@ def value_nb(tables, s, p, prep, work, cell, c, v, params, planner):
         elif kind == OBJ_COLOUR_SET:
             pub += work[W_SET + k * DIE + c]
         elif kind == OBJ_COLOUR_DIAGONALS:
+            pts = float(prep[PREP_PTS + k])
             for j in range(4):
                 q = DIAG[cell, j]
                 if q >= 0 and s.win_colour[p, q] == c:
-                    pub += float(pts)
+                    pub += pts
                     # the partner scores too if it had no same-colour diagonal yet
                     alone = True
                     for m in range(4):
@@ -310,20 +329,20 @@ def value_nb(tables, s, p, prep, work, cell, c, v, params, planner):
                             alone = False
                             break
                     if alone:
-                        pub += float(pts)
-    val += params[P_PUBLIC] * pub
+                        pub += pts
+    val += work[W_PUBLIC] * pub
     if planner:
         if (prep[PREP_RESTRICTED] >> cell) & 1:
-            val += params[P_RESTRICTED]
+            val += work[W_RESTRICTED]
         # open, still fillable neighbours restricted to this die's colour or value
         near = dilate4_nb(1 << cell) & prep[PREP_OPEN] & ~prep[PREP_DEAD]
         dead = popcount_nb(near & (prep[PREP_RC + c] | prep[PREP_RV + v]))
-        val -= params[P_DEAD] * empty_penalty_nb(tables, s) * float(dead)
+        val -= work[W_DEAD_COST] * float(dead)
     return val
 
 
 @njit(cache=True, error_model="numpy")
-def best_cell_nb(tables, s, p, prep, work, c, v, mode, params, planner):
+def best_cell_nb(s, p, prep, work, c, v, mode, planner):
     """(best value, cell) for die (c, v) under placement `mode`; (NEG, -1) if none."""
     best = NEG
     best_cell = -1
@@ -331,7 +350,7 @@ def best_cell_nb(tables, s, p, prep, work, c, v, mode, params, planner):
     cell = 0
     while m:
         if m & 1:
-            x = value_nb(tables, s, p, prep, work, cell, c, v, params, planner)
+            x = value_nb(s, p, prep, work, cell, c, v, planner)
             if x > best:
                 best = x
                 best_cell = cell
@@ -340,13 +359,13 @@ def best_cell_nb(tables, s, p, prep, work, c, v, mode, params, planner):
     return best, best_cell
 
 
-@njit(cache=True, error_model="numpy")
-def best_memo_nb(tables, s, p, prep, work, c, v, params):
+@njit(cache=True, error_model="numpy", inline="always")
+def best_memo_nb(s, p, prep, work, c, v):
     """Planner: best_cell_nb's value for die (c, v), plain placement; computed once per
     decision (work: work_nb's with planner on)."""
     k = W_MEMO + c * DIE + v
     if work[k] == UNKNOWN:
-        x, _ = best_cell_nb(tables, s, p, prep, work, c, v, 0, params, True)
+        x, _ = best_cell_nb(s, p, prep, work, c, v, 0, True)
         work[k] = x
     return work[k]
 
@@ -454,7 +473,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
     return best_i
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def move_gain_nb(s, p, prep, work, code):
     """Planner: the change in window worth (dead spaces) from a tool move (code: from *
     N_CELLS + to)."""
@@ -482,19 +501,22 @@ def bag_counts_nb(tables, s, counts):
         counts[s.g[G_HELD_COLOUR]] -= 1
 
 
-@njit(cache=True, error_model="numpy")
-def best_any_value_nb(tables, s, p, prep, work, c, params, tw):
+@njit(cache=True, error_model="numpy", inline="always")
+def best_any_value_nb(s, p, prep, work, c, tw):
     """Flux Remover's drawn die of colour c, whose value the seat chooses: the best placement
-    over the six values; with no legal space it goes to the pool (solo: as a 1, the least
-    target)."""
-    best = NEG
-    for w in range(1, N_VALUES + 1):
-        best = max(best, best_memo_nb(tables, s, p, prep, work, c, w, params))
+    over the six values (computed once per decision); with no legal space it goes to the pool
+    (solo: as a 1, the least target)."""
+    if work[W_ANY + c] == UNKNOWN:
+        best = NEG
+        for w in range(1, N_VALUES + 1):
+            best = max(best, best_memo_nb(s, p, prep, work, c, w))
+        work[W_ANY + c] = best
+    best = work[W_ANY + c]
     return best if best > NEG else -tw
 
 
-@njit(cache=True, error_model="numpy")
-def flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts):
+@njit(cache=True, error_model="numpy", inline="always")
+def flux_remover_worth_nb(s, p, prep, work, i, tw, counts):
     """Planner: expected worth of returning pool die i to the bag and drawing one (colours in
     proportion to the bag's counts, known from the public dice: counts, bag_counts_nb's; the
     returned die's colour included) whose value the seat then chooses."""
@@ -503,44 +525,44 @@ def flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts):
     n = 0.0
     for c in range(N_COLOURS):
         if counts[c] > 0:
-            total += float(counts[c]) * best_any_value_nb(tables, s, p, prep, work, c, params, tw)
+            total += float(counts[c]) * best_any_value_nb(s, p, prep, work, c, tw)
             n += float(counts[c])
     counts[s.pool_colour[i]] -= 1
     return total / n + tw * float(s.pool_value[i])
 
 
-@njit(cache=True, error_model="numpy")
-def reroll_worth_nb(tables, s, p, prep, work, c, params, tw):
+@njit(cache=True, error_model="numpy", inline="always")
+def reroll_worth_nb(s, p, prep, work, c, tw):
     """Planner: expected worth of a die of colour c re-rolled and then drafted (Flux Brush):
     placed if it can be, else back to the pool (solo: on its way to the target)."""
     total = 0.0
     for w in range(1, N_VALUES + 1):
-        x = best_memo_nb(tables, s, p, prep, work, c, w, params)
+        x = best_memo_nb(s, p, prep, work, c, w)
         total += x if x > NEG else -tw * float(w)
     return total / N_VALUES
 
 
-@njit(cache=True, error_model="numpy")
-def plain_best_nb(tables, s, p, prep, work, skip, params, tw):
+@njit(cache=True, error_model="numpy", inline="always")
+def plain_best_nb(s, p, prep, work, skip, tw):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
     best = NEG
     for i in range(s.g[G_N_POOL]):
         if i == skip:
             continue
-        x = best_memo_nb(tables, s, p, prep, work, s.pool_colour[i], s.pool_value[i], params)
+        x = best_memo_nb(s, p, prep, work, s.pool_colour[i], s.pool_value[i])
         if x > NEG:
             best = max(best, x + tw * float(s.pool_value[i]))
     return best
 
 
-@njit(cache=True, error_model="numpy")
-def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scratch, cost, beat):
+@njit(cache=True, error_model="numpy", inline="always")
+def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost, beat):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
-    drafted, and its pips no longer count in the target); -1 otherwise. scratch: int64[512]
-    for the moves; work: work_nb()'s of this decision, planner on. cost, beat: the tool is
+    drafted, and its pips no longer count in the target); -1 otherwise. work: work_nb()'s
+    of this decision, planner on. cost, beat: the tool is
     used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
     cannot be, NEG without valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
@@ -555,7 +577,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
     if payer >= 0:
         pay = tw * float(s.pool_value[payer])
         if draft_free:
-            x = plain_best_nb(tables, s, p, prep, work, payer, params, tw)
+            x = plain_best_nb(s, p, prep, work, payer, tw)
             plain_after = x if x > NEG else 0.0
     best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
@@ -569,23 +591,23 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
             bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
             if effect == T_GROZING_PLIERS:
                 if v > 1:
-                    x = best_memo_nb(tables, s, p, prep, work, c, v - 1, params)
+                    x = best_memo_nb(s, p, prep, work, c, v - 1)
                     if x > NEG:
                         best = max(best, x + bonus)
                 if v < N_VALUES:
-                    x = best_memo_nb(tables, s, p, prep, work, c, v + 1, params)
+                    x = best_memo_nb(s, p, prep, work, c, v + 1)
                     if x > NEG:
                         best = max(best, x + bonus)
             elif effect == T_GRINDING_STONE:
-                x = best_memo_nb(tables, s, p, prep, work, c, 7 - v, params)
+                x = best_memo_nb(s, p, prep, work, c, 7 - v)
                 if x > NEG:
                     best = max(best, x + bonus)
             elif effect == T_CORK_BACKED:
-                x, _ = best_cell_nb(tables, s, p, prep, work, c, v, M_NOT_ADJACENT, params, True)
+                x, _ = best_cell_nb(s, p, prep, work, c, v, M_NOT_ADJACENT, True)
                 if x > NEG:
                     best = max(best, x + bonus)
             else:
-                best = max(best, reroll_worth_nb(tables, s, p, prep, work, c, params, tw) + bonus)
+                best = max(best, reroll_worth_nb(s, p, prep, work, c, tw) + bonus)
         return best - plain + pay if best > NEG else NEG
     if effect == T_FLUX_REMOVER:
         if not draft_free:
@@ -594,7 +616,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
         bag_counts_nb(tables, s, counts)
         for i in range(n_pool):
             if i != payer:
-                best = max(best, flux_remover_worth_nb(tables, s, p, prep, work, i, params, tw, counts))
+                best = max(best, flux_remover_worth_nb(s, p, prep, work, i, tw, counts))
         return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
@@ -607,7 +629,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
         if give == 1 << 30:
             return NEG
         for k in range(s.g[G_N_TRACK]):
-            x = best_memo_nb(tables, s, p, prep, work, s.track_colour[k], s.track_value[k], params)
+            x = best_memo_nb(s, p, prep, work, s.track_colour[k], s.track_value[k])
             if x > NEG:
                 best = max(best, x + tw * float(s.track_value[k] - give))
         return best - plain + pay if best > NEG else NEG
@@ -622,7 +644,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
         for i in range(n_pool):
             if i == payer:
                 continue
-            after = max(after, reroll_worth_nb(tables, s, p, prep, work, s.pool_colour[i], params, 0.0))
+            after = max(after, reroll_worth_nb(s, p, prep, work, s.pool_colour[i], 0.0))
             left += float(s.pool_value[i])
             n_left += 1
         if after == NEG:
@@ -632,10 +654,10 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
         # a second draft now, the second turn skipped; when nobody drafts in between (solo,
         # or the last seat of the snake, whose two turns are back to back) the second turn
         # would offer the same dice (payer included)
-        second = plain_best_nb(tables, s, p, prep, work, payer, params, tw)
+        second = plain_best_nb(s, p, prep, work, payer, tw)
         if second == NEG:
             return NEG
-        anyway = plain_best_nb(tables, s, p, prep, work, -1, params, tw)
+        anyway = plain_best_nb(s, p, prep, work, -1, tw)
         n = s.g[G_N_PLAYERS]
         back_to_back = solo or s.order[n - 1] == p
         later = 1.0 if back_to_back else params[P_PLIERS_LATER]
@@ -651,6 +673,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
             top = max(top, window_worth_nb(work, k) - now)
         if not (top + pay + plain_after - plain - cost - params[P_TOOL_MARGIN] > beat):
             return NEG
+        scratch = np.empty(N_CELLS * N_CELLS, np.int64)   # room for every move
         n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
         for i in range(n):
             x = move_gain_nb(s, p, prep, work, scratch[i])
@@ -662,8 +685,8 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, scra
 @njit(cache=True, error_model="numpy")
 def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
     prep = np.empty(PREP_LEN, np.int64)
-    prep_nb(s, p, prep)
-    work = work_nb(tables, s, p, prep, params, planner)
+    prep_nb(tables, s, p, prep)
+    work = work_nb(tables, s, p, prep, params, planner, keep)
     solo = s.g[G_SOLO] == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
     tw = params[P_TARGET] if planner and solo else 0.0
@@ -676,23 +699,28 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
             continue
         d = code // N_CELLS
         cell = code % N_CELLS
-        x = value_nb(tables, s, p, prep, work, cell, s.pool_colour[d], s.pool_value[d], params, planner)
-        x += tw * float(s.pool_value[d])
+        c = s.pool_colour[d]
+        v = s.pool_value[d]
+        x = value_nb(s, p, prep, work, cell, c, v, planner)
+        if planner:
+            # a die's options are all its legal cells: their best is best_memo_nb's value,
+            # which the tools ask for again
+            k = W_MEMO + c * DIE + v
+            if work[k] == UNKNOWN or x > work[k]:
+                work[k] = x
+        x += tw * float(v)
         if x > best_v:
             best_v = x
             best_i = i
     if not planner:
         return best_i if best_i >= 0 else end_i
     # the planner: a tool when it pays
-    scratch = np.empty(0, np.int64)
     tool_i = -1
     tool_v = 0.0
     for i in range(n_options):
         code = options[i]
         if code == OPT_END or code < OPT_TOOL:
             continue
-        if len(scratch) == 0:   # the first tool option: room for its moves
-            scratch = np.empty(512, np.int64)
         slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
         payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
         if solo:
@@ -701,7 +729,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
             cost = params[P_TOKEN] * float(tool_cost_nb(tables, s, slot))
             payer = -1
         gain = tool_gain_nb(tables, s, p, slot, payer, prep, work, best_v if best_i >= 0 else NEG, params,
-                            scratch, cost, tool_v)
+                            cost, tool_v)
         if gain > NEG and gain - cost - params[P_TOOL_MARGIN] > tool_v:
             tool_v = gain - cost - params[P_TOOL_MARGIN]
             tool_i = i
@@ -713,15 +741,15 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
 
 
 @njit(cache=True, error_model="numpy")
-def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options):
+def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_options, keep):
     """A tool's argument: the one whose outcome is worth most by the same estimate (solo: with
     the target bonus of the dice it takes off the round track)."""
     prep = np.empty(PREP_LEN, np.int64)
-    prep_nb(s, p, prep)
+    prep_nb(tables, s, p, prep)
     tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
     best_i = 0
     best_v = NEG
-    work = work_nb(tables, s, p, prep, params, planner)
+    work = work_nb(tables, s, p, prep, params, planner, keep)
     move = effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL
     for i in range(n_options):
         code = options[i]
@@ -729,33 +757,33 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
         if effect == T_GROZING_PLIERS:
             d = code // 2
             v = s.pool_value[d] + (1 if code % 2 == 1 else -1)
-            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[d], v, 0, params, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.pool_colour[d], v, 0, planner)
             x += tw * float(s.pool_value[d])
         elif effect == T_GRINDING_STONE:
-            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], 7 - s.pool_value[code], 0, params, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.pool_colour[code], 7 - s.pool_value[code], 0, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_CORK_BACKED:
-            x, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, params, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.pool_colour[code], s.pool_value[code], M_NOT_ADJACENT, planner)
             x += tw * float(s.pool_value[code])
         elif effect == T_FLUX_BRUSH:
-            x = reroll_worth_nb(tables, s, p, prep, work, s.pool_colour[code], params, tw) + tw * float(s.pool_value[code])
+            x = reroll_worth_nb(s, p, prep, work, s.pool_colour[code], tw) + tw * float(s.pool_value[code])
         elif effect == T_FLUX_REMOVER and step == 0:
             # the die to return: the one worth least to draft later (solo: plus its pips,
             # which leave the track)
-            y, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[code], s.pool_value[code], 0, params, planner)
+            y, _ = best_cell_nb(s, p, prep, work, s.pool_colour[code], s.pool_value[code], 0, planner)
             x = tw * float(s.pool_value[code]) - (y if y > 0.0 else 0.0)
         elif effect == T_FLUX_REMOVER:
             # the drawn die's value: its best placement; unplaceable (any value offered): it
             # goes to the pool, solo as low as it can (the target)
-            x, _ = best_cell_nb(tables, s, p, prep, work, s.g[G_HELD_COLOUR], code, 0, params, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.g[G_HELD_COLOUR], code, 0, planner)
             if x == NEG:
                 x = -tw * float(code)
         elif effect == T_LENS_CUTTER:
             k = code % MAX_TRACK
-            x, _ = best_cell_nb(tables, s, p, prep, work, s.track_colour[k], s.track_value[k], 0, params, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.track_colour[k], s.track_value[k], 0, planner)
             # give away the pool die worth least to us (solo: the lowest, it joins the track)
             d = code // MAX_TRACK
-            y, _ = best_cell_nb(tables, s, p, prep, work, s.pool_colour[d], s.pool_value[d], 0, params, planner)
+            y, _ = best_cell_nb(s, p, prep, work, s.pool_colour[d], s.pool_value[d], 0, planner)
             x -= 0.01 * (y if y > NEG else 0.0)
             x += tw * float(s.track_value[k] - s.pool_value[d])
         elif code == OPT_END:
@@ -769,16 +797,16 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
 
 
 @njit(cache=True, error_model="numpy")
-def choose_place_nb(tables, s, p, mode, params, planner, options, n_options):
+def choose_place_nb(tables, s, p, mode, params, planner, options, n_options, keep):
     prep = np.empty(PREP_LEN, np.int64)
-    prep_nb(s, p, prep)
-    work = work_nb(tables, s, p, prep, params, planner)
+    prep_nb(tables, s, p, prep)
+    work = work_nb(tables, s, p, prep, params, planner, keep)
     c = s.g[G_HELD_COLOUR]
     v = s.g[G_HELD_VALUE]
     best_i = 0
     best_v = NEG
     for i in range(n_options):
-        x = value_nb(tables, s, p, prep, work, options[i], c, v, params, planner)
+        x = value_nb(s, p, prep, work, options[i], c, v, planner)
         if x > best_v:
             best_v = x
             best_i = i
@@ -798,5 +826,5 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_ACTION:
         return choose_action_nb(tables, s, seat, params, planner, options, n_options, keep)
     if decision == DEC_TOOL:
-        return choose_tool_nb(tables, s, seat, ctx[0], ctx[1], params, planner, options, n_options)
-    return choose_place_nb(tables, s, seat, ctx[2], params, planner, options, n_options)
+        return choose_tool_nb(tables, s, seat, ctx[0], ctx[1], params, planner, options, n_options, keep)
+    return choose_place_nb(tables, s, seat, ctx[2], params, planner, options, n_options, keep)

@@ -141,16 +141,15 @@ def test_solo_planner_pays_a_tool_with_the_die_it_can_spare():
         st = solo_state(["B1", "B6", "G3"], ["Eglomise Brush"], (private,))
         set_window(st, 0, ["Y2 .. .. .. ..", *ALL[1:]])
         prep = np.zeros(PREP_LEN, np.int64)
-        prep_nb(st[0], 0, prep)
-        buf, scratch = options_buf(), options_buf()
+        prep_nb(T[0], st[0], 0, prep)
+        buf = options_buf()
         n = action_options_nb(T[0], st[0], 0, buf)
         codes = [int(x) for x in buf[:n]]
         assert tool_code(st, 0, 0) in codes and tool_code(st, 0, 1) in codes
         # the plain best draft (target bonus included), as choose_action_nb computes it
-        work = work_nb(T[0], st[0], 0, prep, PLANNER, True)
-        plain = plain_best_nb(T[0], st[0], 0, prep, work, -1, PLANNER, PLANNER[P_TARGET])
-        gains[private] = [tool_gain_nb(T[0], st[0], 0, 0, payer, prep, work, plain, PLANNER, scratch,
-                                       0.0, -1e18)
+        work = work_nb(T[0], st[0], 0, prep, PLANNER, True, np.zeros(E.MAX_OPTIONS))
+        plain = plain_best_nb(st[0], 0, prep, work, -1, PLANNER[P_TARGET])
+        gains[private] = [tool_gain_nb(T[0], st[0], 0, 0, payer, prep, work, plain, PLANNER, 0.0, -1e18)
                           for payer in (0, 1)]
     low, high = gains["Shades of Blue"]
     assert low > high
