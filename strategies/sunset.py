@@ -29,8 +29,8 @@ from sim.games.sunset.enums import (
     N_PLAN, PLAN_DRAW, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS, R_RETURN_HOME_BONUS, CENTER,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, hike_options_nb, land_mask_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
-    step_cell_nb,
+    goal_met_nb, hike_options_nb, land_mask_nb, others_cells_nb, popcount_nb,
+    sellable_commission_nb, step_cell_nb,
 )
 
 from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
@@ -100,42 +100,67 @@ def demand_nb(tables, s, p, need):
         need[k, N_FEATURES + 1] = missing
 
 
+# a bit beside the feature bits: "a "?" frame is open", which any painting fills
+ANY_BIT = 1 << ANY_FEATURE
+
+
+@njit(cache=True, error_model="numpy")
+def slot_gain_nb(tables, s, k, need, params, planner):
+    """What a painting that fills one open frame of commission slot k is worth to a seat whose
+    demand is `need` (0.0: nothing), and the features that fill one (bit f; ANY_BIT when a "?"
+    frame is open). The same for every painting: commission_gain_nb and mask_gains_nb take
+    the best slot a painting fills."""
+    missing = need[k, N_FEATURES + 1]
+    if missing <= 0:
+        return 0.0, 0
+    solo = s.g[G_SOLO] == 1
+    if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
+        return 0.0, 0  # greedy values only what it can complete today
+    fills = ANY_BIT if need[k, ANY_FEATURE] > 0 else 0
+    for f in range(N_FEATURES):
+        if need[k, f] > 0:
+            fills |= 1 << f
+    comm = sellable_commission_nb(s, k)
+    # the solo inspiration bonus only in solo: this is hot in every game
+    pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
+    if k == MAX_ROW and not solo:
+        gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
+    elif missing == 1:
+        gain = params[P_COMPLETE] * pts
+    elif planner:
+        gain = params[P_PROGRESS] * pts / float(missing)
+        if k == MAX_ROW:
+            gain *= params[P_TOMORROW]
+    else:
+        gain = 0.0
+    return gain, fills
+
+
 @njit(cache=True, error_model="numpy")
 def commission_gain_nb(tables, s, mask, need, params, planner):
     """The best use a painting showing the features `mask` has towards one visible
     commission (a card fills one frame), for a seat whose demand is `need`."""
-    solo = s.g[G_SOLO] == 1
     best = 0.0
     for k in range(MAX_ROW + 1):
-        missing = need[k, N_FEATURES + 1]
-        if missing <= 0:
-            continue
-        fills = need[k, ANY_FEATURE] > 0
-        if not fills:
-            for f in range(N_FEATURES):
-                if need[k, f] > 0 and (mask >> f) & 1:
-                    fills = True
-                    break
-        if not fills:
-            continue
-        if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
-            continue  # greedy values only what it can complete today
-        comm = sellable_commission_nb(s, k)
-        # the solo inspiration bonus only in solo: this loop is hot in every game
-        pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
-        if k == MAX_ROW and not solo:
-            gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
-        elif missing == 1:
-            gain = params[P_COMPLETE] * pts
-        elif planner:
-            gain = params[P_PROGRESS] * pts / float(missing)
-            if k == MAX_ROW:
-                gain *= params[P_TOMORROW]
-        else:
-            gain = 0.0
-        if gain > best:
+        gain, fills = slot_gain_nb(tables, s, k, need, params, planner)
+        if fills & (mask | ANY_BIT) and gain > best:
             best = gain
     return best
+
+
+@njit(cache=True, error_model="numpy")
+def mask_gains_nb(tables, s, need, params, planner, gain_by_mask):
+    """gain_by_mask[m] = commission_gain_nb(tables, s, m, need, params, planner) for every
+    feature mask m, with one pass over the visible commissions."""
+    for m in range(1 << N_FEATURES):
+        gain_by_mask[m] = 0.0
+    for k in range(MAX_ROW + 1):
+        gain, fills = slot_gain_nb(tables, s, k, need, params, planner)
+        if fills == 0 or not gain > 0.0:
+            continue
+        for m in range(1 << N_FEATURES):
+            if fills & (m | ANY_BIT) and gain > gain_by_mask[m]:
+                gain_by_mask[m] = gain
 
 
 @njit(cache=True, error_model="numpy")
@@ -152,16 +177,16 @@ def cell_values_nb(tables, s, p, need, params, planner, vals):
     """vals[cell] = value of painting that cell's card for seat p, or -1 when it cannot be
     painted (empty space, ranger station, another artist on it). Computed once per
     decision, then every hike is valued from it."""
-    gain_by_mask = np.full(1 << N_FEATURES, -1.0)  # cards with the same features share a gain
+    gain_by_mask = np.empty(1 << N_FEATURES)  # cards with the same features share a gain
+    mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
+    others = others_cells_nb(s, p)
     fpp = float(tables.rules[R_FEATURES_PER_POINT])
     for cell in range(N_CELLS):
         land = s.grid[cell]
-        if land < 0 or occupied_by_other_nb(s, p, cell):
+        if land < 0 or (others >> cell) & 1:
             vals[cell] = -1.0
             continue
         mask = land_mask_nb(tables, land)
-        if gain_by_mask[mask] < 0.0:
-            gain_by_mask[mask] = commission_gain_nb(tables, s, mask, need, params, planner)
         vals[cell] = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp + gain_by_mask[mask]
 
 
@@ -203,30 +228,24 @@ def home_value_nb(tables, s, end, params, planner, last_card):
 
 
 @njit(cache=True, error_model="numpy")
-def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
-    """Value of hike `code` with planning card `card`: the best `paint` paintings along its
-    path (start card included), plus the daily goal if the hike meets it, plus in solo the
-    return-home bonus it secures (home_value_nb; `last_card`: the card left for the last
-    day, -1 if unknown)."""
+def top4_push_nb(t0, t1, t2, t3, v):
+    """The best four values (decreasing) once v is added to them."""
+    if v > t3:
+        if v > t0:
+            return v, t0, t1, t2
+        if v > t1:
+            return t0, v, t1, t2
+        if v > t2:
+            return t0, t1, v, t2
+        return t0, t1, t2, v
+    return t0, t1, t2, t3
+
+
+@njit(cache=True, error_model="numpy")
+def hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card):
+    """hike_value_nb from the best four painting values of the hike's path (t0..t3,
+    decreasing) and the card it ends on."""
     paint = min(tables.plan_paint[card], 4)
-    d = code // (MAX_MOVE + 1)
-    k = code % (MAX_MOVE + 1)
-    start = s.pos[p]
-    t0 = 0.0  # the best four values, in decreasing order
-    t1 = 0.0
-    t2 = 0.0
-    t3 = 0.0
-    for i in range(k + 1):
-        v = vals[step_cell_nb(start, d, i)] if i > 0 else vals[start]
-        if v > t3:
-            if v > t0:
-                t3, t2, t1, t0 = t2, t1, t0, v
-            elif v > t1:
-                t3, t2, t1 = t2, t1, v
-            elif v > t2:
-                t3, t2 = t2, v
-            else:
-                t3 = v
     total = t0
     if paint >= 2:
         total += t1
@@ -240,18 +259,65 @@ def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
     if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
         total += params[P_GOAL] * tables.goal_points[goal]
     if s.g[G_SOLO] == 1:
-        end = step_cell_nb(start, d, k) if k > 0 else start
         total += home_value_nb(tables, s, end, params, planner, last_card)
     return total
+
+
+@njit(cache=True, error_model="numpy")
+def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
+    """Value of hike `code` with planning card `card`: the best `paint` paintings along its
+    path (start card included), plus the daily goal if the hike meets it, plus in solo the
+    return-home bonus it secures (home_value_nb; `last_card`: the card left for the last
+    day, -1 if unknown)."""
+    d = code // (MAX_MOVE + 1)
+    k = code % (MAX_MOVE + 1)
+    start = s.pos[p]
+    t0 = 0.0  # the best four values, in decreasing order
+    t1 = 0.0
+    t2 = 0.0
+    t3 = 0.0
+    for i in range(k + 1):
+        v = vals[step_cell_nb(start, d, i)] if i > 0 else vals[start]
+        t0, t1, t2, t3 = top4_push_nb(t0, t1, t2, t3, v)
+    end = step_cell_nb(start, d, k) if k > 0 else start
+    return hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card)
+
+
+@njit(cache=True, error_model="numpy")
+def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, out):
+    """out[code] = hike_value_nb(..., code, ...) for staying put and for every hike of the
+    card along its arrows up to the first gap or the grid's edge (a superset of the legal
+    hikes, hike_options_nb): one walk per arrow, each step adding one card to the best four
+    of the shorter hike, instead of walking every hike's path again."""
+    start = s.pos[p]
+    v0 = vals[start]
+    a0, a1, a2, a3 = top4_push_nb(0.0, 0.0, 0.0, 0.0, v0)
+    out[0] = hike_total_nb(tables, s, card, 0, start, a0, a1, a2, a3, params, planner, last_card)
+    dirs = tables.plan_dirs[card]
+    move = tables.plan_move[card]
+    for d in range(N_DIRS):
+        if (dirs >> d) & 1 == 0:
+            continue
+        t0, t1, t2, t3 = a0, a1, a2, a3
+        for k in range(1, move + 1):
+            cell = step_cell_nb(start, d, k)
+            if cell < 0 or s.grid[cell] == EMPTY:
+                break
+            t0, t1, t2, t3 = top4_push_nb(t0, t1, t2, t3, vals[cell])
+            code = d * (MAX_MOVE + 1) + k
+            out[code] = hike_total_nb(tables, s, card, code, cell, t0, t1, t2, t3, params,
+                                      planner, last_card)
 
 
 @njit(cache=True, error_model="numpy")
 def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card):
     """Best value reachable with planning card `card` from the seat's position."""
     n = hike_options_nb(tables, s, p, card, options)
+    by_code = np.empty(N_DIRS * (MAX_MOVE + 1), np.float64)
+    hike_values_nb(tables, s, p, card, vals, params, planner, last_card, by_code)
     best = 0.0
     for i in range(n):
-        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner, last_card)
+        v = by_code[options[i]]
         if v > best:
             best = v
     return best
@@ -344,10 +410,12 @@ def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
     vals = np.empty(N_CELLS, np.float64)
     cell_values_nb(tables, s, p, need, params, planner, vals)
     last = last_card_nb(s, p, -1) if s.g[G_SOLO] == 1 else -1
+    by_code = np.empty(N_DIRS * (MAX_MOVE + 1), np.float64)
+    hike_values_nb(tables, s, p, card, vals, params, planner, last, by_code)
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
-        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner, last)
+        v = by_code[options[i]]
         if v > best_v + 1e-9:
             best_v = v
             best_i = i
