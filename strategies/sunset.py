@@ -24,7 +24,7 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, G_DAY, G_GOAL, G_INSPIRATION,
+    ANY_FEATURE, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, G_DAY, G_GOAL, G_INSPIRATION, MAX_OPTIONS,
     G_N_DAYS, G_N_PLAYERS, G_ROW_LEN, G_SOLO, MAX_MOVE, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
     N_PLAN, PLAN_DRAW, R_FEATURES_PER_POINT, R_INSPIRATION_POINTS, R_RETURN_HOME_BONUS, CENTER,
 )
@@ -173,11 +173,11 @@ def land_value_nb(tables, s, land, need, params, planner):
 
 
 @njit(cache=True, error_model="numpy")
-def cell_values_nb(tables, s, p, need, params, planner, vals):
+def cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask):
     """vals[cell] = value of painting that cell's card for seat p, or -1 when it cannot be
     painted (empty space, ranger station, another artist on it). Computed once per
-    decision, then every hike is valued from it."""
-    gain_by_mask = np.empty(1 << N_FEATURES)  # cards with the same features share a gain
+    decision, then every hike is valued from it. gain_by_mask: 2**N_FEATURES floats of
+    scratch (cards with the same features share a gain)."""
     mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
     others = others_cells_nb(s, p)
     fpp = float(tables.rules[R_FEATURES_PER_POINT])
@@ -310,10 +310,10 @@ def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, out):
 
 
 @njit(cache=True, error_model="numpy")
-def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card):
-    """Best value reachable with planning card `card` from the seat's position."""
+def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card, by_code):
+    """Best value reachable with planning card `card` from the seat's position (options and
+    by_code: scratch of MAX_OPTIONS ints and N_DIRS * (MAX_MOVE + 1) floats)."""
     n = hike_options_nb(tables, s, p, card, options)
-    by_code = np.empty(N_DIRS * (MAX_MOVE + 1), np.float64)
     hike_values_nb(tables, s, p, card, vals, params, planner, last_card, by_code)
     best = 0.0
     for i in range(n):
@@ -340,6 +340,29 @@ def last_card_nb(s, p, chosen_slot):
 # ---------------------------------------------------------------------------------------
 # the decisions
 # ---------------------------------------------------------------------------------------
+NEED_SIZE = (MAX_ROW + 1) * (N_FEATURES + 2)
+N_CODES = N_DIRS * (MAX_MOVE + 1)
+
+
+@njit(cache=True, error_model="numpy")
+def int_scratch_nb(extra):
+    """A decision's int64 scratch in one allocation (an allocation costs about as much as
+    valuing a few hikes): the demand table `need` and `extra` more ints."""
+    buf = np.empty(NEED_SIZE + extra, np.int64)
+    return buf[:NEED_SIZE].reshape((MAX_ROW + 1, N_FEATURES + 2)), buf[NEED_SIZE:]
+
+
+@njit(cache=True, error_model="numpy")
+def float_scratch_nb(extra):
+    """A decision's float64 scratch in one allocation: cell values, the gain of each feature
+    mask, the value of each hike code, and `extra` more floats."""
+    gains_at = N_CELLS
+    codes_at = gains_at + (1 << N_FEATURES)
+    extra_at = codes_at + N_CODES
+    buf = np.empty(extra_at + extra, np.float64)
+    return (buf[:gains_at], buf[gains_at:codes_at], buf[codes_at:extra_at], buf[extra_at:])
+
+
 @njit(cache=True, error_model="numpy")
 def rivals_earlier_nb(tables, s, p, card):
     """Expected number of rivals waking before `card`: for each rival, the share of its
@@ -363,12 +386,11 @@ def rivals_earlier_nb(tables, s, p, card):
 
 @njit(cache=True, error_model="numpy")
 def choose_plan_nb(tables, s, p, params, planner, options, n_options):
-    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    need, scratch = int_scratch_nb(MAX_OPTIONS)
+    vals, gain_by_mask, by_code, card_value = float_scratch_nb(PLAN_DRAW)
     demand_nb(tables, s, p, need)
-    vals = np.empty(N_CELLS, np.float64)
-    cell_values_nb(tables, s, p, need, params, planner, vals)
-    scratch = np.empty(64, np.int64)
-    card_value = np.full(PLAN_DRAW, np.nan)
+    cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask)
+    card_value[:] = np.nan
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
@@ -377,7 +399,8 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
         card = s.popen[p, slot]
         if np.isnan(card_value[slot]):
             last = last_card_nb(s, p, slot) if s.g[G_SOLO] == 1 else -1
-            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last)
+            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last,
+                                            by_code)
         v = card_value[slot]
         if planner:
             v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.g[G_N_PLAYERS] - 1))
@@ -405,12 +428,11 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
 
 @njit(cache=True, error_model="numpy")
 def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
-    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    need, _ = int_scratch_nb(0)
+    vals, gain_by_mask, by_code, _ = float_scratch_nb(0)
     demand_nb(tables, s, p, need)
-    vals = np.empty(N_CELLS, np.float64)
-    cell_values_nb(tables, s, p, need, params, planner, vals)
+    cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask)
     last = last_card_nb(s, p, -1) if s.g[G_SOLO] == 1 else -1
-    by_code = np.empty(N_DIRS * (MAX_MOVE + 1), np.float64)
     hike_values_nb(tables, s, p, card, vals, params, planner, last, by_code)
     best_i = 0
     best_v = -1e18
@@ -427,7 +449,9 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     """Pick paintings one at a time, best value first, re-evaluating the demand after each
     (so two paintings do not both count for the same frame); take the matching option."""
     n_path = ctx[1]
-    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    need, _ = int_scratch_nb(0)
+    _, gain_by_mask, _, _ = float_scratch_nb(0)
+    fpp = float(tables.rules[R_FEATURES_PER_POINT])
     allowed = 0
     for i in range(n_options):
         allowed |= options[i]
@@ -440,12 +464,16 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     hand_n0 = s.hand_n[p]
     for _ in range(paint):
         demand_nb(tables, s, p, need)
+        mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
         best_pos = -1
         best_v = 0.0
         for i in range(n_path):
             if (allowed >> i) & 1 == 0 or (chosen >> i) & 1:
                 continue
-            v = land_value_nb(tables, s, s.grid[ctx[2 + i]], need, params, planner)
+            land = s.grid[ctx[2 + i]]
+            # land_value_nb, its commission gain looked up
+            end_value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp
+            v = end_value + gain_by_mask[land_mask_nb(tables, land)]
             if v > best_v:
                 best_v = v
                 best_pos = i
