@@ -164,12 +164,18 @@ def mask_gains_nb(tables, s, need, params, planner, gain_by_mask):
 
 
 @njit(cache=True, error_model="numpy")
-def land_value_nb(tables, s, land, need, params, planner):
-    """Value of painting landscape `land`: its end-of-game value (features / features per
-    point; float() first: numba's int / int is slow) plus its best commission use."""
-    end_value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / float(
+def end_value_nb(tables, land, params):
+    """What landscape `land` is worth unsold at the end: features / features per point
+    (float() first: numba's int / int is slow), weighted by the seat's P_LANDSCAPE."""
+    return params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / float(
         tables.rules[R_FEATURES_PER_POINT])
-    return end_value + commission_gain_nb(tables, s, land_mask_nb(tables, land), need, params, planner)
+
+
+@njit(cache=True, error_model="numpy")
+def land_value_nb(tables, s, land, need, params, planner):
+    """Value of painting landscape `land`: its end-of-game value plus its best commission use."""
+    return end_value_nb(tables, land, params) + commission_gain_nb(
+        tables, s, land_mask_nb(tables, land), need, params, planner)
 
 
 @njit(cache=True, error_model="numpy")
@@ -180,14 +186,13 @@ def cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask):
     scratch (cards with the same features share a gain)."""
     mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
     others = others_cells_nb(s, p)
-    fpp = float(tables.rules[R_FEATURES_PER_POINT])
     for cell in range(N_CELLS):
         land = s.grid[cell]
         if land < 0 or (others >> cell) & 1:
             vals[cell] = -1.0
             continue
         mask = land_mask_nb(tables, land)
-        vals[cell] = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp + gain_by_mask[mask]
+        vals[cell] = end_value_nb(tables, land, params) + gain_by_mask[mask]
 
 
 @njit(cache=True, error_model="numpy")
@@ -451,7 +456,6 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     n_path = ctx[1]
     need, _ = int_scratch_nb(0)
     _, gain_by_mask, _, _ = float_scratch_nb(0)
-    fpp = float(tables.rules[R_FEATURES_PER_POINT])
     allowed = 0
     for i in range(n_options):
         allowed |= options[i]
@@ -470,10 +474,8 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
         for i in range(n_path):
             if (allowed >> i) & 1 == 0 or (chosen >> i) & 1:
                 continue
-            land = s.grid[ctx[2 + i]]
-            # land_value_nb, its commission gain looked up
-            end_value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp
-            v = end_value + gain_by_mask[land_mask_nb(tables, land)]
+            land = s.grid[ctx[2 + i]]  # land_value_nb, its commission gain looked up
+            v = end_value_nb(tables, land, params) + gain_by_mask[land_mask_nb(tables, land)]
             if v > best_v:
                 best_v = v
                 best_pos = i
