@@ -2,7 +2,7 @@
 
     python scripts/bench_before_after.py [--commit fc6f2d9] [--games 2000] [--players 4]
                                          [--game sunset --game sagrada ...] [--rounds 2]
-                                         [--clock wall|cpu]
+                                         [--clock wall|cpu] [--strategy greedy ...]
 
 "Before" is the given git commit (default fc6f2d9, the merge base of issue 12's branches),
 exported with `git archive` into a folder of the temp directory (kept per commit) and run in
@@ -42,6 +42,7 @@ for job in jobs:
     comp = spec.load_components()
     n = min(max(job["players"], spec.min_players), spec.max_players)
     names = [c["name"] for c in spec.strategy_catalog() if int(c["id"]) < 1000]
+    names = [n for n in names if not job["strategies"] or n in job["strategies"]]
     for name in names:
         p = spec.prepare(comp, n, [name] * n, 7)
         spec.play_chunk(p, 0, 2)                      # compile or load outside the timing
@@ -89,6 +90,8 @@ def main(argv=None) -> int:
                     help="a game to measure (repeatable; default: every game of the "
                          "before commit's registry that this checkout also has)")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--strategy", action="append", dest="strategies", default=[],
+                    help="a built-in to measure (repeatable; default: every built-in)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="time with the wall clock (default) or the process's CPU time "
                          "(steadier on a loaded machine)")
@@ -113,8 +116,8 @@ def main(argv=None) -> int:
                                   text=True, env=dict(os.environ, PYTHONPATH=d))
             names.append(proc.stdout.split())
         games = [g for g in names[0] if g in names[1]]
-    jobs = [{"game": g, "players": args.players, "games": args.games, "clock": args.clock}
-            for g in games]
+    jobs = [{"game": g, "players": args.players, "games": args.games, "clock": args.clock,
+             "strategies": args.strategies} for g in games]
     best: dict = {}
     for r in range(args.rounds):
         for side, src in (("before", before_dir), ("after", ROOT)):

@@ -24,12 +24,12 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_MOVE, MAX_ROW, N_CELLS,
-    N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
+    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_MOVE, MAX_OPTIONS, MAX_ROW,
+    N_CELLS, N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, hike_options_nb, land_mask_nb, occupied_by_other_nb, popcount_nb, sellable_commission_nb,
-    step_cell_nb,
+    goal_met_nb, hike_options_nb, land_mask_nb, others_cells_nb, popcount_nb,
+    sellable_commission_nb, step_cell_nb,
 )
 
 from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
@@ -99,69 +99,99 @@ def demand_nb(tables, s, p, need):
         need[k, N_FEATURES + 1] = missing
 
 
+# a bit beside the feature bits: "a "?" frame is open", which any painting fills
+ANY_BIT = 1 << ANY_FEATURE
+
+
+@njit(cache=True, error_model="numpy")
+def slot_gain_nb(tables, s, k, need, params, planner):
+    """What a painting that fills one open frame of commission slot k is worth to a seat whose
+    demand is `need` (0.0: nothing), and the features that fill one (bit f; ANY_BIT when a "?"
+    frame is open). The same for every painting: commission_gain_nb and mask_gains_nb take
+    the best slot a painting fills."""
+    missing = need[k, N_FEATURES + 1]
+    if missing <= 0:
+        return 0.0, 0
+    solo = s.solo == 1
+    if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
+        return 0.0, 0  # greedy values only what it can complete today
+    fills = ANY_BIT if need[k, ANY_FEATURE] > 0 else 0
+    for f in range(N_FEATURES):
+        if need[k, f] > 0:
+            fills |= 1 << f
+    comm = sellable_commission_nb(s, k)
+    # the solo inspiration bonus only in solo: this is hot in every game
+    pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
+    if k == MAX_ROW and not solo:
+        gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
+    elif missing == 1:
+        gain = params[P_COMPLETE] * pts
+    elif planner:
+        gain = params[P_PROGRESS] * pts / float(missing)
+        if k == MAX_ROW:
+            gain *= params[P_TOMORROW]
+    else:
+        gain = 0.0
+    return gain, fills
+
+
 @njit(cache=True, error_model="numpy")
 def commission_gain_nb(tables, s, mask, need, params, planner):
     """The best use a painting showing the features `mask` has towards one visible
     commission (a card fills one frame), for a seat whose demand is `need`."""
-    solo = s.solo == 1
     best = 0.0
     for k in range(MAX_ROW + 1):
-        missing = need[k, N_FEATURES + 1]
-        if missing <= 0:
-            continue
-        fills = need[k, ANY_FEATURE] > 0
-        if not fills:
-            for f in range(N_FEATURES):
-                if need[k, f] > 0 and (mask >> f) & 1:
-                    fills = True
-                    break
-        if not fills:
-            continue
-        if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
-            continue  # greedy values only what it can complete today
-        comm = sellable_commission_nb(s, k)
-        # the solo inspiration bonus only in solo: this loop is hot in every game
-        pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
-        if k == MAX_ROW and not solo:
-            gain = params[P_TOMORROW] * pts / float(missing) if planner else 0.0
-        elif missing == 1:
-            gain = params[P_COMPLETE] * pts
-        elif planner:
-            gain = params[P_PROGRESS] * pts / float(missing)
-            if k == MAX_ROW:
-                gain *= params[P_TOMORROW]
-        else:
-            gain = 0.0
-        if gain > best:
+        gain, fills = slot_gain_nb(tables, s, k, need, params, planner)
+        if fills & (mask | ANY_BIT) and gain > best:
             best = gain
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def land_value_nb(tables, s, land, need, params, planner):
-    """Value of painting landscape `land`: its end-of-game value (features / features per
-    point; float() first: numba's int / int is slow) plus its best commission use."""
-    end_value = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / float(
-        tables.features_per_point)
-    return end_value + commission_gain_nb(tables, s, land_mask_nb(tables, land), need, params, planner)
+def mask_gains_nb(tables, s, need, params, planner, gain_by_mask):
+    """gain_by_mask[m] = commission_gain_nb(tables, s, m, need, params, planner) for every
+    feature mask m, with one pass over the visible commissions."""
+    for m in range(1 << N_FEATURES):
+        gain_by_mask[m] = 0.0
+    for k in range(MAX_ROW + 1):
+        gain, fills = slot_gain_nb(tables, s, k, need, params, planner)
+        if fills == 0 or not gain > 0.0:
+            continue
+        for m in range(1 << N_FEATURES):
+            if fills & (m | ANY_BIT) and gain > gain_by_mask[m]:
+                gain_by_mask[m] = gain
 
 
 @njit(cache=True, error_model="numpy")
-def cell_values_nb(tables, s, p, need, params, planner, vals):
+def end_value_nb(tables, land, params):
+    """What landscape `land` is worth unsold at the end: features / features per point
+    (float() first: numba's int / int is slow), weighted by the seat's P_LANDSCAPE."""
+    return params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / float(
+        tables.features_per_point)
+
+
+@njit(cache=True, error_model="numpy")
+def land_value_nb(tables, s, land, need, params, planner):
+    """Value of painting landscape `land`: its end-of-game value plus its best commission use."""
+    return end_value_nb(tables, land, params) + commission_gain_nb(
+        tables, s, land_mask_nb(tables, land), need, params, planner)
+
+
+@njit(cache=True, error_model="numpy")
+def cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask):
     """vals[cell] = value of painting that cell's card for seat p, or -1 when it cannot be
     painted (empty space, ranger station, another artist on it). Computed once per
-    decision, then every hike is valued from it."""
-    gain_by_mask = np.full(1 << N_FEATURES, -1.0)  # cards with the same features share a gain
-    fpp = float(tables.features_per_point)
+    decision, then every hike is valued from it. gain_by_mask: 2**N_FEATURES floats of
+    scratch (cards with the same features share a gain)."""
+    mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
+    others = others_cells_nb(s, p)
     for cell in range(N_CELLS):
         land = s.grid[cell]
-        if land < 0 or occupied_by_other_nb(s, p, cell):
+        if land < 0 or (others >> cell) & 1:
             vals[cell] = -1.0
             continue
         mask = land_mask_nb(tables, land)
-        if gain_by_mask[mask] < 0.0:
-            gain_by_mask[mask] = commission_gain_nb(tables, s, mask, need, params, planner)
-        vals[cell] = params[P_LANDSCAPE] * float(tables.landscape_n_features[land]) / fpp + gain_by_mask[mask]
+        vals[cell] = end_value_nb(tables, land, params) + gain_by_mask[mask]
 
 
 @njit(cache=True, error_model="numpy")
@@ -202,30 +232,24 @@ def home_value_nb(tables, s, end, params, planner, last_card):
 
 
 @njit(cache=True, error_model="numpy")
-def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
-    """Value of hike `code` with planning card `card`: the best `paint` paintings along its
-    path (start card included), plus the daily goal if the hike meets it, plus in solo the
-    return-home bonus it secures (home_value_nb; `last_card`: the card left for the last
-    day, -1 if unknown)."""
+def top4_push_nb(t0, t1, t2, t3, v):
+    """The best four values (decreasing) once v is added to them."""
+    if v > t3:
+        if v > t0:
+            return v, t0, t1, t2
+        if v > t1:
+            return t0, v, t1, t2
+        if v > t2:
+            return t0, t1, v, t2
+        return t0, t1, t2, v
+    return t0, t1, t2, t3
+
+
+@njit(cache=True, error_model="numpy")
+def hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card):
+    """hike_value_nb from the best four painting values of the hike's path (t0..t3,
+    decreasing) and the card it ends on."""
     paint = min(tables.plan_paint[card], 4)
-    d = code // (MAX_MOVE + 1)
-    k = code % (MAX_MOVE + 1)
-    start = s.pos[p]
-    t0 = 0.0  # the best four values, in decreasing order
-    t1 = 0.0
-    t2 = 0.0
-    t3 = 0.0
-    for i in range(k + 1):
-        v = vals[step_cell_nb(start, d, i)] if i > 0 else vals[start]
-        if v > t3:
-            if v > t0:
-                t3, t2, t1, t0 = t2, t1, t0, v
-            elif v > t1:
-                t3, t2, t1 = t2, t1, v
-            elif v > t2:
-                t3, t2 = t2, v
-            else:
-                t3 = v
     total = t0
     if paint >= 2:
         total += t1
@@ -239,18 +263,65 @@ def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
     if goal >= 0 and goal_met_nb(tables, goal, code, tables.plan_paint[card], 0x1F, 0):
         total += params[P_GOAL] * tables.goal_points[goal]
     if s.solo == 1:
-        end = step_cell_nb(start, d, k) if k > 0 else start
         total += home_value_nb(tables, s, end, params, planner, last_card)
     return total
 
 
 @njit(cache=True, error_model="numpy")
-def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card):
-    """Best value reachable with planning card `card` from the seat's position."""
+def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
+    """Value of hike `code` with planning card `card`: the best `paint` paintings along its
+    path (start card included), plus the daily goal if the hike meets it, plus in solo the
+    return-home bonus it secures (home_value_nb; `last_card`: the card left for the last
+    day, -1 if unknown)."""
+    d = code // (MAX_MOVE + 1)
+    k = code % (MAX_MOVE + 1)
+    start = s.pos[p]
+    t0 = 0.0  # the best four values, in decreasing order
+    t1 = 0.0
+    t2 = 0.0
+    t3 = 0.0
+    for i in range(k + 1):
+        v = vals[step_cell_nb(start, d, i)] if i > 0 else vals[start]
+        t0, t1, t2, t3 = top4_push_nb(t0, t1, t2, t3, v)
+    end = step_cell_nb(start, d, k) if k > 0 else start
+    return hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card)
+
+
+@njit(cache=True, error_model="numpy")
+def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, out):
+    """out[code] = hike_value_nb(..., code, ...) for staying put and for every hike of the
+    card along its arrows up to the first gap or the grid's edge (a superset of the legal
+    hikes, hike_options_nb): one walk per arrow, each step adding one card to the best four
+    of the shorter hike, instead of walking every hike's path again."""
+    start = s.pos[p]
+    v0 = vals[start]
+    a0, a1, a2, a3 = top4_push_nb(0.0, 0.0, 0.0, 0.0, v0)
+    out[0] = hike_total_nb(tables, s, card, 0, start, a0, a1, a2, a3, params, planner, last_card)
+    dirs = tables.plan_dirs[card]
+    move = tables.plan_move[card]
+    for d in range(N_DIRS):
+        if (dirs >> d) & 1 == 0:
+            continue
+        t0, t1, t2, t3 = a0, a1, a2, a3
+        for k in range(1, move + 1):
+            cell = step_cell_nb(start, d, k)
+            if cell < 0 or s.grid[cell] == EMPTY:
+                break
+            t0, t1, t2, t3 = top4_push_nb(t0, t1, t2, t3, vals[cell])
+            code = d * (MAX_MOVE + 1) + k
+            out[code] = hike_total_nb(tables, s, card, code, cell, t0, t1, t2, t3, params,
+                                      planner, last_card)
+
+
+@njit(cache=True, error_model="numpy")
+def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card, by_code):
+    """Best value reachable with planning card `card` from the seat's position (options and
+    by_code: scratch of MAX_OPTIONS ints and N_DIRS * (MAX_MOVE + 1) floats)."""
     n = hike_options_nb(tables, s, p, card, options)
+    hike_values_nb(tables, s, p, card, vals, params, planner, last_card, by_code)
     best = 0.0
     for i in range(n):
-        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner, last_card)
+        v = by_code[options[i]]
         if v > best:
             best = v
     return best
@@ -273,6 +344,29 @@ def last_card_nb(s, p, chosen_slot):
 # ---------------------------------------------------------------------------------------
 # the decisions
 # ---------------------------------------------------------------------------------------
+NEED_SIZE = (MAX_ROW + 1) * (N_FEATURES + 2)
+N_CODES = N_DIRS * (MAX_MOVE + 1)
+
+
+@njit(cache=True, error_model="numpy")
+def int_scratch_nb(extra):
+    """A decision's int64 scratch in one allocation (an allocation costs about as much as
+    valuing a few hikes): the demand table `need` and `extra` more ints."""
+    buf = np.empty(NEED_SIZE + extra, np.int64)
+    return buf[:NEED_SIZE].reshape((MAX_ROW + 1, N_FEATURES + 2)), buf[NEED_SIZE:]
+
+
+@njit(cache=True, error_model="numpy")
+def float_scratch_nb(extra):
+    """A decision's float64 scratch in one allocation: cell values, the gain of each feature
+    mask, the value of each hike code, and `extra` more floats."""
+    gains_at = N_CELLS
+    codes_at = gains_at + (1 << N_FEATURES)
+    extra_at = codes_at + N_CODES
+    buf = np.empty(extra_at + extra, np.float64)
+    return (buf[:gains_at], buf[gains_at:codes_at], buf[codes_at:extra_at], buf[extra_at:])
+
+
 @njit(cache=True, error_model="numpy")
 def rivals_earlier_nb(tables, s, p, card):
     """Expected number of rivals waking before `card`: for each rival, the share of its
@@ -296,12 +390,11 @@ def rivals_earlier_nb(tables, s, p, card):
 
 @njit(cache=True, error_model="numpy")
 def choose_plan_nb(tables, s, p, params, planner, options, n_options):
-    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    need, scratch = int_scratch_nb(MAX_OPTIONS)
+    vals, gain_by_mask, by_code, card_value = float_scratch_nb(PLAN_DRAW)
     demand_nb(tables, s, p, need)
-    vals = np.empty(N_CELLS, np.float64)
-    cell_values_nb(tables, s, p, need, params, planner, vals)
-    scratch = np.empty(64, np.int64)
-    card_value = np.full(PLAN_DRAW, np.nan)
+    cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask)
+    card_value[:] = np.nan
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
@@ -310,7 +403,8 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
         card = s.popen[p, slot]
         if np.isnan(card_value[slot]):
             last = last_card_nb(s, p, slot) if s.solo == 1 else -1
-            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last)
+            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last,
+                                            by_code)
         v = card_value[slot]
         if planner:
             v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.n_players - 1))
@@ -338,15 +432,16 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
 
 @njit(cache=True, error_model="numpy")
 def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
-    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    need, _ = int_scratch_nb(0)
+    vals, gain_by_mask, by_code, _ = float_scratch_nb(0)
     demand_nb(tables, s, p, need)
-    vals = np.empty(N_CELLS, np.float64)
-    cell_values_nb(tables, s, p, need, params, planner, vals)
+    cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask)
     last = last_card_nb(s, p, -1) if s.solo == 1 else -1
+    hike_values_nb(tables, s, p, card, vals, params, planner, last, by_code)
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
-        v = hike_value_nb(tables, s, p, card, options[i], vals, params, planner, last)
+        v = by_code[options[i]]
         if v > best_v + 1e-9:
             best_v = v
             best_i = i
@@ -358,7 +453,8 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     """Pick paintings one at a time, best value first, re-evaluating the demand after each
     (so two paintings do not both count for the same frame); take the matching option."""
     n_path = ctx[1]
-    need = np.zeros((MAX_ROW + 1, N_FEATURES + 2), np.int64)
+    need, _ = int_scratch_nb(0)
+    _, gain_by_mask, _, _ = float_scratch_nb(0)
     allowed = 0
     for i in range(n_options):
         allowed |= options[i]
@@ -371,12 +467,14 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     hand_n0 = s.hand_n[p]
     for _ in range(paint):
         demand_nb(tables, s, p, need)
+        mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
         best_pos = -1
         best_v = 0.0
         for i in range(n_path):
             if (allowed >> i) & 1 == 0 or (chosen >> i) & 1:
                 continue
-            v = land_value_nb(tables, s, s.grid[ctx[2 + i]], need, params, planner)
+            land = s.grid[ctx[2 + i]]  # land_value_nb, its commission gain looked up
+            v = end_value_nb(tables, land, params) + gain_by_mask[land_mask_nb(tables, land)]
             if v > best_v:
                 best_v = v
                 best_pos = i

@@ -276,11 +276,14 @@ def step_cell_nb(cell, d, k):
 
 
 @njit(cache=True, error_model="numpy")
-def occupied_by_other_nb(s, p, cell):
+def others_cells_nb(s, p):
+    """Bitmask of the cells another artist stands on (bit c = cell c): one pass over the
+    seats, so a loop over many cells tests a bit instead of every seat each time."""
+    m = 0
     for q in range(s.n_players):
-        if q != p and s.pos[q] == cell:
-            return True
-    return False
+        if q != p:
+            m |= 1 << s.pos[q]
+    return m
 
 
 @njit(cache=True, error_model="numpy")
@@ -292,8 +295,9 @@ def hike_options_nb(tables, s, p, card, options):
     another artist (all start on the centre) it is legal only when no hike is (rule option
     tables.stay_on_shared_card; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
     start = s.pos[p]
+    others = others_cells_nb(s, p)
     may_stay = (tables.stay_on_shared_card == SHARED_STAY_MAY_STAY
-                or not occupied_by_other_nb(s, p, start))
+                or (others >> start) & 1 == 0)
     n = 1 if may_stay else 0
     options[0] = 0
     dirs = tables.plan_dirs[card]
@@ -305,7 +309,7 @@ def hike_options_nb(tables, s, p, card, options):
             cell = step_cell_nb(start, d, k)
             if cell < 0 or s.grid[cell] == EMPTY:
                 break  # no entering or crossing an empty space; the grid ends here
-            if not occupied_by_other_nb(s, p, cell):
+            if (others >> cell) & 1 == 0:
                 options[n] = d * (MAX_MOVE + 1) + k
                 n += 1
     if n == 0:  # boxed in: "you can not move even if you wish to"
@@ -382,9 +386,10 @@ def paintable_mask_nb(s, p, path, n_path):
     """Path positions whose card may be painted: a landscape (not a ranger station, not an
     empty space) not under another artist. The start card counts."""
     mask = 0
+    others = others_cells_nb(s, p)
     for i in range(n_path):
         cell = path[i]
-        if s.grid[cell] >= 0 and not occupied_by_other_nb(s, p, cell):
+        if s.grid[cell] >= 0 and (others >> cell) & 1 == 0:
             mask |= 1 << i
     return mask
 
