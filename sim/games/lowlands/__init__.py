@@ -39,8 +39,8 @@ class LowlandsSpec(CompiledGameSpec):
     default_strategy = "greedy"
     # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
     # (docs/search-players.md, "Lowlands"). mcts is measured against the value-model planner
-    # of issue 21 (the ladder's mcts-48 level: docs/games/lowlands.md, "Ladder"); flatmc's
-    # lines are still those against the planner before it (marked so)
+    # of issue 21 (the ladder's mcts-48 level: docs/games/lowlands.md, "Ladder"), and so is
+    # flatmc at 2 players; flatmc's 4-player line is against the planner before it (marked so)
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 48, "rollout": "planner", "ranked": 1, "candidates": 3,
@@ -63,12 +63,12 @@ class LowlandsSpec(CompiledGameSpec):
         "flatmc": SearchDefault(
             params={"rollouts": 16, "rollout": "planner", "candidates": 3},
             measured=(
-                Measured(players=2, against="planner", games=40, wins=39, seconds_per_game=1.65,
-                         date="2026-11-30",
-                         where="shared machine; against the planner before issue 21's value "
-                               "model: not re-measured",
-                         command="balance run lowlands --players 2 --strategies f3x16,planner "
-                         "--variants V.toml --rotate-seats --games 40 --seed 1 --workers 1"),
+                Measured(players=2, against="planner", games=300, wins=291, seconds_per_game=4.7,
+                         date="2026-12-02",
+                         where="shared 2-core machine, load average 5-9; the time: CPU seconds "
+                               "a game (1,417 s for the 300 games on 2 workers)",
+                         command="balance run lowlands --players 2 --strategies flatmc,planner "
+                         "--rotate-seats --games 300 --seed 1 --workers 2"),
                 Measured(players=4, against="planner", games=40, wins=33, seconds_per_game=64.1,
                          date="2026-12-01",
                          where="shared 2-core machine, load average 11-17, a test run "
