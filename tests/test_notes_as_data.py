@@ -18,9 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _note_codes_in_analysis() -> dict:
-    """code -> keys of its detail, for every Note("code", {...}) written in analysis/."""
+    """code -> keys of its detail, for every Note("code", {...}) written in analysis/ or in
+    the facade (sim/api/: the report's card checks play there and return notes)."""
     codes = {}
-    for path in sorted((ROOT / "analysis").glob("*.py")):
+    files = sorted((ROOT / "analysis").glob("*.py")) + sorted((ROOT / "sim/api").glob("*.py"))
+    for path in files:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id == "Note"):
