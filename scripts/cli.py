@@ -502,6 +502,8 @@ def main(argv=None) -> int:
             _check_sizes(args, err)
             code = COMMANDS[args.command](args, out)
             out.flush()   # a reader gone (`| head`) is found here, not at the exit
+            if from_command_line:
+                processes.release_workers()   # the exit need not wait for idle workers
             return code
     except BrokenPipeError:  # `balance strategies sunset | head`: the reader left, not an error
         _quiet_stdout()

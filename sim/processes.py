@@ -119,3 +119,15 @@ def one_worker(calls):
     this process (`call_interruptibly`), results in order."""
     for fn, args, kwargs in calls:
         yield call_interruptibly(fn, *args, **kwargs)
+
+
+def release_workers() -> None:
+    """Stop loky's idle worker processes now, without waiting for them to leave. Left to the
+    interpreter's exit, loky's own shutdown waits for each worker to wind down: 0.65 s after a
+    2-worker Sunset run (measured 2026-12-02, 4 runs, idle machine: 1.12 s from the last line
+    to the exit against 0.47 s). Only for the command line's last step, when nothing more will
+    be played in this process; a process that never started a pool imports nothing here."""
+    module = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(module, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, kill_workers=True)
