@@ -40,7 +40,7 @@ class LowlandsSpec(CompiledGameSpec):
     # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
     # (docs/search-players.md, "Lowlands"). mcts is measured against the value-model planner
     # of issue 21 (the ladder's mcts-48 level: docs/games/lowlands.md, "Ladder"), and so is
-    # flatmc at 2 players; flatmc's 4-player line is against the planner before it (marked so)
+    # flatmc (2026-12-02)
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 48, "rollout": "planner", "ranked": 1, "candidates": 3,
@@ -69,14 +69,13 @@ class LowlandsSpec(CompiledGameSpec):
                                "a game (1,417 s for the 300 games on 2 workers)",
                          command="balance run lowlands --players 2 --strategies flatmc,planner "
                          "--rotate-seats --games 300 --seed 1 --workers 2"),
-                Measured(players=4, against="planner", games=40, wins=33, seconds_per_game=64.1,
-                         date="2026-12-01",
-                         where="shared 2-core machine, load average 11-17, a test run "
-                               "beside it: re-measure the time on a quiet machine; against "
-                               "the planner before issue 21's value model",
+                Measured(players=4, against="planner", games=100, wins=86, seconds_per_game=13.7,
+                         date="2026-12-02",
+                         where="shared 2-core machine, idle (load average 2); the time: CPU "
+                               "seconds a game (1,367 s for the 100 games on 2 workers)",
                          command="balance run lowlands --players 4 --strategies "
-                         "flatmc,planner,planner,planner --rotate-seats --games 40 --seed 7 "
-                         "--workers 1"))),
+                         "flatmc,planner,planner,planner --rotate-seats --games 100 --seed 7 "
+                         "--workers 2"))),
     }
     description = ("Raise sheep in fenced pastures or build the shared dike against the rising "
                    "sea (component values partly reconstructed: docs/games/lowlands-components.md)")
