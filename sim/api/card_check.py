@@ -15,8 +15,7 @@ from __future__ import annotations
 import functools
 import os
 
-from analysis.card_check import (flagged_cards, log_columns, measure,  # noqa: F401
-                                 worth_cards)
+from analysis.card_check import flagged_cards, log_columns, measure, worth_cards
 from analysis.findings import Note
 from sim.cards import REPORT_CHECK_CARDS, REPORT_CHECK_GAMES, plan_steps
 
