@@ -42,7 +42,7 @@ from sim.games.sunset.enums import (
 )
 from sim.games.sunset.nb import (
     N_PTS, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb,
-    cleanup_nb, draw_plans_nb, goals_held_nb, hike_options_nb, paint_options_nb, path_nb,
+    cleanup_nb, clear_turn_nb, draw_plans_nb, goals_held_nb, hike_options_nb, paint_options_nb, path_nb,
     plan_options_nb, rank_nb, score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
 )
 from sim.games.sunset.nb import default_keep_nb as hand_keep_nb
@@ -125,12 +125,7 @@ def start_turn_nb(s, t):
     s.selling_seat = p
     s.to_move = p
     s.phase = DEC_HIKE
-    s.hike = 0
-    s.n_path = 0
-    s.n_painted = 0
-    s.painted_features = 0
-    s.n_sold = 0
-    s.n_sell_opts = 0
+    clear_turn_nb(s)
 
 
 @njit(cache=True, error_model="numpy")

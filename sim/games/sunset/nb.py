@@ -67,6 +67,12 @@ def clear_game_nb(s):
     s.phase = 0
     s.to_move = 0
     s.trek = 0
+    clear_turn_nb(s)
+
+
+@njit(cache=True, error_model="numpy")
+def clear_turn_nb(s):
+    """The fields of the turn in progress back to 0: at set-up and when a turn begins."""
     s.hike = 0
     s.n_path = 0
     s.n_painted = 0
