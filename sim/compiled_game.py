@@ -150,28 +150,22 @@ class CompiledGameSpec(GameSpec):
         strategies/search.py (`catalog_for(spec)`, ids >= SEARCH_BASE); plain Python, from
         the catalog modules (no numba)."""
         catalog = list(self.catalog_module().CATALOG)
-        try:
-            import strategies.search_catalog as search
-        except ModuleNotFoundError:
-            return catalog
-        extra = getattr(search, "catalog_for", None)
-        if extra is not None:
-            catalog += list(extra(self))
+        if self.pieces().search_catalog is not None:
+            catalog += list(self.pieces().module("search_catalog").catalog_for(self))
         return catalog
 
     def estimated_seconds_per_game(self, prepared: Prepared) -> float | None:
         """A rough cost of one game when a seat plays a search player (strategies/search.py
         estimated_seconds_per_game: the runner's chunk size follows from it), else None."""
-        try:
-            import strategies.search as search
-        except ModuleNotFoundError:
+        if self.pieces().search is None:
             return None
-        return search.estimated_seconds_per_game(self.strategy_catalog(), prepared)
+        return self.pieces().module("search").estimated_seconds_per_game(
+            self.strategy_catalog(), prepared)
 
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
         import numpy as np
 
-        from strategies.registry import resolve_strategies
+        resolve_strategies = self.pieces().module("strategy_names").resolve_strategies
         n_players = int(n_players)
         if not self.min_players <= n_players <= self.max_players:
             raise ToolkitError(f"{self.name}: --players must be {self.min_players}.."
@@ -194,7 +188,7 @@ class CompiledGameSpec(GameSpec):
         """A user function that cannot take a decision's 10 arguments: one line per function
         (the compile and a real decision are tried by sim/user_check.py before a run)."""
         from sim.user_check import signature_problem
-        from strategies.registry import load_user_function
+        from sim.user_files import load_user_function
         problems = []
         for path, fn in users:
             problem = signature_problem(load_user_function(path, fn))
@@ -230,7 +224,7 @@ class CompiledGameSpec(GameSpec):
 
     def n_builtin(self) -> int:
         """Built-in ids are 0..n_builtin-1 (catalog entries below the search players' ids)."""
-        from strategies.search_catalog import SEARCH_BASE
+        from sim.harness import SEARCH_BASE
         ids = [int(e["id"]) for e in self.catalog_module().CATALOG if int(e["id"]) < SEARCH_BASE]
         return max(ids) + 1 if ids else 0
 
@@ -238,12 +232,9 @@ class CompiledGameSpec(GameSpec):
         """The search players' dispatcher for this game (ids >= SEARCH_BASE), built by
         strategies/search.py (`search_choose_for(spec)`), or None when there is none."""
         if self.name not in _SEARCH:   # once per process: the kernels are keyed on it
-            try:
-                import strategies.search as search
-            except ModuleNotFoundError:
-                search = None
-            make = getattr(search, "search_choose_for", None)
-            _SEARCH[self.name] = make(self) if make is not None else None
+            search = self.pieces().search
+            _SEARCH[self.name] = (None if search is None else
+                                  self.pieces().module("search").search_choose_for(self))
         return _SEARCH[self.name]
 
     def kernels(self, user_functions=(), search: bool = False, cache_users: bool = True):
@@ -258,7 +249,7 @@ class CompiledGameSpec(GameSpec):
         return list(self.model().RECORD.columns)
 
     def _user_functions(self, prepared: Prepared) -> tuple:
-        from strategies.registry import load_user_function
+        from sim.user_files import load_user_function
         return tuple(load_user_function(path, fn) for path, fn in prepared.user_strategies)
 
     def _run_kernels(self, prepared: Prepared):

@@ -70,6 +70,14 @@ PIECES = (
           "sim/harness.py (ids 0..n-1), the search players' rollouts"),
     Piece("catalog", "the strategy catalog", ("CATALOG", "N_PARAMS"), "Strategies",
           "`balance strategies`, --strategies, the ladder"),
+    Piece("strategy_names", "the strategy-name resolver", ("resolve_strategies",),
+          "Strategies", "`spec.prepare`: --strategies, variants files, user strategy files"),
+    Piece("search_catalog", "the search players' catalog", ("catalog_for",), "Strategies",
+          "`balance strategies`, --strategies (ids >= SEARCH_BASE; plain Python)",
+          required=False),
+    Piece("search", "the search players", ("search_choose_for", "estimated_seconds_per_game"),
+          "Strategies", "sim/harness.py (ids >= SEARCH_BASE), the runner's chunk size",
+          required=False),
     Piece("positions", "positions from text", (), "Everything else the game keeps",
           "`game(NAME).positions` (sim/api/games.py)", required=False),
     Piece("snapshot", "the per-round snapshot", ("ROWS", "PERIOD", "period_nb", "snapshot_nb"),
@@ -83,6 +91,14 @@ DATA_FIELDS = {
     "test_vary": "one `--vary` for the tests of sweep and tune (tests/test_game_defaults.py)",
     "rule_tests": "the game's rule-test files (the Makefile's coverage target)",
     "docs_page": "the game's docs page",
+}
+
+# the platform's players, handed to every game's spec unless its contract names others (or
+# None: no search players). The engine (sim/) never imports strategies/: it is handed them here.
+PLATFORM_PLAYERS = {
+    "strategy_names": "strategies.registry",
+    "search_catalog": "strategies.search_catalog",
+    "search": "strategies.search",
 }
 
 # optional model pieces and their defaults (set on the model module by load_model)
@@ -105,6 +121,9 @@ class GameContract:
     trace: str              # "module:attribute"
     strategies: str         # "module"
     catalog: str            # "module"
+    strategy_names: str     # "module" (default: PLATFORM_PLAYERS)
+    search_catalog: str | None   # "module", or None: no search players
+    search: str | None      # "module", or None: no search players
     positions: str | None   # "module", or None: no positions from text
     snapshot: str | None    # "module", or None: no per-round snapshot (the game over time)
     test_vary: str | None   # a `--vary` of one rule option, e.g. "rules.x=1..2"
@@ -120,7 +139,7 @@ class GameContract:
                 raise ToolkitError(f"game contract: unknown piece '{key}'{hint}; the pieces are "
                                    f"{', '.join(known)} ({DOC}, \"The game contract\")")
         for p in PIECES:
-            setattr(self, p.field, fields.get(p.field))
+            setattr(self, p.field, fields.get(p.field, PLATFORM_PLAYERS.get(p.field)))
         self.test_vary = fields.get("test_vary")
         self.rule_tests = tuple(fields.get("rule_tests") or ())
         self.docs_page = fields.get("docs_page")

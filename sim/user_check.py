@@ -137,7 +137,7 @@ def check_user_strategies(spec, prepared, n_games: int = PROBE_GAMES) -> None:
     """Raise UserStrategyError (one line) if a user strategy of `prepared` cannot be used."""
     if not prepared.user_strategies:
         return
-    from strategies.registry import load_user_function
+    from sim.user_files import load_user_function
 
     users = []
     for path, name in prepared.user_strategies:

@@ -15,9 +15,9 @@ A strategy name is one of:
 
   * `path/to/file.py:function`, a user's own @njit strategy, or `NAME=path/to/file.py:function`
     to give it a short display name. It gets a negative id (-1, -2, ... one per distinct file
-    and function) and the engine loads it in each worker with `load_user_function`. Its
-    display name (NAME, else the function's name) is what logs, summaries, reports and figures
-    show; the file's absolute path stays in the manifest (`source`, `user_strategies`). A path
+    and function) and the engine loads it in each worker (sim/user_files.py). Its display
+    name (NAME, else the function's name) is what logs, summaries, reports and figures show;
+    the file's absolute path stays in the manifest (`source`, `user_strategies`). A path
     starting with `@examples/` is a file of the toolkit's own docs/examples folder, so that
     the documented examples run from any folder.
 
@@ -35,15 +35,12 @@ illegal answer (option 0 is played): an id is never silently played by a built-i
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import math
 import os
 import re
-import sys
-from typing import Any
 
 from sim.game_api import ToolkitError
+from sim.user_files import load_user_function
 from strategies.params import n_params_of, param_list as _param_list  # noqa: F401 (n_params_of: a name of this module)
 
 try:  # python >= 3.11
@@ -231,66 +228,6 @@ def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
     if problems:
         raise ToolkitError(problems)
     return out
-
-
-# --- user strategies -----------------------------------------------------------------------
-_USER_CACHE: dict[tuple[str, str], Any] = {}
-_MODULE_CACHE: dict[str, Any] = {}
-
-
-_TOOLKIT_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def _user_module_name(path: str) -> str:
-    """The module name a user's file is imported under.
-
-    A compiled kernel that calls the user's function names that module, and the compile cache
-    keys a file inside the toolkit on its path relative to the toolkit (sim/compile_cache.py).
-    So the module name of such a file is made from that relative path too: a kernel cached
-    by another clone of the same sources (CI's, a colleague's) then finds its module. A file
-    outside the toolkit is named, like its cache entry, from its absolute path."""
-    real = os.path.realpath(path)
-    inside = os.path.commonpath([real, _TOOLKIT_ROOT]) == _TOOLKIT_ROOT
-    shown = os.path.relpath(real, _TOOLKIT_ROOT).replace(os.sep, "/") if inside else path
-    return "balance_user_" + hashlib.sha1(shown.encode()).hexdigest()[:12]
-
-
-def _import_user_file(path: str):
-    path = os.path.abspath(path)
-    if path in _MODULE_CACHE:
-        return _MODULE_CACHE[path]
-    if not os.path.isfile(path):
-        raise ToolkitError(f"user strategy file {path}: not found")
-    mod_name = _user_module_name(path)
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    if spec is None or spec.loader is None:
-        raise ToolkitError(f"user strategy file {path}: cannot be imported as a python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # the user's code: any error is theirs to fix
-        sys.modules.pop(mod_name, None)
-        first = str(exc).splitlines()[0] if str(exc) else ""
-        raise ToolkitError(f"user strategy file {path}: importing it failed: "
-                           f"{type(exc).__name__}: {first}") from None
-    _MODULE_CACHE[path] = module
-    return module
-
-
-def load_user_function(path: str, name: str):
-    """Import the user's file (once per process) and return its object `name`."""
-    key = (os.path.abspath(path), name)
-    if key in _USER_CACHE:
-        return _USER_CACHE[key]
-    module = _import_user_file(key[0])
-    if not hasattr(module, name):
-        raise ToolkitError(f"user strategy file {key[0]}: defines no '{name}'")
-    obj = getattr(module, name)
-    if not callable(obj):
-        raise ToolkitError(f"user strategy file {key[0]}: '{name}' is not a function")
-    _USER_CACHE[key] = obj
-    return obj
 
 
 # --- resolution ------------------------------------------------------------------------------

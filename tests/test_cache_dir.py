@@ -158,17 +158,17 @@ def test_a_user_file_inside_the_toolkit_gets_one_module_name_in_every_clone(tmp_
     """A kernel cached by one clone names the user's module; another clone of the same sources
     (CI's fresh clone, reusing the machine's cache) must import the file under that name, or
     loading the kernel fails with ModuleNotFoundError (the stop of 2026-12-01 failed so)."""
-    from strategies import registry
+    from sim import user_files
     names = []
     for clone in ("a", "b"):
         root = tmp_path / clone / "main"
         (root / "docs" / "examples").mkdir(parents=True)
         bot = root / "docs" / "examples" / "bot.py"
         bot.write_text("def bot():\n    return 0\n")
-        monkeypatch.setattr(registry, "_TOOLKIT_ROOT", str(root))
-        names.append(registry._user_module_name(str(bot)))
+        monkeypatch.setattr(user_files, "_TOOLKIT_ROOT", str(root))
+        names.append(user_files._user_module_name(str(bot)))
     assert names[0] == names[1]
     # outside the toolkit the file's own path names it, as its cache entry does
-    monkeypatch.setattr(registry, "_TOOLKIT_ROOT", str(tmp_path / "a" / "main"))
-    outside = [registry._user_module_name(str(tmp_path / c / "bot.py")) for c in ("x", "y")]
+    monkeypatch.setattr(user_files, "_TOOLKIT_ROOT", str(tmp_path / "a" / "main"))
+    outside = [user_files._user_module_name(str(tmp_path / c / "bot.py")) for c in ("x", "y")]
     assert outside[0] != outside[1] and names[0] not in outside

@@ -133,3 +133,31 @@ def test_every_shipped_game_has_positions_through_its_contract():
     assert callable(game("lowlands").positions.fresh)
     with pytest.raises(ToolkitError, match=r"^toy: the game offers no positions from text"):
         Game(TOY).positions
+
+
+def test_the_players_are_handed_to_the_spec_through_the_contract(empty_registry):
+    """The engine imports no strategies/: a game gets the platform's players from its
+    contract (PLATFORM_PLAYERS), can do without search players (None) and is refused, in one
+    line, when a player piece names a module that lacks what the spec calls."""
+    from sim.game_contract import PLATFORM_PLAYERS
+    contract = GameContract.single_module("tests.toygame")
+    assert {f: getattr(contract, f) for f in PLATFORM_PLAYERS} == PLATFORM_PLAYERS
+
+    class NoSearch(ToySpec):
+        contract = GameContract.single_module("tests.toygame", search=None, search_catalog=None)
+        name = "nosearch"
+    spec = NoSearch()
+    registry.register(spec)
+    names = [e["name"] for e in spec.strategy_catalog()]
+    assert "mcts" not in names and "flatmc" not in names and names
+    assert spec.search_choose() is None
+    assert {"mcts", "flatmc"} <= {e["name"] for e in ToySpec().strategy_catalog()}
+
+    class WrongSearch(ToySpec):
+        contract = GameContract.single_module("tests.toygame", search="strategies.registry")
+        name = "wrongsearch"
+    with pytest.raises(ToolkitError) as exc:
+        registry.register(WrongSearch())
+    assert exc.value.lines == [
+        "game 'wrongsearch': the search players (strategies.registry) has no search_choose_for, "
+        "estimated_seconds_per_game (docs/adding-a-game.md, \"Strategies\")"]

@@ -1,12 +1,15 @@
 """The layers of docs/architecture.md hold: no import points up.
 
-    engine   sim/ (but sim/api), strategies/      the games, the runner, run folders
+    engine   sim/ (but sim/api)                  the games, the runner, run folders
+    players  strategies/                         built-in and search players, strategy names
     analysis analysis/                           statistics of logs
     reports  reports/                            documents, figures, terminal text
     facade   sim/api/                            the library API (`from sim import run ...`)
     scripts  scripts/                            the command line: parse, call, print
 
-A module may import its own layer and the layers below it. The one exception: the engine may
+A module may import its own layer and the layers below it: the players are built on the engine's
+rules and loop, and the engine is handed them by each game's contract (module names, checked at
+registration: sim/game_contract.py), never by an import. The one exception: the engine may
 import analysis.stats, the statistics leaf, and analysis.formatting, the one number format
 (both import nothing of the toolkit), for the precision stop of a growing run
 (sim/designer.py) and the Surfers calibration's printed table. Every import
@@ -20,7 +23,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ORDER = ["engine", "analysis", "reports", "facade", "scripts"]
+ORDER = ["engine", "players", "analysis", "reports", "facade", "scripts"]
 LEAVES = {"analysis.stats", "analysis.formatting"}          # may be imported from every layer
 PACKAGES = ("sim", "strategies", "analysis", "reports", "scripts")
 
@@ -31,7 +34,7 @@ def layer(module: str) -> str | None:
         return None
     if parts[:2] == ["sim", "api"]:
         return "facade"
-    return {"sim": "engine", "strategies": "engine", "analysis": "analysis",
+    return {"sim": "engine", "strategies": "players", "analysis": "analysis",
             "reports": "reports", "scripts": "scripts"}[parts[0]]
 
 
@@ -96,6 +99,10 @@ def test_the_layering_check_sees_an_upward_import(tmp_path):
                      "def f():\n    from reports.document import Table\n")
     assert violations([(probe, "sim.probe")]) == [
         "sim.probe line 4: engine imports reports.document (reports)"]
+    probe.write_text("def f():\n    from strategies.registry import resolve_strategies\n")
+    assert violations([(probe, "sim.probe")]) == [
+        "sim.probe line 2: engine imports strategies.registry (players)"]
+    assert violations([(probe, "analysis.probe")]) == []
     probe.write_text("from sim import api\n")
     assert violations([(probe, "analysis.probe")]) == [
         "analysis.probe line 1: analysis imports sim.api (facade)"]

@@ -1,9 +1,14 @@
-"""`balance new-game` (issue 25, item 3): the scaffold is a working game. Written into a
-temporary folder, it passes the rule tests it ships, the conformance test of every game
-(tests/test_every_game.py) and plays a `balance run`, found through the game path alone.
+"""`balance new-game`: the scaffold is a working game. Written into a temporary folder, it
+passes the rule tests it ships, the conformance test of every game (tests/test_every_game.py)
+and plays a `balance run`, found through the game path alone.
 
-The first run compiles the scaffold's kernels (a new folder: numba caches by file), so this
-file costs about a minute on a loaded machine; the tests' own checks take seconds."""
+The toolkit ships that scaffold's output as its test game (tests/data/games/dice/, written by
+`balance new-game dice --out tests/data/games` from the toolkit's folder): a test writes the
+scaffold again and checks that every file is the same, so the shipped game is what a newcomer
+gets, and `compare`, `ladder`, `cards` and `report` are tried on it unchanged.
+
+The first run compiles the scaffold's kernels, so this file costs about a minute on a loaded
+machine the first time; the tests' own checks take seconds."""
 from __future__ import annotations
 
 import json
@@ -17,6 +22,7 @@ from scripts.cli import main
 from sim import registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHIPPED = os.path.join(ROOT, "tests", "data", "games")      # the shipped test game's game path
 FILES = ["__init__.py", "catalog.py", "components.py", "default_components.toml", "docs.md",
          "model.py", "players.py", "test_rules.py", "trace.py"]
 
@@ -106,3 +112,60 @@ def test_a_game_path_that_is_not_a_folder_is_one_line(monkeypatch, tmp_path, cap
     assert main(["games"]) == 2
     err = capsys.readouterr().err
     assert err == f"balance: error: BALANCE_GAME_PATH: '{tmp_path / 'nowhere'}' is not a folder\n"
+
+
+def test_the_shipped_test_game_is_the_scaffolds_output(tmp_path, monkeypatch):
+    """Written again from the templates, as `balance new-game dice --out tests/data/games` in
+    the toolkit's folder writes it, every file equals the shipped one: a change of a template
+    that is not carried to the shipped game (or the other way round) fails here."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new-game", "dice", "--out", "tests/data/games"]) == 0
+    fresh = tmp_path / "tests" / "data" / "games" / "dice"
+    shipped = os.path.join(SHIPPED, "dice")
+    assert sorted(os.listdir(fresh)) == sorted(f for f in os.listdir(shipped)
+                                               if f != "__pycache__") == FILES
+    for name in FILES:
+        with open(os.path.join(shipped, name), encoding="utf-8") as fh:
+            assert (fresh / name).read_text(encoding="utf-8") == fh.read(), name
+
+
+SHIPPED_COMMANDS = """
+import sys
+from scripts.cli import main
+out = sys.argv[1]
+steps = [
+    ["run", "dice", "--players", "3", "--games", "120", "--out", out + "/run", "--workers", "1"],
+    ["report", out + "/run", "--out", out + "/report", "--format", "md"],
+    ["compare", "dice", "--players", "2", "--strategies", "greedy,random", "--games", "120",
+     "--out", out + "/compare", "--workers", "1"],
+    ["cards", "dice", "--players", "2", "--games", "120", "--states", "20",
+     "--out", out + "/cards", "--workers", "1"],
+    ["ladder", "dice", "--players", "2", "--games", "24", "--budgets", "4",
+     "--verdict-games", "24", "--card-states", "10", "--out", out + "/ladder", "--workers", "1"],
+]
+for step in steps:
+    code = main(["--game-path", sys.argv[2], *step, "--no-progress"])
+    print("STEP", step[0], code, flush=True)
+    if code:
+        sys.exit(code)
+"""
+
+
+def test_the_shipped_game_runs_every_designer_command_unchanged(tmp_path):
+    """run, report, compare, cards and ladder on the shipped scaffold game, through the game
+    path, with nothing written for it: each command ends with 0 and writes its folder."""
+    res = subprocess.run([sys.executable, "-c", SHIPPED_COMMANDS, str(tmp_path), SHIPPED],
+                         cwd=ROOT, env={k: v for k, v in os.environ.items()
+                                        if k != "BALANCE_GAME_PATH"},
+                         capture_output=True, text=True, timeout=1500)
+    steps = [line.split()[1:] for line in res.stdout.splitlines() if line.startswith("STEP ")]
+    assert steps == [[c, "0"] for c in ("run", "report", "compare", "cards", "ladder")], \
+        res.stdout[-3000:] + res.stderr[-3000:]
+    for folder in ("run", "report", "compare", "cards", "ladder"):
+        assert os.listdir(tmp_path / folder), folder
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["game"] == "dice"
+
+
+def test_the_shipped_game_passes_its_own_rule_tests():
+    summary = pytest_in(SHIPPED, os.path.join(SHIPPED, "dice", "test_rules.py"))
+    assert summary.startswith("5 passed"), summary
