@@ -455,11 +455,12 @@ def new_aggregates(players: int, meta: dict, columns: list) -> RunAggregates:
     return agg
 
 
-def aggregate_files(files: list[str], players: int, meta: dict, available: list[str],
-                    progress: bool = False, manifest_strategies: list | None = None) -> RunAggregates:
-    """Stream every chunk file once (reading only the needed columns)."""
-    import pyarrow.parquet as pq
-
+def aggregate_logs(logs, players: int, meta: dict, available: list[str] | None = None,
+                   progress: bool = False, manifest_strategies: list | None = None) -> RunAggregates:
+    """Stream the logs once, a chunk at a time, reading only the needed columns. `logs` is
+    handed in (sim.run_folder.Logs: `columns`, `len()`, `tables(columns)`): this layer reads
+    no file."""
+    available = list(logs.columns) if available is None else available
     cols = needed_columns(meta, available)
     read = list(dict.fromkeys(["game", "seat", *cols]))
     agg = new_aggregates(players, meta, cols)
@@ -469,13 +470,13 @@ def aggregate_files(files: list[str], players: int, meta: dict, available: list[
     if progress:
         try:
             from tqdm import tqdm
-            bar = tqdm(total=len(files), unit="chunk", desc="report", file=sys.stderr,
+            bar = tqdm(total=len(logs), unit="chunk", desc="report", file=sys.stderr,
                        dynamic_ncols=True)
         except ImportError:  # pragma: no cover
             bar = None
     try:
-        for f in files:
-            agg.add_table(pq.read_table(f, columns=read))
+        for table in logs.tables(read):
+            agg.add_table(table)
             agg.files += 1
             if bar is not None:
                 bar.update(1)

@@ -2,7 +2,7 @@
 logs (analysis.aggregate). Verdicts and flags are data (analysis/findings.py `Finding`);
 reports/findings.py writes them as sentences.
 
-    analyse_run(run_dir) -> BalanceAnalysis
+    analyse_folder(folder) -> BalanceAnalysis   (folder: a checked run folder, sim/run_folder.py)
 
 Sections (see docs/report.md for every definition): seat fairness (win share per seat with a
 Wilson interval, a test against the fair share 1/players with Holm's correction across
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import RunAggregates, aggregate_files
+from analysis.aggregate import RunAggregates, aggregate_logs
 from analysis.cards import taker_gap
 from analysis.findings import Finding, Note
 from analysis.metadata import component_name, game_metadata, normalise, value_text
@@ -95,6 +95,9 @@ class BalanceAnalysis:
     illegal: pd.DataFrame | None = None  # strategies with illegal decisions (replaced by option 0)
     h2h_low: pd.DataFrame | None = None   # the head-to-head interval (analysis/tables.py)
     h2h_high: pd.DataFrame | None = None
+    # (the game's shipped component file, the run's copy) as text, None when not known: what
+    # the report's "What was played" compares (analysis/played.py run_component_changes)
+    component_texts: tuple | None = None
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -124,28 +127,18 @@ def _hist_stats(values: np.ndarray, counts: np.ndarray) -> dict:
             "median": q(0.5), "p90": q(0.9), "max": float(v[nz[-1]])}
 
 
-# --- loading ------------------------------------------------------------------------------
-def check_run_folder(run_dir: str, allow_incomplete: bool = False):
-    """The run folder opened and checked by the one loader of run folders (sim/run_folder.py):
-    manifest validated, every chunk verified against its record, the component copy checked
-    against the SHA-256 the run recorded and loaded. ToolkitError (one line) otherwise."""
-    from sim.run_folder import open_run
-
-    return open_run(run_dir, allow_incomplete=allow_incomplete)
-
-
-def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = None,
-                confidence: float = 0.95, allow_incomplete: bool = False,
-                card_checker=None) -> BalanceAnalysis:
-    """Analyse a run folder. `metadata` overrides what the game declares (tests, unknown games).
+# --- the analysis of one run folder ---------------------------------------------------------
+def analyse_folder(folder, progress: bool = False, metadata: dict | None = None,
+                   confidence: float = 0.95, card_checker=None) -> BalanceAnalysis:
+    """Analyse a checked run folder (sim.run_folder.RunFolder, opened by the caller: its
+    manifest, its logs, the run's own component file); this layer reads no file.
+    `metadata` overrides what the game declares (tests, unknown games).
     `card_checker(run_dir, analysis, progress=...)` -> (results, notes): the flagged and
     never-taken cards get their counterfactual advantage (the facade's
     sim/api/card_check.py `checker(games)`: it plays games, which this layer does not), and
     their verdicts say it; None: the verdicts say it was not measured."""
-    from sim.runner import log_columns
-
-    folder = check_run_folder(run_dir, allow_incomplete)
-    manifest, files = folder.manifest, folder.files
+    run_dir = folder.path
+    manifest = folder.manifest
     notes = list(folder.notes)
     metadata_from_game = metadata is None
     if metadata is None:
@@ -154,7 +147,7 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
         if spec is None:
             notes.append(Note("unregistered-game", {"game": manifest.get("game")}))
         metadata = game_metadata(spec, comp)
-    available = log_columns(run_dir)
+    available = folder.logs.columns
     for need in ("game", "seat"):
         if need not in available:
             raise ToolkitError(f"{run_dir}: the logs have no '{need}' column")
@@ -166,8 +159,8 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
     if players < 1:
         raise ToolkitError(f"{run_dir}: the manifest gives no player count")
     try:
-        agg = aggregate_files(files, players, meta, available, progress=progress,
-                              manifest_strategies=manifest.get("strategy_names"))
+        agg = aggregate_logs(folder.logs, players, meta, available, progress=progress,
+                             manifest_strategies=manifest.get("strategy_names"))
     except ValueError as exc:
         raise ToolkitError(f"{run_dir}: the logs cannot be read ({exc})") from None
     if agg.n_games == 0:
@@ -181,10 +174,11 @@ def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = No
                               run_dir, response)
         else:
             analysis.notes.extend(check_notes)
+    analysis.component_texts = folder.component_texts()
     from analysis.breakdowns import compute, declared, headline_tests
     by_value, per_strategy, bd_notes = declared(metadata, available, players)
     analysis.notes.extend(bd_notes)
-    analysis.breakdowns = compute(files, by_value, per_strategy, confidence)
+    analysis.breakdowns = compute(folder.logs, by_value, per_strategy, confidence)
     # nothing to test alone or when every game ended all tied (every share is 1/players)
     testable = not analysis.solo and analysis.all_tied_rate != 1.0
     from analysis.metadata import start_declaration

@@ -127,19 +127,16 @@ def value_shown(b: dict, value):
         return value
 
 
-def compute(files: list, breakdowns: list, per_strategy: list, confidence: float = 0.95) -> list:
-    """One pass over the chunk files; returns Breakdown objects."""
-    import pyarrow.parquet as pq
+def compute(logs, breakdowns: list, per_strategy: list, confidence: float = 0.95) -> list:
+    """One pass over the logs (sim.run_folder.Logs, handed in: a table per chunk); returns
+    Breakdown objects."""
     if not breakdowns and not per_strategy:
         return []
     cols = sorted({b["column"] for b in breakdowns} | {p["column"] for p in per_strategy})
     sums: dict = {b["column"]: {} for b in breakdowns}
     strat: dict = {p["column"]: {} for p in per_strategy}
-    for path in files:
-        pf = pq.ParquetFile(path)
-        names = set(pf.schema_arrow.names)
-        need = [c for c in ["strategy", "win", "score"] + cols if c in names]
-        df = pf.read(columns=need).to_pandas()
+    for table in logs.tables(["strategy", "win", "score"] + cols):
+        df = table.to_pandas()
         if "win" not in df:
             df["win"] = np.nan
         if "score" not in df:
@@ -254,38 +251,31 @@ def headline_tests(breakdowns: list, players: int, alpha: float = 0.05) -> list:
     return heads
 
 
-def for_summary(spec, out_dir: str, players: int, confidence: float = 0.95) -> list:
-    """The breakdowns a game marks "summary": True, computed over a run folder's chunk files
-    for the terminal summary (reports/terminal.py prints them)."""
+def for_summary(spec, folder, players: int, confidence: float = 0.95) -> list:
+    """The breakdowns a game marks "summary": True, computed over a checked run folder
+    (sim.run_folder.RunFolder, opened by the caller with its components: the run's own
+    effective component file, as the report reads it) for the terminal summary
+    (reports/terminal.py prints them)."""
     from analysis.metadata import game_metadata
-    from sim.runner import chunk_files, log_columns
 
-    comp = None
-    if spec is not None:   # the run's own effective component file, as the report reads it
-        from sim.game_api import ToolkitError
-        from sim.run_folder import open_run
-        try:
-            comp = open_run(out_dir).components
-        except ToolkitError:
-            comp = None    # the summary itself says what is wrong with the folder
-    meta = game_metadata(spec, comp) if spec is not None else {}
-    by_value, per_strategy, _ = declared(meta, log_columns(out_dir), players)
+    meta = game_metadata(spec, folder.components) if spec is not None else {}
+    by_value, per_strategy, _ = declared(meta, folder.logs.columns, players)
     by_value = [b for b in by_value if b["summary"]]
     per_strategy = [p for p in per_strategy if p["summary"]]
-    out = compute(chunk_files(out_dir), by_value, per_strategy, confidence)
+    out = compute(folder.logs, by_value, per_strategy, confidence)
     # the start position is tested here as in the report (Holm across the positions)
     headline_tests([b for b in out if b.start], players)
     return out
 
 
-def start_breakdown(files: list, meta_raw: dict | None, available: list, players: int,
+def start_breakdown(logs, meta_raw: dict | None, available: list, players: int,
                     confidence: float = 0.95) -> Breakdown | None:
-    """The start-position table of a set of chunk files (a run, every seating of a compare):
+    """The start-position table of a set of logs (a run, every seating of a compare):
     the game's start declaration as a breakdown, tested (Holm across the positions); None
     when the game has no start position at this player count."""
     by_value, _, _ = declared({"start": (meta_raw or {}).get("start")}, available, players)
     if not by_value:
         return None
-    out = compute(files, by_value, [], confidence)
+    out = compute(logs, by_value, [], confidence)
     headline_tests(out, players)
     return out[0]

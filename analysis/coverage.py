@@ -53,20 +53,19 @@ def coverage_table(agg) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def run_coverage(run_dirs) -> pd.DataFrame:
-    """coverage_table of one or more checked run folders of one game and player count (their
-    own component copies name the cards)."""
-    from analysis.aggregate import aggregate_files
-    from analysis.balance import check_run_folder
+def run_coverage(folders) -> pd.DataFrame:
+    """coverage_table of one or more checked run folders (sim.run_folder.RunFolder, opened by
+    the caller) of one game and player count; their own component copies name the cards."""
+    from analysis.aggregate import aggregate_logs
     from analysis.metadata import game_metadata, normalise
-    from sim.runner import log_columns
 
-    dirs = [run_dirs] if isinstance(run_dirs, str) else list(run_dirs)
-    folders = [check_run_folder(d) for d in dirs]
+    folders = list(folders) if isinstance(folders, (list, tuple)) else [folders]
     first = folders[0]
-    meta, _ = normalise(game_metadata(first.spec, first.components), log_columns(dirs[0]))
+    logs = folders[0].logs
+    for f in folders[1:]:
+        logs = logs + f.logs
+    meta, _ = normalise(game_metadata(first.spec, first.components), logs.columns)
     names = [str(s) for f in folders for s in f.manifest.get("strategy_names") or []]
-    agg = aggregate_files([p for f in folders for p in f.files],
-                          int(first.manifest["players"]), meta, log_columns(dirs[0]),
-                          manifest_strategies=names or None)
+    agg = aggregate_logs(logs, int(first.manifest["players"]), meta,
+                         manifest_strategies=names or None)
     return coverage_table(agg)

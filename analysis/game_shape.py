@@ -1,4 +1,4 @@
-"""The game over time (issue 24; docs/report.md, "The game over time"): one definition of
+"""The game over time (docs/report.md, "The game over time"): one definition of
 each game-shape statistic, as pure functions of the snapshot frames (sim/snapshots.py).
 
 Frames: `rounds` has one row per (game, round, seat) with `score`, the game's own
@@ -181,13 +181,6 @@ def summary(rounds: pd.DataFrame, decisions: pd.DataFrame, confidence: float = 0
     out = pd.DataFrame(rows)
     out.attrs["decisiveness_threshold"] = games.attrs["decisiveness_threshold"]
     return out
-
-
-def load(run_dir: str):
-    """(rounds, decisions, meta) of a run folder's snapshots (sim/snapshots.py), or None when
-    the run recorded none (`balance run --snapshots`)."""
-    from sim.snapshots import read_snapshots
-    return read_snapshots(run_dir)
 
 
 def per_game_rows(rounds: pd.DataFrame) -> pd.DataFrame:

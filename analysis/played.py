@@ -4,7 +4,7 @@ name, and its players with their parameters.
 
     component_changes(shipped_text, played_text, kinds) -> DataFrame
         one row per changed value: section, item, kind, field, shipped, played
-    run_component_changes(run_dir, manifest, meta) -> DataFrame | None   (None: not known)
+    run_component_changes(texts, meta) -> DataFrame | None   (texts: (shipped, played); None: not known)
     player_groups(manifest) -> DataFrame   seat, strategy, parameters (text), seats (count)
 
 The component copy a run keeps (components.toml) is the effective file, `--set` written in
@@ -12,7 +12,6 @@ The component copy a run keeps (components.toml) is the effective file, `--set` 
 """
 from __future__ import annotations
 
-import os
 import tomllib
 
 import pandas as pd
@@ -73,23 +72,15 @@ def card_kinds(meta: dict) -> dict:
     return out
 
 
-def run_component_changes(run_dir: str, manifest: dict, meta: dict | None = None):
-    """The changes of a run folder's component copy against its game's shipped file, or None
-    when the game is not registered here (nothing to compare with)."""
-    from sim.registry import get_game
-
-    try:
-        spec = get_game(str(manifest.get("game")))
-        shipped = spec.default_components_text()
-    except Exception:   # an unregistered game: the report says the changes are not known
+def run_component_changes(texts, meta: dict | None = None):
+    """The changes of a run's component copy against its game's shipped file; `texts` is
+    (shipped, played) as the caller read them (sim.run_folder.RunFolder.component_texts), None
+    when not known (the game is not registered here: nothing to compare with)."""
+    if texts is None:
         return None
-    copy = os.path.join(run_dir, (manifest.get("components") or {}).get("copy")
-                        or "components.toml")
     try:
-        with open(copy, encoding="utf-8") as fh:
-            played = fh.read()
-        return component_changes(shipped, played, card_kinds(meta or {}))
-    except (OSError, tomllib.TOMLDecodeError):
+        return component_changes(texts[0], texts[1], card_kinds(meta or {}))
+    except tomllib.TOMLDecodeError:
         return None
 
 

@@ -1,8 +1,12 @@
 """The statistics of the toolkit, each defined once (docs/architecture.md, "One analysis layer").
 
-Normal quantiles and tails come from scipy.stats, Wilson intervals and Holm's step-down
-adjustment from statsmodels (both imported on first use, so that `import analysis` stays
-light). What is computed here and nowhere else:
+Closed forms on numpy and the standard library: the normal quantile is
+`statistics.NormalDist.inv_cdf` (Wichura's AS241, accurate to double precision), the normal tail
+`math.erfc`, the Wilson interval and Holm's step-down adjustment their textbook formulas. No
+scipy or statsmodels at run time: importing them cost about a second of every summary and
+report on the project's 2-core machine (the second core idles meanwhile, docs/architecture.md).
+tests/test_stats.py and tests/test_analysis_stats.py check every function against scipy and
+statsmodels (test-only references). What is computed here and nowhere else:
 
     z_value           two-sided normal quantile (no hard-coded 1.96 anywhere in the toolkit)
     wilson_interval   a win share's interval (fractional successes: ties split the win)
@@ -16,25 +20,27 @@ layer (sim/) may use (the layering test, tests/test_layering.py).
 """
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
 import numpy as np
 
 
 def z_value(confidence: float = 0.95) -> float:
-    """Two-sided normal quantile, e.g. 1.959964 for 95% (scipy.stats.norm.ppf)."""
+    """Two-sided normal quantile, e.g. 1.959964 for 95%."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    from scipy.stats import norm
-    return float(norm.ppf(0.5 + confidence / 2.0))
+    return float(NormalDist().inv_cdf(0.5 + confidence / 2.0))
 
 
 def wilson_interval(successes, n, confidence: float = 0.95):
-    """Wilson score interval for a proportion, vectorised (statsmodels' proportion_confint,
-    method 'wilson').
+    """Wilson score interval for a proportion, vectorised: the p0 whose score test
+    |p - p0| / sqrt(p0 (1 - p0) / n) = z, i.e. centre (p + z^2 / 2n) / (1 + z^2 / n) and
+    half-width z sqrt(p (1 - p) / n + z^2 / 4n^2) / (1 + z^2 / n).
 
     `successes` may be fractional (win shares with ties split). Returns (low, high) as numpy
     arrays (or floats for scalar input); nan where n == 0.
     """
-    from statsmodels.stats.proportion import proportion_confint
     s = np.asarray(successes, dtype=float)
     n_arr = np.asarray(n, dtype=float)
     s, n_arr = np.broadcast_arrays(s, n_arr)
@@ -42,12 +48,16 @@ def wilson_interval(successes, n, confidence: float = 0.95):
     low = np.full(s.shape, np.nan)
     high = np.full(s.shape, np.nan)
     if np.any(ok):
-        lo, hi = proportion_confint(s[ok], n_arr[ok], alpha=1.0 - confidence, method="wilson")
-        p = s[ok] / n_arr[ok]
+        z = z_value(confidence)
+        m = n_arr[ok]
+        p = s[ok] / m
+        scale = 1.0 + z * z / m
+        centre = (p + z * z / (2.0 * m)) / scale
+        half = z * np.sqrt(np.maximum(p * (1.0 - p), 0.0) / m + z * z / (4.0 * m * m)) / scale
         # the interval holds its estimate: floating-point rounding at p = 0 or 1 must not
         # put an end a hair past it
-        low[ok] = np.clip(np.minimum(lo, p), 0.0, 1.0)
-        high[ok] = np.clip(np.maximum(hi, p), 0.0, 1.0)
+        low[ok] = np.clip(np.minimum(centre - half, p), 0.0, 1.0)
+        high[ok] = np.clip(np.maximum(centre + half, p), 0.0, 1.0)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
@@ -95,11 +105,14 @@ def mean_and_se(values) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size))
 
 
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
 def _normal_sf(z):
-    """Upper tail of the standard normal, vectorised (scipy.stats.norm.sf: exact in the far
-    tail, 0 at +inf, 1 at -inf)."""
-    from scipy.stats import norm
-    return norm.sf(np.asarray(z, dtype=float))
+    """Upper tail of the standard normal, vectorised: erfc(z / sqrt 2) / 2 (exact in the far
+    tail, 0 at +inf, 1 at -inf, nan for nan)."""
+    z = np.asarray(z, dtype=float)
+    return 0.5 * np.asarray(_ERFC(z / math.sqrt(2.0)), dtype=float)
 
 
 def proportion_test(successes, n, p0):
@@ -132,16 +145,22 @@ def z_test_p(estimate, se):
 
 
 def holm(pvalues):
-    """Holm's step-down adjustment of a family of p-values (nan entries are left out;
-    statsmodels' multipletests, method 'holm'). Controls the family-wise error rate under any
-    dependence (seats' win shares are dependent: they sum to one per game)."""
+    """Holm's step-down adjustment of a family of p-values (nan entries are left out): the
+    k-th smallest of m becomes max over j <= k of min(1, (m - j + 1) p_(j)). Controls the
+    family-wise error rate under any dependence (seats' win shares are dependent: they sum
+    to one per game)."""
     p = np.asarray(pvalues, dtype=float)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     if not ok.any():
         return out
-    from statsmodels.stats.multitest import multipletests
-    out[ok] = multipletests(p[ok], method="holm")[1]
+    family = p[ok]
+    order = np.argsort(family, kind="mergesort")
+    m = family.size
+    stepped = np.minimum(1.0, (m - np.arange(m)) * family[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(stepped)
+    out[ok] = adjusted
     return out
 
 

@@ -93,10 +93,11 @@ def summarize(logs: pd.DataFrame, confidence: float = 0.95,
     return summary_of(aggregate_frame(logs), confidence, end_reason_names)
 
 
-def summarize_run(out_dir: str, confidence: float = 0.95,
+def summarize_run(folder, confidence: float = 0.95,
                   end_reason_names: list | tuple | None = None) -> Summary:
-    """The same tables as `summarize`, streamed chunk file by chunk file, so that memory stays
-    flat however many games the run holds."""
+    """The same tables as `summarize`, over a checked run folder (sim.run_folder.RunFolder,
+    opened by the caller) streamed chunk by chunk, so that memory stays flat however many
+    games the run holds."""
     from analysis.tables import aggregate_run
 
-    return summary_of(aggregate_run(out_dir), confidence, end_reason_names)
+    return summary_of(aggregate_run(folder), confidence, end_reason_names)

@@ -8,7 +8,7 @@ API and the CLI all build their win shares, head-to-head shares and ratings here
                                              every seat pair where a and b met (ties 1/2), with
                                              an interval over games (analysis.stats.ratio_interval)
     ratings(agg, idx, names, conf)           Plackett-Luce (analysis/ratings.py, RATING_PRIOR)
-    aggregate_run(dirs) / aggregate_frame(df)  the aggregation of run folders or of a DataFrame
+    aggregate_run(folders) / aggregate_frame(df)  the aggregation of opened run folders or of a DataFrame
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import RunAggregates, aggregate_files, new_aggregates
+from analysis.aggregate import RunAggregates, aggregate_logs, new_aggregates
 from analysis.findings import Note
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
 from analysis.stats import ratio_interval, wilson_interval, z_value
@@ -27,21 +27,20 @@ GENERIC_META = {"cards": [], "score_components": [], "length_column": None, "len
 
 
 # --- the aggregation ------------------------------------------------------------------------
-def aggregate_run(run_dirs, meta: dict | None = None, progress: bool = False) -> RunAggregates:
-    """One RunAggregates over the chunk files of one or more run folders of the same game and
-    player count (a compare's seatings, a sweep point), reading only the needed columns."""
-    from sim.runner import chunk_files, log_columns, read_manifest
-
-    dirs = [run_dirs] if isinstance(run_dirs, str) else list(run_dirs)
-    available = log_columns(dirs[0])
-    manifest = read_manifest(dirs[0])
-    players = int(manifest["players"])
-    files = [f for d in dirs for f in chunk_files(d)]
+def aggregate_run(folders, meta: dict | None = None, progress: bool = False) -> RunAggregates:
+    """One RunAggregates over the logs of one or more checked run folders (sim.run_folder
+    RunFolder, opened by the caller) of the same game and player count: a compare's seatings,
+    a sweep point. Reads only the needed columns."""
+    folders = list(folders) if isinstance(folders, (list, tuple)) else [folders]
+    logs = folders[0].logs
+    for f in folders[1:]:
+        logs = logs + f.logs
+    players = int(folders[0].manifest["players"])
     names = []
-    for d in dirs:
-        names += [str(s) for s in read_manifest(d).get("strategy_names") or []]
-    return aggregate_files(files, players, meta or GENERIC_META, available, progress=progress,
-                           manifest_strategies=names or None)
+    for f in folders:
+        names += [str(s) for s in f.manifest.get("strategy_names") or []]
+    return aggregate_logs(logs, players, meta or GENERIC_META, progress=progress,
+                          manifest_strategies=names or None)
 
 
 def aggregate_frame(logs: pd.DataFrame, meta: dict | None = None) -> RunAggregates:

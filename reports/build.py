@@ -1,6 +1,9 @@
 """Build a run's balance report: analysis -> figures -> HTML and Markdown files.
 
     write_report(run_dir, out_dir, formats=("html", "md"), progress=False) -> ReportFiles
+    analyse_run(run_dir) -> BalanceAnalysis   the report's input: the folder opened and checked
+                                              (sim/run_folder.py), then analysed
+                                              (analysis/balance.py, which reads no file)
 """
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from analysis.balance import BalanceAnalysis, analyse_run
+from analysis.balance import BalanceAnalysis, analyse_folder
 from reports.document import build_document
 from reports.figures import make_figures
 from reports.findings import verdict_lines
@@ -29,6 +32,19 @@ class ReportFiles:
     def verdicts(self) -> list:
         """The report's verdict lines (reports/findings.py), as the terminal prints them."""
         return verdict_lines(self.analysis)
+
+
+def analyse_run(run_dir: str, progress: bool = False, metadata: dict | None = None,
+                confidence: float = 0.95, allow_incomplete: bool = False,
+                card_checker=None) -> BalanceAnalysis:
+    """A run folder's balance analysis: the folder opened by the one loader of run folders
+    (manifest validated, every chunk verified against its record, the component copy checked
+    against the SHA-256 the run recorded and loaded; one ToolkitError line otherwise), then
+    analysed (analysis.balance.analyse_folder: `metadata`, `card_checker` as there)."""
+    from sim.run_folder import open_run
+    folder = open_run(run_dir, allow_incomplete=allow_incomplete)
+    return analyse_folder(folder, progress=progress, metadata=metadata, confidence=confidence,
+                          card_checker=card_checker)
 
 
 def write_report(run_dir: str, out_dir: str, formats=FORMATS, progress: bool = False,

@@ -468,7 +468,7 @@ def played_changes(a: BalanceAnalysis):
     """The component values the run changed from the shipped file (analysis/played.py),
     None when not known (the game is not registered here)."""
     from analysis.played import run_component_changes
-    return run_component_changes(a.run_dir, a.manifest, a.meta)
+    return run_component_changes(a.component_texts, a.meta)
 
 
 def _changed_item(r) -> str:

@@ -122,7 +122,8 @@ def measures_rows(summary) -> list:
 def section_blocks(run_dir: str, table_type) -> list | None:
     """The section's blocks (figures, the measures' table, the command), or None when the run
     has no snapshots."""
-    got = gs.load(run_dir)
+    from sim.snapshots import read_snapshots
+    got = read_snapshots(run_dir)
     if got is None:
         return None
     rounds, decisions, meta = got

@@ -308,6 +308,38 @@ def chunk_problem_line(run_dir: str, check: ChunkCheck, fix: str) -> str | None:
 
 
 # --- the loader ---------------------------------------------------------------------------------------
+class Logs:
+    """The logs of one or more checked run folders, handed to the analysis layer, which reads
+    no file itself: `columns` (the first chunk's schema), `len()` (chunk files) and
+    `tables(columns)`, one pyarrow Table per chunk file in game order with those of `columns`
+    the logs have. Streamed a chunk at a time, so memory stays flat however many games."""
+
+    def __init__(self, files: list):
+        self.files = list(files)
+        self._columns = None
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __add__(self, other: "Logs") -> "Logs":
+        return Logs(self.files + other.files)
+
+    @property
+    def columns(self) -> list:
+        if self._columns is None:
+            import pyarrow.parquet as pq
+            if not self.files:
+                raise ToolkitError("the run has no chunk files")
+            self._columns = list(pq.read_schema(self.files[0]).names)
+        return self._columns
+
+    def tables(self, columns: list):
+        import pyarrow.parquet as pq
+        read = [c for c in dict.fromkeys(columns) if c in set(self.columns)]
+        for path in self.files:
+            yield pq.read_table(path, columns=read)
+
+
 @dataclass
 class RunFolder:
     path: str
@@ -319,6 +351,31 @@ class RunFolder:
     variants_file: str | None = None   # the checked variants copy
     strategy_files: dict = field(default_factory=dict)  # run's path -> the user's verified file
     notes: list = field(default_factory=list)
+
+    @property
+    def logs(self) -> Logs:
+        """The verified chunk files as the analysis layer reads them (one Logs per folder)."""
+        if getattr(self, "_logs", None) is None or self._logs.files != self.files:
+            self._logs = Logs(self.files)
+        return self._logs
+
+    def component_texts(self):
+        """(the game's shipped component file, the run's checked copy) as text, or None when
+        the game is not registered here: what the report compares to say what was changed."""
+        if self.spec is None:
+            return None
+        comp = self.manifest.get("components") or {}
+        try:
+            with open(os.path.join(self.path, comp.get("copy") or "components.toml"),
+                      encoding="utf-8") as fh:
+                return self.spec.default_components_text(), fh.read()
+        except OSError:
+            return None
+
+    def snapshots(self):
+        """(rounds, decisions, meta) of the run's per-round snapshots, or None (sim/snapshots.py)."""
+        from sim.snapshots import read_snapshots
+        return read_snapshots(self.path)
 
     @property
     def n_games_logged(self) -> int:

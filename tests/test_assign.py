@@ -191,7 +191,7 @@ def test_sweep_and_compare_play_every_configuration_with_the_assignment(tmp_path
 def test_card_flags_of_an_assigned_choice_are_worded_as_an_experiment(runs):
     """A window flag of an assigned run is an experiment, never "this is an association"; the
     same flag of a run whose players chose keeps the association wording (issue 19)."""
-    from analysis.balance import analyse_run
+    from reports.build import analyse_run
     from analysis.findings import Finding
     from reports.findings import flag_text
     one, _, chosen = runs

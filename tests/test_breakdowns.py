@@ -2,7 +2,7 @@
 by a log column, and per-strategy means, equal to a direct pandas computation."""
 import numpy as np
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from reports.build import write_report
 from sim import runner
 from sim.registry import get_game
@@ -108,7 +108,8 @@ def test_a_breakdowns_codes_are_shown_by_their_declared_names(tmp_path):
     path = str(tmp_path / "chunk.parquet")
     logs.to_parquet(path)
     by_value, _, _ = declared(meta, list(logs.columns), 2)
-    t = compute([path], by_value, [])[0].table
+    from sim.run_folder import Logs
+    t = compute(Logs([path]), by_value, [])[0].table
     assert list(t["value"]) == ["dike", "sheep", "neither"]
     assert list(t["rows"]) == [2, 3, 1] and list(t["wins"]) == [2.0, 0.0, 1.0]
     names = [q[0] for q in per_game_quantities(logs, meta, 2)]

@@ -189,7 +189,7 @@ def test_the_report_says_a_never_taken_card_would_help_the_players_miss_it(cards
     """The run report's card check is the counterfactual advantage (issue 19): the fan never
     takes Hidden Gem; the report's flag says it is not chosen by these players and would
     help (the players miss it), from states sampled in the run's own games."""
-    from analysis.balance import analyse_run
+    from reports.build import analyse_run
     from reports.findings import flag_text
     from sim.api import run
     r = run("toycards", players=4, strategies="fan", games=300, workers=1,

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from analysis.cards import baseline_name
 from analysis.designer import analyse_sweep, card_of_path, objective_rows, objective_value
 from analysis.metadata import game_metadata

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from analysis.ratings import fit_plackett_luce
 from analysis.findings import Note
 from reports.document import build_document

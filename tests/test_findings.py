@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from analysis.findings import FIELDS, Finding
 from reports.findings import findings_table, flag_text, sentence, verdict_lines
 from tests.test_report import NEVER_CARD, STRONG_CARD, make_run

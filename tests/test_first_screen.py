@@ -43,7 +43,7 @@ def test_player_groups_keep_parameters():
 
 @pytest.fixture(scope="module")
 def rotated(tmp_path_factory):
-    from analysis.balance import analyse_run
+    from reports.build import analyse_run
     run, meta = make_run(tmp_path_factory.mktemp("rot") / "run", "rotated")
     return analyse_run(run, metadata=meta)
 

@@ -147,6 +147,48 @@ def test_the_analysis_layer_plays_no_games(tmp_path):
         "analysis.probe line 3: imports sim.counterfactual"]
 
 
+# what reads files: the analysis layer is handed opened run folders and their logs
+# (sim.run_folder.RunFolder / Logs) and never opens a file or a folder itself
+READING_MODULES = ("sim.run_folder", "sim.runner", "sim.snapshots", "sim.registry",
+                   "pyarrow.parquet", "pyarrow.dataset", "os", "pathlib", "shutil", "glob",
+                   "io")
+READING_CALLS = {"open", "read_parquet", "read_csv", "read_json", "read_table", "read_text",
+                 "read_bytes", "listdir", "scandir", "walk", "read_schema", "ParquetFile"}
+
+
+def reading_uses(path: Path, me: str) -> list:
+    """The imports of a file-reading module and the calls of a reading function in `path`."""
+    def reading(target):
+        return any(target == m or target.startswith(m + ".") for m in READING_MODULES)
+    bad = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            bad += [(node.lineno, f"imports {a.name}") for a in node.names if reading(a.name)]
+        elif isinstance(node, ast.ImportFrom) and not node.level and reading(node.module or ""):
+            bad.append((node.lineno, f"imports {node.module}"))
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+                else None
+            if name in READING_CALLS:
+                bad.append((node.lineno, f"calls {name}()"))
+    return [f"{me} line {line}: {what}" for line, what in sorted(bad)]
+
+
+def test_the_analysis_layer_reads_no_file(tmp_path):
+    """analysis/ takes what it is handed (frames, opened run folders, texts) and returns
+    findings: no file or folder is opened there (the callers open run folders through
+    sim/run_folder.py)."""
+    files = sorted((ROOT / "analysis").rglob("*.py"))
+    assert [b for p in files for b in reading_uses(p, module_name(p))] == []
+    probe = tmp_path / "probe.py"     # the check can fail
+    probe.write_text("import os\ndef f(d):\n    from sim.runner import chunk_files\n"
+                     "    return open(d).read(), pd.read_parquet(d)\n")
+    assert reading_uses(probe, "analysis.probe") == [
+        "analysis.probe line 1: imports os", "analysis.probe line 3: imports sim.runner",
+        "analysis.probe line 4: calls open()", "analysis.probe line 4: calls read_parquet()"]
+
+
 def test_scripts_modules_import_one_another_without_a_cycle():
     graph = {}
     for path in sorted((ROOT / "scripts").glob("*.py")):

@@ -75,7 +75,7 @@ def test_bad_override_on_the_command_line_writes_nothing(tmp_path, capsys):
 
 
 def test_report_describes_cards_with_the_runs_overrides(tmp_path, capsys):
-    from analysis.balance import analyse_run
+    from reports.build import analyse_run
     out = tmp_path / "run"
     code = main(["run", "sunset", "--players", "2", "--games", "40", "--workers", "1", "--no-progress",
                  "--out", str(out), "--set", "commissions[12].points=17"])

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from reports.build import write_report
 from scripts.cli import main as cli_main
 from sim.run_folder import record_of_file

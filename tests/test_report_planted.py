@@ -10,7 +10,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from scripts.cli import main as cli_main
 from reports.findings import verdict_lines
 

@@ -12,7 +12,7 @@ import shutil
 import pandas as pd
 import pytest
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from scripts.cli import main
 from sim import runner
 from sim.game_api import ToolkitError

@@ -96,7 +96,8 @@ def test_compare_uses_the_same_definitions_as_the_report(fixed):
     text, doc, a, s = fixed
     from analysis.tables import aggregate_run
     names = ["greedy", "greedy_copy", "no_goal"]
-    c = analyse_compare(aggregate_run(a.run_dir), names, 300, 1)
+    from sim.run_folder import open_run
+    c = analyse_compare(aggregate_run(open_run(a.run_dir)), names, 300, 1)
     for x in names:
         for y in names:
             if x != y:

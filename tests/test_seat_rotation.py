@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.balance import analyse_run
+from reports.build import analyse_run
 from scripts.cli import main as cli_main
 from sim import rotation, runner
 from tests.toygame import SPEC as TOY

@@ -38,3 +38,24 @@ def test_mean_and_se():
     assert m == 2.5
     assert se == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
     assert math.isnan(mean_and_se([1.0])[1])
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1 - 1e-9])
+def test_z_value_matches_scipy(confidence):
+    from scipy.stats import norm
+
+    from analysis.stats import z_value
+    assert z_value(confidence) == pytest.approx(norm.ppf(0.5 + confidence / 2), rel=1e-12)
+
+
+def test_normal_tail_matches_scipy_into_the_far_tail():
+    from scipy.stats import norm
+
+    from analysis.stats import _normal_sf
+    z = np.array([-np.inf, -8.0, -1.5, 0.0, 0.3, 1.959964, 5.0, 12.0, 37.0, np.inf])
+    got = _normal_sf(z)
+    want = norm.sf(z)
+    assert np.allclose(got, want, rtol=1e-12, atol=0.0)
+    assert got[-1] == 0.0 and got[0] == 1.0 and got[-2] > 0.0
+    assert np.isnan(_normal_sf(np.array([np.nan]))[0])
+

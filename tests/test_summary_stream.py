@@ -3,6 +3,7 @@ the in-memory summary of the whole logs."""
 import pandas as pd
 
 from analysis.summary import summarize, summarize_run
+from sim.run_folder import open_run
 from sim import runner
 from sim.registry import get_game
 
@@ -24,4 +25,4 @@ def test_streamed_summary_equals_in_memory_summary(tmp_path):
     prepared = spec.prepare(spec.load_components(), 4, ["planner", "greedy", "greedy", "random"], 5)
     out = str(tmp_path / "run")
     runner.run(spec, prepared, 250, out, workers=1, chunk_size=60, progress=False)
-    _same(summarize(runner.read_logs(out)), summarize_run(out))
+    _same(summarize(runner.read_logs(out)), summarize_run(open_run(str(out), load_components=False)))

@@ -48,7 +48,7 @@ def test_tool_verdicts_say_tool_number_and_outcomes_have_their_own_section(tmp_p
     """A planted run through the real report: a tool card over-performs; its verdict names
     its tool number, never points; its table has no points-per-game column; the outcome
     type is its own "Outcomes" section."""
-    from analysis.balance import analyse_run
+    from reports.build import analyse_run
     from reports.document import build_document
     from tests.test_report import write_run   # the report tests' run-folder writer
 

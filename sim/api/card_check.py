@@ -8,7 +8,7 @@ run folder (the facade's job: analysis/ measures what is handed to it, docs/arch
                                               +1 on the run's own seeds (`balance cards
                                               --takers`, a description of play)
     checker(games)                            worth_check bound to `games`, as
-                                              analysis.balance.analyse_run takes it
+                                              analysis.balance.analyse_folder takes it
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ REPORT_WORTH_STATES = 300
 
 
 def checker(games: int):
-    """The report's card check for analyse_run(card_checker=...): None when games is 0."""
+    """The report's card check for analyse_folder(card_checker=...): None when games is 0."""
     return functools.partial(worth_check, games=int(games)) if games > 0 else None
 
 

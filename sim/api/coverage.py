@@ -73,7 +73,8 @@ def coverage(game: str, players: int | None = None, games: int = DEFAULT_GAMES, 
     designer.run_configs(spec, configs, games, seed, root, workers=workers, progress=progress,
                          by="seat")
     import pandas as pd
-    table = pd.concat([run_coverage(c["dir"]) for c in configs], ignore_index=True)
+    from sim.run_folder import open_run
+    table = pd.concat([run_coverage(open_run(c["dir"])) for c in configs], ignore_index=True)
     designer.write_plan(root, {**plan, "result": {"games": games}})
     return CoverageResult(table, spec.name, spec.title, n_players, games, names, "played",
                           root, temporary)
@@ -98,12 +99,12 @@ def _strategies(spec, strategies) -> list:
 
 def _of_run(spec, run: str) -> CoverageResult:
     from analysis.coverage import run_coverage
-    from sim.run_folder import read_manifest
+    from sim.run_folder import open_run, read_manifest
 
     manifest = read_manifest(run)
     if manifest.get("game") != spec.name:
         raise ToolkitError(f"{run} holds a run of {manifest.get('game')}, not {spec.name}")
-    table = run_coverage(run)
+    table = run_coverage(open_run(run))
     return CoverageResult(table, spec.name, spec.title, int(manifest["players"]), None,
                           list(dict.fromkeys(manifest.get("strategy_names") or [])),
                           os.path.abspath(run), os.path.abspath(run))

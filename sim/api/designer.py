@@ -136,6 +136,7 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
     `assign`: choices assigned at random ({"window": "random"}, sim/assign.py)."""
     from analysis.designer import analyse_compare
     from analysis.tables import aggregate_run
+    from sim.run_folder import open_run
     from reports.designer import compare_verdicts
     from sim import designer
     from sim.assign import parse_assign
@@ -164,10 +165,11 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
                           f"compare: {len(seats)} seatings x {per:,} games, the same seeds in each",
                           by="strategy", workers=workers, progress=progress,
                           precision=precision, max_games=max_games)
-    agg = aggregate_run([c["dir"] for c in configs])   # the one aggregation of every seating
+    folders = [open_run(c["dir"], load_components=False) for c in configs]
+    agg = aggregate_run(folders)   # the one aggregation of every seating
     comp = analyse_compare(agg, names, res["games"], len(seats))
-    comp.start, comp.start_info = _start_of(spec, configs[0]["prepared"].components,
-                                            [c["dir"] for c in configs], n_players)
+    comp.start, comp.start_info = _start_of(spec, configs[0]["prepared"].components, folders,
+                                            n_players)
     comp.verdicts = compare_verdicts(comp)
     result = CompareResult(root, comp, read_manifest(configs[0]["dir"]), precision_notes(res),
                            res["games"])
@@ -176,17 +178,17 @@ def compare(game: str, players: int | None = None, strategies=None, games: int =
     return result
 
 
-def _start_of(spec, comp, dirs, players):
-    """(the start-position breakdown of these run folders or None, the game's start
+def _start_of(spec, comp, folders, players):
+    """(the start-position breakdown of these checked run folders or None, the game's start
     declaration): analysis.breakdowns.start_breakdown."""
     from analysis.breakdowns import start_breakdown
     from analysis.metadata import start_declaration
-    from sim.runner import chunk_files, log_columns
     meta = _meta(spec, comp)
-    available = log_columns(dirs[0])
-    files = [f for d in dirs for f in chunk_files(d)]
-    return (start_breakdown(files, meta, available, players),
-            start_declaration(meta, available, players))
+    logs = folders[0].logs
+    for f in folders[1:]:
+        logs = logs + f.logs
+    return (start_breakdown(logs, meta, logs.columns, players),
+            start_declaration(meta, logs.columns, players))
 
 
 def _claim_and_play(spec, configs, root, plan, overwrite, kind, games, seed, say, line, **run):

@@ -248,7 +248,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     verdicts hold. out=None: a temporary folder.
     `assign`: choices assigned at random in every run of the ladder (sim/assign.py)."""
     from sim.assign import parse_assign, with_assignment
-    from analysis.balance import analyse_run
+    from reports.build import analyse_run
     from analysis.ladder import analyse_ladder, compare_verdicts, mcts_level
     from reports.ladder import ladder_verdict_lines, strongest_line, verdict_change_lines
     from sim import designer, rotation

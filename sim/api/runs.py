@@ -76,16 +76,16 @@ class Run:
         from analysis.breakdowns import for_summary
         from analysis.summary import summarize_run
 
-        spec = self.spec
+        folder = self.folder
+        spec = folder.spec
         names = getattr(spec, "end_reason_names", None) if spec is not None else None
         if names is None and spec is not None:
             names = getattr(getattr(spec, "enums", None), "END_REASON_NAMES", None)
-        s = summarize_run(self.path, confidence=confidence, end_reason_names=names)
-        s.extra["breakdowns"] = for_summary(spec, self.path, s.n_players, confidence)
+        s = summarize_run(folder, confidence=confidence, end_reason_names=names)
+        s.extra["breakdowns"] = for_summary(spec, folder, s.n_players, confidence)
         if spec is not None:   # how the game's start player is chosen (analysis/metadata.py)
             from analysis.metadata import game_metadata, start_declaration
-            from sim.runner import log_columns
-            s.extra["start"] = start_declaration(game_metadata(spec), log_columns(self.path),
+            s.extra["start"] = start_declaration(game_metadata(spec), folder.logs.columns,
                                                  s.n_players)
         return s
 
@@ -98,7 +98,7 @@ class Run:
         """The report's analysis (analysis/balance.py BalanceAnalysis): tables, verdicts,
         flags. card_check > 0: the flagged and never-taken cards' counterfactual advantage
         from the run's first `card_check` games (sim/api/card_check.py)."""
-        from analysis.balance import analyse_run
+        from reports.build import analyse_run
         from sim.api.card_check import checker
         return analyse_run(self.path, progress=progress, allow_incomplete=partial,
                            card_checker=checker(card_check))
@@ -145,8 +145,7 @@ class Run:
 
     # --- the game over time (snapshots/: `run(..., snapshots=N)`, `record_snapshots`) ---------
     def _snapshots(self):
-        from analysis import game_shape
-        got = game_shape.load(self.path)
+        got = self.folder.snapshots()
         if got is None:
             raise ToolkitError(f"{self.path}: no snapshots recorded (run with snapshots=N, "
                                f"`balance run --snapshots N`, or Run.record_snapshots(N))")
