@@ -129,97 +129,111 @@ def value_shown(b: dict, value):
 
 def compute(logs, breakdowns: list, per_strategy: list, confidence: float = 0.95) -> list:
     """One pass over the logs (sim.run_folder.Logs, handed in: a table per chunk); returns
-    Breakdown objects."""
+    Breakdown objects: a table per value of each breakdown column, then a table per strategy
+    of each per-strategy column."""
     if not breakdowns and not per_strategy:
         return []
     cols = sorted({b["column"] for b in breakdowns} | {p["column"] for p in per_strategy})
     sums: dict = {b["column"]: {} for b in breakdowns}
     strat: dict = {p["column"]: {} for p in per_strategy}
     for table in logs.tables(["strategy", "win", "score"] + cols):
-        df = table.to_pandas()
-        if "win" not in df:
-            df["win"] = np.nan
-        if "score" not in df:
-            df["score"] = np.nan
-        df["score2"] = df["score"].astype(float) ** 2
-        for b in breakdowns:
-            key = b["column"]
-            if b.get("bin"):
-                width = b["bin"]
-                key = (df[b["column"]] // width) * width   # a bin is named by its lower bound
-            g = df.groupby(key, observed=True)
-            part = pd.DataFrame({"rows": g.size(), "wins": g["win"].sum(),
-                                 "s1": g["score"].sum(), "s2": g["score2"].sum()})
-            acc = sums[b["column"]]
-            for value, row in part.iterrows():
-                cur = acc.setdefault(value, np.zeros(4))
-                cur += row.to_numpy(dtype=float)
-        for p in per_strategy:
-            c = p["column"]
-            d = df[["strategy", c]].copy()
-            d["x2"] = d[c].astype(float) ** 2
-            g = d.groupby("strategy", observed=True)
-            part = pd.DataFrame({"rows": g.size(), "x1": g[c].sum(), "x2": g["x2"].sum()})
-            acc = strat[c]
-            for value, row in part.iterrows():
-                cur = acc.setdefault(str(value), np.zeros(3))
-                cur += row.to_numpy(dtype=float)
+        _add_chunk(table.to_pandas(), breakdowns, per_strategy, sums, strat)
     z = z_value(confidence)
-    out = []
+    return ([_value_breakdown(b, sums[b["column"]], z, confidence) for b in breakdowns] +
+            [_strategy_breakdown(p, strat[p["column"]], z) for p in per_strategy])
+
+
+def _add_chunk(df, breakdowns: list, per_strategy: list, sums: dict, strat: dict) -> None:
+    """Add one chunk's rows to the running sums: per value (rows, wins, score, score^2) and
+    per strategy (rows, x, x^2)."""
+    if "win" not in df:
+        df["win"] = np.nan
+    if "score" not in df:
+        df["score"] = np.nan
+    df["score2"] = df["score"].astype(float) ** 2
     for b in breakdowns:
+        key = b["column"]
+        if b.get("bin"):
+            width = b["bin"]
+            key = (df[b["column"]] // width) * width   # a bin is named by its lower bound
+        g = df.groupby(key, observed=True)
+        part = pd.DataFrame({"rows": g.size(), "wins": g["win"].sum(),
+                             "s1": g["score"].sum(), "s2": g["score2"].sum()})
         acc = sums[b["column"]]
-        items = sorted(acc.items(), key=lambda kv: -kv[1][0])
-        note = None
-        if len(items) > MAX_VALUES:
-            other = np.sum([v for _, v in items[MAX_VALUES:]], axis=0)
-            note = Note("values-pooled", {"values": len(items) - MAX_VALUES})
-            items = items[:MAX_VALUES] + [("other", other)]
-        rows = []
-        order = []   # binned: the numeric lower bound of each row ("other" last)
-        width = b.get("bin") or 0
-        for value, (n, w, s1, s2) in items:
-            lo, hi = wilson_interval(w, n, confidence) if n else (math.nan, math.nan)
-            if n:  # rounding can put a bound a hair past the share itself (0 or 1)
-                lo, hi = min(float(lo), w / n), max(float(hi), w / n)
-            mean = s1 / n if n else math.nan
-            var = (s2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
-            half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
-            if width:
-                order.append(math.inf if value == "other" else float(value))
-            if width and value != "other":
-                value = f"{int(value)} to {int(value) + width - 1}" if width > 1 else int(value)
-            elif b.get("shift") and value != "other":
-                value = int(value) + int(b["shift"])   # start positions shown from 1
-            rows.append({"value": value, "rows": int(n), "wins": float(w),
-                         "win_share": w / n if n else math.nan,
-                         "win_low": float(lo), "win_high": float(hi), "mean_score": mean,
-                         "score_low": mean - half, "score_high": mean + half})
-        t = pd.DataFrame(rows)
-        if width:   # bins in numeric order of their lower bounds, "other" last
-            t = t.iloc[np.argsort(order, kind="stable")] if rows else t
-        else:
-            try:
-                t = t.sort_values("value", key=lambda s: pd.to_numeric(s, errors="raise"))
-            except (ValueError, TypeError):
-                pass
-        if b.get("value_names") and rows:   # codes named by the game: the name, in code order
-            t["value"] = [value_shown(b, v) for v in t["value"]]
-        out.append(Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
-                             "breakdown", note, bool(b.get("summary")), b.get("unit", ""),
-                             bool(b.get("headline")) or bool(b.get("fairness")),
-                             bool(b.get("fairness")), b.get("seat_note", ""),
-                             b.get("grouping", "after"), bool(b.get("start"))))
+        for value, row in part.iterrows():
+            cur = acc.setdefault(value, np.zeros(4))
+            cur += row.to_numpy(dtype=float)
     for p in per_strategy:
-        rows = []
-        for name, (n, x1, x2) in sorted(strat[p["column"]].items()):
-            mean = x1 / n if n else math.nan
-            var = (x2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
-            half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
-            rows.append({"value": name, "rows": int(n), "mean": mean, "low": mean - half,
-                         "high": mean + half})
-        out.append(Breakdown(p["column"], p["label"], p["question"], pd.DataFrame(rows),
-                             "per_strategy", "", bool(p.get("summary")), p.get("unit", "")))
-    return out
+        c = p["column"]
+        d = df[["strategy", c]].copy()
+        d["x2"] = d[c].astype(float) ** 2
+        g = d.groupby("strategy", observed=True)
+        part = pd.DataFrame({"rows": g.size(), "x1": g[c].sum(), "x2": g["x2"].sum()})
+        acc = strat[c]
+        for value, row in part.iterrows():
+            cur = acc.setdefault(str(value), np.zeros(3))
+            cur += row.to_numpy(dtype=float)
+
+
+def _value_breakdown(b: dict, acc: dict, z: float, confidence: float) -> Breakdown:
+    """A breakdown's table from its sums: a row per value (at most MAX_VALUES, the rest
+    pooled as "other"), its win share with a Wilson interval and its mean score with a normal
+    interval, in the value's order (bins by their lower bounds)."""
+    items = sorted(acc.items(), key=lambda kv: -kv[1][0])
+    note = None
+    if len(items) > MAX_VALUES:
+        other = np.sum([v for _, v in items[MAX_VALUES:]], axis=0)
+        note = Note("values-pooled", {"values": len(items) - MAX_VALUES})
+        items = items[:MAX_VALUES] + [("other", other)]
+    rows = []
+    order = []   # binned: the numeric lower bound of each row ("other" last)
+    width = b.get("bin") or 0
+    for value, (n, w, s1, s2) in items:
+        lo, hi = wilson_interval(w, n, confidence) if n else (math.nan, math.nan)
+        if n:  # rounding can put a bound a hair past the share itself (0 or 1)
+            lo, hi = min(float(lo), w / n), max(float(hi), w / n)
+        mean = s1 / n if n else math.nan
+        var = (s2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
+        half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
+        if width:
+            order.append(math.inf if value == "other" else float(value))
+        if width and value != "other":
+            value = f"{int(value)} to {int(value) + width - 1}" if width > 1 else int(value)
+        elif b.get("shift") and value != "other":
+            value = int(value) + int(b["shift"])   # start positions shown from 1
+        rows.append({"value": value, "rows": int(n), "wins": float(w),
+                     "win_share": w / n if n else math.nan,
+                     "win_low": float(lo), "win_high": float(hi), "mean_score": mean,
+                     "score_low": mean - half, "score_high": mean + half})
+    t = pd.DataFrame(rows)
+    if width:   # bins in numeric order of their lower bounds, "other" last
+        t = t.iloc[np.argsort(order, kind="stable")] if rows else t
+    else:
+        try:
+            t = t.sort_values("value", key=lambda s: pd.to_numeric(s, errors="raise"))
+        except (ValueError, TypeError):
+            pass
+    if b.get("value_names") and rows:   # codes named by the game: the name, in code order
+        t["value"] = [value_shown(b, v) for v in t["value"]]
+    return Breakdown(b["column"], b["label"], b["question"], t.reset_index(drop=True),
+                     "breakdown", note, bool(b.get("summary")), b.get("unit", ""),
+                     bool(b.get("headline")) or bool(b.get("fairness")),
+                     bool(b.get("fairness")), b.get("seat_note", ""),
+                     b.get("grouping", "after"), bool(b.get("start")))
+
+
+def _strategy_breakdown(p: dict, acc: dict, z: float) -> Breakdown:
+    """A per-strategy column's table from its sums: each strategy's mean with a normal
+    interval."""
+    rows = []
+    for name, (n, x1, x2) in sorted(acc.items()):
+        mean = x1 / n if n else math.nan
+        var = (x2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
+        half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.nan
+        rows.append({"value": name, "rows": int(n), "mean": mean, "low": mean - half,
+                     "high": mean + half})
+    return Breakdown(p["column"], p["label"], p["question"], pd.DataFrame(rows),
+                     "per_strategy", "", bool(p.get("summary")), p.get("unit", ""))
 
 
 def headline_tests(breakdowns: list, players: int, alpha: float = 0.05) -> list:

@@ -247,19 +247,99 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
     the strongest built-in level (counterfactual play needs built-in players): which card
     verdicts hold. out=None: a temporary folder.
     `assign`: choices assigned at random in every run of the ladder (sim/assign.py)."""
-    from sim.assign import parse_assign, with_assignment
-    from reports.build import analyse_run
-    from analysis.ladder import analyse_ladder, compare_verdicts, mcts_level
-    from reports.ladder import ladder_verdict_lines, strongest_line, verdict_change_lines
-    from sim import designer, rotation
+    from analysis.ladder import analyse_ladder, mcts_level
+    from reports.ladder import ladder_verdict_lines, strongest_line
+    from sim import designer
     from sim import run_folder as rf
     from sim.registry import get_game
+    from sim.rotation import whole_rotations
     from sim.runner import read_logs
 
     say = echo_to(echo)
     spec = get_game(game)
     set_ = overrides(set)
     verdict_games = games if verdict_games is None else verdict_games
+    n_players, builtin, reference, shipped, budgets, assigned = _checked_settings(
+        spec, players, games, seed, components, workers, verdict_games, card_states, rollout,
+        reference, budgets, assign)
+    rollout = rollout or shipped["rollout"]
+    levels = builtin + [mcts_level(b) for b in budgets]
+    comp = spec.load_components(components, set_)
+    text = variants_text(budgets, {**shipped, "rollout": rollout})
+    root, temporary = result_root(out, spec, "ladder")
+    vpath = os.path.join(root, VARIANTS_NAME)
+    plan = _ladder_plan(spec, n_players, levels, reference, budgets, rollout, games,
+                        verdict_games, seed, components, set_, text, assigned, card_states)
+    claim_root(root, plan, overwrite)
+    if not os.path.isfile(vpath):     # ours (its SHA-256 is in the plan; checked on a resume)
+        with open(vpath, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    configs = _level_configs(spec, comp, n_players, levels, reference, seed, vpath, root,
+                             assigned)
+    rot = len(configs[0]["prepared"].rotation)
+    n_games = whole_rotations(games, configs[0]["prepared"])
+    say(f"ladder: {spec.title}, {n_players} players: {', '.join(levels)}; each level against "
+        f"{n_players - 1} x {reference}, {n_games:,} games in {rot} seatings (the same deals for "
+        f"every level)")
+    designer.run_configs(spec, configs, n_games, seed, root, workers=workers, progress=progress,
+                         by="strategy",
+                         chunk_size=_chunk(n_games, rot, _slowest(spec, configs)))
+    cols = ["game", "seat", "strategy", "rank", "win"]
+    by_level = {c["level"]: read_logs(c["dir"], columns=cols) for c in configs}
+    res = analyse_ladder(spec.name, n_players, reference, levels, by_level)
+    res.verdicts = ladder_verdict_lines(res)
+    res.strongest = strongest = str(res.table.iloc[-1]["level"])
+    res.verdicts.append(strongest_line(res, mcts_level(int(shipped["iterations"])) if
+                                       rollout == shipped["rollout"] else None, spec.title))
+    card_note = _verdict_runs(spec, comp, set_, components, n_players, res, builtin, root,
+                              vpath, verdict_games, card_states, seed, workers, progress, say,
+                              assigned)
+    manifest = rf.load_manifest_file(configs[0]["dir"])[0] or {}
+    designer.write_plan(root, {**plan, "result": {"games": n_games, "depth": res.depth,
+                                                  "strongest": strongest}})
+    return LadderResult(root, res, manifest, n_games, rot, verdict_games, rollout, budgets,
+                        temporary, card_note)
+
+
+def _ladder_plan(spec, n_players, levels, reference, budgets, rollout, games, verdict_games,
+                 seed, components, set_, text, assigned, card_states) -> dict:
+    """The result folder's plan: what a resume must match (sim/designer.py claim_root)."""
+    from sim import run_folder as rf
+    plan = {"kind": "ladder", "game": spec.name, "players": n_players, "levels": levels,
+            "reference": reference, "budgets": budgets, "rollout": rollout,
+            "games": games, "verdict_games": verdict_games, "seed": seed,
+            "components": components, "overrides": list(set_),
+            "ladder_variants": {"file": VARIANTS_NAME,
+                                "sha256": rf.sha256_bytes(text.encode("utf-8"))}}
+    if assigned:   # a plan without assignment stays as it was
+        plan["assign"] = [f"{n}=random" for n in assigned]
+    if card_states != DEFAULT_CARD_STATES:   # a plan of the default stays as it was
+        plan["card_states"] = int(card_states)
+    return plan
+
+
+def _level_configs(spec, comp, n_players, levels, reference, seed, vpath, root,
+                   assigned) -> list:
+    """One configuration per level but the reference: the level in one seat, the reference
+    in the others, seats rotated; each in its folder `point-NN`."""
+    from sim import designer, rotation
+    from sim.assign import with_assignment
+    configs = []
+    for name in levels:
+        if name == reference:
+            continue
+        p = spec.prepare(comp, n_players, [name] + [reference] * (n_players - 1), seed, vpath)
+        configs.append({"prepared": with_assignment(spec, rotation.rotated(p), assigned),
+                        "level": name,
+                        "dir": designer.sub_dir(root, "point", len(configs))})
+    return configs
+
+
+def _checked_settings(spec, players, games, seed, components, workers, verdict_games,
+                      card_states, rollout, reference, budgets, assign):
+    """(players, built-in levels, reference, the shipped mcts, budgets, assigned choices),
+    every bad setting said at once: one ToolkitError with a line per problem."""
+    from sim.assign import parse_assign
     problems = []
     n_players = None
     try:
@@ -273,7 +353,7 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         lambda: limits.count(verdict_games, "--verdict-games", 0, limits.MAX_GAMES))
     problems += limits.problems(
         lambda: limits.count(card_states, "--card-states", 0, limits.MAX_GAMES))
-    shipped = None
+    shipped, builtin = None, []
     try:
         builtin, reference = levels_of(spec, rollout, reference)
         shipped = shipped_mcts(spec)
@@ -292,52 +372,22 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
         problems.extend(exc.lines)
     if problems:
         raise ToolkitError(problems)
-    rollout = rollout or shipped["rollout"]
-    levels = builtin + [mcts_level(b) for b in budgets]
-    comp = spec.load_components(components, set_)
-    text = variants_text(budgets, {**shipped, "rollout": rollout})
-    root, temporary = result_root(out, spec, "ladder")
-    vpath = os.path.join(root, VARIANTS_NAME)
-    plan = {"kind": "ladder", "game": spec.name, "players": n_players, "levels": levels,
-            "reference": reference, "budgets": budgets, "rollout": rollout,
-            "games": games, "verdict_games": verdict_games, "seed": seed,
-            "components": components, "overrides": list(set_),
-            "ladder_variants": {"file": VARIANTS_NAME,
-                                "sha256": rf.sha256_bytes(text.encode("utf-8"))}}
-    if assigned:   # a plan without assignment stays as it was
-        plan["assign"] = [f"{n}=random" for n in assigned]
-    if card_states != DEFAULT_CARD_STATES:   # a plan of the default stays as it was
-        plan["card_states"] = int(card_states)
-    claim_root(root, plan, overwrite)
-    if not os.path.isfile(vpath):     # ours (its SHA-256 is in the plan; checked on a resume)
-        with open(vpath, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    return n_players, builtin, reference, shipped, budgets, assigned
 
-    configs = []
-    for name in levels:
-        if name == reference:
-            continue
-        p = spec.prepare(comp, n_players, [name] + [reference] * (n_players - 1), seed, vpath)
-        configs.append({"prepared": with_assignment(spec, rotation.rotated(p), assigned),
-                        "level": name,
-                        "dir": designer.sub_dir(root, "point", len(configs))})
-    rot = len(configs[0]["prepared"].rotation)
-    n_games = rotation.whole_rotations(games, configs[0]["prepared"])
-    say(f"ladder: {spec.title}, {n_players} players: {', '.join(levels)}; each level against "
-        f"{n_players - 1} x {reference}, {n_games:,} games in {rot} seatings (the same deals for "
-        f"every level)")
-    designer.run_configs(spec, configs, n_games, seed, root, workers=workers, progress=progress,
-                         by="strategy",
-                         chunk_size=_chunk(n_games, rot, _slowest(spec, configs)))
-    cols = ["game", "seat", "strategy", "rank", "win"]
-    by_level = {c["level"]: read_logs(c["dir"], columns=cols) for c in configs}
-    res = analyse_ladder(spec.name, n_players, reference, levels, by_level)
-    res.verdicts = ladder_verdict_lines(res)
-    res.strongest = strongest = str(res.table.iloc[-1]["level"])
-    res.verdicts.append(strongest_line(res, mcts_level(int(shipped["iterations"])) if
-                                       rollout == shipped["rollout"] else None, spec.title))
+
+def _verdict_runs(spec, comp, set_, components, n_players, res, builtin, root, vpath,
+                  verdict_games, card_states, seed, workers, progress, say, assigned):
+    """The ladder's verdict runs: `verdict_games` games with the default strategy in every
+    seat and with the strongest level in every seat, and the cards' counterfactual advantage
+    at both: res.verdict_table and res.verdicts say which of the report's verdicts hold.
+    Returns the note saying what the card rows played (None: no card rows)."""
+    from analysis.ladder import compare_verdicts
+    from reports.build import analyse_run
+    from reports.ladder import verdict_change_lines
+    from sim import designer
+    from sim.assign import with_assignment
+    strongest = res.strongest
     base_name = spec.default_strategy_name()
-    card_note = None
     if verdict_games > 0 and strongest != base_name:
         vconf = [{"prepared": with_assignment(spec, spec.prepare(comp, n_players, [name], seed,
                                                                  vpath), assigned),
@@ -355,19 +405,15 @@ def ladder(game: str, players: int | None = None, games: int = DEFAULT_GAMES, se
                                              analyse_run(vconf[1]["dir"]), base_name, strongest,
                                              worth=worth)
         res.verdicts += verdict_change_lines(res.verdict_table)
-        card_note = (f"card verdicts: {verdict_games:,} games scanned per level, at most "
-                     f"{card_states:,} sampled decisions per card, by counterfactual play "
-                     f"with {worth[2]} and with {worth[3]} in every seat" if worth else None)
-    elif verdict_games > 0:
+        return (f"card verdicts: {verdict_games:,} games scanned per level, at most "
+                f"{card_states:,} sampled decisions per card, by counterfactual play "
+                f"with {worth[2]} and with {worth[3]} in every seat" if worth else None)
+    if verdict_games > 0:
         res.notes.append(f"The strongest level is the game's default strategy ({base_name}): "
                          f"the report's verdicts are already those of the strongest level.")
     else:
         res.notes.append("Verdict runs skipped (--verdict-games 0).")
-    manifest = rf.load_manifest_file(configs[0]["dir"])[0] or {}
-    designer.write_plan(root, {**plan, "result": {"games": n_games, "depth": res.depth,
-                                                  "strongest": strongest}})
-    return LadderResult(root, res, manifest, n_games, rot, verdict_games, rollout, budgets,
-                        temporary, card_note)
+    return None
 
 
 def _card_worth_levels(spec, comp, set_, components, n_players, res, builtin, base_name,
