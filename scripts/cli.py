@@ -253,7 +253,7 @@ def _cmd_components(args, out) -> int:
     return 0
 
 
-def _players_for(spec, requested) -> int:   # kept for callers: the API's players_for
+def _players_for(spec, requested) -> int:   # an alias of the API's players_for (docs/api.md)
     from sim.api.common import players_for
     return players_for(spec, requested)
 
@@ -309,7 +309,7 @@ def _cmd_summary(args, out) -> int:
     return 0
 
 
-def prepared_from_manifest(out_dir: str, strategy_files=()):   # kept for callers
+def prepared_from_manifest(out_dir: str, strategy_files=()):   # an alias (docs/api.md)
     from sim.api.runs import prepared_from_manifest as _p
     return _p(out_dir, strategy_files)
 
