@@ -285,24 +285,96 @@ def holm_steps(paired: pd.DataFrame) -> pd.DataFrame:
     return paired
 
 
+def _card_words(card_info) -> tuple[str, str]:
+    """(the varied card's name, the verdicts' baseline in words), "" each without a card."""
+    if not card_info:
+        return "", ""
+    card, cid = card_info
+    names = card.get("names", [])
+    return (component_name(names[cid] if cid < len(names) else cid, card["type"]),
+            baseline_name(card.get("label", card["type"])))
+
+
+def _card_row(i: int, logs: pd.DataFrame, card_info) -> dict:
+    """The varied card at point i: its take rate (share of games where some seat took it,
+    analysis/cards.py: the definition of the run report and `balance cards`) and its takers'
+    win share against the takers of the other cards of its type (the one baseline, shared
+    with the run report and tune)."""
+    card, cid = card_info
+    taken = _card_taken(logs, card, cid)
+    per_game = per_game_taken(logs, card)["any"][:, cid]
+    rate_lo, rate_hi = wilson_interval(per_game.sum(), per_game.size)
+    gap = taker_gap(*card_sums(logs, card))
+    return {"point": i, "take_rate": per_game.mean(),
+            "take_rate_low": float(rate_lo),
+            "take_rate_high": float(rate_hi),
+            "win_taken": float(gap["share"][cid]),
+            "win_taken_low": float(gap["share_low"][cid]),
+            "win_taken_high": float(gap["share_high"][cid]),
+            "win_base": float(gap["base"][cid]),
+            "win_base_low": float(gap["base_low"][cid]),
+            "win_base_high": float(gap["base_high"][cid]),
+            "gap": float(gap["gap"][cid]),
+            "gap_low": float(gap["gap_low"][cid]),
+            "gap_high": float(gap["gap_high"][cid]),
+            "rows_taken": int(taken.sum())}
+
+
+def _outcome_rows(i: int, logs: pd.DataFrame, meta: dict | None, players: int) -> list:
+    """The means at point i of every per-game quantity but the win shares (those are the
+    seat, start and strategy tables): mean score, score components, declared outcomes."""
+    rows = []
+    for name, unit, v in per_game_quantities(logs, meta, players):
+        if not name.startswith("win share"):
+            m, lo, hi = mean_ci(v)
+            rows.append({"point": i, "quantity": name, "unit": unit, "mean": m,
+                         "low": lo, "high": hi})
+    return rows
+
+
+def _paired_rows(per_point_logs: list, labels: list, meta: dict | None, axes: list,
+                 card_info) -> list:
+    """Paired differences between neighbouring points on the same game indices: one field
+    changes by one step, the others stay (a grid's diagonal is never a step). Everything that
+    can move (seats, start positions, strategies, scores, outcomes) and the varied card's
+    take rate."""
+    rows = []
+    for i, j, step, at in grid_steps(axes, len(per_point_logs)):
+        a, b = per_point_logs[i], per_point_logs[j]
+        a = a.sort_values(["game", "seat"])
+        b = b.sort_values(["game", "seat"])
+        if not np.array_equal(a["game"].to_numpy(), b["game"].to_numpy()):
+            continue  # not the same games (should not happen: same seed, same count)
+        players = int(a["seat"].max()) + 1
+        base = {"from": labels[i], "to": labels[j], "step": step or f"{labels[i]} -> {labels[j]}",
+                "at": at}
+        rows += paired_quantity_steps(a, b, meta, base)
+        if card_info:
+            card, cid = card_info
+            ta = _card_taken(a, card, cid).reshape(-1, players).any(axis=1).astype(float)
+            tb = _card_taken(b, card, cid).reshape(-1, players).any(axis=1).astype(float)
+            m, lo, hi = mean_ci(tb - ta)
+            rows.append({**base, "quantity": "take rate", "unit": "pp", "diff": m,
+                         "low": lo, "high": hi})
+    return rows
+
+
 def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict | None,
                   varied_paths: list, axes: list | None = None) -> SweepResult:
-    """axes: the sweep's [(path, values)] (the grid's shape); without it the points are
+    """The statistics of a sweep: per point the seat, strategy and start-position win shares,
+    the score components, the other outcomes and the varied card (when one card's field is
+    varied); between neighbouring points the paired steps, Holm-corrected together.
+    axes: the sweep's [(path, values)] (the grid's shape); without it the points are
     taken as one field's values in order."""
     from analysis.metadata import start_declaration
     from analysis.tables import start_table
-    seat_rows, strat_rows, comp_rows, card_rows, paired_rows = [], [], [], [], []
+    seat_rows, strat_rows, comp_rows, card_rows = [], [], [], []
     start_rows, outcome_rows = [], []
     players0 = int(per_point_logs[0]["seat"].max()) + 1
     start = start_declaration(meta, list(per_point_logs[0].columns), players0)
     comps = [c for c in (meta or {}).get("score_components", []) if c in per_point_logs[0].columns]
     card_info = card_of_path(varied_paths[0], meta) if len(varied_paths) == 1 else None
-    card_label = card_baseline = ""
-    if card_info:
-        card, cid = card_info
-        names = card.get("names", [])
-        card_label = component_name(names[cid] if cid < len(names) else cid, card["type"])
-        card_baseline = baseline_name(card.get("label", card["type"]))
+    card_label, card_baseline = _card_words(card_info)
     for i, logs in enumerate(per_point_logs):
         for key, rows in (("seat", seat_rows), ("strategy", strat_rows)):
             t = _share_rows(logs, key).reset_index()
@@ -315,57 +387,13 @@ def analyse_sweep(per_point_logs: list, points: list, labels: list, meta: dict |
             t = start_table(logs, start["column"], players0).reset_index()
             t.insert(0, "point", i)
             start_rows.append(t)
-        for name, unit, v in per_game_quantities(logs, meta, players0):
-            if not name.startswith("win share"):   # those: the seat, start, strategy tables
-                m, lo, hi = mean_ci(v)
-                outcome_rows.append({"point": i, "quantity": name, "unit": unit, "mean": m,
-                                     "low": lo, "high": hi})
+        outcome_rows += _outcome_rows(i, logs, meta, players0)
         if card_info:
-            card, cid = card_info
-            taken = _card_taken(logs, card, cid)
-            # take rate: share of games where some seat took it (analysis/cards.py, the
-            # definition of the run report and `balance cards`)
-            per_game = per_game_taken(logs, card)["any"][:, cid]
-            rate_lo, rate_hi = wilson_interval(per_game.sum(), per_game.size)
-            # the verdicts' baseline: the takers of the other cards of its type (one
-            # definition, analysis/cards.py, shared with the run report and tune)
-            gap = taker_gap(*card_sums(logs, card))
-            card_rows.append({"point": i, "take_rate": per_game.mean(),
-                              "take_rate_low": float(rate_lo),
-                              "take_rate_high": float(rate_hi),
-                              "win_taken": float(gap["share"][cid]),
-                              "win_taken_low": float(gap["share_low"][cid]),
-                              "win_taken_high": float(gap["share_high"][cid]),
-                              "win_base": float(gap["base"][cid]),
-                              "win_base_low": float(gap["base_low"][cid]),
-                              "win_base_high": float(gap["base_high"][cid]),
-                              "gap": float(gap["gap"][cid]),
-                              "gap_low": float(gap["gap_low"][cid]),
-                              "gap_high": float(gap["gap_high"][cid]),
-                              "rows_taken": int(taken.sum())})
-    # paired differences between neighbouring points, on the same game indices: one field
-    # changes by one step, the others stay (a grid's diagonal is never a step)
-    for i, j, step, at in grid_steps(list(axes or []), len(per_point_logs)):
-        a, b = per_point_logs[i], per_point_logs[j]
-        a = a.sort_values(["game", "seat"])
-        b = b.sort_values(["game", "seat"])
-        if not np.array_equal(a["game"].to_numpy(), b["game"].to_numpy()):
-            continue  # not the same games (should not happen: same seed, same count)
-        players = int(a["seat"].max()) + 1
-        base = {"from": labels[i], "to": labels[j], "step": step or f"{labels[i]} -> {labels[j]}",
-                "at": at}
-        # everything that can move: seats, start positions, strategies, scores, outcomes
-        paired_rows += paired_quantity_steps(a, b, meta, base)
-        if card_info:
-            card, cid = card_info
-            ta = _card_taken(a, card, cid).reshape(-1, players).any(axis=1).astype(float)
-            tb = _card_taken(b, card, cid).reshape(-1, players).any(axis=1).astype(float)
-            m, lo, hi = mean_ci(tb - ta)
-            paired_rows.append({**base, "quantity": "take rate", "unit": "pp", "diff": m,
-                                "low": lo, "high": hi})
+            card_rows.append(_card_row(i, logs, card_info))
     # Holm across every step and quantity of the sweep: which moves survive the number
     # of comparisons (a sweep of 15 steps x 4 seats is 60 chances of a false move)
-    paired = holm_steps(pd.DataFrame(paired_rows))
+    paired = holm_steps(pd.DataFrame(_paired_rows(per_point_logs, labels, meta,
+                                                  list(axes or []), card_info)))
     card_response = None
     if card_info and len(per_point_logs) > 1:
         card_response = _sweep_response(per_point_logs, points, card_info)
@@ -588,11 +616,12 @@ def paired_difference(new: Objective, old: Objective, seed: int = 0,
 
 
 # ---------------------------------------------------------------------------------------
-# thin aliases of the former compare statistics (one definition now: analysis/tables.py)
+# head-to-head and ratings of a logs DataFrame, for a caller without an aggregation: thin
+# wrappers of the one definition (analysis/tables.py)
 # ---------------------------------------------------------------------------------------
 def head_to_head(logs: pd.DataFrame, strategies: list):
-    """(share, low, high, games) DataFrames of a logs DataFrame: the pooled head-to-head of
-    analysis.tables.head_to_head (it was a mean of per-game shares here)."""
+    """(share, low, high, games) DataFrames of a logs DataFrame: analysis.tables.head_to_head,
+    the share of seat pairs over all games where the row strategy finished ahead (ties 1/2)."""
     from analysis.tables import head_to_head as h2h
     agg = aggregate_frame(logs)
     idx = [agg.strategies.index(str(s)) for s in strategies]

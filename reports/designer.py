@@ -484,81 +484,129 @@ def _start_words(r: SweepResult, point: int, players: int) -> str:
         f" against a fair {_pct(1 / players)}"
 
 
+def _seat_verdicts(r: SweepResult, players: int) -> list:
+    """One line per point: the seats outside the fair share by their intervals and the start
+    positions, the game's fairness question first (the start position when it leads)."""
+    if players <= 1:
+        return []
+    lines = []
+    for i, label in enumerate(r.labels):
+        rows = r.seat[r.seat["point"] == i]
+        out = rows[(rows["win_low"] > 1 / players) | (rows["win_high"] < 1 / players)]
+        word = ("seats fair within their intervals" if out.empty else
+                "; ".join(f"seat {int(s.seat) + 1} "
+                          f"{_pci(s.win_share, s.win_low, s.win_high)}"
+                          for s in out.itertuples()) + f" against a fair {_pct(1 / players)}")
+        start = _start_words(r, i, players)
+        both = [start, word] if r.start_info.get("leads") else [word, start]
+        lines.append(f"{label}: " + "; ".join(x for x in both if x) + ".")
+    return lines
+
+
+def _card_verdict(r: SweepResult) -> list:
+    """The varied card from the first point to the last: how often it is taken, how its
+    takers fare against the baseline, and whether the players respond to its value."""
+    if r.card is None:
+        return []
+    c = r.card
+    return [f"{r.card_label}: taken in {_pct(c['take_rate'].iloc[0])} of games at "
+            f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}; its "
+            f"takers win {c['gap'].iloc[0] * 100:+.1f} pp against {r.card_baseline} at "
+            f"{r.labels[0]}, {c['gap'].iloc[-1] * 100:+.1f} pp at {r.labels[-1]}"
+            + (f"; {sweep_response_text(r.card_response)}." if r.card_response else ".")]
+
+
+def _seat_table(r: SweepResult) -> Table:
+    """Win share and mean score by seat at every point."""
+    return Table(["point", "seat", "win share (95%)", "mean score"],
+                 [[r.labels[int(t.point)], f"seat {int(t.seat) + 1}",
+                   _pci(t.win_share, t.win_low, t.win_high), f"{t.mean_score:.2f}"]
+                  for t in r.seat.itertuples()], "Win share by seat at every point.")
+
+
+def _strategy_table(r: SweepResult) -> Table:
+    """Win share and mean score by strategy at every point."""
+    return Table(["point", "strategy", "win share (95%)", "mean score"],
+                 [[r.labels[int(t.point)], t.strategy,
+                   _pci(t.win_share, t.win_low, t.win_high),
+                   f"{t.mean_score:.2f}"] for t in r.strategy.itertuples()],
+                 "Win share by strategy at every point.")
+
+
+def _card_table(r: SweepResult) -> Table:
+    """The varied card at every point: take rate, its takers' win share, the baseline's, and
+    the gap between the two."""
+    return Table(["point", "taken in (games)", "win share when taken",
+                  "win share of " + (r.card_baseline or CARD_BASELINE), "gap (95%)"],
+                 [[r.labels[int(t.point)],
+                   _pci(t.take_rate, t.take_rate_low, t.take_rate_high),
+                   _pci(t.win_taken, t.win_taken_low, t.win_taken_high),
+                   _pci(t.win_base, t.win_base_low, t.win_base_high),
+                   f"{100 * t.gap:+.1f} pp ({100 * t.gap_low:+.1f} to "
+                   f"{100 * t.gap_high:+.1f})"]
+                  for t in r.card.itertuples()], f"The varied card: {r.card_label}.")
+
+
+def _start_table(r: SweepResult, players: int) -> Table:
+    """Win share by start position at every point, tested against the fair share."""
+    return Table(["point", "start position", "win share (95%)", "p (Holm)", "verdict"],
+                 [[r.labels[int(t.point)], t.label,
+                   _pci(t.win_share, t.win_low, t.win_high), _p(t.p_holm),
+                   t.verdict] for t in r.start.itertuples()],
+                 "Win share by start position at every point, against the fair "
+                 f"share {_pct(1 / players)}; Holm across the positions of each "
+                 "point.")
+
+
+def _outcome_table(r: SweepResult) -> Table:
+    """The other means at every point: mean score, score components, declared outcomes (a
+    share in pp, anything else in its unit)."""
+    return Table(["point", "quantity", "mean (95%)"],
+                 [[r.labels[int(t.point)], t.quantity,
+                   _pci(t.mean, t.low, t.high) if t.unit == "pp" else
+                   f"{t.mean:.3f} ({t.low:.3f} to {t.high:.3f})"
+                   + (f" {t.unit}" if t.unit else "")]
+                  for t in r.outcomes.itertuples()],
+                 "The mean score, the score components and the game's declared "
+                 "outcomes at every point (per seat; a game-level outcome per "
+                 "game).")
+
+
+def _paired_table(r: SweepResult) -> Table:
+    """Every paired step with its difference, Holm-corrected p and whether it moves."""
+    return Table(["step", "at", "quantity", "paired difference (95%)", "p (Holm)", "moves"],
+                 [[t["step"], t["at"] or "-", t["quantity"], diff_text(t),
+                   _p(t["p_holm"]), "yes" if t["moves"] else ""]
+                  for t in r.paired.to_dict("records")],
+                 f"Steps of one field to its next value, the other fields fixed, on "
+                 f"the same games; p-values corrected by Holm's method for the "
+                 f"{len(r.paired)} comparisons of the table.")
+
+
+def _sweep_evidence(r: SweepResult, figs: list, players: int) -> Section:
+    """The figures, then a table for each part of the sweep the result holds."""
+    ev = Section("Evidence", "evidence", list(figs))
+    ev.blocks.append(_seat_table(r))
+    if r.strategy["strategy"].nunique() > 1:
+        ev.blocks.append(_strategy_table(r))
+    if r.card is not None:
+        ev.blocks.append(_card_table(r))
+    if r.start is not None:
+        ev.blocks.append(_start_table(r, players))
+    if r.outcomes is not None and not r.outcomes.empty:
+        ev.blocks.append(_outcome_table(r))
+    if not r.paired.empty:
+        ev.blocks.append(_paired_table(r))
+    return ev
+
+
 def sweep_document(r: SweepResult, varied: str, manifest: dict, header: dict) -> Document:
+    """The sweep's report: verdicts (seats and start positions per point, the varied card,
+    the paired steps that move), the evidence, and what was run."""
     players = int(manifest.get("players", 1))
     figs = sweep_figures(r, varied, players)
-    verdicts = []
-    seat = r.seat
-    for i, label in enumerate(r.labels):
-        rows = seat[seat["point"] == i]
-        if players > 1:
-            out = rows[(rows["win_low"] > 1 / players) | (rows["win_high"] < 1 / players)]
-            word = ("seats fair within their intervals" if out.empty else
-                    "; ".join(f"seat {int(s.seat) + 1} "
-                              f"{_pci(s.win_share, s.win_low, s.win_high)}"
-                              for s in out.itertuples()) + f" against a fair {_pct(1 / players)}")
-            start = _start_words(r, i, players)
-            # the game's fairness question first: the start position when it leads
-            both = [start, word] if r.start_info.get("leads") else [word, start]
-            verdicts.append(f"{label}: " + "; ".join(x for x in both if x) + ".")
-    if r.card is not None:
-        c = r.card
-        verdicts.append(f"{r.card_label}: taken in {_pct(c['take_rate'].iloc[0])} of games at "
-                        f"{r.labels[0]}, {_pct(c['take_rate'].iloc[-1])} at {r.labels[-1]}; its "
-                        f"takers win {c['gap'].iloc[0] * 100:+.1f} pp against {r.card_baseline} at "
-                        f"{r.labels[0]}, {c['gap'].iloc[-1] * 100:+.1f} pp at {r.labels[-1]}"
-                        + (f"; {sweep_response_text(r.card_response)}." if r.card_response
-                           else "."))
-    verdicts += step_verdicts(r.paired)
-    ev = Section("Evidence", "evidence", list(figs))
-    ev.blocks.append(Table(["point", "seat", "win share (95%)", "mean score"],
-                           [[r.labels[int(t.point)], f"seat {int(t.seat) + 1}",
-                             _pci(t.win_share, t.win_low, t.win_high), f"{t.mean_score:.2f}"]
-                            for t in seat.itertuples()], "Win share by seat at every point."))
-    if r.strategy["strategy"].nunique() > 1:
-        ev.blocks.append(Table(["point", "strategy", "win share (95%)", "mean score"],
-                               [[r.labels[int(t.point)], t.strategy,
-                                 _pci(t.win_share, t.win_low, t.win_high),
-                                 f"{t.mean_score:.2f}"] for t in r.strategy.itertuples()],
-                               "Win share by strategy at every point."))
-    if r.card is not None:
-        ev.blocks.append(Table(["point", "taken in (games)", "win share when taken",
-                                "win share of " + (r.card_baseline or CARD_BASELINE), "gap (95%)"],
-                               [[r.labels[int(t.point)],
-                                 _pci(t.take_rate, t.take_rate_low, t.take_rate_high),
-                                 _pci(t.win_taken, t.win_taken_low, t.win_taken_high),
-                                 _pci(t.win_base, t.win_base_low, t.win_base_high),
-                                 f"{100 * t.gap:+.1f} pp ({100 * t.gap_low:+.1f} to "
-                                 f"{100 * t.gap_high:+.1f})"]
-                                for t in r.card.itertuples()], f"The varied card: {r.card_label}."))
-    if r.start is not None:
-        ev.blocks.append(Table(["point", "start position", "win share (95%)", "p (Holm)",
-                                "verdict"],
-                               [[r.labels[int(t.point)], t.label,
-                                 _pci(t.win_share, t.win_low, t.win_high), _p(t.p_holm),
-                                 t.verdict] for t in r.start.itertuples()],
-                               "Win share by start position at every point, against the fair "
-                               f"share {_pct(1 / players)}; Holm across the positions of each "
-                               "point."))
-    if r.outcomes is not None and not r.outcomes.empty:
-        ev.blocks.append(Table(["point", "quantity", "mean (95%)"],
-                               [[r.labels[int(t.point)], t.quantity,
-                                 _pci(t.mean, t.low, t.high) if t.unit == "pp" else
-                                 f"{t.mean:.3f} ({t.low:.3f} to {t.high:.3f})"
-                                 + (f" {t.unit}" if t.unit else "")]
-                                for t in r.outcomes.itertuples()],
-                               "The mean score, the score components and the game's declared "
-                               "outcomes at every point (per seat; a game-level outcome per "
-                               "game)."))
-    if not r.paired.empty:
-        ev.blocks.append(Table(["step", "at", "quantity", "paired difference (95%)",
-                                "p (Holm)", "moves"],
-                               [[t["step"], t["at"] or "-", t["quantity"], diff_text(t),
-                                 _p(t["p_holm"]), "yes" if t["moves"] else ""]
-                                for t in r.paired.to_dict("records")],
-                               f"Steps of one field to its next value, the other fields fixed, on "
-                               f"the same games; p-values corrected by Holm's method for the "
-                               f"{len(r.paired)} comparisons of the table."))
+    verdicts = _seat_verdicts(r, players) + _card_verdict(r) + step_verdicts(r.paired)
+    ev = _sweep_evidence(r, figs, players)
     what = Section("What was run", "run", [[
         f"game: {manifest.get('title', manifest.get('game'))}, {players} players, strategies "
         f"{', '.join(manifest.get('strategy_names', []))}",

@@ -121,14 +121,20 @@ def _seat_start_lines(summary: Summary) -> list[str]:
             f"(Holm across the seats): {words}."]
 
 
-def format_summary(summary: Summary, manifest: dict | None = None) -> str:
-    m = manifest or {}
-    lines: list[str] = []
+def _win_headers(first: str, pct: int) -> list[str]:
+    """The columns of a seat or strategy table: the same cells as the report's tables."""
+    return [first, "rows", "win share", f"{pct}% Wilson", "mean score ± s.e.", "mean rank"]
+
+
+def _header_lines(summary: Summary, m: dict) -> list[str]:
+    """What was run: game, games, players, variant and seed; the run id and status; the
+    timings; how strategies were assigned to seats (reports.assignment.run_line)."""
+    from reports.assignment import run_line
     title = m.get("title") or m.get("game") or "run"
-    lines.append(f"{title}: {summary.n_games} games, {summary.n_players} "
-                 f"player{'s' if summary.n_players != 1 else ''}"
-                 + (f", variant {m['variant']}" if m.get("variant") else "")
-                 + (f", seed {m['seed']}" if "seed" in m else ""))
+    lines = [f"{title}: {summary.n_games} games, {summary.n_players} "
+             f"player{'s' if summary.n_players != 1 else ''}"
+             + (f", variant {m['variant']}" if m.get("variant") else "")
+             + (f", seed {m['seed']}" if "seed" in m else "")]
     if m.get("run_id"):
         lines.append(f"run id {m['run_id']}, status {m.get('status', '?')}")
     t = m.get("timings") or {}
@@ -138,83 +144,132 @@ def format_summary(summary: Summary, manifest: dict | None = None) -> str:
                      f"play {_fmt(t.get('play_seconds'), '.2f')} s, "
                      f"{F.rate(gps)} games/s on "
                      f"{F.workers(t.get('workers', '?'))}")
-    pct = int(round(summary.confidence * 100))
-    from reports.assignment import run_line
     told = run_line(m)
     if told:
         lines.append(told)
+    return lines
+
+
+def _solo_lines(summary: Summary) -> list[str]:
+    """One player: no seat or strategy comparison exists, so the score statistics per
+    strategy stand in for the win tables."""
+    return ["Solo run: one player, so no seat or strategy comparison; score statistics "
+            "instead (and the game's own solo lines below, if it declares any).",
+            "",
+            "By strategy",
+            *_table(["strategy", "games", "mean score", "s.e.", "s.d.", "min", "max"],
+                    _score_rows(summary.strategies, str))]
+
+
+def _seat_lines(summary: Summary, m: dict, pct: int) -> list[str]:
+    """The seat table with the start position (analysis/breakdowns.py) first when it is the
+    game's fairness question, else right after the seats; then the seats tested against the
+    fair share and what the seat rows measure (rotated seatings or fixed ones)."""
+    lines: list[str] = []
+    start = [b for b in summary.extra.get("breakdowns") or [] if getattr(b, "start", False)]
+    if start and start[0].fairness:
+        lines.extend(_breakdown_lines(start[0], pct))
+        lines.append("")
+    lines.append("By seat")
+    lines.extend(_table(_win_headers("seat", pct),
+                        _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
+    if start and not start[0].fairness:
+        lines.append("")
+        lines.extend(_breakdown_lines(start[0], pct))
+    lines.extend(_seat_start_lines(summary))
+    rot = (m.get("config") or {}).get("rotation")
+    if rot:
+        lines.append(f"seats rotated ({len(rot)} seatings, each deal under every one): the "
+                     f"seat rows measure the seats, the strategy rows average over the seats")
+    elif len(set(m.get("strategy_names") or [])) > 1:
+        lines.append("each seat kept its strategy: a seat's row mixes the seat with its "
+                     "strategy (--rotate-seats measures them apart)")
+    return lines
+
+
+def _comparison_lines(comp: dict, pct: int) -> list[str]:
+    """Head-to-head shares and Plackett-Luce ratings of the strategies (the report's cells,
+    reports/document.py), or why the ratings cannot be estimated."""
+    from reports.document import h2h_cells, rating_cells
+    from reports.notes import note_text
+    lines = ["", "Head-to-head (share of seat pairs where the first finished ahead, ties 1/2)"]
+    lines.extend(_table(["strategy", "versus", "finishes ahead", f"{pct}% interval",
+                         "seat pairs"], h2h_cells(comp["share"], comp["low"],
+                                                  comp["high"], comp["pairs"])))
     lines.append("")
-    if summary.solo:
-        lines.append("Solo run: one player, so no seat or strategy comparison; score statistics "
-                     "instead (and the game's own solo lines below, if it declares any).")
-        lines.append("")
-        lines.append("By strategy")
-        lines.extend(_table(["strategy", "games", "mean score", "s.e.", "s.d.", "min", "max"],
-                            _score_rows(summary.strategies, str)))
+    if comp.get("ratings") is not None:
+        lines.append("Plackett-Luce ratings")
+        lines.extend(_table(["strategy", "log strength", "s.e.", f"{pct}% interval"],
+                            rating_cells(comp["ratings"])))
     else:
-        hdr = ["", "rows", "win share", f"{pct}% Wilson", "mean score ± s.e.", "mean rank"]
-        # the start position (analysis/breakdowns.py): first when it is the game's fairness
-        # question, else right after the seats
-        start = [b for b in summary.extra.get("breakdowns") or [] if getattr(b, "start", False)]
-        if start and start[0].fairness:
-            lines.extend(_breakdown_lines(start[0], pct))
-            lines.append("")
-        lines.append("By seat")
-        lines.extend(_table(["seat"] + hdr[1:], _win_rows(summary.seats, lambda k: f"seat {int(k) + 1}")))
-        if start and not start[0].fairness:
-            lines.append("")
-            lines.extend(_breakdown_lines(start[0], pct))
-        lines.extend(_seat_start_lines(summary))
-        rot = (m.get("config") or {}).get("rotation")
-        if rot:
-            lines.append(f"seats rotated ({len(rot)} seatings, each deal under every one): the "
-                         f"seat rows measure the seats, the strategy rows average over the seats")
-        elif len(set(m.get("strategy_names") or [])) > 1:
-            lines.append("each seat kept its strategy: a seat's row mixes the seat with its "
-                         "strategy (--rotate-seats measures them apart)")
+        lines.append(f"No ratings: {note_text(comp.get('rating_note'))}.")
+    return lines
+
+
+def _strategy_lines(summary: Summary, m: dict, pct: int) -> list[str]:
+    """The strategy table, their comparison when there are several, the share of shared
+    wins and the warnings about user strategies that never won."""
+    lines = ["", "By strategy"]
+    lines.extend(_table(_win_headers("strategy", pct), _win_rows(summary.strategies, str)))
+    if summary.comparison:
+        lines.extend(_comparison_lines(summary.comparison, pct))
+    if summary.tie_rate is not None:
         lines.append("")
-        lines.append("By strategy")
-        lines.extend(_table(["strategy"] + hdr[1:], _win_rows(summary.strategies, str)))
-        comp = summary.comparison
-        if comp:
-            from reports.document import h2h_cells, rating_cells
-            from reports.notes import note_text
-            lines.append("")
-            lines.append("Head-to-head (share of seat pairs where the first finished ahead, "
-                         "ties 1/2)")
-            lines.extend(_table(["strategy", "versus", "finishes ahead", f"{pct}% interval",
-                                 "seat pairs"], h2h_cells(comp["share"], comp["low"],
-                                                          comp["high"], comp["pairs"])))
-            lines.append("")
-            if comp.get("ratings") is not None:
-                lines.append("Plackett-Luce ratings")
-                lines.extend(_table(["strategy", "log strength", "s.e.", f"{pct}% interval"],
-                                    rating_cells(comp["ratings"])))
-            else:
-                lines.append(f"No ratings: {note_text(comp.get('rating_note'))}.")
-        if summary.tie_rate is not None:
-            lines.append("")
-            lines.append(f"games with a shared win: {F.share(summary.tie_rate)}")
-        warnings = never_winning_user_strategies(summary, m)
-        if warnings:
-            lines.append("")
-            lines.extend(warnings)
+        lines.append(f"games with a shared win: {F.share(summary.tie_rate)}")
+    warnings = never_winning_user_strategies(summary, m)
+    if warnings:
+        lines.append("")
+        lines.extend(warnings)
+    return lines
+
+
+def _illegal_lines(summary: Summary) -> list[str]:
+    """The strategies that answered with an illegal option (each replaced by the first legal
+    one): shown only when some decision was not legal."""
     illegal = summary.extra.get("illegal")
-    if illegal is not None and len(illegal):  # shown only when some decision was not legal
-        lines.append("")
-        lines.append("Illegal answers (each replaced by the first legal option)")
-        rows = [[str(r.strategy), f"{int(r.decisions):,}", f"{int(r.seat_games):,} of {int(r.of_seat_games):,}"]
-                for r in illegal.itertuples()]
-        lines.extend(_table(["strategy", "illegal decisions", "seat-games affected"], rows))
-    for b in summary.extra.get("breakdowns") or []:   # the game's own (analysis/breakdowns.py)
+    if illegal is None or not len(illegal):
+        return []
+    rows = [[str(r.strategy), f"{int(r.decisions):,}", f"{int(r.seat_games):,} of {int(r.of_seat_games):,}"]
+            for r in illegal.itertuples()]
+    return ["", "Illegal answers (each replaced by the first legal option)",
+            *_table(["strategy", "illegal decisions", "seat-games affected"], rows)]
+
+
+def _game_breakdown_lines(summary: Summary, pct: int, m: dict) -> list[str]:
+    """The game's own breakdowns (analysis/breakdowns.py), except the start position of a
+    multi-player run, which stands with the seats."""
+    lines: list[str] = []
+    for b in summary.extra.get("breakdowns") or []:
         if getattr(b, "start", False) and not summary.solo:
-            continue   # shown with the seats
+            continue
         lines.append("")
         lines.extend(_breakdown_lines(b, pct, m))
-    if summary.end_reasons is not None and len(summary.end_reasons):
-        lines.append("")
-        lines.append("Game end")
-        rows = [[str(r.reason), F.count(r.games), F.share(r.share)]
-                for r in summary.end_reasons.itertuples()]
-        lines.extend(_table(["reason", "games", "share"], rows))
+    return lines
+
+
+def _end_lines(summary: Summary) -> list[str]:
+    """How the games ended: each end reason's count and share."""
+    ends = summary.end_reasons
+    if ends is None or not len(ends):
+        return []
+    rows = [[str(r.reason), F.count(r.games), F.share(r.share)] for r in ends.itertuples()]
+    return ["", "Game end", *_table(["reason", "games", "share"], rows)]
+
+
+def format_summary(summary: Summary, manifest: dict | None = None) -> str:
+    """The run summary as plain text for the terminal: what was run, then the seats and the
+    strategies (a solo run: score statistics), illegal answers, the game's own breakdowns and
+    how the games ended. `manifest`: the run's manifest, for the header and the notes."""
+    m = manifest or {}
+    pct = int(round(summary.confidence * 100))
+    lines = _header_lines(summary, m)
+    lines.append("")
+    if summary.solo:
+        lines.extend(_solo_lines(summary))
+    else:
+        lines.extend(_seat_lines(summary, m, pct))
+        lines.extend(_strategy_lines(summary, m, pct))
+    lines.extend(_illegal_lines(summary))
+    lines.extend(_game_breakdown_lines(summary, pct, m))
+    lines.extend(_end_lines(summary))
     return "\n".join(lines)

@@ -57,24 +57,16 @@ def _step_random(spec, tables, s, n):
         model.apply_nb(tables, s, opts[i if 0 <= i < k else 0], keep, trace, tn)
 
 
-def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
+def _bench_chunk_loop(spec, model, tables, prep, players, games, seed) -> tuple:
+    """Part 1: seconds of `games` games of the chunk loop (warmed up on 2 games first), and
+    the decisions of the same games counted by the harness's rollout, in total and per game
+    (the per-game counts say how far to play the mid-game states)."""
     from sim.rng import game_seed_nb
-    from strategies import search
-
-    spec = _spec(name)
-    model = spec.model()
-    if model is None:
-        return {"game": name, "skipped": "not on the forward-model template"}
-    comp = spec.load_components()
-    tables_rec = spec.pack_tables(comp)
-    tables = tables_rec[0]
     trace = np.zeros((0, 6), np.int64)
     tn = np.zeros(1, np.int64)
-    prep = spec.prepare(comp, players, ["random"], seed)
     sids = np.asarray(prep.strategy_ids, np.int64)
     params = np.ascontiguousarray(prep.strategy_params, np.float64)
     k = spec.kernels()
-    # 1. the chunk loop, and the decisions of the same games
     spec.play_chunk(prep, 0, 2)
     t0 = time.perf_counter()
     spec.play_chunk(prep, 0, games)
@@ -87,8 +79,15 @@ def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
         n = k.rollout(tables, st[0], players, sids, params, out)
         decisions += n
         lengths.append(n)
-    chunk_per_dec = chunk_secs / decisions
-    # 2. mid-game states: each game played halfway by random
+    return chunk_secs, decisions, lengths
+
+
+def _mid_game_states(spec, model, tables, players, lengths, n_states, seed) -> list:
+    """Each of the first `n_states` games played halfway by `random`: the states a search
+    decides from (games already over are left out)."""
+    from sim.rng import game_seed_nb
+    trace = np.zeros((0, 6), np.int64)
+    tn = np.zeros(1, np.int64)
     states = []
     for g in range(n_states):
         st = spec.new_state()
@@ -96,15 +95,16 @@ def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
         _step_random(spec, tables, st[0], lengths[g] // 2)
         if not model.is_over_nb(st[0]):
             states.append(st)
+    return states
+
+
+def _bench_rollouts(spec, model, tables, states, players, rid, rparams, n_rollouts,
+                    chunk_per_dec, res) -> None:
+    """Part 2: `n_rollouts` playouts from each mid-game state, without and with the
+    determinization each search rollout starts with (warmed up first), into `res`."""
+    from strategies import search
     bench = search.bench_kernel(spec.name, model, spec.choose_builtin())
-    rid = int(search.search_catalog()[0]["params"][1][1])
-    mprep = spec.prepare(comp, players, ["mcts"], seed)
-    row = np.ascontiguousarray(mprep.strategy_params[0], np.float64)
-    rparams = row[search.P_ROLL_PARAMS:].copy()
     wins = np.zeros(64)
-    res = {"game": spec.name, "players": players, "chunk_games": games,
-           "chunk_decisions": decisions, "chunk_s_per_decision": chunk_per_dec,
-           "chunk_games_per_s": games / chunk_secs}
     for det in (False, True):
         s0 = states[0][0]
         bench(tables, s0, model.to_move_nb(s0), players, rid, rparams, 2, 1, det, wins)
@@ -118,7 +118,13 @@ def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
         res[f"rollouts_per_s_{tag}"] = len(states) * n_rollouts / secs
         res[f"rollout_s_per_decision_{tag}"] = secs / max(steps, 1)
         res[f"rollout_vs_chunk_per_decision_{tag}"] = (secs / max(steps, 1)) / chunk_per_dec
-    # 3. mcts per decision
+
+
+def _bench_mcts(spec, model, tables, states, row, res) -> None:
+    """Part 3: mcts seconds per decision at 100 iterations (every state) and 1,000 (a
+    quarter of them), decisions with one legal option left out, the first call outside the
+    timing (it compiles or loads the kernel); into `res`."""
+    from strategies import search
     choose = search.build_search(spec.name, model, spec.choose_builtin())
     opts = np.zeros(model.MAX_OPTIONS, np.int64)
     ctx = np.zeros(max(model.CTX_LEN, 1), np.int64)
@@ -134,7 +140,7 @@ def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
             model.context_nb(tables, s, ctx, keep)
             if n < 2:
                 continue
-            if counted == 0:   # compile / load outside the timing
+            if counted == 0:
                 choose(search.MCTS, row, tables, st.copy()[0], p, d, opts, n, ctx, keep)
             t0 = time.perf_counter()
             choose(search.MCTS, row, tables, s, p, d, opts, n, ctx, keep)
@@ -142,6 +148,35 @@ def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
             counted += 1
         res[f"mcts_{iters}_s_per_decision"] = secs / max(counted, 1)
         res[f"mcts_{iters}_decisions"] = counted
+
+
+def bench_game(name, players, games, n_states, n_rollouts, seed=1) -> dict:
+    """The three measurements of one game (the module's docstring) as a dict of figures, or
+    {"game", "skipped"} for a game not on the forward-model template."""
+    from strategies import search
+
+    spec = _spec(name)
+    model = spec.model()
+    if model is None:
+        return {"game": name, "skipped": "not on the forward-model template"}
+    comp = spec.load_components()
+    tables = spec.pack_tables(comp)[0]
+    prep = spec.prepare(comp, players, ["random"], seed)
+    chunk_secs, decisions, lengths = _bench_chunk_loop(spec, model, tables, prep, players,
+                                                       games, seed)
+    chunk_per_dec = chunk_secs / decisions
+    states = _mid_game_states(spec, model, tables, players, lengths, n_states, seed)
+    # the rollout policy: the generic search entries' default (flatmc's `rollout`)
+    rid = int(search.search_catalog()[0]["params"][1][1])
+    mprep = spec.prepare(comp, players, ["mcts"], seed)
+    row = np.ascontiguousarray(mprep.strategy_params[0], np.float64)
+    rparams = row[search.P_ROLL_PARAMS:].copy()
+    res = {"game": spec.name, "players": players, "chunk_games": games,
+           "chunk_decisions": decisions, "chunk_s_per_decision": chunk_per_dec,
+           "chunk_games_per_s": games / chunk_secs}
+    _bench_rollouts(spec, model, tables, states, players, rid, rparams, n_rollouts,
+                    chunk_per_dec, res)
+    _bench_mcts(spec, model, tables, states, row, res)
     return res
 
 

@@ -49,8 +49,9 @@ def _int(kind: str):
     return parse
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="balance", description="Monte-Carlo balance toolkit for tabletop games.")
+def _add_global_options(p) -> None:
+    """The options that may stand anywhere on the line (main() takes them out before parsing):
+    listed here so that `balance --help` shows them."""
     p.add_argument("--game-path", action="append", default=[], metavar="DIR",
                    help="also know the games in DIR (a game package or a folder of them, "
                         "e.g. written by `balance new-game`); repeatable, may stand anywhere; "
@@ -58,9 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", action="store_true",
                    help="with an error, also print what lies behind it (e.g. numba's full "
                         "message for a user strategy); may be given anywhere on the line")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
 
+
+def _add_listing_parsers(sub) -> None:
+    """`games`, `strategies` and `components`: what the toolkit knows, nothing played (except
+    `strategies --coverage`)."""
     sub.add_parser("games", help="list the games")
 
     s = sub.add_parser("strategies", help="built-in strategies of a game and their parameters")
@@ -70,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("components", help="print the default component file of a game")
     s.add_argument("game")
 
+
+def _add_run_parser(sub) -> None:
+    """`balance run`: what is played (game, players, strategies, games, seed, components),
+    where and how (workers, chunks, cluster), the designer's stopping rule and seat
+    assignment (scripts/cli_designer.py) and `--report`."""
     s = sub.add_parser("run", help="play games and summarise them")
     s.add_argument("game")
     s.add_argument("--players", type=_int("players"), default=None,
@@ -107,10 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scheduler", default=None,
                    help="dask.distributed scheduler address (tcp://host:port): run on a cluster")
     cli_designer.add_run_options(s)
-
     _add_run_report_options(s)  # `run --report` (balance report section below)
-    _add_report_parser(sub)
 
+
+def _add_run_folder_parsers(sub) -> None:
+    """`summary` and `replay`: commands that read a run folder already played."""
     s = sub.add_parser("summary", help="print the summary of a run already played")
     s.add_argument("dir")
 
@@ -124,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the one the run recorded. The toolkit never imports a file because a "
                         "run folder names it")
 
+
+def _add_warm_parser(sub) -> None:
+    """`balance warm`: compile the engines ahead of a run."""
     s = sub.add_parser("warm", help="compile the engines of the games (default: all) ahead of "
                                     "a run, one process per game on every core")
     s.add_argument("games", nargs="*", metavar="GAME")
@@ -135,12 +147,31 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=_int("jobs"), default=None,
                    help="games compiled at once (default: the cores)")
 
-    # compare / sweep / tune (the designer's workflow: scripts/cli_designer.py)
+
+def _add_module_commands(sub) -> None:
+    """The commands kept in modules of their own, each adding its parsers and its entries of
+    COMMANDS: compare / sweep / tune (the designer's workflow), calibrate, cards, ladder and
+    new-game."""
     COMMANDS.update(cli_designer.add_commands(sub, _int))
-    COMMANDS.update(cli_calibrate.add_commands(sub, _int))  # calibrate (scripts/cli_calibrate.py)
-    COMMANDS.update(cli_cards.add_commands(sub, _int))     # cards (scripts/cli_cards.py)
-    COMMANDS.update(cli_ladder.add_commands(sub, _int))    # ladder (scripts/cli_ladder.py)
-    COMMANDS.update(cli_newgame.add_commands(sub, _int))   # new-game (scripts/cli_newgame.py)
+    COMMANDS.update(cli_calibrate.add_commands(sub, _int))
+    COMMANDS.update(cli_cards.add_commands(sub, _int))
+    COMMANDS.update(cli_ladder.add_commands(sub, _int))
+    COMMANDS.update(cli_newgame.add_commands(sub, _int))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every `balance` command; its errors are one line (_Parser). The order of
+    the commands is the order of `balance --help`."""
+    p = _Parser(prog="balance", description="Monte-Carlo balance toolkit for tabletop games.")
+    _add_global_options(p)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    _add_listing_parsers(sub)
+    _add_run_parser(sub)
+    _add_report_parser(sub)
+    _add_run_folder_parsers(sub)
+    _add_warm_parser(sub)
+    _add_module_commands(sub)
     return p
 
 
@@ -222,7 +253,7 @@ def _cmd_components(args, out) -> int:
     return 0
 
 
-def _players_for(spec, requested) -> int:   # kept for callers: the API's players_for
+def _players_for(spec, requested) -> int:   # an alias of the API's players_for (docs/api.md)
     from sim.api.common import players_for
     return players_for(spec, requested)
 
@@ -278,7 +309,7 @@ def _cmd_summary(args, out) -> int:
     return 0
 
 
-def prepared_from_manifest(out_dir: str, strategy_files=()):   # kept for callers
+def prepared_from_manifest(out_dir: str, strategy_files=()):   # an alias (docs/api.md)
     from sim.api.runs import prepared_from_manifest as _p
     return _p(out_dir, strategy_files)
 

@@ -136,93 +136,131 @@ def builtin(catalog: list, name: str):
 
 
 # --- variants files -------------------------------------------------------------------------
-def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
-    """Read and check a variants file: {variant name: {base, params: {name: value}, description}}.
+VARIANT_KEYS = ("base", "params", "description")
 
-    Every problem becomes one line naming the file, the variant and what is wrong.
-    """
+
+def _read_variants_toml(variants_file: str) -> dict:
+    """The parsed TOML of a variants file; a missing, unreadable or malformed file is one line."""
     shown = variants_file
     if not os.path.isfile(variants_file):
         raise ToolkitError(f"variants file {shown}: not found")
     try:
         with open(variants_file, "rb") as fh:
-            data = _toml.load(fh)
+            return _toml.load(fh)
     except _toml.TOMLDecodeError as exc:
         raise ToolkitError(f"variants file {shown}: not valid TOML: {exc}") from None
     except OSError as exc:
         raise ToolkitError(f"variants file {shown}: cannot be read: {exc.strerror}") from None
 
-    builtins = {e["name"]: e for e in catalog}
-    problems: list[str] = []
-    unknown_top = [k for k in data if k != "variants"]
-    for k in unknown_top:
-        problems.append(f"variants file {shown}: unknown section or key '{k}' (expected [variants.<name>] tables)")
+
+def _variants_section(data: dict, shown: str, problems: list) -> dict:
+    """The [variants.<name>] tables of a parsed file; any other top-level key is a problem
+    (collected, so that the user sees every one at once), a `variants` that is not a table
+    ends the reading at once."""
+    for k in data:
+        if k != "variants":
+            problems.append(f"variants file {shown}: unknown section or key '{k}' (expected [variants.<name>] tables)")
     section = data.get("variants", {})
     if not isinstance(section, dict):
         raise ToolkitError(f"variants file {shown}: 'variants' must be a table of [variants.<name>] tables")
+    return section
 
+
+def _variant_base(where: str, vname: str, body, builtins: dict, problems: list):
+    """The checked base strategy's name of one variant, or None (the problem is added) when the
+    table, its name or its base cannot make a variant: a built-in's name, ':' or ',' would
+    make the strategy names of --strategies ambiguous."""
+    if not isinstance(body, dict):
+        problems.append(f"{where}: must be a table with base = \"...\" and params = {{...}}")
+        return None
+    if vname in builtins:
+        problems.append(f"{where}: has the name of a built-in strategy; choose another name")
+        return None
+    if is_user_strategy(vname) or ":" in vname or "," in vname:
+        problems.append(f"{where}: a variant name may not contain ':' or ','")
+        return None
+    for key in body:
+        if key not in VARIANT_KEYS:
+            problems.append(f"{where}: unknown key '{key}' (allowed: base, params, description)")
+    base = body.get("base")
+    if base is None:
+        problems.append(f"{where}: missing base = \"<built-in strategy>\" "
+                        f"(one of: {', '.join(builtins)})")
+        return None
+    if not isinstance(base, str) or base not in builtins:
+        problems.append(f"{where}: unknown base strategy '{base}' "
+                        f"(built-in strategies: {', '.join(builtins)})")
+        return None
+    return base
+
+
+def _variant_param(where: str, entry: dict, pname: str, value, catalog: list, problems: list):
+    """One parameter value of a variant as the float the parameter row holds, or None (the
+    problem is added): a strategy-valued parameter names a built-in (stored as its id), a
+    search budget is a whole count within sim/limits.py, any other a finite number."""
+    if pname in entry.get("strategy_params", ()):
+        sid = _strategy_value(value, catalog)
+        if sid is None:
+            problems.append(f"{where}: parameter '{pname}' must name a built-in "
+                            f"strategy ({', '.join(_plain_builtins(catalog))}), got "
+                            f"{value!r}")
+        return sid
+    if pname in entry.get("counts", {}):
+        from sim.limits import MAX_SEARCH_BUDGET, count
+        try:
+            return float(count(value, f"{where}: parameter '{pname}'", entry["counts"][pname],
+                               MAX_SEARCH_BUDGET))
+        except ToolkitError as exc:
+            problems.extend(exc.lines)
+            return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        problems.append(f"{where}: parameter '{pname}' must be a number, got {value!r}")
+        return None
+    if not math.isfinite(float(value)):
+        problems.append(f"{where}: parameter '{pname}' must be a finite number, got {value!r}")
+        return None
+    return float(value)
+
+
+def _variant_params(where: str, base: str, entry: dict, params_in: dict, catalog: list,
+                    problems: list) -> dict:
+    """Every parameter of the base strategy: its default, or the variant's checked value."""
+    allowed = {p[0]: p[1] for p in _param_list(entry)}
+    values = dict(allowed)
+    for pname, value in params_in.items():
+        if pname not in allowed:
+            known = ", ".join(allowed) or "none"
+            problems.append(f"{where}: unknown parameter '{pname}' for base '{base}' "
+                            f"(its parameters: {known})")
+            continue
+        checked = _variant_param(where, entry, pname, value, catalog, problems)
+        if checked is not None:
+            values[pname] = checked
+    return values
+
+
+def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
+    """Read and check a variants file: {variant name: {base, params: {name: value}, description}}.
+
+    Every problem becomes one line naming the file, the variant and what is wrong; all of
+    them are raised together, so that one run of the command shows every fix needed.
+    """
+    shown = variants_file
+    data = _read_variants_toml(variants_file)
+    builtins = {e["name"]: e for e in catalog}
+    problems: list[str] = []
+    section = _variants_section(data, shown, problems)
     out: dict[str, dict] = {}
     for vname, body in section.items():
         where = f"variants file {shown}: variant '{vname}'"
-        if not isinstance(body, dict):
-            problems.append(f"{where}: must be a table with base = \"...\" and params = {{...}}")
-            continue
-        if vname in builtins:
-            problems.append(f"{where}: has the name of a built-in strategy; choose another name")
-            continue
-        if is_user_strategy(vname) or ":" in vname or "," in vname:
-            problems.append(f"{where}: a variant name may not contain ':' or ','")
-            continue
-        for key in body:
-            if key not in ("base", "params", "description"):
-                problems.append(f"{where}: unknown key '{key}' (allowed: base, params, description)")
-        base = body.get("base")
+        base = _variant_base(where, vname, body, builtins, problems)
         if base is None:
-            problems.append(f"{where}: missing base = \"<built-in strategy>\" "
-                            f"(one of: {', '.join(builtins)})")
             continue
-        if not isinstance(base, str) or base not in builtins:
-            problems.append(f"{where}: unknown base strategy '{base}' "
-                            f"(built-in strategies: {', '.join(builtins)})")
-            continue
-        allowed = {p[0]: p[1] for p in _param_list(builtins[base])}
-        strategy_valued = set(builtins[base].get("strategy_params", ()))
         params_in = body.get("params", {})
         if not isinstance(params_in, dict):
             problems.append(f"{where}: params must be a table like params = {{ name = 0.5 }}")
             continue
-        values = dict(allowed)
-        for pname, value in params_in.items():
-            if pname not in allowed:
-                known = ", ".join(allowed) or "none"
-                problems.append(f"{where}: unknown parameter '{pname}' for base '{base}' "
-                                f"(its parameters: {known})")
-                continue
-            if pname in strategy_valued:
-                sid = _strategy_value(value, catalog)
-                if sid is None:
-                    problems.append(f"{where}: parameter '{pname}' must name a built-in "
-                                    f"strategy ({', '.join(_plain_builtins(catalog))}), got "
-                                    f"{value!r}")
-                    continue
-                values[pname] = sid
-                continue
-            if pname in builtins[base].get("counts", {}):   # a search budget: sim/limits.py
-                from sim.limits import MAX_SEARCH_BUDGET, count
-                try:
-                    values[pname] = float(count(value, f"{where}: parameter '{pname}'",
-                                                builtins[base]["counts"][pname],
-                                                MAX_SEARCH_BUDGET))
-                except ToolkitError as exc:
-                    problems.extend(exc.lines)
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append(f"{where}: parameter '{pname}' must be a number, got {value!r}")
-                continue
-            if not math.isfinite(float(value)):
-                problems.append(f"{where}: parameter '{pname}' must be a finite number, got {value!r}")
-                continue
-            values[pname] = float(value)
+        values = _variant_params(where, base, builtins[base], params_in, catalog, problems)
         out[vname] = {"base": base, "params": values,
                       "description": str(body.get("description", ""))}
     if problems:
@@ -231,15 +269,9 @@ def load_variants(variants_file: str, catalog: list) -> dict[str, dict]:
 
 
 # --- resolution ------------------------------------------------------------------------------
-def resolve_strategies(catalog: list, names: list, n_players: int,
-                       variants_file: str | None = None):
-    """Resolve per-seat strategy names.
-
-    Returns (ids int64[n_players], params float64[n_players, n_params], info, user_strategies):
-      info: per seat {"name", "base", "params": {name: value}, "source"} with source
-            "builtin", "variant:<file>" or "user:<abs path>";
-      user_strategies: [(abs path, function name)], the strategy with id -(k+1) at index k.
-    """
+def _seat_names(names, n_players: int) -> list:
+    """One stripped strategy name per seat, from a comma-separated string or a list; a single
+    name plays every seat."""
     if isinstance(names, str):
         names = [n for n in names.split(",")]
     names = [str(n).strip() for n in names]
@@ -248,11 +280,89 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
     if any(not n for n in names):
         raise ToolkitError(f"empty strategy name in '{','.join(names)}'")
     if len(names) == 1:
-        names = names * n_players
-    elif len(names) != n_players:
+        return names * n_players
+    if len(names) != n_players:
         raise ToolkitError(f"{len(names)} strategies given for {n_players} players; "
                            f"give one per seat or a single one for all seats")
+    return names
 
+
+def _seat_plays(ids, params, seat: int, entry: dict, values: list, catalog: list,
+                n_players: int) -> None:
+    """Seat `seat` plays the catalog entry `entry` with `values` (in the entry's parameter
+    order); a search player also gets its hidden slots (_fill_search_row)."""
+    ids[seat] = int(entry["id"])
+    for k, value in enumerate(values):
+        params[seat, k] = value
+    if entry.get("search"):
+        _fill_search_row(params[seat], entry, catalog, n_players)
+
+
+def _user_seat(name: str, seat: int, ids, user_strategies: list, problems: list) -> dict:
+    """A seat playing a user's function: its id is -(k+1) for the k-th distinct (file,
+    function), so that two seats playing one function share it. The function is loaded here
+    so that a file that does not compile is reported before any game; then the seat's info
+    is {} and the problem is added."""
+    display, path, func = split_user_strategy(name)
+    display = display or func
+    abspath = os.path.abspath(path)
+    try:
+        load_user_function(abspath, func)
+    except ToolkitError as exc:
+        problems.extend(f"strategy '{name}': {line}" for line in exc.lines)
+        return {}
+    key = (abspath, func)
+    if key not in user_strategies:
+        user_strategies.append(key)
+    ids[seat] = -(user_strategies.index(key) + 1)
+    return {"name": display, "base": func, "params": {}, "source": f"user:{abspath}"}
+
+
+def _unknown_strategy(name: str, seat: int, builtins: dict, variants: dict,
+                      variants_file: str | None) -> str:
+    """The line for a name that is no built-in, variant or user strategy: it lists what the
+    seat could have played, and the form of a user strategy when the name looks like one."""
+    msg = f"unknown strategy '{name}' for seat {seat}; built-in strategies: {', '.join(builtins)}"
+    if variants:
+        msg += f"; variants in {variants_file}: {', '.join(variants)}"
+    if ":" in name and not is_user_strategy(name):
+        msg += "; a user strategy is written path/to/file.py:function"
+    return msg
+
+
+def _distinct_problems(problems: list) -> list:
+    """One line per distinct problem: the same unknown name on several seats is said once."""
+    seen, lines = set(), []
+    for p in problems:
+        key = p.split(" for seat ")[0] if p.startswith("unknown strategy") else p
+        if key not in seen:
+            seen.add(key)
+            lines.append(p)
+    return lines
+
+
+def _rows_without_search_slots(params, info: list, builtins: dict, catalog: list):
+    """When no seat plays a search player, the rows are cut to the built-ins' own width: the
+    parameter rows, and so the run id, of a run of built-ins do not depend on whether the
+    catalog lists search players."""
+    import numpy as np
+    if any(catalog_entry.get("search") for catalog_entry in
+           (builtins.get(i.get("base")) or {} for i in info if i)):
+        return params
+    return np.ascontiguousarray(params[:, :n_params_of(list(_plain_builtins(catalog).values()))])
+
+
+def resolve_strategies(catalog: list, names: list, n_players: int,
+                       variants_file: str | None = None):
+    """Resolve per-seat strategy names.
+
+    Returns (ids int64[n_players], params float64[n_players, n_params], info, user_strategies):
+      info: per seat {"name", "base", "params": {name: value}, "source"} with source
+            "builtin", "variant:<file>" or "user:<abs path>";
+      user_strategies: [(abs path, function name)], the strategy with id -(k+1) at index k.
+    The problems of all the seats are raised together, one line each.
+    """
+    names = _seat_names(names, n_players)
     import numpy as np
     builtins = {e["name"]: e for e in catalog}
     n_params = n_params_of(catalog)
@@ -268,62 +378,27 @@ def resolve_strategies(catalog: list, names: list, n_players: int,
         if name in builtins:
             entry = builtins[name]
             plist = _param_list(entry)
-            ids[seat] = int(entry["id"])
-            for k, (_, default, _) in enumerate(plist):
-                params[seat, k] = default
-            if entry.get("search"):
-                _fill_search_row(params[seat], entry, catalog, n_players)
+            _seat_plays(ids, params, seat, entry, [default for _, default, _ in plist], catalog,
+                        n_players)
             info.append({"name": name, "base": name,
                          "params": {p[0]: p[1] for p in plist}, "source": "builtin"})
         elif name in variants:
             v = variants[name]
             entry = builtins[v["base"]]
-            plist = _param_list(entry)
-            ids[seat] = int(entry["id"])
-            for k, (pname, _, _) in enumerate(plist):
-                params[seat, k] = v["params"][pname]
-            if entry.get("search"):
-                _fill_search_row(params[seat], entry, catalog, n_players)
+            _seat_plays(ids, params, seat, entry,
+                        [v["params"][pname] for pname, _, _ in _param_list(entry)], catalog,
+                        n_players)
             info.append({"name": name, "base": v["base"], "params": dict(v["params"]),
                          "source": f"variant:{variants_file}"})
         elif is_user_strategy(name):
-            display, path, func = split_user_strategy(name)
-            display = display or func
-            abspath = os.path.abspath(path)
-            try:
-                load_user_function(abspath, func)
-            except ToolkitError as exc:
-                problems.extend(f"strategy '{name}': {line}" for line in exc.lines)
-                info.append({})
-                continue
-            key = (abspath, func)
-            if key not in user_strategies:
-                user_strategies.append(key)
-            ids[seat] = -(user_strategies.index(key) + 1)
-            info.append({"name": display, "base": func, "params": {}, "source": f"user:{abspath}"})
+            info.append(_user_seat(name, seat, ids, user_strategies, problems))
         else:
-            msg = f"unknown strategy '{name}' for seat {seat}; built-in strategies: {', '.join(builtins)}"
-            if variants:
-                msg += f"; variants in {variants_file}: {', '.join(variants)}"
-            if ":" in name and not is_user_strategy(name):
-                msg += "; a user strategy is written path/to/file.py:function"
-            problems.append(msg)
+            problems.append(_unknown_strategy(name, seat, builtins, variants, variants_file))
             info.append({})
     problems.extend(_display_clashes(info, builtins, variants))
     if problems:
-        # one line per distinct problem (the same bad name on several seats is said once)
-        seen, lines = set(), []
-        for p in problems:
-            key = p.split(" for seat ")[0] if p.startswith("unknown strategy") else p
-            if key not in seen:
-                seen.add(key)
-                lines.append(p)
-        raise ToolkitError(lines)
-    if not any(catalog_entry.get("search") for catalog_entry in
-               (builtins.get(i.get("base")) or {} for i in info if i)):
-        # no seat plays a search player: the built-ins' own width, so that a run without
-        # search players keeps the parameter rows (and run id) it had before they existed
-        params = np.ascontiguousarray(params[:, :n_params_of(list(_plain_builtins(catalog).values()))])
+        raise ToolkitError(_distinct_problems(problems))
+    params = _rows_without_search_slots(params, info, builtins, catalog)
     return ids, params, info, user_strategies
 
 
