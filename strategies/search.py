@@ -246,6 +246,33 @@ def _make_flatmc(token):
     return flatmc_nb
 
 
+def _make_expand(token):
+    def expansion_nb(rollout_id, rparams, tables, w0, p, d, opts, n, child_of, n_new,
+                     untried, untried_at, ranked, rs, ctx2, keep2):
+        """The option to add as a child of the node (index into opts): ranked, the rollout
+        policy's choice among the untried options (children come in its order of
+        preference: its k first choices with candidates = k); else the policy's option if
+        untried, otherwise a random untried one."""
+        _ = token
+        if ranked:
+            m = 0
+            for j in range(n):
+                if child_of[j] == -1:
+                    untried[m] = opts[j]
+                    untried_at[m] = j
+                    m += 1
+            jm = choose_builtin_nb(rollout_id, rparams, tables, w0, p, d, untried, m, ctx2,
+                                   keep2)
+            if jm < 0 or jm >= m:
+                jm = randint_nb(rs, 0, m)
+            return untried_at[jm]
+        jj = choose_builtin_nb(rollout_id, rparams, tables, w0, p, d, opts, n, ctx2, keep2)
+        if jj < 0 or jj >= n or child_of[jj] != -1:
+            jj = random_untried_nb(rs, child_of, n, n_new)
+        return jj
+    return expansion_nb
+
+
 def _make_mcts(token):
     def mcts_nb(params, tables, s, seat, options, n_options, ctx, keep):
         """SO-ISMCTS (module docstring). Returns an index into options[:n_options]."""
@@ -329,86 +356,19 @@ def _make_mcts(token):
                 d = decision_nb(w[0])
                 n = legal_nb(tables, w[0], opts)
                 context_nb(tables, w[0], ctx2, keep2)
-                for j in range(n):
-                    child_of[j] = -1
-                ch = first[node]
-                while ch != -1:
-                    if mover[ch] == p and dkind[ch] == d:
-                        for j in range(n):
-                            if opts[j] == code[ch]:
-                                child_of[j] = ch
-                                avail[ch] += 1.0
-                                break
-                    ch = nxt[ch]
-                n_new = 0
-                for j in range(n):
-                    if child_of[j] == -1:
-                        n_new += 1
-                grow = n_new > 0 and n_nodes < cap
-                jj = -1
-                if grow and widen > 0.0:
-                    limit = math.ceil(widen * math.sqrt(visits[node] + 1.0))
-                    if limit < 1.0:
-                        limit = 1.0
-                    grow = (n - n_new) < limit
-                if grow and cand > 0:
-                    grow = (n - n_new) < cand
-                if grow and ranked:
-                    # the rollout policy's choice among the untried options: children come
-                    # in its order of preference (its k first choices with candidates = k)
-                    m = 0
-                    for j in range(n):
-                        if child_of[j] == -1:
-                            untried[m] = opts[j]
-                            untried_at[m] = j
-                            m += 1
-                    jm = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, untried, m,
-                                           ctx2, keep2)
-                    if jm < 0 or jm >= m:
-                        jm = randint_nb(rs, 0, m)
-                    jj = untried_at[jm]
-                elif grow:
-                    # expand the rollout policy's option if untried, else a random untried one
-                    jj = choose_builtin_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
-                                           ctx2, keep2)
-                if grow and not ranked and (jj < 0 or jj >= n or child_of[jj] != -1):
-                    pick = randint_nb(rs, 0, n_new)
-                    jj = 0
-                    for j in range(n):
-                        if child_of[j] == -1:
-                            if pick == 0:
-                                jj = j
-                                break
-                            pick -= 1
-                if grow:
-                    nd = n_nodes
+                n_new = legal_children_nb(first, nxt, mover, dkind, code, avail, node, p, d,
+                                          opts, n, child_of)
+                if may_grow_nb(n, n_new, n_nodes, cap, widen, cand, visits[node]):
+                    choice = expansion_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
+                                          child_of, n_new, untried, untried_at, ranked, rs,
+                                          ctx2, keep2)
+                    add_child_nb(parent, first, nxt, code, mover, dkind, avail, node, n_nodes,
+                                 opts[choice], p, d)
+                    node = n_nodes
                     n_nodes += 1
-                    parent[nd] = node
-                    code[nd] = opts[jj]
-                    mover[nd] = p
-                    dkind[nd] = d
-                    avail[nd] = 1.0
-                    nxt[nd] = first[node]
-                    first[node] = nd
-                    choice = jj
-                    node = nd
                     expanded = True
                 else:
-                    # UCB1 over the children legal here (availability-based, ISMCTS)
-                    choice = -1
-                    best_u = -1e300
-                    for j in range(n):
-                        ch = child_of[j]
-                        if ch == -1:
-                            continue
-                        if visits[ch] > 0.0:
-                            u = value[ch] / visits[ch] + c * math.sqrt(
-                                math.log(avail[ch]) / visits[ch])
-                        else:
-                            u = 1e300
-                        if u > best_u:
-                            best_u = u
-                            choice = j
+                    choice = ucb_choice_nb(child_of, n, visits, value, avail, c)
                     if choice == -1:     # no child legal here yet and none may be added
                         break
                     node = child_of[choice]
@@ -419,13 +379,7 @@ def _make_mcts(token):
                     # the chosen root child's next world (its k-th visit: world k mod W)
                     fresh_world_nb(tables, s, w, seat, wseeds[int(visits[node]) % worlds], ctx,
                                    keep, ctx2, keep2)
-                    n2 = legal_nb(tables, w[0], opts)
-                    found = False
-                    for j in range(n2):
-                        if opts[j] == cc:
-                            found = True
-                            break
-                    if not found:
+                    if not is_legal_nb(tables, w[0], opts, cc):
                         # the seat's own options depend only on what it sees, so this cannot
                         # happen for a game that keeps the contract; stay in world 0 then
                         w[0] = wr[0]
@@ -441,36 +395,145 @@ def _make_mcts(token):
                     left = 0
             playout_nb(tables, w[0], seat, n_players, rollout_id, rparams, left, margin, opts,
                        ctx2, keep2, out, trace, tn)
-            # backpropagation: every node holds the value of the seat that moved into it
-            for k in range(n_path):
-                nd = path[k]
-                visits[nd] += 1.0
-                if nd != 0:
-                    value[nd] += out[mover[nd]]
+            backpropagate_nb(path, n_path, visits, value, mover, out)
             if n_path > 1:
                 it_child[_it] = path[1]
                 it_val[_it] = out[seat]
         if worlds > 0:
             return _paired_choice_nb(options, n_options, seat, first, nxt, code, mover, visits,
                                      it_child, it_val, iters)
-        # the move: the root child with the most visits among the real options; equal visits
-        # are broken by the mean (which is < 1, so it never outweighs one visit)
-        best = 0
-        best_n = -1.0
-        for i in range(n_options):
-            ch = first[0]
-            while ch != -1:
-                if code[ch] == options[i] and mover[ch] == seat:
-                    sc = visits[ch]
-                    if visits[ch] > 0.0:
-                        sc += 0.5 * value[ch] / visits[ch]
-                    if sc > best_n:
-                        best_n = sc
-                        best = i
-                    break
-                ch = nxt[ch]
-        return best
+        return most_visited_nb(options, n_options, seat, first, nxt, code, mover, visits,
+                               value)
     return mcts_nb
+
+
+def _make_is_legal(token):
+    def is_legal_nb(tables, w0, opts, option):
+        """Whether `option` is among the legal options of the state (opts: a work array)."""
+        _ = token
+        n = legal_nb(tables, w0, opts)
+        for j in range(n):
+            if opts[j] == option:
+                return True
+        return False
+    return is_legal_nb
+
+
+# --- the tree of mcts_nb: game-independent steps on its arrays ---------------------------
+@njit(cache=True, error_model="numpy")
+def legal_children_nb(first, nxt, mover, dkind, code, avail, node, p, d, opts, n, child_of):
+    """child_of[j] = the child of `node` reached by seat p answering decision d with opts[j],
+    -1 when untried; every child legal here gets one more availability (ISMCTS: UCB counts
+    the visits of the parent in which the child could be chosen). Returns the untried count."""
+    for j in range(n):
+        child_of[j] = -1
+    ch = first[node]
+    while ch != -1:
+        if mover[ch] == p and dkind[ch] == d:
+            for j in range(n):
+                if opts[j] == code[ch]:
+                    child_of[j] = ch
+                    avail[ch] += 1.0
+                    break
+        ch = nxt[ch]
+    n_new = 0
+    for j in range(n):
+        if child_of[j] == -1:
+            n_new += 1
+    return n_new
+
+
+@njit(cache=True, error_model="numpy")
+def may_grow_nb(n, n_new, n_nodes, cap, widen, cand, node_visits):
+    """Whether the node gets a new child: an untried option and room in the tree, within
+    progressive widening (at most ceil(widen sqrt(visits + 1)) children) and the candidate
+    limit (at most `cand` children)."""
+    grow = n_new > 0 and n_nodes < cap
+    if grow and widen > 0.0:
+        limit = math.ceil(widen * math.sqrt(node_visits + 1.0))
+        if limit < 1.0:
+            limit = 1.0
+        grow = (n - n_new) < limit
+    if grow and cand > 0:
+        grow = (n - n_new) < cand
+    return grow
+
+
+@njit(cache=True, error_model="numpy")
+def random_untried_nb(rs, child_of, n, n_new):
+    """A uniformly random untried option (index j with child_of[j] == -1) from the search's
+    own stream."""
+    pick = randint_nb(rs, 0, n_new)
+    for j in range(n):
+        if child_of[j] == -1:
+            if pick == 0:
+                return j
+            pick -= 1
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def add_child_nb(parent, first, nxt, code, mover, dkind, avail, node, nd, option, p, d):
+    """Node `nd` becomes the first child of `node`: the edge of seat p answering decision d
+    with `option`, legal once so far."""
+    parent[nd] = node
+    code[nd] = option
+    mover[nd] = p
+    dkind[nd] = d
+    avail[nd] = 1.0
+    nxt[nd] = first[node]
+    first[node] = nd
+
+
+@njit(cache=True, error_model="numpy")
+def ucb_choice_nb(child_of, n, visits, value, avail, c):
+    """UCB1 over the children legal here (availability-based, ISMCTS): the index j of the
+    best, an unvisited child first; -1 when none is legal here."""
+    choice = -1
+    best_u = -1e300
+    for j in range(n):
+        ch = child_of[j]
+        if ch == -1:
+            continue
+        if visits[ch] > 0.0:
+            u = value[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+        else:
+            u = 1e300
+        if u > best_u:
+            best_u = u
+            choice = j
+    return choice
+
+
+@njit(cache=True, error_model="numpy")
+def backpropagate_nb(path, n_path, visits, value, mover, out):
+    """Every node of the path gets the visit, and the value of the seat that moved into it."""
+    for k in range(n_path):
+        nd = path[k]
+        visits[nd] += 1.0
+        if nd != 0:
+            value[nd] += out[mover[nd]]
+
+
+@njit(cache=True, error_model="numpy")
+def most_visited_nb(options, n_options, seat, first, nxt, code, mover, visits, value):
+    """The move: the root child with the most visits among the real options; equal visits
+    are broken by the mean (which is < 1, so it never outweighs one visit)."""
+    best = 0
+    best_n = -1.0
+    for i in range(n_options):
+        ch = first[0]
+        while ch != -1:
+            if code[ch] == options[i] and mover[ch] == seat:
+                sc = visits[ch]
+                if visits[ch] > 0.0:
+                    sc += 0.5 * value[ch] / visits[ch]
+                if sc > best_n:
+                    best_n = sc
+                    best = i
+                break
+            ch = nxt[ch]
+    return best
 
 
 @njit(cache=True, error_model="numpy")
@@ -624,6 +687,8 @@ def build_search(game_key: str, model, choose_builtin):
     g["fresh_world_nb"] = _rebind(_make_fresh_world, token, g, "fresh_world_nb")
     g["playout_nb"] = _rebind(_make_playout, token, g, "playout_nb")
     g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
+    g["expansion_nb"] = _rebind(_make_expand, token, g, "expansion_nb")
+    g["is_legal_nb"] = _rebind(_make_is_legal, token, g, "is_legal_nb")
     g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")
     choose = _rebind(_make_choose, token, g, "search_choose_nb")
     _BENCH[key] = g

@@ -750,10 +750,9 @@ def _tune_card_parity(job: _TuneJob) -> TuneResult:
     helps is never suggested a higher value)."""
     import time
 
-    from analysis.card_worth import MIN_STATES, advantage_by_value, suggested_value
+    from analysis.card_worth import advantage_by_value
     from analysis.designer import edge_of_range
     from analysis.metadata import component_name
-    from reports.card_worth import _ci_num, _ci_pp
     from reports.designer import edge_lines
     from sim import designer
     from sim.api.worth import advantage_at_values
@@ -777,54 +776,17 @@ def _tune_card_parity(job: _TuneJob) -> TuneResult:
                               CARD_PARITY_STATES, CARD_PARITY_PLAYONS, job.seed,
                               workers=job.workers, progress=job.progress)
     rows, par = advantage_by_value(res["win"], res["score"], values, seed=job.seed)
-    trials = []
-    for k, (v, r) in enumerate(zip(values, rows)):
-        trials.append({"trial": k, "label": f"{path}={designer.format_value(v)}",
-                       "values": [designer.format_value(v)],
-                       "value": abs(r["win"][0]), "se": r["se"], "games": r["states"],
-                       "unit": "sampled decision states", "dir": "", "baseline": k == 0,
-                       "advantage": list(r["win"]), "score_advantage": list(r["score"])})
+    trials = _parity_trials(path, values, rows)
     base, cur = trials[0], rows[0]
     finite = [t for t in trials if math.isfinite(t["value"])]
     best = min(finite, key=lambda t: (t["value"], t["trial"])) if finite else base
     b = rows[best["trial"]]
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-    par_text = ""
-    if math.isfinite(par["parity"]):
-        ci = (f" ({par['parity_low']:.2f} to {par['parity_high']:.2f})"
-              if math.isfinite(par["parity_low"]) else "")
-        par_text = (f" The line through the advantages crosses 0 at {par['parity']:.2f}{ci} "
-                    f"(the parity value).")
-    head = (f"{component_name(name, card['type'])} at {base['label']}: taking it gains the seat {_ci_pp(cur['win'])} of win share "
-            f"and {_ci_num(cur['score'], 'points')} against its best alternative "
-            f"({cur['states']:,} sampled decisions; chosen in "
-            f"{100 * res['chosen_rate']:.1f}% of the {res['options']:,} decisions where it was "
-            f"an option, a description of play).")
+    head, par_text = _parity_texts(component_name(name, card["type"]), base, cur, res, par)
     row = {"win": cur["win"], "value": float(job.current[0]) if numeric else math.nan,
            "parity": float(b["value"]) if numeric else math.nan, "states": cur["states"]}
-    lo, hi = b["win"][1], b["win"][2]
     suggested = os.path.join(job.root, designer.SUGGESTED)
-    write = False
-    if cur["states"] < MIN_STATES:
-        decision = (f"{head} Fewer than {MIN_STATES} sampled decisions: no verdict; scan more "
-                    f"games (--games). No file written.")
-    elif not (cur["win"][1] > 0 or cur["win"][2] < 0):
-        decision = (f"{head} No advantage beyond the interval at the current value: the card "
-                    f"is at parity for these players; nothing to change. No file written.")
-    elif best["baseline"]:
-        decision = (f"{head} No value in the range brings its advantage closer to 0.{par_text} "
-                    f"No file written.")
-    elif not (lo <= 0 <= hi) or suggested_value(row) is None:
-        decision = (f"{head} The best value of the range, {best['label']}, leaves an advantage "
-                    f"of {_ci_pp(b['win'])}: no value in the range removes it beyond the "
-                    f"interval.{par_text} No file written.")
-    else:
-        write = True
-        write_suggested(job.spec, job.base_comp, job.set_, job.paths, best["values"],
-                        suggested, job.objective)
-        decision = (f"{head} At {best['label']} its advantage is {_ci_pp(b['win'])} (no "
-                    f"advantage beyond the interval, on the same sampled decisions).{par_text} "
-                    f"Suggested: {best['label']}; written to {suggested}.")
+    decision, write = _parity_decision(job, head, cur, best, b, row, par_text, suggested)
     if not write and os.path.isfile(suggested):   # an earlier result of this plan
         os.remove(suggested)
     from sim.overrides import parse_value
@@ -851,6 +813,69 @@ def _tune_card_parity(job: _TuneJob) -> TuneResult:
     return TuneResult(job.root, trials, job.varies, job.current, base, best, None, decision,
                       job.objective, method, manifest, suggested if made else None, notes,
                       None, edges)
+
+
+def _parity_texts(card_name: str, base: dict, cur: dict, res: dict, par: dict):
+    """(what the card gains at the current value, the parity value's sentence or "")."""
+    from reports.card_worth import _ci_num, _ci_pp
+    par_text = ""
+    if math.isfinite(par["parity"]):
+        ci = (f" ({par['parity_low']:.2f} to {par['parity_high']:.2f})"
+              if math.isfinite(par["parity_low"]) else "")
+        par_text = (f" The line through the advantages crosses 0 at {par['parity']:.2f}{ci} "
+                    f"(the parity value).")
+    head = (f"{card_name} at {base['label']}: taking it gains the seat {_ci_pp(cur['win'])} of "
+            f"win share and {_ci_num(cur['score'], 'points')} against its best alternative "
+            f"({cur['states']:,} sampled decisions; chosen in "
+            f"{100 * res['chosen_rate']:.1f}% of the {res['options']:,} decisions where it was "
+            f"an option, a description of play).")
+    return head, par_text
+
+
+def _parity_trials(path: str, values: list, rows: list) -> list:
+    """tune's trial records of card-parity: one per value, its objective the size of the
+    card's win-share advantage on the sampled decision states."""
+    from sim import designer
+    trials = []
+    for k, (v, r) in enumerate(zip(values, rows)):
+        trials.append({"trial": k, "label": f"{path}={designer.format_value(v)}",
+                       "values": [designer.format_value(v)],
+                       "value": abs(r["win"][0]), "se": r["se"], "games": r["states"],
+                       "unit": "sampled decision states", "dir": "", "baseline": k == 0,
+                       "advantage": list(r["win"]), "score_advantage": list(r["score"])})
+    return trials
+
+
+def _parity_decision(job: _TuneJob, head: str, cur: dict, best: dict, b: dict, row: dict,
+                     par_text: str, suggested: str):
+    """(the decision's text, whether a suggested file was written): a value is suggested only
+    when the current advantage is beyond its interval, the best value's interval holds 0 and
+    it lies on the side that reduces the advantage (analysis.card_worth.suggested_value)."""
+    from analysis.card_worth import MIN_STATES, suggested_value
+    from reports.card_worth import _ci_pp
+    lo, hi = b["win"][1], b["win"][2]
+    write = False
+    if cur["states"] < MIN_STATES:
+        decision = (f"{head} Fewer than {MIN_STATES} sampled decisions: no verdict; scan more "
+                    f"games (--games). No file written.")
+    elif not (cur["win"][1] > 0 or cur["win"][2] < 0):
+        decision = (f"{head} No advantage beyond the interval at the current value: the card "
+                    f"is at parity for these players; nothing to change. No file written.")
+    elif best["baseline"]:
+        decision = (f"{head} No value in the range brings its advantage closer to 0.{par_text} "
+                    f"No file written.")
+    elif not (lo <= 0 <= hi) or suggested_value(row) is None:
+        decision = (f"{head} The best value of the range, {best['label']}, leaves an advantage "
+                    f"of {_ci_pp(b['win'])}: no value in the range removes it beyond the "
+                    f"interval.{par_text} No file written.")
+    else:
+        write = True
+        write_suggested(job.spec, job.base_comp, job.set_, job.paths, best["values"],
+                        suggested, job.objective)
+        decision = (f"{head} At {best['label']} its advantage is {_ci_pp(b['win'])} (no "
+                    f"advantage beyond the interval, on the same sampled decisions).{par_text} "
+                    f"Suggested: {best['label']}; written to {suggested}.")
+    return decision, write
 
 
 def _tune_moves(job: _TuneJob, evaluated: dict, base_rec: dict, confirmation):

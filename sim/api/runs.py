@@ -227,32 +227,12 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
                                assign)
     rotation_note = ""
     if rotate_seats:
-        from sim import rotation
-        prepared = rotation.rotated(prepared)
-        n_rot = len(prepared.rotation)
-        whole = rotation.whole_rotations(games, prepared)
-        rotation_note = (f"seats rotated: {n_rot} seating{'s' if n_rot != 1 else ''} of "
-                         f"{', '.join(prepared.strategy_names)}, each deal played under every "
-                         f"seating; {whole:,} games" +
-                         (f" ({games:,} rounded up to whole rotations)" if whole != games else ""))
-        games = whole
-        if max_games is not None or precision is not None:  # the cap too
-            max_games = rotation.whole_rotations(max_games or 10_000_000, prepared)
+        prepared, games, max_games, rotation_note = _rotated(prepared, games, max_games,
+                                                             precision)
     temporary = out is None
     out_dir = temporary_out("run") if temporary else out
     if precision is not None:
-        if not 0 < precision < 0.5:
-            raise ToolkitError(f"--precision must be between 0 and 0.5, got {precision}")
-        if max_games is not None and max_games < games:
-            raise ToolkitError(f"--max-games ({max_games}) must be at least --games ({games})")
-        from sim.designer import precision_chunk
-        rot = len(prepared.rotation or [[0]])
-        if chunk_size is not None and chunk_size % rot:
-            raise ToolkitError(f"--chunk-size with --precision and --rotate-seats must be a "
-                               f"multiple of the {rot} seatings (the run grows by whole chunks), "
-                               f"got {chunk_size}")
-        # batches of whole rotations: every seating stays equally often at every step
-        chunk_size = chunk_size or -(-precision_chunk(games) // rot) * rot
+        chunk_size = _precision_chunk(precision, games, max_games, chunk_size, prepared)
     runner.run(spec, prepared, games, out_dir, workers=workers, chunk_size=chunk_size,
                progress=progress, overwrite=overwrite, backend=backend, scheduler=scheduler,
                command_line=list(command_line) if command_line else None)
@@ -271,6 +251,38 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
     for line in notes + ([snapshot_line] if snapshot_line else []):
         say(line)
     return r
+
+
+def _rotated(prepared, games: int, max_games, precision):
+    """The run with its seats rotated: (prepared, games and the cap rounded up to whole
+    rotations, the line saying so)."""
+    from sim import rotation
+    prepared = rotation.rotated(prepared)
+    n_rot = len(prepared.rotation)
+    whole = rotation.whole_rotations(games, prepared)
+    note = (f"seats rotated: {n_rot} seating{'s' if n_rot != 1 else ''} of "
+            f"{', '.join(prepared.strategy_names)}, each deal played under every "
+            f"seating; {whole:,} games" +
+            (f" ({games:,} rounded up to whole rotations)" if whole != games else ""))
+    if max_games is not None or precision is not None:  # the cap too
+        max_games = rotation.whole_rotations(max_games or 10_000_000, prepared)
+    return prepared, whole, max_games, note
+
+
+def _precision_chunk(precision: float, games: int, max_games, chunk_size, prepared) -> int:
+    """The chunk size of a run grown to a precision (checked): batches of whole rotations, so
+    that every seating stays equally often at every step."""
+    from sim.designer import precision_chunk
+    if not 0 < precision < 0.5:
+        raise ToolkitError(f"--precision must be between 0 and 0.5, got {precision}")
+    if max_games is not None and max_games < games:
+        raise ToolkitError(f"--max-games ({max_games}) must be at least --games ({games})")
+    rot = len(prepared.rotation or [[0]])
+    if chunk_size is not None and chunk_size % rot:
+        raise ToolkitError(f"--chunk-size with --precision and --rotate-seats must be a "
+                           f"multiple of the {rot} seatings (the run grows by whole chunks), "
+                           f"got {chunk_size}")
+    return chunk_size or -(-precision_chunk(games) // rot) * rot
 
 
 def precision_notes(res) -> list:
