@@ -37,7 +37,7 @@ def comp():
 
 @pytest.fixture(scope="module")
 def trec(comp):
-    return E.pack_tables(comp.tables)
+    return comp.tables
 
 
 def prepared(comp, n_players, names):

@@ -3,7 +3,7 @@
 The shipped default (`default_components.toml`, beside this module) is a RECONSTRUCTION: no
 public card list exists. A designer copies it (`balance components sunset > mine.toml`),
 edits it, and runs with `--components mine.toml`. Nothing about the cards is hard-coded in
-the engine: every number arrives through `SunsetTables`, built here.
+the engine: every number arrives through the tables record (enums.TABLES_DTYPE), built here.
 
 Public API:
     DEFAULT_PATH                              path of the shipped default file
@@ -470,56 +470,81 @@ def _dir_mask(hike: list) -> int:
     return mask
 
 
-def build_tables(m: SunsetComponentFile) -> E.SunsetTables:
-    """The validated file -> SunsetTables (int64 arrays; card id = position in the file)."""
+def build_tables(m: SunsetComponentFile) -> np.recarray:
+    """The kernels' tables, a 1-element recarray of E.TABLES_DTYPE (kernels take element 0),
+    straight from the validated file: card id = position in the file; the card counts are
+    within the capacities (CountsSection and the bands' check)."""
+    rec = np.zeros(1, E.TABLES_DTYPE).view(np.recarray)
+    t = rec[0]
     fcode = {f: i for i, f in enumerate(m.game.features)}
-    i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
-
-    lf = np.zeros((len(m.landscapes), E.N_FEATURES), dtype=np.int64)
-    for i, card in enumerate(m.landscapes):
-        for f in card.features:
-            lf[i, fcode[f]] += 1
-
-    cf = np.full((len(m.commissions), E.MAX_FRAMES), E.NO_FRAME, dtype=np.int64)
-    for i, card in enumerate(m.commissions):
-        for j, f in enumerate(card.frames):
-            cf[i, j] = E.ANY_FEATURE if f == ANY_FRAME else fcode[f]
-
-    gparam = []
-    for g in m.goals:
-        if g.kind == "paint_feature":
-            gparam.append(fcode[g.param])
-        elif g.kind in GOAL_COUNT_LIMITS:
-            gparam.append(int(g.param))
-        else:
-            gparam.append(0)
-
+    _fill_landscapes(t, m.landscapes, fcode)
+    _fill_commissions(t, m.commissions, fcode)
+    _fill_goals(t, m.goals, fcode)
+    _fill_planning(t, m.planning)
+    _fill_solo(t, m.solo, fcode)
     r = m.rules
-    return E.SunsetTables(
-        landscape_features=lf,
-        landscape_n_features=lf.sum(axis=1).astype(np.int64),
-        commission_frames=cf,
-        commission_n_frames=i64([len(c.frames) for c in m.commissions]),
-        commission_points=i64([c.points for c in m.commissions]),
-        goal_kind=i64([E.GOAL_KIND_NAMES.index(g.kind) for g in m.goals]),
-        goal_param=i64(gparam),
-        goal_points=i64([g.points for g in m.goals]),
-        plan_wake=i64([parse_time(p.wake) for p in m.planning]),
-        plan_dirs=i64([_dir_mask(p.hike) for p in m.planning]),
-        plan_move=i64([p.move for p in m.planning]),
-        plan_paint=i64([p.paint for p in m.planning]),
-        ranger_cells=i64(list(m.solo.ranger_cells)),
-        inspiration_feature=i64([fcode[c.feature] for c in m.solo.inspiration]),
-        band_from=i64([parse_time(b.from_) for b in m.solo.bands]),
-        band_to=i64([parse_time(b.to) for b in m.solo.bands]),
-        band_effect=i64([E.WAKE_EFFECT_NAMES.index(b.effect) for b in m.solo.bands]),
-        band_param=i64([b.param for b in m.solo.bands]),
-        days=r.days, solo_days=r.solo_days, row_extra=r.row_extra, solo_row=r.solo_row,
-        features_per_point=r.features_per_point, wake_tie=WAKE_TIE_CODES[r.wake_tie],
-        return_home_bonus=r.return_home_bonus, inspiration_points=r.inspiration_points,
-        empty_deck_refill=EMPTY_DECK_REFILL_CODES[r.empty_deck_refill],
-        stay_on_shared_card=SHARED_STAY_CODES[r.stay_on_shared_card],
-    )
+    for name in ("days", "solo_days", "row_extra", "solo_row", "features_per_point",
+                 "return_home_bonus", "inspiration_points"):
+        t[name] = getattr(r, name)
+    t.wake_tie = WAKE_TIE_CODES[r.wake_tie]
+    t.empty_deck_refill = EMPTY_DECK_REFILL_CODES[r.empty_deck_refill]
+    t.stay_on_shared_card = SHARED_STAY_CODES[r.stay_on_shared_card]
+    return rec
+
+
+def _fill_landscapes(t, cards: list, fcode: dict) -> None:
+    t.n_land = len(cards)
+    for i, card in enumerate(cards):
+        for f in card.features:
+            t.landscape_features[i, fcode[f]] += 1
+        t.landscape_n_features[i] = len(card.features)
+
+
+def _fill_commissions(t, cards: list, fcode: dict) -> None:
+    """Frames as feature codes (a "?" frame: ANY_FEATURE), NO_FRAME past a card's frames and
+    past the last card."""
+    t.n_comm = len(cards)
+    t.commission_frames[:] = E.NO_FRAME
+    for i, card in enumerate(cards):
+        for j, f in enumerate(card.frames):
+            t.commission_frames[i, j] = E.ANY_FEATURE if f == ANY_FRAME else fcode[f]
+        t.commission_n_frames[i] = len(card.frames)
+        t.commission_points[i] = card.points
+
+
+def _fill_goals(t, goals: list, fcode: dict) -> None:
+    """A goal's param: the feature code (paint_feature), the count (the *_at_least kinds),
+    0 for the kinds without one."""
+    t.n_goal = len(goals)
+    for i, g in enumerate(goals):
+        t.goal_kind[i] = E.GOAL_KIND_NAMES.index(g.kind)
+        if g.kind == "paint_feature":
+            t.goal_param[i] = fcode[g.param]
+        elif g.kind in GOAL_COUNT_LIMITS:
+            t.goal_param[i] = int(g.param)
+        t.goal_points[i] = g.points
+
+
+def _fill_planning(t, cards: list) -> None:
+    for i, card in enumerate(cards):
+        t.plan_wake[i] = parse_time(card.wake)
+        t.plan_dirs[i] = _dir_mask(card.hike)
+        t.plan_move[i] = card.move
+        t.plan_paint[i] = card.paint
+
+
+def _fill_solo(t, solo: SoloSection, fcode: dict) -> None:
+    t.n_ranger = len(solo.ranger_cells)
+    t.ranger_cells[:t.n_ranger] = solo.ranger_cells
+    t.n_insp = len(solo.inspiration)
+    for i, card in enumerate(solo.inspiration):
+        t.inspiration_feature[i] = fcode[card.feature]
+    t.n_band = len(solo.bands)
+    for i, b in enumerate(solo.bands):
+        t.band_from[i] = parse_time(b.from_)
+        t.band_to[i] = parse_time(b.to)
+        t.band_effect[i] = E.WAKE_EFFECT_NAMES.index(b.effect)
+        t.band_param[i] = b.param
 
 
 def _card_names(m: SunsetComponentFile) -> dict:
