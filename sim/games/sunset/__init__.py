@@ -1,6 +1,6 @@
 """Sunset Over Water (Pencil First Games, 2018): 2-4 players, and the Wanderlust solo variant.
 
-The template game (issue 12): its forward model (model.py) is played by the platform's loop
+The template game: its forward model (model.py) is played by the platform's loop
 (sim/harness.py), which CompiledGameSpec builds from it; the game has no play loop of its own.
 Where each rule lives: docs/games/sunset-over-water.md.
 """

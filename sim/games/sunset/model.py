@@ -15,8 +15,8 @@ decision at a time and a search player can copy it and play on:
 One day, as a sequence of decisions (the patterns other games copy are named in capitals):
 
     planning  DEC_PLAN for seat 0, 1, ..., n-1. SIMULTANEOUS HIDDEN CHOICES as sequential
-              decisions: each seat draws its 3 cards when its turn to plan comes (as the old
-              loop did) and its choice is only stored (plan_code, a PENDING EFFECT); when
+              decisions: each seat draws its 3 cards when its turn to plan comes (so the
+              cards drawn never depend on another seat's choice) and its choice is only stored (plan_code, a PENDING EFFECT); when
               the last seat has chosen, reveal_plans_nb applies them all at once, then the
               solo wake-up effect and the wake-up order (CHANCE: ties drawn from s.streams).
     trek      for each seat in wake-up order: DEC_HIKE, then DEC_PAINT on that hike's path,
@@ -25,9 +25,9 @@ One day, as a sequence of decisions (the patterns other games copy are named in 
               sell ends the turn (the daily goal is checked).
     clean-up  automatic (cleanup_nb); the next day's planning opens, or the game is over.
 
-Every chance event happens inside apply_nb (or setup_nb) from s.streams[0], in exactly the
-order of the old play loop (play.py, removed in issue 12), so logs are unchanged and a copied
-state has the same future unless determinize_nb reseeds it.
+Every chance event happens inside apply_nb (or setup_nb) from s.streams[0], in a fixed order,
+so a seed always plays the same game (the fixed runs of scripts/sunset_same_logs.sh check it
+across changes) and a copied state has the same future unless determinize_nb reseeds it.
 """
 import numpy as np
 from numba import njit
@@ -55,7 +55,7 @@ KEEP_LEN = MAX_HAND      # keep[j] = value of keeping hand card j (DEC_SELL)
 CANONICAL_DETERMINIZE = True
 
 # ---------------------------------------------------------------------------------------
-# the typed log record: one row per (game, seat); today's column names and meanings
+# the typed log record: one row per (game, seat); the column names and meanings
 # ---------------------------------------------------------------------------------------
 RECORD_FIELDS = (
     ("game", "i8", "game index in the run"),
@@ -101,8 +101,9 @@ RECORD = declare(*RECORD_FIELDS)
 @njit(cache=True, error_model="numpy")
 def open_plan_nb(s, p):
     """Seat p's planning decision is next: multiplayer, it draws its 3 cards now (solo: its
-    open cards stay). Drawing here, not for every seat at once, keeps the state each seat
-    decides on exactly what the old loop showed it."""
+    open cards stay). Drawing here, not for every seat at once, keeps the chance draws in
+    the order the fixed-run logs were made with (the draws of seat p come after the choices
+    of the seats before it)."""
     s.phase = DEC_PLAN
     s.to_move = p
     if s.solo == 0:
@@ -171,7 +172,7 @@ def end_turn_nb(tables, s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def open_sales_nb(tables, s, trace, tn):
     """(Re-)enter the sale loop: a DEC_SELL decision when a sale is legal, else the turn ends
-    (only "stop" would be left: the old loop asked nothing then, and neither do we)."""
+    (a decision whose only option is "stop" is not asked: no strategy can change it)."""
     n = sell_options_nb(tables, s, s.to_move, s.sell_opts)
     s.n_sell_opts = n
     if n == 1:
