@@ -381,70 +381,14 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         col.validate(CountsSection, raw["counts"], ("counts",), ctx)
     counts = counts_of(raw)  # each well-typed count, even if another count is wrong
     rules = col.validate(RulesSection, raw["rules"], ("rules",), ctx) if "rules" in raw else None
-
-    models = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
-              "planning": PlanningCard}
-    count_keys = {"landscapes": "landscapes", "commissions": "commissions", "goals": "goals",
-                  "planning": "planning"}
-    for key, model in models.items():
-        if key not in raw:
-            continue
-        _validate_list(col, raw[key], (key,), model, ctx)
-        _check_count(col, raw[key], (key,), counts.get(count_keys[key]), count_keys[key])
-        _check_duplicate_names(col, raw[key], (key,))
-
+    _validate_cards(col, raw, counts, ctx)
     solo_raw = raw.get("solo")
     if isinstance(solo_raw, dict):
-        _check_keys(col, solo_raw, ("solo",), SOLO_LISTS, (), "key")
-        if "ranger_cells" in solo_raw:
-            cells = solo_raw["ranger_cells"]
-            if not isinstance(cells, list):
-                col.add(("solo", "ranger_cells"), f"must be a list [...] of cells, got {_show(cells)}")
-            else:
-                seen: dict = {}
-                for i, c in enumerate(cells):
-                    try:
-                        cell = _norm_cell(c)
-                    except ValueError as exc:
-                        col.add(("solo", "ranger_cells", i), str(exc))
-                        continue
-                    if cell in seen:
-                        col.add(("solo", "ranger_cells", i),
-                                f"duplicate cell {_cell_text(cell)} (also solo.ranger_cells[{seen[cell]}])")
-                    else:
-                        seen[cell] = i
-            _check_count(col, cells, ("solo", "ranger_cells"),
-                         counts.get("ranger_cells"), "ranger_cells")
-        if "inspiration" in solo_raw:
-            _validate_list(col, solo_raw["inspiration"], ("solo", "inspiration"), Inspiration, ctx)
-            _check_count(col, solo_raw["inspiration"], ("solo", "inspiration"),
-                         counts.get("inspiration"), "inspiration")
-            _check_duplicate_names(col, solo_raw["inspiration"], ("solo", "inspiration"))
-        if "bands" in solo_raw:
-            bands = _validate_list(col, solo_raw["bands"], ("solo", "bands"), Band, ctx)
-            _check_duplicate_names(col, solo_raw["bands"], ("solo", "bands"))
-            if isinstance(solo_raw["bands"], list) and len(solo_raw["bands"]) > E.MAX_BAND:
-                col.add(("solo", "bands"), f"at most {E.MAX_BAND} bands (the engine's capacity), "
-                                           f"found {len(solo_raw['bands'])}")
-            spans = sorted((parse_time(b.from_), parse_time(b.to), i) for i, b in bands)
-            for (f0, t0, i0), (f1, t1, i1) in zip(spans, spans[1:]):
-                if f1 <= t0:
-                    col.add(("solo", "bands", i1),
-                            f"overlaps solo.bands[{i0}] ({format_time(f1)}-{format_time(t1)} vs "
-                            f"{format_time(f0)}-{format_time(t0)})")
+        _validate_solo(col, solo_raw, counts, ctx)
     elif "solo" in raw:
         col.add(("solo",), f"must be a table [solo], got {_show(solo_raw)}")
-
-    # cross-checks between sections
     if rules is not None:
-        row = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row)
-        if counts.commissions is not None and counts.commissions < row + 1:
-            col.add(("counts", "commissions"),
-                    f"must be >= {row + 1} (the longest commission row, {row} cards, "
-                    f"plus the revealed card), got {counts.commissions}")
-        if counts.goals is not None and counts.goals < rules.days:
-            col.add(("counts", "goals"),
-                    f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
+        _check_deck_sizes(col, rules, counts)
 
     # Everything validated part by part: the whole model now validates (safety net).
     model = validate_whole(col, SunsetComponentFile, raw, ctx)
@@ -459,6 +403,84 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         card_names=_card_names(model),
         overrides=list(overrides), overrides_resolved=resolved,
     )
+
+
+CARD_LISTS = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
+              "planning": PlanningCard}
+
+
+def _validate_cards(col: _Collector, raw: dict, counts, ctx: dict) -> None:
+    """The four card lists: each card, the list's length against its [counts] entry, and
+    distinct names."""
+    for key, model in CARD_LISTS.items():
+        if key not in raw:
+            continue
+        _validate_list(col, raw[key], (key,), model, ctx)
+        _check_count(col, raw[key], (key,), counts.get(key), key)
+        _check_duplicate_names(col, raw[key], (key,))
+
+
+def _validate_solo(col: _Collector, solo_raw: dict, counts, ctx: dict) -> None:
+    """[solo]: its ranger cells, inspiration cards and wake-up bands."""
+    _check_keys(col, solo_raw, ("solo",), SOLO_LISTS, (), "key")
+    if "ranger_cells" in solo_raw:
+        _validate_ranger_cells(col, solo_raw["ranger_cells"], counts)
+    if "inspiration" in solo_raw:
+        _validate_list(col, solo_raw["inspiration"], ("solo", "inspiration"), Inspiration, ctx)
+        _check_count(col, solo_raw["inspiration"], ("solo", "inspiration"),
+                     counts.get("inspiration"), "inspiration")
+        _check_duplicate_names(col, solo_raw["inspiration"], ("solo", "inspiration"))
+    if "bands" in solo_raw:
+        _validate_bands(col, solo_raw["bands"], ctx)
+
+
+def _validate_ranger_cells(col: _Collector, cells, counts) -> None:
+    """Each cell on the grid, off the centre, listed once; as many as [counts] says."""
+    if not isinstance(cells, list):
+        col.add(("solo", "ranger_cells"), f"must be a list [...] of cells, got {_show(cells)}")
+    else:
+        seen: dict = {}
+        for i, c in enumerate(cells):
+            try:
+                cell = _norm_cell(c)
+            except ValueError as exc:
+                col.add(("solo", "ranger_cells", i), str(exc))
+                continue
+            if cell in seen:
+                col.add(("solo", "ranger_cells", i),
+                        f"duplicate cell {_cell_text(cell)} (also solo.ranger_cells[{seen[cell]}])")
+            else:
+                seen[cell] = i
+    _check_count(col, cells, ("solo", "ranger_cells"), counts.get("ranger_cells"), "ranger_cells")
+
+
+def _validate_bands(col: _Collector, raw_bands, ctx: dict) -> None:
+    """The wake-up bands: each band, distinct names, at most the engine's capacity, and no
+    two overlapping."""
+    bands = _validate_list(col, raw_bands, ("solo", "bands"), Band, ctx)
+    _check_duplicate_names(col, raw_bands, ("solo", "bands"))
+    if isinstance(raw_bands, list) and len(raw_bands) > E.MAX_BAND:
+        col.add(("solo", "bands"), f"at most {E.MAX_BAND} bands (the engine's capacity), "
+                                   f"found {len(raw_bands)}")
+    spans = sorted((parse_time(b.from_), parse_time(b.to), i) for i, b in bands)
+    for (f0, t0, i0), (f1, t1, i1) in zip(spans, spans[1:]):
+        if f1 <= t0:
+            col.add(("solo", "bands", i1),
+                    f"overlaps solo.bands[{i0}] ({format_time(f1)}-{format_time(t1)} vs "
+                    f"{format_time(f0)}-{format_time(t0)})")
+
+
+def _check_deck_sizes(col: _Collector, rules: RulesSection, counts) -> None:
+    """Enough commissions for the longest row plus the revealed card, and a daily goal for
+    every day."""
+    row = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row)
+    if counts.commissions is not None and counts.commissions < row + 1:
+        col.add(("counts", "commissions"),
+                f"must be >= {row + 1} (the longest commission row, {row} cards, "
+                f"plus the revealed card), got {counts.commissions}")
+    if counts.goals is not None and counts.goals < rules.days:
+        col.add(("counts", "goals"),
+                f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
 
 
 # --- compiled tables ----------------------------------------------------------------------

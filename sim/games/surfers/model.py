@@ -535,17 +535,13 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
     rank = np.zeros(MAX_PLAYERS, np.int64)
     win = np.zeros(MAX_PLAYERS, np.float64)
     pts = np.zeros(nb.N_PTS, np.int64)
-    fastest = s.fastest
-    total_spread = 0.0
-    for p in range(n_players):
-        total_spread += tables.skill[p]
     for p in range(n_players):
         r = rec[row0 + p]
         scores[p] = nb.score_nb(tables, s, p, pts)
         r.pts_fastest = pts[nb.PTS_FASTEST]
         r.pts_duo = pts[nb.PTS_DUO]
         r.pts_cells = pts[nb.PTS_CELLS]
-    nb.rank_nb(scores, fastest, n_players, rank, win)
+    nb.rank_nb(scores, s.fastest, n_players, rank, win)
     for p in range(n_players):
         r = rec[row0 + p]
         r.game = game_index
@@ -555,76 +551,103 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         r.win = win[p]
         r.length = s.turn
         r.end_reason = s.end_reason
-        own = tables.skill[p]
-        others = (total_spread - own) / float(n_players - 1) if n_players > 1 else own
-        r.spread = own
-        # to 1e-9: no float noise (0.2 - 0.2000000000000001) in a column people group by
-        r.edge = np.rint((others - own) * 1e9) / 1e9
-        edge_milli = int(round((others - own) * 1000.0))   # the mask's "as steady" band: 0.0005
         r.turns = s.seat_turns[p]
-        r.fastest = 1 if fastest == p else 0
+        r.fastest = 1 if s.fastest == p else 0
+        r.fastest_mask = 1 if s.fastest == p else 0
         r.fastest_turn = s.fastest_turn
-        on_beach = 0
-        wave = 0
-        tide = 0
-        best = -1
-        fmask = 0
-        for k in range(2):
-            who = 2 * p + k
-            st = s.status[who]
-            if st == S_BEACH:
-                on_beach += 1
-                fmask |= 1 << s.slot[who]
-                if best < 0 or s.slot[who] < best:
-                    best = s.slot[who]
-            elif st == S_WAVE:
-                wave += 1
-            elif st == S_TIDE:
-                tide += 1
-        r.on_beach = on_beach
-        r.out_wave = wave
-        r.out_tide = tide
-        r.finish_best = best
-        r.flicks = s.flicks[p]
-        r.short_flicks = s.short_flicks[p]
-        r.off_sheet = s.off_sheet[p]
-        r.aim_hits = s.aim_hits[p]
-        r.action_cells = s.action_cells[p]
-        r.half_moves = s.half_moves[p]
-        r.plus = s.plus[p]
-        r.minus = s.minus[p]
-        r.reflicks = s.reflicks[p]
-        r.channels_up = s.channels_up[p]
-        r.channels_down = s.channels_down[p]
-        r.moves = s.moves[p]
-        r.passes = s.passes[p]
-        r.progress = s.progress[p]
-        r.pushes = s.pushes[p]
-        r.pushed = s.pushed[p]
-        r.kills = s.kills[p]
-        r.boosts = s.boosts[p]
-        r.rides = s.rides[p]
-        r.boost_loops = s.boost_loops[p]
-        amask = 0
-        if s.plus[p] > 0:
-            amask |= 1 << ACT_PLUS
-        if s.minus[p] > 0:
-            amask |= 1 << ACT_MINUS
-        if s.reflicks[p] > 0:
-            amask |= 1 << ACT_REFLICK
-        if s.channels_up[p] > 0:
-            amask |= 1 << ACT_CHANNEL_UP
-        if s.channels_down[p] > 0:
-            amask |= 1 << ACT_CHANNEL_DOWN
-        r.actions_mask = amask
-        r.finish_mask = fmask
-        r.edge_mask = 1 if edge_milli > 0 else (2 if edge_milli == 0 else 4)
-        r.fastest_mask = 1 if fastest == p else 0
-        lmask = 0
-        if wave > 0:
-            lmask |= 1
-        if tide > 0:
-            lmask |= 2
-        if wave == 0 and tide == 0:
-            lmask |= 4
-        r.lost_mask = lmask
+        record_skill_nb(tables, n_players, p, rec, row0 + p)
+        record_surfers_nb(s, p, rec, row0 + p)
+        record_counters_nb(s, p, rec, row0 + p)
+
+
+@njit(cache=True, error_model="numpy")
+def record_skill_nb(tables, n_players, p, rec, row):
+    """Columns spread, edge and edge_mask of seat p: its flick spread against the mean of the
+    other seats'."""
+    r = rec[row]
+    total_spread = 0.0
+    for q in range(n_players):
+        total_spread += tables.skill[q]
+    own = tables.skill[p]
+    others = (total_spread - own) / float(n_players - 1) if n_players > 1 else own
+    r.spread = own
+    # to 1e-9: no float noise (0.2 - 0.2000000000000001) in a column people group by
+    r.edge = np.rint((others - own) * 1e9) / 1e9
+    edge_milli = int(round((others - own) * 1000.0))   # the mask's "as steady" band: 0.0005
+    r.edge_mask = 1 if edge_milli > 0 else (2 if edge_milli == 0 else 4)
+
+
+@njit(cache=True, error_model="numpy")
+def record_surfers_nb(s, p, rec, row):
+    """Where seat p's two surfers ended: on_beach, out_wave, out_tide, finish_best and the
+    masks finish_mask and lost_mask."""
+    r = rec[row]
+    on_beach = 0
+    wave = 0
+    tide = 0
+    best = -1
+    fmask = 0
+    for k in range(2):
+        who = 2 * p + k
+        st = s.status[who]
+        if st == S_BEACH:
+            on_beach += 1
+            fmask |= 1 << s.slot[who]
+            if best < 0 or s.slot[who] < best:
+                best = s.slot[who]
+        elif st == S_WAVE:
+            wave += 1
+        elif st == S_TIDE:
+            tide += 1
+    r.on_beach = on_beach
+    r.out_wave = wave
+    r.out_tide = tide
+    r.finish_best = best
+    r.finish_mask = fmask
+    lmask = 0
+    if wave > 0:
+        lmask |= 1
+    if tide > 0:
+        lmask |= 2
+    if wave == 0 and tide == 0:
+        lmask |= 4
+    r.lost_mask = lmask
+
+
+@njit(cache=True, error_model="numpy")
+def record_counters_nb(s, p, rec, row):
+    """Seat p's counters, one column each (flicks .. boost_loops), and actions_mask (bit a:
+    action a used at least once)."""
+    r = rec[row]
+    r.flicks = s.flicks[p]
+    r.short_flicks = s.short_flicks[p]
+    r.off_sheet = s.off_sheet[p]
+    r.aim_hits = s.aim_hits[p]
+    r.action_cells = s.action_cells[p]
+    r.half_moves = s.half_moves[p]
+    r.plus = s.plus[p]
+    r.minus = s.minus[p]
+    r.reflicks = s.reflicks[p]
+    r.channels_up = s.channels_up[p]
+    r.channels_down = s.channels_down[p]
+    r.moves = s.moves[p]
+    r.passes = s.passes[p]
+    r.progress = s.progress[p]
+    r.pushes = s.pushes[p]
+    r.pushed = s.pushed[p]
+    r.kills = s.kills[p]
+    r.boosts = s.boosts[p]
+    r.rides = s.rides[p]
+    r.boost_loops = s.boost_loops[p]
+    amask = 0
+    if s.plus[p] > 0:
+        amask |= 1 << ACT_PLUS
+    if s.minus[p] > 0:
+        amask |= 1 << ACT_MINUS
+    if s.reflicks[p] > 0:
+        amask |= 1 << ACT_REFLICK
+    if s.channels_up[p] > 0:
+        amask |= 1 << ACT_CHANNEL_UP
+    if s.channels_down[p] > 0:
+        amask |= 1 << ACT_CHANNEL_DOWN
+    r.actions_mask = amask
