@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fixed runs of Grand Surfers for the "no rule changed" check of issue 12: for 2-4 players,
+# Fixed runs of Grand Surfers for the "no rule changed" check: for 2-4 players,
 # every built-in strategy (300 games each, seed 7, 1 worker), one mixed 4-player run, and two
 # runs under the boost rule options (boost chains, standing boosts: rare under the defaults).
 # Run it once on the engine before a change (OUT=/tmp/surfers-before) and once after

@@ -525,8 +525,8 @@ def choose_random_nb(s, seat, decision, n_options, keep):
     """One draw from the seat's stream per decision, nothing else: exactly what a user file
     doing `return randint_nb(s.streams, 1 + seat, n_options)` plays (the platform's
     conformance test compares the two). So the paintings that pay for a sale are the
-    engine's default (`keep` left alone: the fewest features). Before issue 12 it also drew a
-    random keep value per hand card at each sale (docs/games/sunset-over-water.md)."""
+    engine's default (`keep` left alone: the fewest features), and random play costs one
+    draw per decision whatever the decision (docs/games/sunset-over-water.md)."""
     return randint_nb(s.streams, 1 + seat, n_options)
 
 

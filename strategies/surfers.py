@@ -320,12 +320,34 @@ def kind_values_nb(tables, s, p, params, vk):
     h0k = ibuf[2 * N_PIPS + 4]
     ends = ibuf[2 * N_PIPS + 5]
     fill_moves_nb(tables, s, p, params, mv_val, mv_end, mv_code, n_moves, bm)
-    # for an arrow out of a move's stop: the best of the other moves (those not stopping on
-    # it) is bm[q] unless the best move stops there; then the best move stopping elsewhere
+    best_elsewhere_nb(mv_val, mv_end, n_moves, bm, top_end, second)
+    surfer_figures_nb(s, p, params, h0k, extrak)
+    pip_weights_nb(tables, wp)
+    action_values_nb(tables, wp, bm, vk)
+    arrow_coef_nb(tables, s, p, params, coef)
+    move_stops_nb(tables, mv_end, mv_code, n_moves, ends)
+    best_arrows_nb(tables, s, p, params, bm, coef, ends, top_end, second, h0k, extrak,
+                   best_up, best_dn)
+    up = 0.0
+    down = 0.0
+    either = 0.0
+    for q in range(1, N_PIPS + 1):
+        up += wp[q] * best_up[q]
+        down += wp[q] * best_dn[q]
+        either += wp[q] * (best_up[q] if best_up[q] > best_dn[q] else best_dn[q])
+    vk[W_UP] = up
+    vk[W_DOWN] = down
+    vk[W_EITHER] = either
+
+
+@njit(cache=True, error_model="numpy")
+def best_elsewhere_nb(mv_val, mv_end, n_moves, bm, top_end, second):
+    """For an arrow out of a move's stop, the best of the other moves (those not stopping on
+    it) is bm[q], unless the best move stops there: top_end[q] = where the (first) best move
+    of q pips stops (-2 none), second[q] = the best move of q pips stopping elsewhere."""
     for q in range(N_PIPS + 1):
         top_end[q] = -2
         second[q] = NEG
-        wp[q] = 0.0
     for q in range(1, N_PIPS + 1):
         for m in range(n_moves[q]):
             if mv_val[q, m] == bm[q] and top_end[q] == -2:
@@ -333,20 +355,38 @@ def kind_values_nb(tables, s, p, params, vk):
         for m in range(n_moves[q]):
             if mv_end[q, m] != top_end[q] and mv_val[q, m] > second[q]:
                 second[q] = mv_val[q, m]
-    # the surfers' own figures, as move_value_nb computes them
+
+
+@njit(cache=True, error_model="numpy")
+def surfer_figures_nb(s, p, params, h0k, extrak):
+    """Seat p's surfers' own figures, as move_value_nb computes them: h0k[k] the height of
+    surfer k, extrak[k] the bonus for getting it away from the wave (params P_REAR)."""
     for k in range(2):
         extrak[k] = 0.0
         h0k[k] = height0_nb(s, 2 * p + k)
         danger = 4 - (h0k[k] - s.wave)
         if danger > 0:
             extrak[k] = params[P_REAR] * float(danger)
+
+
+@njit(cache=True, error_model="numpy")
+def pip_weights_nb(tables, wp):
+    """wp[q]: the chance of q pips (the file's pip weights); wp[0] = 0."""
+    wp[0] = 0.0
     for q in range(1, N_PIPS + 1):
         wp[q] = tables.pip_cum[q - 1] - (tables.pip_cum[q - 2] if q >= 2 else 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def action_values_nb(tables, wp, bm, vk):
+    """vk of the cells without a channel: plain (the best move), half (the move halved, and
+    off the sheet), pips (the best of q and q +/- pips_change), re-flick (the best move or
+    choose_action_nb's estimate of flicking again, 0.9 of a plain cell)."""
     d = tables.pips_change
     plain = 0.0
     for q in range(1, N_PIPS + 1):
         plain += wp[q] * bm[q]
-    again = 0.9 * plain          # a re-flick (choose_action_nb's estimate)
+    again = 0.9 * plain
     half = 0.0
     pips = 0.0
     reflick = 0.0
@@ -359,14 +399,31 @@ def kind_values_nb(tables, s, p, params, vk):
             x = bm[q - d]
         pips += wp[q] * x
         reflick += wp[q] * (bm[q] if bm[q] > again else again)
-    # arrows: best_up[q] / best_dn[q] = the best of "no action" and every legal arrow for pips q
-    arrow_coef_nb(tables, s, p, params, coef)
+    vk[W_NONE] = half
+    vk[W_PLAIN] = plain
+    vk[W_HALF] = half
+    vk[W_PIPS] = pips
+    vk[W_REFLICK] = reflick
+
+
+@njit(cache=True, error_model="numpy")
+def move_stops_nb(tables, mv_end, mv_code, n_moves, ends):
+    """ends[c], bit q + 8k: a move of q cells of surfer k stops on cell c."""
     for c in range(tables.n_lines * MAX_COLS):
-        ends[c] = 0                       # bit q + 8k: a move of q cells of surfer k stops there
+        ends[c] = 0
     for q in range(1, N_PIPS + 1):
         for m in range(n_moves[q]):
             if mv_end[q, m] >= 0:
                 ends[mv_end[q, m]] |= 1 << (q + 8 * (mv_code[q, m] // MAX_COLS))
+
+
+@njit(cache=True, error_model="numpy")
+def best_arrows_nb(tables, s, p, params, bm, coef, ends, top_end, second, h0k, extrak,
+                   best_up, best_dn):
+    """best_up[q] / best_dn[q]: the best of "no action" (bm[q]) and every legal arrow up /
+    down a channel cell allows with q pips (an arrow from or to a line printed q): the
+    arrow's base value plus the best move with it in place (the moves that stopped on its
+    start ride on; the others keep their value)."""
     up_bonus = 0.05 * params[P_OWN_CHAN]
     for q in range(N_PIPS + 1):
         best_up[q] = bm[q]
@@ -415,21 +472,6 @@ def kind_values_nb(tables, s, p, params, vk):
                     best_up[q] = v
             elif v > best_dn[q]:
                 best_dn[q] = v
-    up = 0.0
-    down = 0.0
-    either = 0.0
-    for q in range(1, N_PIPS + 1):
-        up += wp[q] * best_up[q]
-        down += wp[q] * best_dn[q]
-        either += wp[q] * (best_up[q] if best_up[q] > best_dn[q] else best_dn[q])
-    vk[W_NONE] = half
-    vk[W_PLAIN] = plain
-    vk[W_HALF] = half
-    vk[W_PIPS] = pips
-    vk[W_REFLICK] = reflick
-    vk[W_UP] = up
-    vk[W_DOWN] = down
-    vk[W_EITHER] = either
 
 
 # ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from sim.games.sunset.components import (BOX_COMMISSIONS, BOX_DAILY_GOALS, BOX_I
                                          BOX_LANDSCAPES, BOX_PLANNING_PER_COLOUR,
                                          BOX_RANGER_STATIONS, DEFAULT_PATH,
                                          default_components_text, load_components)
+from tests.sunset_helpers import card_tables
 
 FEATURES = ["mountain", "flower", "waterfall", "forest", "lake"]
 
@@ -48,7 +49,7 @@ def errors_of(tmp_path, text) -> tuple[str, list]:
 
 # --- the shipped default -----------------------------------------------------------------
 def test_default_loads_with_box_counts(default):
-    t = default.tables
+    t = card_tables(default.tables)
     assert default.game == "sunset"
     assert default.path == "<default>"
     assert default.text == default_components_text()
@@ -59,13 +60,27 @@ def test_default_loads_with_box_counts(default):
     assert len(t.plan_wake) == BOX_PLANNING_PER_COLOUR == E.N_PLAN == 8
     assert len(t.ranger_cells) == BOX_RANGER_STATIONS == 4
     assert len(t.inspiration_feature) == BOX_INSPIRATION == 5
-    for name, value in t._asdict().items():
-        if name in E.RULE_FIELDS:
-            assert isinstance(value, int), name
-        else:
-            assert isinstance(value, np.ndarray) and value.dtype == np.int64, name
     assert default.data["counts"] == {"landscapes": 60, "commissions": 30, "goals": 7,
                                       "planning": 8, "ranger_cells": 4, "inspiration": 5}
+
+
+def test_tables_are_one_record_padded_past_the_cards(default):
+    """The loader builds the kernels' record itself: one TABLES_DTYPE element, every card
+    array 0 past the file's cards (commission frames: NO_FRAME)."""
+    rec = default.tables
+    assert rec.shape == (1,) and rec.dtype.descr == E.TABLES_DTYPE.descr
+    assert E.pack_tables(rec) is rec
+    r = rec[0]
+    counts = {"landscape_features": r.n_land, "landscape_n_features": r.n_land,
+              "commission_n_frames": r.n_comm, "commission_points": r.n_comm,
+              "goal_kind": r.n_goal, "goal_param": r.n_goal, "goal_points": r.n_goal,
+              "ranger_cells": r.n_ranger, "inspiration_feature": r.n_insp,
+              "band_from": r.n_band, "band_to": r.n_band, "band_effect": r.n_band,
+              "band_param": r.n_band}
+    for name, n in counts.items():
+        assert 0 < n < len(r[name]) and not r[name][n:].any(), name
+    assert (r.commission_frames[r.n_comm:] == E.NO_FRAME).all()
+    assert r.landscape_n_features[:r.n_land].all() and r.plan_wake.all()
 
 
 def test_default_says_it_is_a_reconstruction():
@@ -75,7 +90,7 @@ def test_default_says_it_is_a_reconstruction():
 
 
 def test_default_feature_facts(default):
-    t = default.tables
+    t = card_tables(default.tables)
     assert default.card_names["feature"] == FEATURES
     assert default.data["game"]["features"] == FEATURES
     n = t.landscape_n_features
@@ -88,7 +103,7 @@ def test_default_feature_facts(default):
 
 
 def test_default_commissions(default):
-    t = default.tables
+    t = card_tables(default.tables)
     nf = t.commission_n_frames
     assert nf.min() >= 1 and nf.max() <= E.MAX_FRAMES
     for i in range(len(nf)):
@@ -116,13 +131,13 @@ def test_default_commissions(default):
 
 
 def test_default_goals(default):
-    t = default.tables
+    t = card_tables(default.tables)
     assert (t.goal_points == 2).all()
     goals = default.data["goals"]
     assert goals[0]["text"] == "Be the last person to move horizontally."
     assert t.goal_kind[0] == E.GOAL_MOVE_HORIZONTAL
     assert all(k in range(len(E.GOAL_KIND_NAMES)) for k in t.goal_kind)
-    assert len(t.goal_kind) >= default.tables.days
+    assert len(t.goal_kind) >= t.days
     for g, kind, param in zip(goals, t.goal_kind, t.goal_param):
         if g["kind"] == "paint_feature":
             assert param == FEATURES.index(g["param"])
@@ -131,7 +146,7 @@ def test_default_goals(default):
 
 
 def test_default_planning(default):
-    t = default.tables
+    t = card_tables(default.tables)
     wake = t.plan_wake
     assert wake.min() == 5 * 60 and wake.max() == 12 * 60 + 45
     assert (np.diff(wake) > 0).all()
@@ -149,7 +164,7 @@ def test_default_planning(default):
 
 
 def test_default_solo_and_rules(default):
-    t = default.tables
+    t = card_tables(default.tables)
     assert sorted(t.ranger_cells.tolist()) == [6, 8, 16, 18]
     assert E.CENTER not in t.ranger_cells
     assert sorted(t.inspiration_feature.tolist()) == [0, 1, 2, 3, 4]
@@ -184,8 +199,7 @@ def test_copy_of_default_loads_from_a_path(tmp_path, default):
     c = load_components(path)
     assert c.path == path
     assert c.sha256 == default.sha256
-    for a, b in zip(c.tables, default.tables):
-        assert np.array_equal(a, b)
+    assert c.tables.tobytes() == default.tables.tobytes()
 
 
 def test_edits_change_the_tables(tmp_path):
@@ -193,18 +207,18 @@ def test_edits_change_the_tables(tmp_path):
     text = edit('{ name = "Lakeside Study", frames = ["lake"], points = 2 }',
                 '{ name = "Lakeside Study", frames = ["lake", "?"], points = 3 }', text)
     text = edit('ranger_cells = ["1,1", "1,3", "3,1", "3,3"]', 'ranger_cells = [6, "1,3", [3, 1], 18]', text)
-    c = load_components(write(tmp_path, text))
-    assert c.tables.wake_tie == E.WAKE_TIE_SEAT
-    assert c.tables.commission_frames[4].tolist() == [4, E.ANY_FEATURE, E.NO_FRAME, E.NO_FRAME]
-    assert c.tables.commission_points[4] == 3
-    assert c.tables.ranger_cells.tolist() == [6, 8, 16, 18]
+    t = card_tables(load_components(write(tmp_path, text)).tables)
+    assert t.wake_tie == E.WAKE_TIE_SEAT
+    assert t.commission_frames[4].tolist() == [4, E.ANY_FEATURE, E.NO_FRAME, E.NO_FRAME]
+    assert t.commission_points[4] == 3
+    assert t.ranger_cells.tolist() == [6, 8, 16, 18]
 
 
 def test_prototype_counts_may_differ(tmp_path):
     text = edit("landscapes = 60 ", "landscapes = 59 ")
     text = edit('  { name = "Crescent Tarn", features = ["lake"] },\n', "", text)
     c = load_components(write(tmp_path, text))
-    assert len(c.tables.landscape_n_features) == 59
+    assert len(card_tables(c.tables).landscape_n_features) == 59 == c.tables[0].n_land
 
 
 # --- malformed files ----------------------------------------------------------------------

@@ -29,7 +29,7 @@ from sim.games.sunset.nb import (
     default_keep_nb, draw_plans_nb, hike_options_nb, new_state, paint_options_nb, path_nb,
     plan_options_nb, sell_options_nb, setup_nb, turn_order_nb, wake_effect_nb,
 )
-from tests.sunset_helpers import play_games, trace_game
+from tests.sunset_helpers import card_tables, play_games, trace_game
 from sim.rng import game_seed_nb
 from strategies.sunset import choose_builtin_nb
 from tests import naive
@@ -45,12 +45,12 @@ def comp():
 
 @pytest.fixture(scope="module")
 def T(comp):
-    return comp.tables
+    return card_tables(comp.tables)
 
 
 @pytest.fixture(scope="module")
 def trec(comp):
-    return E.pack_tables(comp.tables)
+    return comp.tables
 
 
 def prepare(comp, names, n_players):
@@ -72,7 +72,8 @@ def reference_games(comp, T, trec, names, n_players, n_games):
 # helpers over the tables
 # ------------------------------------------------------------------------------------------
 class Rules:
-    """Plain-python views of the tables (from the component file, not the packed record)."""
+    """Plain-python views of the tables (T: tests.sunset_helpers.card_tables, the card arrays
+    cut to the file's cards)."""
 
     def __init__(self, T):
         self.T = T
@@ -476,8 +477,8 @@ def test_compiled_games_traced(comp, T, trec, n_players, names, n_games):
 def shared_card_counts(comp, n_players, names, n_games, seed=RUN_SEED):
     """Replay n_games through the Shadow (which checks every hike against the naive rules)
     and count the hikes that ended alone and those that ended on another artist's card."""
-    R = Rules(comp.tables)
-    trec = E.pack_tables(comp.tables)
+    R = Rules(card_tables(comp.tables))
+    trec = comp.tables
     prep = SPEC.prepare(comp, n_players, list(names), seed)
     st = new_state()
     totals = Counter()
@@ -512,7 +513,7 @@ def test_may_stay_option_lets_artists_share_a_card(comp):
     text = default_components_text().replace('stay_on_shared_card = "must_leave"',
                                              'stay_on_shared_card = "may_stay"')
     loose = components_from_text(text)
-    assert int(loose.tables.stay_on_shared_card) == E.SHARED_STAY_MAY_STAY
+    assert int(loose.tables[0].stay_on_shared_card) == E.SHARED_STAY_MAY_STAY
     shared = shared_card_counts(loose, 4, ("random",), 100)["shared_end"]
     strict = shared_card_counts(comp, 4, ("random",), 100)["shared_end"]
     assert shared > 20 and strict < shared / 5, (shared, strict)

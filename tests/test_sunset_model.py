@@ -1,4 +1,5 @@
-"""Sunset Over Water's forward model (model.py): the contract of issue 12, game by game.
+"""Sunset Over Water's forward model (model.py): the forward-model contract
+(docs/adding-a-game.md), game by game.
 
 Harms prevented:
   * a rule changed by the rewrite (the forward model must play exactly the games of the old
@@ -37,7 +38,7 @@ def comp():
 
 @pytest.fixture(scope="module")
 def trec(comp):
-    return E.pack_tables(comp.tables)
+    return comp.tables
 
 
 def prepared(comp, n_players, names):
@@ -73,7 +74,7 @@ def column_digest(values, name):
 @pytest.mark.parametrize("n_players,names", CASES, ids=CASE_IDS)
 def test_forward_model_plays_the_old_engines_games(comp, trec, n_players, names):
     """The fixed runs of scripts/sunset_same_logs.sh (300 games, run seed 7) give, column by
-    column, the logs of the engine before issue 12 (its own play loop, play.py; digests in
+    column, the logs of the engine that had its own play loop (play.py; digests in
     tests/data/sunset_old_engine_logs.json, written from that engine's Parquet logs with
     today's built-in random), and check_state_nb holds after every step of them."""
     key = f"p{n_players}-{names[0] if len(names) == 1 else 'mixed'}"

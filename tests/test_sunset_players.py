@@ -32,7 +32,7 @@ def solo_components(inspiration_points=1, return_home_bonus=2):
 def solo_games(name, comp, n=N_GAMES, seed=SEED):
     """n solo games of strategy `name` on the shared seeds of run seed `seed`."""
     prep = SPEC.prepare(comp, 1, [name], seed)
-    return play_games(E.pack_tables(comp.tables), 1, prep.strategy_ids, prep.strategy_params,
+    return play_games(comp.tables, 1, prep.strategy_ids, prep.strategy_params,
                       seed, n)
 
 
@@ -85,7 +85,7 @@ def test_solo_sale_counts_the_inspiration_bonus_read_from_the_tables(name, point
     player sells first the one worth more to it: 3 + inspiration_points against 4 (a tie
     keeps the row's order)."""
     comp = solo_components(inspiration_points=points)
-    tables = E.pack_tables(comp.tables)
+    tables = comp.tables
     st = fresh_state(tables, 1, seed=3)
     s = st[0]
     s["inspiration"] = K.names["inspiration"].index("Inspiration: Waterfall")

@@ -45,7 +45,7 @@ def replay_text(capsys, out, game):
 
 def dealt(comp, n_players, game):
     st = new_state()
-    setup_nb(E.pack_tables(comp.tables)[0], st[0], n_players,
+    setup_nb(comp.tables[0], st[0], n_players,
              np.uint64(game_seed_nb(np.uint64(SEED), game)), np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
     return st[0]
 
@@ -97,7 +97,7 @@ def test_replay_shows_the_set_up(comp, tmp_path, capsys, names):
 def test_replay_names_the_row_slot_of_each_sale(comp, tmp_path, capsys, names):
     n_players = len(names)
     out, prep = run_folder(comp, tmp_path, names)
-    trec = E.pack_tables(comp.tables)
+    trec = comp.tables
     seen = 0
     for game in range(5):
         text = replay_text(capsys, out, game)

@@ -141,7 +141,7 @@ def test_user_strategy_plugs_in(tmp_path, in_tmp, capsys):
     assert by_seat.sum()[0] == 0 and by_seat.sum()[2] == 0
     # every decision of the broken strategy is counted (at least a plan and a hike per day)
     assert (df.loc[df.seat == 1, "illegal"] >= 2 * df.loc[df.seat == 1, "days"]).all()
-    # shown by their function names (issue 11 item 5; the full path stays in the manifest)
+    # shown by their function names (the full path stays in the manifest)
     assert list(df.loc[df.game == 0, "strategy"].astype(str)) == ["first", "out_of_range", "greedy"]
     # the user's functions really decide: option 0 of a hike is staying put whenever staying
     # is legal, and an illegal answer is replaced by option 0. Staying is not legal on a card

@@ -1,4 +1,4 @@
-"""Grand Surfers: the players re-aim at every flick (issue 10, item 15).
+"""Grand Surfers: the players re-aim at every flick.
 
 A seat aims at the wave cell whose landing chances under its OWN hand give the turn the best
 expected worth in the present state. Harms prevented: one aim locked for the whole game, and

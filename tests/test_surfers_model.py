@@ -192,13 +192,13 @@ def test_the_checker_accepts_a_surfer_waiting_for_its_boost_only_on_its_partners
     cand = apply_move_nb(T[0], st[0], 0, 0, 2, tr, tn)       # surfer 0 stops on 2a: a boost
     assert cand == 0
     s = st[0]
-    s.at[E.AT_PHASE] = E.DEC_BOOST
-    s.at[E.AT_CAND] = 0
+    s.phase = E.DEC_BOOST
+    s.boost_surfer = 0
     assert M.check_state_nb(T[0], s) == 0
     assert check_state_nb(T[0], s) == E.CHK_CIRCLE            # two surfers on a circle...
-    s.at[E.AT_CAND] = 1
+    s.boost_surfer = 1
     assert M.check_state_nb(T[0], s) == E.CHK_CIRCLE          # ...only the boosted one may
-    s.at[E.AT_CAND] = 0
+    s.boost_surfer = 0
     s.occ[c("2a")] = -1                                       # the partner must hold it
     assert M.check_state_nb(T[0], s) == E.CHK_CIRCLE
 
@@ -214,9 +214,9 @@ def test_a_channel_that_carries_an_opponent_onto_its_partner_asks_that_opponent_
     put(T, st, 0, "1c")
     s = st[0]
     assert (M.decision_nb(s), M.to_move_nb(s)) == (E.DEC_AIM, 0)
-    s.at[E.AT_PHASE] = E.DEC_ACTION     # as if the flick had landed on the 'U' cell, pips 2
-    s.at[E.AT_LANDED] = 0
-    s.at[E.AT_PIPS] = 2
+    s.phase = E.DEC_ACTION     # as if the flick had landed on the 'U' cell, pips 2
+    s.landed = 0
+    s.pips = 2
     opts = np.zeros(E.MAX_OPTIONS, np.int64)
     n = M.legal_nb(T[0], s, opts)
     code = E.OPT_CHANNEL + c("2a") * E.MAX_CELLS + c("3a")

@@ -1,6 +1,6 @@
 """Sunset Over Water (Pencil First Games, 2018): 2-4 players, and the Wanderlust solo variant.
 
-The template game (issue 12): its forward model (model.py) is played by the platform's loop
+The template game: its forward model (model.py) is played by the platform's loop
 (sim/harness.py), which CompiledGameSpec builds from it; the game has no play loop of its own.
 Where each rule lives: docs/games/sunset-over-water.md.
 """
@@ -88,20 +88,20 @@ class SunsetSpec(CompiledGameSpec):
         """What the balance report needs to know about this game's cards and logs."""
         from sim.games.sunset.enums import END_REASON_NAMES
         comp = components or self.load_components()
-        t = comp.tables
+        t = comp.tables[0]
         names = comp.card_names
         return {
             "cards": [
                 {"type": "commission", "label": "Commissions",
                  "names": list(names["commission"]),
-                 "values": [int(v) for v in t.commission_points],
+                 "values": [int(v) for v in t.commission_points[:t.n_comm]],
                  "mask_column": "commissions_mask",
                  "value_path": "commissions[{i}].points",
                  "day_columns": ["comm_day_0", "comm_day_1", "comm_day_2", "comm_day_3"],
                  "time_unit": "day", "unit": "points"},
                 {"type": "goal", "label": "Daily goals",
                  "names": list(names["goal"]),
-                 "values": [int(v) for v in t.goal_points],
+                 "values": [int(v) for v in t.goal_points[:t.n_goal]],
                  "mask_column": "goals_mask", "unit": "points", "value_path": "goals[{i}].points"},
             ],
             "score_components": ["pts_commissions", "pts_goals", "pts_landscapes",

@@ -3,7 +3,7 @@
 The shipped default (`default_components.toml`, beside this module) is a RECONSTRUCTION: no
 public card list exists. A designer copies it (`balance components sunset > mine.toml`),
 edits it, and runs with `--components mine.toml`. Nothing about the cards is hard-coded in
-the engine: every number arrives through `SunsetTables`, built here.
+the engine: every number arrives through the tables record (enums.TABLES_DTYPE), built here.
 
 Public API:
     DEFAULT_PATH                              path of the shipped default file
@@ -381,70 +381,14 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         col.validate(CountsSection, raw["counts"], ("counts",), ctx)
     counts = counts_of(raw)  # each well-typed count, even if another count is wrong
     rules = col.validate(RulesSection, raw["rules"], ("rules",), ctx) if "rules" in raw else None
-
-    models = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
-              "planning": PlanningCard}
-    count_keys = {"landscapes": "landscapes", "commissions": "commissions", "goals": "goals",
-                  "planning": "planning"}
-    for key, model in models.items():
-        if key not in raw:
-            continue
-        _validate_list(col, raw[key], (key,), model, ctx)
-        _check_count(col, raw[key], (key,), counts.get(count_keys[key]), count_keys[key])
-        _check_duplicate_names(col, raw[key], (key,))
-
+    _validate_cards(col, raw, counts, ctx)
     solo_raw = raw.get("solo")
     if isinstance(solo_raw, dict):
-        _check_keys(col, solo_raw, ("solo",), SOLO_LISTS, (), "key")
-        if "ranger_cells" in solo_raw:
-            cells = solo_raw["ranger_cells"]
-            if not isinstance(cells, list):
-                col.add(("solo", "ranger_cells"), f"must be a list [...] of cells, got {_show(cells)}")
-            else:
-                seen: dict = {}
-                for i, c in enumerate(cells):
-                    try:
-                        cell = _norm_cell(c)
-                    except ValueError as exc:
-                        col.add(("solo", "ranger_cells", i), str(exc))
-                        continue
-                    if cell in seen:
-                        col.add(("solo", "ranger_cells", i),
-                                f"duplicate cell {_cell_text(cell)} (also solo.ranger_cells[{seen[cell]}])")
-                    else:
-                        seen[cell] = i
-            _check_count(col, cells, ("solo", "ranger_cells"),
-                         counts.get("ranger_cells"), "ranger_cells")
-        if "inspiration" in solo_raw:
-            _validate_list(col, solo_raw["inspiration"], ("solo", "inspiration"), Inspiration, ctx)
-            _check_count(col, solo_raw["inspiration"], ("solo", "inspiration"),
-                         counts.get("inspiration"), "inspiration")
-            _check_duplicate_names(col, solo_raw["inspiration"], ("solo", "inspiration"))
-        if "bands" in solo_raw:
-            bands = _validate_list(col, solo_raw["bands"], ("solo", "bands"), Band, ctx)
-            _check_duplicate_names(col, solo_raw["bands"], ("solo", "bands"))
-            if isinstance(solo_raw["bands"], list) and len(solo_raw["bands"]) > E.MAX_BAND:
-                col.add(("solo", "bands"), f"at most {E.MAX_BAND} bands (the engine's capacity), "
-                                           f"found {len(solo_raw['bands'])}")
-            spans = sorted((parse_time(b.from_), parse_time(b.to), i) for i, b in bands)
-            for (f0, t0, i0), (f1, t1, i1) in zip(spans, spans[1:]):
-                if f1 <= t0:
-                    col.add(("solo", "bands", i1),
-                            f"overlaps solo.bands[{i0}] ({format_time(f1)}-{format_time(t1)} vs "
-                            f"{format_time(f0)}-{format_time(t0)})")
+        _validate_solo(col, solo_raw, counts, ctx)
     elif "solo" in raw:
         col.add(("solo",), f"must be a table [solo], got {_show(solo_raw)}")
-
-    # cross-checks between sections
     if rules is not None:
-        row = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row)
-        if counts.commissions is not None and counts.commissions < row + 1:
-            col.add(("counts", "commissions"),
-                    f"must be >= {row + 1} (the longest commission row, {row} cards, "
-                    f"plus the revealed card), got {counts.commissions}")
-        if counts.goals is not None and counts.goals < rules.days:
-            col.add(("counts", "goals"),
-                    f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
+        _check_deck_sizes(col, rules, counts)
 
     # Everything validated part by part: the whole model now validates (safety net).
     model = validate_whole(col, SunsetComponentFile, raw, ctx)
@@ -461,6 +405,84 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
     )
 
 
+CARD_LISTS = {"landscapes": Landscape, "commissions": Commission, "goals": Goal,
+              "planning": PlanningCard}
+
+
+def _validate_cards(col: _Collector, raw: dict, counts, ctx: dict) -> None:
+    """The four card lists: each card, the list's length against its [counts] entry, and
+    distinct names."""
+    for key, model in CARD_LISTS.items():
+        if key not in raw:
+            continue
+        _validate_list(col, raw[key], (key,), model, ctx)
+        _check_count(col, raw[key], (key,), counts.get(key), key)
+        _check_duplicate_names(col, raw[key], (key,))
+
+
+def _validate_solo(col: _Collector, solo_raw: dict, counts, ctx: dict) -> None:
+    """[solo]: its ranger cells, inspiration cards and wake-up bands."""
+    _check_keys(col, solo_raw, ("solo",), SOLO_LISTS, (), "key")
+    if "ranger_cells" in solo_raw:
+        _validate_ranger_cells(col, solo_raw["ranger_cells"], counts)
+    if "inspiration" in solo_raw:
+        _validate_list(col, solo_raw["inspiration"], ("solo", "inspiration"), Inspiration, ctx)
+        _check_count(col, solo_raw["inspiration"], ("solo", "inspiration"),
+                     counts.get("inspiration"), "inspiration")
+        _check_duplicate_names(col, solo_raw["inspiration"], ("solo", "inspiration"))
+    if "bands" in solo_raw:
+        _validate_bands(col, solo_raw["bands"], ctx)
+
+
+def _validate_ranger_cells(col: _Collector, cells, counts) -> None:
+    """Each cell on the grid, off the centre, listed once; as many as [counts] says."""
+    if not isinstance(cells, list):
+        col.add(("solo", "ranger_cells"), f"must be a list [...] of cells, got {_show(cells)}")
+    else:
+        seen: dict = {}
+        for i, c in enumerate(cells):
+            try:
+                cell = _norm_cell(c)
+            except ValueError as exc:
+                col.add(("solo", "ranger_cells", i), str(exc))
+                continue
+            if cell in seen:
+                col.add(("solo", "ranger_cells", i),
+                        f"duplicate cell {_cell_text(cell)} (also solo.ranger_cells[{seen[cell]}])")
+            else:
+                seen[cell] = i
+    _check_count(col, cells, ("solo", "ranger_cells"), counts.get("ranger_cells"), "ranger_cells")
+
+
+def _validate_bands(col: _Collector, raw_bands, ctx: dict) -> None:
+    """The wake-up bands: each band, distinct names, at most the engine's capacity, and no
+    two overlapping."""
+    bands = _validate_list(col, raw_bands, ("solo", "bands"), Band, ctx)
+    _check_duplicate_names(col, raw_bands, ("solo", "bands"))
+    if isinstance(raw_bands, list) and len(raw_bands) > E.MAX_BAND:
+        col.add(("solo", "bands"), f"at most {E.MAX_BAND} bands (the engine's capacity), "
+                                   f"found {len(raw_bands)}")
+    spans = sorted((parse_time(b.from_), parse_time(b.to), i) for i, b in bands)
+    for (f0, t0, i0), (f1, t1, i1) in zip(spans, spans[1:]):
+        if f1 <= t0:
+            col.add(("solo", "bands", i1),
+                    f"overlaps solo.bands[{i0}] ({format_time(f1)}-{format_time(t1)} vs "
+                    f"{format_time(f0)}-{format_time(t0)})")
+
+
+def _check_deck_sizes(col: _Collector, rules: RulesSection, counts) -> None:
+    """Enough commissions for the longest row plus the revealed card, and a daily goal for
+    every day."""
+    row = max(E.MAX_PLAYERS + rules.row_extra, rules.solo_row)
+    if counts.commissions is not None and counts.commissions < row + 1:
+        col.add(("counts", "commissions"),
+                f"must be >= {row + 1} (the longest commission row, {row} cards, "
+                f"plus the revealed card), got {counts.commissions}")
+    if counts.goals is not None and counts.goals < rules.days:
+        col.add(("counts", "goals"),
+                f"must be >= rules.days = {rules.days} (one daily goal per day), got {counts.goals}")
+
+
 # --- compiled tables ----------------------------------------------------------------------
 def _dir_mask(hike: list) -> int:
     mask = 0
@@ -470,56 +492,81 @@ def _dir_mask(hike: list) -> int:
     return mask
 
 
-def build_tables(m: SunsetComponentFile) -> E.SunsetTables:
-    """The validated file -> SunsetTables (int64 arrays; card id = position in the file)."""
+def build_tables(m: SunsetComponentFile) -> np.recarray:
+    """The kernels' tables, a 1-element recarray of E.TABLES_DTYPE (kernels take element 0),
+    straight from the validated file: card id = position in the file; the card counts are
+    within the capacities (CountsSection and the bands' check)."""
+    rec = np.zeros(1, E.TABLES_DTYPE).view(np.recarray)
+    t = rec[0]
     fcode = {f: i for i, f in enumerate(m.game.features)}
-    i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
-
-    lf = np.zeros((len(m.landscapes), E.N_FEATURES), dtype=np.int64)
-    for i, card in enumerate(m.landscapes):
-        for f in card.features:
-            lf[i, fcode[f]] += 1
-
-    cf = np.full((len(m.commissions), E.MAX_FRAMES), E.NO_FRAME, dtype=np.int64)
-    for i, card in enumerate(m.commissions):
-        for j, f in enumerate(card.frames):
-            cf[i, j] = E.ANY_FEATURE if f == ANY_FRAME else fcode[f]
-
-    gparam = []
-    for g in m.goals:
-        if g.kind == "paint_feature":
-            gparam.append(fcode[g.param])
-        elif g.kind in GOAL_COUNT_LIMITS:
-            gparam.append(int(g.param))
-        else:
-            gparam.append(0)
-
+    _fill_landscapes(t, m.landscapes, fcode)
+    _fill_commissions(t, m.commissions, fcode)
+    _fill_goals(t, m.goals, fcode)
+    _fill_planning(t, m.planning)
+    _fill_solo(t, m.solo, fcode)
     r = m.rules
-    return E.SunsetTables(
-        landscape_features=lf,
-        landscape_n_features=lf.sum(axis=1).astype(np.int64),
-        commission_frames=cf,
-        commission_n_frames=i64([len(c.frames) for c in m.commissions]),
-        commission_points=i64([c.points for c in m.commissions]),
-        goal_kind=i64([E.GOAL_KIND_NAMES.index(g.kind) for g in m.goals]),
-        goal_param=i64(gparam),
-        goal_points=i64([g.points for g in m.goals]),
-        plan_wake=i64([parse_time(p.wake) for p in m.planning]),
-        plan_dirs=i64([_dir_mask(p.hike) for p in m.planning]),
-        plan_move=i64([p.move for p in m.planning]),
-        plan_paint=i64([p.paint for p in m.planning]),
-        ranger_cells=i64(list(m.solo.ranger_cells)),
-        inspiration_feature=i64([fcode[c.feature] for c in m.solo.inspiration]),
-        band_from=i64([parse_time(b.from_) for b in m.solo.bands]),
-        band_to=i64([parse_time(b.to) for b in m.solo.bands]),
-        band_effect=i64([E.WAKE_EFFECT_NAMES.index(b.effect) for b in m.solo.bands]),
-        band_param=i64([b.param for b in m.solo.bands]),
-        days=r.days, solo_days=r.solo_days, row_extra=r.row_extra, solo_row=r.solo_row,
-        features_per_point=r.features_per_point, wake_tie=WAKE_TIE_CODES[r.wake_tie],
-        return_home_bonus=r.return_home_bonus, inspiration_points=r.inspiration_points,
-        empty_deck_refill=EMPTY_DECK_REFILL_CODES[r.empty_deck_refill],
-        stay_on_shared_card=SHARED_STAY_CODES[r.stay_on_shared_card],
-    )
+    for name in ("days", "solo_days", "row_extra", "solo_row", "features_per_point",
+                 "return_home_bonus", "inspiration_points"):
+        t[name] = getattr(r, name)
+    t.wake_tie = WAKE_TIE_CODES[r.wake_tie]
+    t.empty_deck_refill = EMPTY_DECK_REFILL_CODES[r.empty_deck_refill]
+    t.stay_on_shared_card = SHARED_STAY_CODES[r.stay_on_shared_card]
+    return rec
+
+
+def _fill_landscapes(t, cards: list, fcode: dict) -> None:
+    t.n_land = len(cards)
+    for i, card in enumerate(cards):
+        for f in card.features:
+            t.landscape_features[i, fcode[f]] += 1
+        t.landscape_n_features[i] = len(card.features)
+
+
+def _fill_commissions(t, cards: list, fcode: dict) -> None:
+    """Frames as feature codes (a "?" frame: ANY_FEATURE), NO_FRAME past a card's frames and
+    past the last card."""
+    t.n_comm = len(cards)
+    t.commission_frames[:] = E.NO_FRAME
+    for i, card in enumerate(cards):
+        for j, f in enumerate(card.frames):
+            t.commission_frames[i, j] = E.ANY_FEATURE if f == ANY_FRAME else fcode[f]
+        t.commission_n_frames[i] = len(card.frames)
+        t.commission_points[i] = card.points
+
+
+def _fill_goals(t, goals: list, fcode: dict) -> None:
+    """A goal's param: the feature code (paint_feature), the count (the *_at_least kinds),
+    0 for the kinds without one."""
+    t.n_goal = len(goals)
+    for i, g in enumerate(goals):
+        t.goal_kind[i] = E.GOAL_KIND_NAMES.index(g.kind)
+        if g.kind == "paint_feature":
+            t.goal_param[i] = fcode[g.param]
+        elif g.kind in GOAL_COUNT_LIMITS:
+            t.goal_param[i] = int(g.param)
+        t.goal_points[i] = g.points
+
+
+def _fill_planning(t, cards: list) -> None:
+    for i, card in enumerate(cards):
+        t.plan_wake[i] = parse_time(card.wake)
+        t.plan_dirs[i] = _dir_mask(card.hike)
+        t.plan_move[i] = card.move
+        t.plan_paint[i] = card.paint
+
+
+def _fill_solo(t, solo: SoloSection, fcode: dict) -> None:
+    t.n_ranger = len(solo.ranger_cells)
+    t.ranger_cells[:t.n_ranger] = solo.ranger_cells
+    t.n_insp = len(solo.inspiration)
+    for i, card in enumerate(solo.inspiration):
+        t.inspiration_feature[i] = fcode[card.feature]
+    t.n_band = len(solo.bands)
+    for i, b in enumerate(solo.bands):
+        t.band_from[i] = parse_time(b.from_)
+        t.band_to[i] = parse_time(b.to)
+        t.band_effect[i] = E.WAKE_EFFECT_NAMES.index(b.effect)
+        t.band_param[i] = b.param
 
 
 def _card_names(m: SunsetComponentFile) -> dict:

@@ -2,11 +2,9 @@
 
 Everything the compiled rules read is declared here, with its encoding beside it. Numbers a
 designer may tune (card contents, points, days, rule options) are NOT constants here: they
-arrive in `SunsetTables`, built from the component file, so changing them never recompiles.
-The constants below are only array capacities and code values.
+arrive in a `TABLES_DTYPE` record, built from the component file, so changing them never
+recompiles. The constants below are only array capacities and code values.
 """
-from typing import NamedTuple
-
 import numpy as np
 
 # --- features -------------------------------------------------------------------------
@@ -95,105 +93,63 @@ END_COMMISSIONS = 1            # the commission row could not be refilled
 END_REASON_NAMES = ("days", "commissions_ran_out")
 
 
-class SunsetTables(NamedTuple):
-    """Every tunable number of the game as arrays, built from the component file.
-
-    Card ids are row indices into these arrays (0-based, in file order).
-    """
-    landscape_features: np.ndarray    # int64[n_land, N_FEATURES]: how many of each feature
-    landscape_n_features: np.ndarray  # int64[n_land]: total features shown (for scoring)
-    commission_frames: np.ndarray     # int64[n_comm, MAX_FRAMES]: feature, ANY_FEATURE, or NO_FRAME
-    commission_n_frames: np.ndarray   # int64[n_comm]
-    commission_points: np.ndarray     # int64[n_comm]
-    goal_kind: np.ndarray             # int64[n_goal]: GOAL_* code
-    goal_param: np.ndarray            # int64[n_goal]: count or feature code
-    goal_points: np.ndarray           # int64[n_goal]
-    plan_wake: np.ndarray             # int64[N_PLAN]: wake-up time in minutes after midnight
-    plan_dirs: np.ndarray             # int64[N_PLAN]: bitmask over the 8 directions (bit d = DIR d)
-    plan_move: np.ndarray             # int64[N_PLAN]: movement points
-    plan_paint: np.ndarray            # int64[N_PLAN]: landscapes that may be painted
-    ranger_cells: np.ndarray          # int64[n_ranger]: solo ranger station cells
-    inspiration_feature: np.ndarray   # int64[n_insp]: the feature each inspiration card names
-    band_from: np.ndarray             # int64[n_band]: solo wake-up band start (minutes, inclusive)
-    band_to: np.ndarray               # int64[n_band]: band end (minutes, inclusive)
-    band_effect: np.ndarray           # int64[n_band]: WAKE_* code
-    band_param: np.ndarray            # int64[n_band]: e.g. commissions discarded
-    # the rules (component file `rules`, the same names): numbers as written, options as codes
-    days: int                         # days in a multiplayer game (rulebook: 6)
-    solo_days: int                    # days in the solo variant (rulebook: 8)
-    row_extra: int                    # commission row = players + this (rulebook: 1)
-    solo_row: int                     # commission row in solo (rulebook: 3, "like a 2-player game")
-    features_per_point: int           # unsold landscapes: 1 point per this many features (2)
-    wake_tie: int                     # equal wake-up times: WAKE_TIE_* (random order)
-    return_home_bonus: int            # solo: points for ending on the centre (2)
-    inspiration_points: int           # solo: points per commission showing the inspiration feature (1)
-    empty_deck_refill: int            # wilderness refill with deck and discards empty: 0 = leave empty
-    stay_on_shared_card: int          # staying put on a card another artist stands on: SHARED_STAY_*
-
-
 def _tables_dtype():
+    """The kernels' tables, one record built straight from the validated component file
+    (components.build_tables). Card ids are indices into the card arrays (0-based, in file
+    order); the n_* fields say how many of each capacity are cards, the rest is padding
+    (0, or NO_FRAME in commission_frames)."""
     return np.dtype([
-        ("n_land", np.int64), ("n_comm", np.int64), ("n_goal", np.int64),
-        ("n_ranger", np.int64), ("n_insp", np.int64), ("n_band", np.int64),
-        ("landscape_features", np.int64, (MAX_LAND, N_FEATURES)),
-        ("landscape_n_features", np.int64, (MAX_LAND,)),
-        ("commission_frames", np.int64, (MAX_COMM, MAX_FRAMES)),
+        ("n_land", np.int64),            # landscape cards in the file
+        ("n_comm", np.int64),            # commission cards
+        ("n_goal", np.int64),            # daily goal cards
+        ("n_ranger", np.int64),          # solo ranger station cells
+        ("n_insp", np.int64),            # solo inspiration cards
+        ("n_band", np.int64),            # solo wake-up bands
+        ("landscape_features", np.int64, (MAX_LAND, N_FEATURES)),  # how many of each feature
+        ("landscape_n_features", np.int64, (MAX_LAND,)),   # features shown in all (scoring)
+        ("commission_frames", np.int64, (MAX_COMM, MAX_FRAMES)),   # feature, ANY_FEATURE, NO_FRAME
         ("commission_n_frames", np.int64, (MAX_COMM,)),
         ("commission_points", np.int64, (MAX_COMM,)),
-        ("goal_kind", np.int64, (MAX_GOAL,)),
-        ("goal_param", np.int64, (MAX_GOAL,)),
+        ("goal_kind", np.int64, (MAX_GOAL,)),              # GOAL_* code
+        ("goal_param", np.int64, (MAX_GOAL,)),             # a count or a feature code (by kind)
         ("goal_points", np.int64, (MAX_GOAL,)),
-        ("plan_wake", np.int64, (N_PLAN,)),
-        ("plan_dirs", np.int64, (N_PLAN,)),
-        ("plan_move", np.int64, (N_PLAN,)),
-        ("plan_paint", np.int64, (N_PLAN,)),
-        ("ranger_cells", np.int64, (MAX_RANGER,)),
-        ("inspiration_feature", np.int64, (MAX_INSP,)),
-        ("band_from", np.int64, (MAX_BAND,)),
-        ("band_to", np.int64, (MAX_BAND,)),
-        ("band_effect", np.int64, (MAX_BAND,)),
-        ("band_param", np.int64, (MAX_BAND,)),
-        # the rules, named as in the component file (SunsetTables above has their encodings)
-        ("days", np.int64), ("solo_days", np.int64), ("row_extra", np.int64),
-        ("solo_row", np.int64), ("features_per_point", np.int64), ("wake_tie", np.int64),
-        ("return_home_bonus", np.int64), ("inspiration_points", np.int64),
-        ("empty_deck_refill", np.int64), ("stay_on_shared_card", np.int64),
+        ("plan_wake", np.int64, (N_PLAN,)),                # wake-up time, minutes after midnight
+        ("plan_dirs", np.int64, (N_PLAN,)),                # bit d set = direction DIR d allowed
+        ("plan_move", np.int64, (N_PLAN,)),                # movement points
+        ("plan_paint", np.int64, (N_PLAN,)),               # landscapes that may be painted
+        ("ranger_cells", np.int64, (MAX_RANGER,)),         # solo: ranger station cells
+        ("inspiration_feature", np.int64, (MAX_INSP,)),    # solo: the feature each card names
+        ("band_from", np.int64, (MAX_BAND,)),              # solo wake-up band start (minutes, inclusive)
+        ("band_to", np.int64, (MAX_BAND,)),                # band end (minutes, inclusive)
+        ("band_effect", np.int64, (MAX_BAND,)),            # WAKE_* code
+        ("band_param", np.int64, (MAX_BAND,)),             # e.g. commissions discarded
+        # the rules (component file `rules`, the same names): numbers as written there, rule
+        # options as their codes; the rulebook's value in brackets
+        ("days", np.int64),                # days in a multiplayer game (6)
+        ("solo_days", np.int64),           # days in the solo variant (8)
+        ("row_extra", np.int64),           # commission row = players + this (1)
+        ("solo_row", np.int64),            # commission row in solo (3, "like a 2-player game")
+        ("features_per_point", np.int64),  # unsold landscapes: 1 point per this many features (2)
+        ("wake_tie", np.int64),            # equal wake-up times: WAKE_TIE_* (random order)
+        ("return_home_bonus", np.int64),   # solo: points for ending on the centre (2)
+        ("inspiration_points", np.int64),  # solo: points per commission showing the
+                                           #   inspiration feature (1)
+        ("empty_deck_refill", np.int64),   # wilderness refill with deck and discards empty:
+                                           #   0 = leave the space empty
+        ("stay_on_shared_card", np.int64),  # staying put on a card another artist stands on:
+                                            #   SHARED_STAY_* (must leave)
     ])
 
 
-# What the kernels read: the SunsetTables arrays packed into one record (passed by reference).
 TABLES_DTYPE = _tables_dtype()
 RULE_FIELDS = TABLES_DTYPE.names[TABLES_DTYPE.names.index("days"):]   # the [rules] of the file
-CAPACITY = {"landscapes": MAX_LAND, "commissions": MAX_COMM, "goals": MAX_GOAL,
-            "ranger_cells": MAX_RANGER, "inspiration": MAX_INSP, "bands": MAX_BAND}
 
 
-def pack_tables(t: SunsetTables) -> np.ndarray:
-    """The kernels' copy of the tables: a 1-element array of TABLES_DTYPE (pass it whole;
-    kernels take element 0). Card counts beyond the capacities are refused."""
-    counts = {"landscapes": len(t.landscape_n_features), "commissions": len(t.commission_points),
-              "goals": len(t.goal_points), "ranger_cells": len(t.ranger_cells),
-              "inspiration": len(t.inspiration_feature), "bands": len(t.band_from)}
-    for what, n in counts.items():
-        if n > CAPACITY[what]:
-            raise ValueError(f"{what}: {n} cards, more than the engine holds ({CAPACITY[what]})")
-    rec = np.zeros(1, TABLES_DTYPE)
-    r = rec[0]
-    r["n_land"], r["n_comm"], r["n_goal"] = counts["landscapes"], counts["commissions"], counts["goals"]
-    r["n_ranger"], r["n_insp"], r["n_band"] = counts["ranger_cells"], counts["inspiration"], counts["bands"]
-    for name in SunsetTables._fields:
-        value = np.asarray(getattr(t, name))
-        if value.ndim == 0:
-            r[name] = value
-            continue
-        target = r[name]
-        if value.ndim == 2:
-            target[:value.shape[0], :value.shape[1]] = value
-        else:
-            target[:value.shape[0]] = value
-    rec[0]["commission_frames"][counts["commissions"]:] = NO_FRAME
-    # a recarray: its elements allow attribute access (tables.n_land) in interpreted mode too
-    return rec.view(np.recarray)
+def pack_tables(tables: np.ndarray) -> np.ndarray:
+    """The kernels' tables: the component file's tables already are the 1-element TABLES_DTYPE
+    recarray (components.build_tables; kernels take element 0); the platform calls
+    pack_tables(components.tables)."""
+    return tables
 
 
 PHASE_OVER = -1
@@ -201,7 +157,7 @@ PHASE_OVER = -1
 
 # The state of one game is one numpy record (a structured scalar) of fixed-size arrays:
 # kernels receive it by reference, so calls between rules cost no copying or reference
-# counting (a NamedTuple of 20 arrays cost ~1 us per call). Copying a game is copying the
+# counting (a tuple of 20 arrays would cost ~1 us per call). Copying a game is copying the
 # record. Public information: everything except the order of the decks (ldeck, cdeck,
 # gdeck), other seats' planning cards (pdeck, popen) and their pending choice (plan_code)
 # before the reveal, and the order of one's own planning cards never drawn yet

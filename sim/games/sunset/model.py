@@ -15,8 +15,8 @@ decision at a time and a search player can copy it and play on:
 One day, as a sequence of decisions (the patterns other games copy are named in capitals):
 
     planning  DEC_PLAN for seat 0, 1, ..., n-1. SIMULTANEOUS HIDDEN CHOICES as sequential
-              decisions: each seat draws its 3 cards when its turn to plan comes (as the old
-              loop did) and its choice is only stored (plan_code, a PENDING EFFECT); when
+              decisions: each seat draws its 3 cards when its turn to plan comes (so the
+              cards drawn never depend on another seat's choice) and its choice is only stored (plan_code, a PENDING EFFECT); when
               the last seat has chosen, reveal_plans_nb applies them all at once, then the
               solo wake-up effect and the wake-up order (CHANCE: ties drawn from s.streams).
     trek      for each seat in wake-up order: DEC_HIKE, then DEC_PAINT on that hike's path,
@@ -25,9 +25,9 @@ One day, as a sequence of decisions (the patterns other games copy are named in 
               sell ends the turn (the daily goal is checked).
     clean-up  automatic (cleanup_nb); the next day's planning opens, or the game is over.
 
-Every chance event happens inside apply_nb (or setup_nb) from s.streams[0], in exactly the
-order of the old play loop (play.py, removed in issue 12), so logs are unchanged and a copied
-state has the same future unless determinize_nb reseeds it.
+Every chance event happens inside apply_nb (or setup_nb) from s.streams[0], in a fixed order,
+so a seed always plays the same game (the fixed runs of scripts/sunset_same_logs.sh check it
+across changes) and a copied state has the same future unless determinize_nb reseeds it.
 """
 import numpy as np
 from numba import njit
@@ -55,7 +55,7 @@ KEEP_LEN = MAX_HAND      # keep[j] = value of keeping hand card j (DEC_SELL)
 CANONICAL_DETERMINIZE = True
 
 # ---------------------------------------------------------------------------------------
-# the typed log record: one row per (game, seat); today's column names and meanings
+# the typed log record: one row per (game, seat); the column names and meanings
 # ---------------------------------------------------------------------------------------
 RECORD_FIELDS = (
     ("game", "i8", "game index in the run"),
@@ -101,8 +101,9 @@ RECORD = declare(*RECORD_FIELDS)
 @njit(cache=True, error_model="numpy")
 def open_plan_nb(s, p):
     """Seat p's planning decision is next: multiplayer, it draws its 3 cards now (solo: its
-    open cards stay). Drawing here, not for every seat at once, keeps the state each seat
-    decides on exactly what the old loop showed it."""
+    open cards stay). Drawing here, not for every seat at once, keeps the chance draws in
+    the order the fixed-run logs were made with (the draws of seat p come after the choices
+    of the seats before it)."""
     s.phase = DEC_PLAN
     s.to_move = p
     if s.solo == 0:
@@ -171,7 +172,7 @@ def end_turn_nb(tables, s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def open_sales_nb(tables, s, trace, tn):
     """(Re-)enter the sale loop: a DEC_SELL decision when a sale is legal, else the turn ends
-    (only "stop" would be left: the old loop asked nothing then, and neither do we)."""
+    (a decision whose only option is "stop" is not asked: no strategy can change it)."""
     n = sell_options_nb(tables, s, s.to_move, s.sell_opts)
     s.n_sell_opts = n
     if n == 1:
@@ -627,18 +628,40 @@ CHECK_OVER = 10           # a finished game still names a seat or a decision
 def check_state_nb(tables, s):
     """0 when the state is consistent, else the CHECK_* code of the first broken invariant
     (the conservation and phase checks of tests/test_sunset_invariants.py, compiled)."""
-    n = s.n_players
-    solo = s.solo == 1
-    # counts first: the checks below index with them
-    if not (1 <= n <= MAX_PLAYERS and 0 <= s.n_ldeck <= MAX_LAND and 0 <= s.n_ldisc <= MAX_LAND
-            and 0 <= s.n_cdeck <= MAX_COMM and 0 <= s.n_gdeck <= MAX_GOAL
-            and 0 <= s.row_len <= MAX_ROW and 0 <= s.day < s.n_days):
+    if not counts_ok_nb(s):     # first: the checks below index with the counts
         return CHECK_COUNTS
-    for p in range(n):
+    if not landscapes_ok_nb(tables, s):
+        return CHECK_LANDSCAPES
+    if not commissions_ok_nb(tables, s):
+        return CHECK_COMMISSIONS
+    if not goals_ok_nb(tables, s):
+        return CHECK_GOALS
+    for p in range(s.n_players):
+        if not planning_ok_nb(s, p):
+            return CHECK_PLANNING
+    if not board_ok_nb(tables, s):
+        return CHECK_BOARD
+    return standing_check_nb(tables, s)
+
+
+@njit(cache=True, error_model="numpy")
+def counts_ok_nb(s):
+    """Every count (players, decks, discards, row, day, hands, planning decks) in its range."""
+    if not (1 <= s.n_players <= MAX_PLAYERS and 0 <= s.n_ldeck <= MAX_LAND
+            and 0 <= s.n_ldisc <= MAX_LAND and 0 <= s.n_cdeck <= MAX_COMM
+            and 0 <= s.n_gdeck <= MAX_GOAL and 0 <= s.row_len <= MAX_ROW
+            and 0 <= s.day < s.n_days):
+        return False
+    for p in range(s.n_players):
         if not (0 <= s.hand_n[p] <= MAX_HAND and 0 <= s.pdeck_n[p] <= N_PLAN
                 and 0 <= s.pdeck_unseen[p] <= s.pdeck_n[p]):
-            return CHECK_COUNTS
-    # landscapes
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def landscapes_ok_nb(tables, s):
+    """Every landscape in exactly one place: the grid, the deck, the discards, a hand."""
     seen = np.zeros(MAX_LAND, np.int64)
     for c in range(N_CELLS):
         if s.grid[c] >= 0:
@@ -647,123 +670,179 @@ def check_state_nb(tables, s):
         seen[s.ldeck[i]] += 1
     for i in range(s.n_ldisc):
         seen[s.ldisc[i]] += 1
-    for p in range(n):
+    for p in range(s.n_players):
         for j in range(s.hand_n[p]):
             seen[s.hand[p, j]] += 1
     for i in range(tables.n_land):
         if seen[i] != 1:
-            return CHECK_LANDSCAPES
-    # commissions
-    cseen = np.zeros(MAX_COMM, np.int64)
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def commissions_ok_nb(tables, s):
+    """Every commission in at most one place (the deck, the revealed top, the row within its
+    length, a seat's sold cards), and those plus the discarded ones make the file's count."""
+    seen = np.zeros(MAX_COMM, np.int64)
     for i in range(s.n_cdeck):
-        cseen[s.cdeck[i]] += 1
+        seen[s.cdeck[i]] += 1
     if s.comm_top >= 0:
-        cseen[s.comm_top] += 1
+        seen[s.comm_top] += 1
     for k in range(MAX_ROW):
         if s.crow[k] >= 0:
             if k >= s.row_len:
-                return CHECK_COMMISSIONS
-            cseen[s.crow[k]] += 1
-    for p in range(n):
+                return False
+            seen[s.crow[k]] += 1
+    for p in range(s.n_players):
         for c in range(MAX_COMM):
             if s.comm_owned[p, c] > 0:
-                cseen[c] += 1
-    total = 0
-    for c in range(MAX_COMM):
-        if cseen[c] > 1 or (cseen[c] == 1 and c >= tables.n_comm):
-            return CHECK_COMMISSIONS
-        total += cseen[c]
-    if total + s.n_cdisc != tables.n_comm:
-        return CHECK_COMMISSIONS
-    # daily goals
-    gseen = np.zeros(MAX_GOAL, np.int64)
+                seen[c] += 1
+    return once_each_nb(seen, tables.n_comm, s.n_cdisc)
+
+
+@njit(cache=True, error_model="numpy")
+def goals_ok_nb(tables, s):
+    """Every daily goal in at most one place (the deck, today's, a seat's kept goals), and
+    those plus the discarded ones make the file's count."""
+    seen = np.zeros(MAX_GOAL, np.int64)
     for i in range(s.n_gdeck):
-        gseen[s.gdeck[i]] += 1
+        seen[s.gdeck[i]] += 1
     if s.goal >= 0:
-        gseen[s.goal] += 1
-    for p in range(n):
+        seen[s.goal] += 1
+    for p in range(s.n_players):
         for gl in range(MAX_GOAL):
             if s.goal_owned[p, gl] > 0:
-                gseen[gl] += 1
+                seen[gl] += 1
+    return once_each_nb(seen, tables.n_goal, s.n_gdisc)
+
+
+@njit(cache=True, error_model="numpy")
+def once_each_nb(seen, n_cards, n_discarded):
+    """seen[c] (places card c was found) at most 1, 0 past the file's n_cards, and the cards
+    found plus the n_discarded ones (kept by count only) are all n_cards."""
     total = 0
-    for gl in range(MAX_GOAL):
-        if gseen[gl] > 1 or (gseen[gl] == 1 and gl >= tables.n_goal):
-            return CHECK_GOALS
-        total += gseen[gl]
-    if total + s.n_gdisc != tables.n_goal:
-        return CHECK_GOALS
-    # planning cards: each in the deck, in hand, pending, played today, or played before
-    for p in range(n):
-        pseen = np.zeros(N_PLAN, np.int64)
-        for i in range(s.pdeck_n[p]):
-            pseen[s.pdeck[p, i]] += 1
-        for i in range(PLAN_DRAW):
-            if s.popen[p, i] >= 0:
-                pseen[s.popen[p, i]] += 1
-        today = s.plan_choice[p]
-        if today >= 0 and s.plan_used[p, today] == 0:
-            pseen[today] += 1
-        for c in range(N_PLAN):
-            if s.plan_used[p, c] > 0:
-                pseen[c] += 1
-        for c in range(N_PLAN):
-            if pseen[c] != 1:
-                return CHECK_PLANNING
-    # the board
-    for p in range(n):
+    for c in range(seen.shape[0]):
+        if seen[c] > 1 or (seen[c] == 1 and c >= n_cards):
+            return False
+        total += seen[c]
+    return total + n_discarded == n_cards
+
+
+@njit(cache=True, error_model="numpy")
+def planning_ok_nb(s, p):
+    """Each of seat p's planning cards in exactly one place: the deck, the hand, played
+    today (revealed, not yet marked used), or played on an earlier day."""
+    seen = np.zeros(N_PLAN, np.int64)
+    for i in range(s.pdeck_n[p]):
+        seen[s.pdeck[p, i]] += 1
+    for i in range(PLAN_DRAW):
+        if s.popen[p, i] >= 0:
+            seen[s.popen[p, i]] += 1
+    today = s.plan_choice[p]
+    if today >= 0 and s.plan_used[p, today] == 0:
+        seen[today] += 1
+    for c in range(N_PLAN):
+        if s.plan_used[p, c] > 0:
+            seen[c] += 1
+    for c in range(N_PLAN):
+        if seen[c] != 1:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def board_ok_nb(tables, s):
+    """Every artist on the grid; the file's ranger stations on it in solo, none otherwise."""
+    for p in range(s.n_players):
         if not 0 <= s.pos[p] < N_CELLS:
-            return CHECK_BOARD
+            return False
     n_ranger = 0
     for c in range(N_CELLS):
         if s.grid[c] == RANGER:
             n_ranger += 1
-    if n_ranger != (tables.n_ranger if solo else 0):
-        return CHECK_BOARD
-    # where the game stands
+    return n_ranger == (tables.n_ranger if s.solo == 1 else 0)
+
+
+@njit(cache=True, error_model="numpy")
+def standing_check_nb(tables, s):
+    """Where the game stands fits the state: a finished game names no seat or decision; a
+    planning decision comes after the earlier seats' hidden choices; a trek decision is the
+    turn's seat's, with its path and its sale options as the rules make them. 0 or CHECK_*."""
     if s.over == 1:
         if s.phase != PHASE_OVER or s.to_move != -1:
             return CHECK_OVER
         return 0
     p = s.to_move
-    phase = s.phase
-    if not 0 <= p < n:
+    if not 0 <= p < s.n_players:
         return CHECK_PHASE
-    if phase == DEC_PLAN:
-        if s.selling_seat != -1:
-            return CHECK_PHASE
-        for q in range(n):  # the seats before p have chosen (hidden), the others not yet
-            if (s.plan_code[q] >= 0) != (q < p) or s.plan_choice[q] >= 0:
-                return CHECK_PHASE
-        for i in range(PLAN_DRAW):
-            if s.popen[p, i] >= 0:
-                return 0
-        return CHECK_PHASE  # no planning card to choose from
-    if phase != DEC_HIKE and phase != DEC_PAINT and phase != DEC_SELL:
+    if s.phase == DEC_PLAN:
+        return 0 if planning_turn_ok_nb(s, p) else CHECK_PHASE
+    if s.phase != DEC_HIKE and s.phase != DEC_PAINT and s.phase != DEC_SELL:
         return CHECK_PHASE
-    t = s.trek
-    if not (0 <= t < n and s.order[t] == p and s.selling_seat == p and s.plan_choice[p] >= 0):
+    if not trek_turn_ok_nb(s, p):
         return CHECK_PHASE
-    for q in range(n):
-        if s.plan_code[q] >= 0 or s.plan_choice[q] < 0:
-            return CHECK_PHASE
-    if phase == DEC_HIKE:
+    if s.phase == DEC_HIKE:
         return 0
+    if not path_ok_nb(s, p):
+        return CHECK_PATH
+    if s.phase == DEC_SELL and not sales_ok_nb(tables, s, p):
+        return CHECK_SALES
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def planning_turn_ok_nb(s, p):
+    """Seat p plans: no trek under way, the seats before p have chosen (hidden) and the
+    others not yet, nothing revealed, and p has a planning card to choose from."""
+    if s.selling_seat != -1:
+        return False
+    for q in range(s.n_players):
+        if (s.plan_code[q] >= 0) != (q < p) or s.plan_choice[q] >= 0:
+            return False
+    for i in range(PLAN_DRAW):
+        if s.popen[p, i] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def trek_turn_ok_nb(s, p):
+    """Seat p treks: it is the turn `s.trek` of the wake-up order, every seat's card is
+    revealed and none is pending."""
+    t = s.trek
+    if not (0 <= t < s.n_players and s.order[t] == p and s.selling_seat == p
+            and s.plan_choice[p] >= 0):
+        return False
+    for q in range(s.n_players):
+        if s.plan_code[q] >= 0 or s.plan_choice[q] < 0:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def path_ok_nb(s, p):
+    """The stored path is the hike taken (s.hike) from its first cell, and ends where the
+    artist stands."""
     n_path = s.n_path
     if not 1 <= n_path <= MAX_PATH or n_path != s.hike % (MAX_MOVE + 1) + 1:
-        return CHECK_PATH
+        return False
     path = np.zeros(MAX_PATH, np.int64)
     path_nb(s.path[0], s.hike, path)
     for i in range(n_path):
         if path[i] != s.path[i]:
-            return CHECK_PATH
-    if s.pos[p] != s.path[n_path - 1]:
-        return CHECK_PATH
-    if phase == DEC_SELL:
-        opts = np.zeros(MAX_ROW + 2, np.int64)
-        m = sell_options_nb(tables, s, p, opts)
-        if m != s.n_sell_opts or m < 2:
-            return CHECK_SALES
-        for i in range(m):
-            if opts[i] != s.sell_opts[i]:
-                return CHECK_SALES
-    return 0
+            return False
+    return s.pos[p] == s.path[n_path - 1]
+
+
+@njit(cache=True, error_model="numpy")
+def sales_ok_nb(tables, s, p):
+    """The stored sale options are the rules' (sell_options_nb), with a real choice (a sale
+    besides "stop")."""
+    opts = np.zeros(MAX_ROW + 2, np.int64)
+    m = sell_options_nb(tables, s, p, opts)
+    if m != s.n_sell_opts or m < 2:
+        return False
+    for i in range(m):
+        if opts[i] != s.sell_opts[i]:
+            return False
+    return True

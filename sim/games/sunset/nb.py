@@ -86,13 +86,11 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up: shuffle and deal the wilderness, the commission row and its revealed top card,
     the first daily goal, each player's shuffled planning deck; artists on the centre card.
     Solo (Wanderlust): ranger stations diagonal to the centre, no daily goals, one
-    inspiration card at random, 8 days, a 3-card commission row."""
+    inspiration card at random, 8 days, a 3-card commission row. The decks are shuffled in
+    this order from the chance stream (a seed always deals the same game)."""
     clear_game_nb(s)
     init_streams_nb(s.streams, game_seed)
     solo = n_players == 1
-    n_land = tables.n_land
-    n_comm = tables.n_comm
-    n_goal = tables.n_goal
     s.n_players = n_players
     s.solo = 1 if solo else 0
     s.n_days = tables.solo_days if solo else tables.days
@@ -101,7 +99,19 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     s.goal = -1
     s.goal_owner = -1
     s.inspiration = -1
+    deal_wilderness_nb(tables, s, trace, tn)
+    deal_commissions_nb(tables, s, trace, tn)
+    deal_goals_nb(tables, s, trace, tn)
+    for p in range(MAX_PLAYERS):
+        clear_seat_nb(s, p)
+    deal_planning_nb(s)
 
+
+@njit(cache=True, error_model="numpy")
+def deal_wilderness_nb(tables, s, trace, tn):
+    """Shuffle the landscapes and fill the 5x5 wilderness from the deck (solo: the ranger
+    stations first, on their cells)."""
+    n_land = tables.n_land
     for i in range(n_land):
         s.ldeck[i] = i
     shuffle_nb(s.streams, CHANCE, s.ldeck, n_land)
@@ -109,7 +119,7 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     s.n_ldisc = 0
     for c in range(N_CELLS):
         s.grid[c] = EMPTY
-    if solo:
+    if s.solo == 1:
         for k in range(tables.n_ranger):
             s.grid[tables.ranger_cells[k]] = RANGER
     for c in range(N_CELLS):
@@ -118,6 +128,12 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
             s.grid[c] = s.ldeck[s.n_ldeck]
         trace_nb(trace, tn, EV_SETUP_CELL, c, s.grid[c], 0, 0, 0)
 
+
+@njit(cache=True, error_model="numpy")
+def deal_commissions_nb(tables, s, trace, tn):
+    """Shuffle the commissions, deal the row (s.row_len cards) and reveal the next card on
+    top of the deck (available from day 2)."""
+    n_comm = tables.n_comm
     for i in range(n_comm):
         s.cdeck[i] = i
     shuffle_nb(s.streams, CHANCE, s.cdeck, n_comm)
@@ -133,45 +149,60 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     s.comm_top = s.cdeck[s.n_cdeck]
     trace_nb(trace, tn, EV_SETUP_TOP, s.comm_top, 0, 0, 0, 0)
 
+
+@njit(cache=True, error_model="numpy")
+def deal_goals_nb(tables, s, trace, tn):
+    """Shuffle the daily goals and reveal the first (solo: no daily goal, an inspiration
+    card drawn at random instead)."""
+    n_goal = tables.n_goal
     for i in range(n_goal):
         s.gdeck[i] = i
     shuffle_nb(s.streams, CHANCE, s.gdeck, n_goal)
     s.n_gdeck = n_goal
     s.n_gdisc = 0
-    if not solo:
+    if s.solo == 0:
         reveal_goal_nb(s, trace, tn)
     else:
         s.inspiration = randint_nb(s.streams, CHANCE, tables.n_insp)
         trace_nb(trace, tn, EV_INSPIRATION, s.inspiration, 0, 0, 0, 0)
 
-    for p in range(MAX_PLAYERS):
-        s.pos[p] = CENTER
-        s.hand_n[p] = 0
-        s.plan_choice[p] = -1
-        s.order[p] = p
-        for k in range(MAX_COMM):
-            s.comm_owned[p, k] = 0
-        for k in range(MAX_GOAL):
-            s.goal_owned[p, k] = 0
-        for k in range(N_PLAN):
-            s.plan_used[p, k] = 0
-        for k in range(PLAN_DRAW):
-            s.popen[p, k] = -1
-        s.painted[p] = 0
-        s.sold_landscapes[p] = 0
-        s.steps[p] = 0
-        s.goal_claims[p] = 0
-        s.pdeck_n[p] = 0
-        s.pdeck_unseen[p] = 0
-        s.plan_code[p] = -1
-    for p in range(n_players):
+
+@njit(cache=True, error_model="numpy")
+def clear_seat_nb(s, p):
+    """Seat p before play: its artist on the centre card, nothing held, sold, kept, planned
+    or counted."""
+    s.pos[p] = CENTER
+    s.hand_n[p] = 0
+    s.plan_choice[p] = -1
+    s.order[p] = p
+    for k in range(MAX_COMM):
+        s.comm_owned[p, k] = 0
+    for k in range(MAX_GOAL):
+        s.goal_owned[p, k] = 0
+    for k in range(N_PLAN):
+        s.plan_used[p, k] = 0
+    for k in range(PLAN_DRAW):
+        s.popen[p, k] = -1
+    s.painted[p] = 0
+    s.sold_landscapes[p] = 0
+    s.steps[p] = 0
+    s.goal_claims[p] = 0
+    s.pdeck_n[p] = 0
+    s.pdeck_unseen[p] = 0
+    s.plan_code[p] = -1
+
+
+@njit(cache=True, error_model="numpy")
+def deal_planning_nb(s):
+    """Each player's planning deck, shuffled face down (no one knows its order); solo
+    (Wanderlust): the three cards drawn stay open between days."""
+    for p in range(s.n_players):
         for k in range(N_PLAN):
             s.pdeck[p, k] = k
         s.pdeck_n[p] = N_PLAN
-        s.pdeck_unseen[p] = N_PLAN  # shuffled face down: no one knows this order
+        s.pdeck_unseen[p] = N_PLAN
         shuffle_nb(s.streams, CHANCE, s.pdeck[p], N_PLAN)
-    if solo:
-        # Wanderlust: the three drawn planning cards stay open between days
+    if s.solo == 1:
         for k in range(PLAN_DRAW):
             s.popen[0, k] = pop_plan_nb(s, 0)
 

@@ -1,10 +1,10 @@
 """Sunset Over Water positions by hand: drive the kernels on hand-set states (the rule tests
 use them; `game("sunset").positions` finds this module through the game's contract).
 
-    tables = default_tables()                   # packed default tables (1-element array)
-    tables = tables_from_edits(("old", "new"))  # default TOML with text edits, packed
+    tables = default_tables()                   # the default tables (1-element record array)
+    tables = tables_from_edits(("old", "new"))  # the same, from the default TOML with text edits
     st = fresh_state(tables, n_players)         # set-up done, then overwrite fields freely
-    k = Kit(tables)                             # card ids by name, option buffers, a trace
+    k = Kit()                                   # card ids by name (default components), option buffers
 
 Kernels take `tables[0]` and `st[0]` (records passed by reference: they mutate `st`).
 """
@@ -28,8 +28,8 @@ def default_components():
 
 
 def default_tables() -> np.ndarray:
-    """A fresh packed copy of the default tables (callers may not share mutations)."""
-    return E.pack_tables(default_components().tables)
+    """A fresh copy of the default tables (callers may not share mutations)."""
+    return default_components().tables.copy()
 
 
 def edited_text(*edits: tuple[str, str]) -> str:
@@ -41,7 +41,7 @@ def edited_text(*edits: tuple[str, str]) -> str:
 
 
 def tables_from_edits(*edits: tuple[str, str]) -> np.ndarray:
-    return E.pack_tables(components_from_text(edited_text(*edits)).tables)
+    return components_from_text(edited_text(*edits)).tables
 
 
 def no_trace():
@@ -79,7 +79,6 @@ class Kit:
     def __init__(self, components=None):
         comps = components if components is not None else default_components()
         self.names = comps.card_names
-        self.t = comps.tables
 
     def land(self, name: str) -> int:
         return self.names["landscape"].index(name)

@@ -73,8 +73,8 @@ BOOST_ARRIVING = 0       # "boost_moves = arriving": the surfer that arrived mov
 BOOST_STANDING = 1       # "standing": the surfer already on the circle moves on
 BOOST_MOVES = {"arriving": BOOST_ARRIVING, "standing": BOOST_STANDING}
 LOOP_NO_REVISIT = 0      # "boost_loop = no_revisit": a boost may not end on a cell its chain visited
-LOOP_GUARD_PUSH = 1      # "guard_push": earlier engine's invented rule: after max_boost_chain boosts
-                         #   the boosted surfer is pushed down
+LOOP_GUARD_PUSH = 1      # "guard_push": a chain of boosts may revisit cells; after max_boost_chain
+                         #   boosts the boosted surfer is pushed down (invented, kept to compare)
 BOOST_LOOPS = {"no_revisit": LOOP_NO_REVISIT, "guard_push": LOOP_GUARD_PUSH}
 SECOND_ABOVE = 0         # "second_surfer_reading = above": the first surfer beyond the line
 SECOND_ON_OR_ABOVE = 1   # "on_or_above": on the line counts
@@ -226,23 +226,10 @@ def pack_tables(tables: np.ndarray) -> np.ndarray:
     return tables
 
 
-# --- where the game stands between decisions (model.py): state.at[...] --------------------------
-# The old play loop kept these in local variables; the forward model keeps them in the state so
-# that a copied state resumes at the same decision.
-AT_PHASE = 0       # the decision the game waits for: DEC_* (PH_OVER when the game is over)
-AT_TO_MOVE = 1     # seat whose decision it is (-1 over); a boost's is the boosted surfer's owner
-AT_REFLICKS = 2    # re-flicks taken in this turn
-AT_LANDED = 3      # wave cell this turn's (last) flick landed in, -1 off the sheet
-AT_PIPS = 4        # this turn's pips (after a +/-1 action)
-AT_HALF = 5        # 1: this turn's move is halved (landed off the sheet or in a 1/2 cell)
-AT_STEPS = 6       # DEC_MOVE: cells the move goes
-AT_CAND = 7        # DEC_BOOST: the surfer to boost (-1 none)
-AT_CHAIN = 8       # boosts already made in this chain (the guard_push loop guard)
-AT_AFTER = 9       # where the turn goes once the boost chain is resolved: AFTER_*
-N_AT = 10
-PH_OVER = -1
-AFTER_ACTION = 0   # a channel action's boosts: the move comes next
-AFTER_MOVE = 1     # the move's boosts: the turn ends
+# --- where the game stands between decisions (the state's fields phase .. after_boosts) -------
+PH_OVER = -1       # phase once the game is over
+AFTER_ACTION = 0   # after_boosts: a channel action's boosts; the move comes next
+AFTER_MOVE = 1     # after_boosts: the move's boosts; the turn ends
 
 # The state of one game: one numpy record, passed by reference. All public: a dexterity race
 # hides nothing (only the future flicks and pips are unknown: the chance stream).
@@ -262,13 +249,22 @@ STATE_DTYPE = np.dtype([
     ("end_reason", np.int64),       # END_* (once over)
     ("arrivals", np.int64),         # surfers that reached the beach
     ("folds", np.int64),            # folds of the wave sheet made
-    ("pips", np.int64),             # this turn's pips (after actions), set when the move is due
-    ("half", np.int64),             # 1 if this turn's move is halved
-    ("landed", np.int64),           # wave cell this turn's flick landed in, -1 off the sheet
-    # the decision under way
-    ("at", np.int64, (N_AT,)),                     # AT_*: where the game stands (model.py)
-    ("ctx", np.int64, (8,)),                       # the strategies' side inputs (CTX_*), kept
-                                                   #   exactly as the old loop's ctx array
+    # where the game stands between decisions (model.py), so that a copied state resumes at
+    # the same decision
+    ("phase", np.int64),            # the decision the game waits for: DEC_* (PH_OVER once over)
+    ("to_move", np.int64),          # seat whose decision it is (-1 once over); a boost's is the
+                                    #   boosted surfer's owner
+    ("turn_reflicks", np.int64),    # re-flicks taken in this turn (rules.max_reflicks)
+    ("landed", np.int64),           # wave cell this turn's (last) flick landed in, -1 off the sheet
+    ("pips", np.int64),             # this turn's pips (after a +/-1 action)
+    ("half", np.int64),             # 1: this turn's move is halved (off the sheet or a 1/2 cell)
+    ("steps", np.int64),            # DEC_MOVE: cells the move goes
+    ("boost_surfer", np.int64),     # DEC_BOOST: the surfer to boost, -1 none
+    ("boost_chain", np.int64),      # boosts already made in this chain (rules.max_boost_chain)
+    ("after_boosts", np.int64),     # where the turn goes once the boost chain is resolved: AFTER_*
+    # the strategies' side inputs (CTX_*), copied whole into the platform's ctx array by
+    # context_nb; a value not renewed at a decision is the one an earlier decision left
+    ("ctx", np.int64, (8,)),
     # the table
     ("status", np.int64, (MAX_SURFERS,)),          # S_* per surfer (seat * 2 + k)
     ("cell", np.int64, (MAX_SURFERS,)),            # cell on the sea (S_SEA), else -1

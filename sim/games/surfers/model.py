@@ -1,14 +1,14 @@
-"""Grand Surfers as a forward model (docs/notes template, issue 12): the game advances from
-decision to decision inside `apply_nb`, with where it stands kept in the state (`s.at`, the
+"""Grand Surfers as a forward model: the game advances from decision to decision inside
+`apply_nb`, with where it stands kept in the state (the fields phase .. after_boosts, the
 strategies' side inputs in `s.ctx`), so a copied state resumes at the same decision. The rules
-stay in nb.py; this module only sequences them, exactly as the old play loop did (same random
-draws in the same order, same trace events), so the logs are unchanged.
+live in nb.py; this module only sequences them (the random draws in a fixed order, one trace
+event per step), so a seed always plays the same game.
 
 A turn of seat p (s.seat):
     DEC_AIM     p aims (every wave cell); apply: the flick lands (chance: nb.flick_nb, then the
                 pips, nb.draw_pips_nb, both from the chance stream s.streams[0])
     DEC_ACTION  only when the landed cell offers an action (no strategy is asked when "no
-                action" is the only option, as before): pips +/-1, re-flick (back to
+                action" is the only option): pips +/-1, re-flick (back to
                 DEC_AIM), draw a channel (a surfer standing on it rides: boosts may follow)
     DEC_MOVE    only when the move has cells (pips, halved off the sheet / on a 1/2 cell) and
                 the seat has a surfer to move; else the turn passes
@@ -33,10 +33,9 @@ from sim.rng import mix64_nb, STREAM_SALT
 from sim.games.surfers import nb
 from sim.games.surfers.enums import (
     ACT_CHANNEL_DOWN, ACT_CHANNEL_UP, ACT_MINUS, ACT_PLUS, ACT_REFLICK, AFTER_ACTION,
-    AFTER_MOVE, AT_AFTER, AT_CAND, AT_CHAIN, AT_HALF, AT_LANDED, AT_PHASE, AT_PIPS,
-    AT_REFLICKS, AT_STEPS, AT_TO_MOVE, CTX_BOOSTED, CTX_HALF, CTX_LANDED, CTX_LEN, CTX_PIPS,
+    AFTER_MOVE, CTX_BOOSTED, CTX_HALF, CTX_LANDED, CTX_LEN, CTX_PIPS,
     CTX_STEPS, DEC_ACTION, DEC_AIM, DEC_BOOST, DEC_MOVE, EV_ACTION, EV_FLICK, EV_PASS,
-    EV_TURN, KEEP_LEN, MAX_COLS, MAX_OPTIONS, MAX_PLAYERS, N_AT, SEAT_COUNTERS, STATE_DTYPE,
+    EV_TURN, KEEP_LEN, MAX_COLS, MAX_OPTIONS, MAX_PLAYERS, SEAT_COUNTERS, STATE_DTYPE,
     OPT_CHANNEL, OPT_MINUS, OPT_NO_ACTION, OPT_PLUS, OPT_REFLICK, PH_OVER, S_BEACH, S_SEA,
     S_TIDE, S_WAVE, W_HALF, W_PLAIN,
 )
@@ -57,9 +56,8 @@ SEAT_ORDER_IS_TURN_ORDER = True
 CANONICAL_DETERMINIZE = True
 
 # ---------------------------------------------------------------------------------------
-# the typed log record: today's columns, names and meanings; the two x1000 integer columns
-# (spread_milli, edge_milli) are now floats with their real values (spread, edge), and the
-# column `broken` is gone (the harness's checked_chunk returns the first broken invariant)
+# the typed log record: the columns, names and meanings (spread and edge are floats with their
+# real values; a broken invariant is not a column: the harness's checked_chunk returns it)
 # ---------------------------------------------------------------------------------------
 RECORD_FIELDS = (
     ("game", "i8", "game index in the run"),
@@ -132,12 +130,18 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """A new game from game_seed (nb.setup_nb: streams, every surfer at the start), then seat
     0's first turn: the game stands at its DEC_AIM."""
     nb.setup_nb(tables, s, n_players, game_seed)
-    for k in range(N_AT):
-        s.at[k] = 0
+    s.phase = DEC_AIM
+    s.to_move = 0
+    s.turn_reflicks = 0
+    s.landed = -1
+    s.pips = 0
+    s.half = 0
+    s.steps = 0
+    s.boost_surfer = -1
+    s.boost_chain = 0
+    s.after_boosts = AFTER_ACTION
     for k in range(CTX_LEN):
         s.ctx[k] = 0
-    s.at[AT_CAND] = -1
-    s.at[AT_LANDED] = -1
     begin_turn_nb(tables, s, 0, trace, tn)
 
 
@@ -148,37 +152,37 @@ def is_over_nb(s):
 
 @njit(cache=True, error_model="numpy")
 def to_move_nb(s):
-    return s.at[AT_TO_MOVE]
+    return s.to_move
 
 
 @njit(cache=True, error_model="numpy")
 def decision_nb(s):
-    return s.at[AT_PHASE]
+    return s.phase
 
 
 @njit(cache=True, error_model="numpy")
 def legal_nb(tables, s, options):
     """The legal options of the current decision (the codes of nb's *_options_nb). 0 when the
     game is over (the harness asks nothing then)."""
-    ph = s.at[AT_PHASE]
+    ph = s.phase
     if ph == DEC_AIM:
         return nb.aim_options_nb(tables, options)
     if ph == DEC_ACTION:
-        return nb.action_options_nb(tables, s, s.at[AT_LANDED], s.at[AT_PIPS],
-                                    s.at[AT_REFLICKS], options)
+        return nb.action_options_nb(tables, s, s.landed, s.pips,
+                                    s.turn_reflicks, options)
     if ph == DEC_MOVE:
         return nb.move_options_nb(tables, s, s.seat, options)
     if ph == DEC_BOOST:
-        return nb.boost_options_nb(tables, s, s.at[AT_CAND], options)
+        return nb.boost_options_nb(tables, s, s.boost_surfer, options)
     return 0
 
 
 @njit(cache=True, error_model="numpy")
 def context_nb(tables, s, ctx, keep):
-    """The strategies' side inputs, as the old loop's ctx array held them at this decision
-    (pips, half, landed cell, steps, boosted surfer; a value not renewed for this decision is
-    the one left by an earlier one, as before). `keep` is the strategies' own scratch (the
-    rider caches its slow aim there): not touched."""
+    """The strategies' side inputs at this decision (pips, half, landed cell, steps, boosted
+    surfer; a value not renewed for this decision is the one an earlier decision left, which
+    the built-in players were tuned on). `keep` is the strategies' own scratch (the rider
+    caches its slow aim there): not touched."""
     for k in range(CTX_LEN):
         ctx[k] = s.ctx[k]
 
@@ -197,11 +201,11 @@ def begin_turn_nb(tables, s, p, trace, tn):
     s.seat = p
     s.seat_turns[p] += 1
     trace_nb(trace, tn, EV_TURN, p, s.turn, 0, 0, 0)
-    s.at[AT_REFLICKS] = 0
-    s.at[AT_PIPS] = 0
-    s.at[AT_HALF] = 0
-    s.at[AT_PHASE] = DEC_AIM
-    s.at[AT_TO_MOVE] = p
+    s.turn_reflicks = 0
+    s.pips = 0
+    s.half = 0
+    s.phase = DEC_AIM
+    s.to_move = p
 
 
 @njit(cache=True, error_model="numpy")
@@ -217,8 +221,8 @@ def finish_turn_nb(tables, s, moved, trace, tn):
     if s.over == 0 and s.turn >= tables.turn_limit:
         nb.stop_game_nb(s, trace, tn)
     if s.over != 0:
-        s.at[AT_PHASE] = PH_OVER
-        s.at[AT_TO_MOVE] = -1
+        s.phase = PH_OVER
+        s.to_move = -1
         return
     begin_turn_nb(tables, s, (p + 1) % s.n_players, trace, tn)
 
@@ -229,33 +233,30 @@ def to_move_phase_nb(tables, s, trace, tn):
     the sheet or on a 1/2 cell; the seat moves a surfer if it has cells to go and a surfer to
     move (DEC_MOVE), else the turn passes."""
     p = s.seat
-    pips = s.at[AT_PIPS]
-    half = s.at[AT_HALF] == 1
-    s.pips = pips
-    s.half = 1 if half else 0
-    s.landed = s.ctx[CTX_LANDED]
+    pips = s.pips
+    half = s.half == 1
     steps = pips // 2 if half else pips
     if half:
         s.half_moves[p] += 1
     if steps > 0 and nb.has_move_nb(tables, s, p):
         s.ctx[CTX_PIPS] = pips
         s.ctx[CTX_STEPS] = steps
-        s.at[AT_STEPS] = steps
-        s.at[AT_PHASE] = DEC_MOVE
-        s.at[AT_TO_MOVE] = p
+        s.steps = steps
+        s.phase = DEC_MOVE
+        s.to_move = p
         return
     finish_turn_nb(tables, s, False, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
 def resolve_boosts_nb(tables, s, trace, tn):
-    """Resolve the pending boost chain (s.at[AT_CAND]) up to its next decision, or to its end
+    """Resolve the pending boost chain (s.boost_surfer) up to its next decision, or to its end
     and on with the turn. A surfer that cannot be boosted (no distance moves it, or the
     guard_push loop guard tables.max_boost_chain reached) is pushed down (nb.boost_blocked_nb).
     Under the default rules.boost_loop = no_revisit a chain never goes past one boost
     (s.boost_loops counts the boosts set off by a boost)."""
-    cand = s.at[AT_CAND]
-    chain = s.at[AT_CHAIN]
+    cand = s.boost_surfer
+    chain = s.boost_chain
     while cand >= 0:
         if chain >= 1:
             s.boost_loops[cand // 2] += 1
@@ -266,12 +267,12 @@ def resolve_boosts_nb(tables, s, trace, tn):
             nb.boost_blocked_nb(tables, s, cand, trace, tn)
             break
         s.ctx[CTX_BOOSTED] = cand
-        s.at[AT_PHASE] = DEC_BOOST
-        s.at[AT_TO_MOVE] = cand // 2
+        s.phase = DEC_BOOST
+        s.to_move = cand // 2
         return
-    s.at[AT_CAND] = -1
-    s.at[AT_CHAIN] = 0
-    if s.at[AT_AFTER] == AFTER_ACTION:
+    s.boost_surfer = -1
+    s.boost_chain = 0
+    if s.after_boosts == AFTER_ACTION:
         to_move_phase_nb(tables, s, trace, tn)
     else:
         finish_turn_nb(tables, s, True, trace, tn)
@@ -279,9 +280,9 @@ def resolve_boosts_nb(tables, s, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def start_boosts_nb(tables, s, cand, after, trace, tn):
-    s.at[AT_CAND] = cand
-    s.at[AT_CHAIN] = 0
-    s.at[AT_AFTER] = after
+    s.boost_surfer = cand
+    s.boost_chain = 0
+    s.after_boosts = after
     resolve_boosts_nb(tables, s, trace, tn)
 
 
@@ -305,12 +306,12 @@ def apply_aim_nb(tables, s, aim, trace, tn):
     s.ctx[CTX_PIPS] = pips
     s.ctx[CTX_HALF] = 1 if half else 0
     s.ctx[CTX_LANDED] = landed
-    s.at[AT_LANDED] = landed
-    s.at[AT_PIPS] = pips
-    s.at[AT_HALF] = 1 if half else 0
-    if nb.has_action_nb(tables, s, landed, pips, s.at[AT_REFLICKS]):
-        s.at[AT_PHASE] = DEC_ACTION
-        s.at[AT_TO_MOVE] = p
+    s.landed = landed
+    s.pips = pips
+    s.half = 1 if half else 0
+    if nb.has_action_nb(tables, s, landed, pips, s.turn_reflicks):
+        s.phase = DEC_ACTION
+        s.to_move = p
         return
     to_move_phase_nb(tables, s, trace, tn)
 
@@ -321,13 +322,13 @@ def apply_action_nb(tables, s, code, trace, tn):
     if code != OPT_NO_ACTION:
         trace_nb(trace, tn, EV_ACTION, p, code, 0, 0, 0)
     if code == OPT_REFLICK:
-        s.at[AT_REFLICKS] += 1
+        s.turn_reflicks += 1
         s.reflicks[p] += 1
-        s.at[AT_PHASE] = DEC_AIM
-        s.at[AT_TO_MOVE] = p
+        s.phase = DEC_AIM
+        s.to_move = p
         return
     if code == OPT_PLUS or code == OPT_MINUS:
-        s.at[AT_PIPS] = nb.apply_pips_nb(tables, s, p, code, s.at[AT_PIPS])
+        s.pips = nb.apply_pips_nb(tables, s, p, code, s.pips)
     elif code >= OPT_CHANNEL:
         cand = nb.apply_channel_nb(tables, s, p, code, trace, tn)
         start_boosts_nb(tables, s, cand, AFTER_ACTION, trace, tn)
@@ -339,17 +340,17 @@ def apply_action_nb(tables, s, code, trace, tn):
 def apply_nb(tables, s, option, keep, trace, tn):
     """Apply `option` (a code legal_nb listed) of the current decision, then resolve every
     chance event and automatic step up to the next decision or the end. `keep` is unused."""
-    ph = s.at[AT_PHASE]
+    ph = s.phase
     if ph == DEC_AIM:
         apply_aim_nb(tables, s, option, trace, tn)
     elif ph == DEC_ACTION:
         apply_action_nb(tables, s, option, trace, tn)
     elif ph == DEC_MOVE:
-        cand = nb.apply_move_nb(tables, s, s.seat, option, s.at[AT_STEPS], trace, tn)
+        cand = nb.apply_move_nb(tables, s, s.seat, option, s.steps, trace, tn)
         start_boosts_nb(tables, s, cand, AFTER_MOVE, trace, tn)
     elif ph == DEC_BOOST:
-        s.at[AT_CAND] = nb.apply_boost_nb(tables, s, s.at[AT_CAND], option, trace, tn)
-        s.at[AT_CHAIN] += 1
+        s.boost_surfer = nb.apply_boost_nb(tables, s, s.boost_surfer, option, trace, tn)
+        s.boost_chain += 1
         resolve_boosts_nb(tables, s, trace, tn)
 
 
@@ -450,10 +451,17 @@ def _put_game_nb(out, n, s):
     out[n + 8] = s.end_reason
     out[n + 9] = s.arrivals
     out[n + 10] = s.folds
-    out[n + 11] = s.pips
-    out[n + 12] = s.half
-    out[n + 13] = s.landed
-    return n + 14
+    out[n + 11] = s.phase
+    out[n + 12] = s.to_move
+    out[n + 13] = s.turn_reflicks
+    out[n + 14] = s.landed
+    out[n + 15] = s.pips
+    out[n + 16] = s.half
+    out[n + 17] = s.steps
+    out[n + 18] = s.boost_surfer
+    out[n + 19] = s.boost_chain
+    out[n + 20] = s.after_boosts
+    return n + 21
 
 
 @njit(cache=True, error_model="numpy")
@@ -489,7 +497,6 @@ def observe_nb(tables, s, seat, out):
     wave, the marker, the counters), the decision under way and its side inputs; everything
     but the random streams. Writes out[:OBS_LEN], returns OBS_LEN."""
     n = _put_game_nb(out, 0, s)
-    n = _put_nb(out, n, s.at)
     n = _put_nb(out, n, s.ctx)
     n = _put_nb(out, n, s.status)
     n = _put_nb(out, n, s.cell)
@@ -517,7 +524,7 @@ def check_state_nb(tables, s):
     CHK_PLACE 1 a surfer's place, CHK_CIRCLE 2 one surfer per circle, CHK_LOOP 3 the channels,
     CHK_FINISH 4 the finish cells); a surfer waiting for its boost decision may share its
     partner's circle (nb.check_state_boosting_nb)."""
-    boosting = s.at[AT_CAND] if s.at[AT_PHASE] == DEC_BOOST else -1
+    boosting = s.boost_surfer if s.phase == DEC_BOOST else -1
     return nb.check_state_boosting_nb(tables, s, boosting)
 
 
@@ -528,17 +535,13 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
     rank = np.zeros(MAX_PLAYERS, np.int64)
     win = np.zeros(MAX_PLAYERS, np.float64)
     pts = np.zeros(nb.N_PTS, np.int64)
-    fastest = s.fastest
-    total_spread = 0.0
-    for p in range(n_players):
-        total_spread += tables.skill[p]
     for p in range(n_players):
         r = rec[row0 + p]
         scores[p] = nb.score_nb(tables, s, p, pts)
         r.pts_fastest = pts[nb.PTS_FASTEST]
         r.pts_duo = pts[nb.PTS_DUO]
         r.pts_cells = pts[nb.PTS_CELLS]
-    nb.rank_nb(scores, fastest, n_players, rank, win)
+    nb.rank_nb(scores, s.fastest, n_players, rank, win)
     for p in range(n_players):
         r = rec[row0 + p]
         r.game = game_index
@@ -548,76 +551,103 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         r.win = win[p]
         r.length = s.turn
         r.end_reason = s.end_reason
-        own = tables.skill[p]
-        others = (total_spread - own) / float(n_players - 1) if n_players > 1 else own
-        r.spread = own
-        # to 1e-9: no float noise (0.2 - 0.2000000000000001) in a column people group by
-        r.edge = np.rint((others - own) * 1e9) / 1e9
-        edge_milli = int(round((others - own) * 1000.0))   # the mask's bands, as before
         r.turns = s.seat_turns[p]
-        r.fastest = 1 if fastest == p else 0
+        r.fastest = 1 if s.fastest == p else 0
+        r.fastest_mask = 1 if s.fastest == p else 0
         r.fastest_turn = s.fastest_turn
-        on_beach = 0
-        wave = 0
-        tide = 0
-        best = -1
-        fmask = 0
-        for k in range(2):
-            who = 2 * p + k
-            st = s.status[who]
-            if st == S_BEACH:
-                on_beach += 1
-                fmask |= 1 << s.slot[who]
-                if best < 0 or s.slot[who] < best:
-                    best = s.slot[who]
-            elif st == S_WAVE:
-                wave += 1
-            elif st == S_TIDE:
-                tide += 1
-        r.on_beach = on_beach
-        r.out_wave = wave
-        r.out_tide = tide
-        r.finish_best = best
-        r.flicks = s.flicks[p]
-        r.short_flicks = s.short_flicks[p]
-        r.off_sheet = s.off_sheet[p]
-        r.aim_hits = s.aim_hits[p]
-        r.action_cells = s.action_cells[p]
-        r.half_moves = s.half_moves[p]
-        r.plus = s.plus[p]
-        r.minus = s.minus[p]
-        r.reflicks = s.reflicks[p]
-        r.channels_up = s.channels_up[p]
-        r.channels_down = s.channels_down[p]
-        r.moves = s.moves[p]
-        r.passes = s.passes[p]
-        r.progress = s.progress[p]
-        r.pushes = s.pushes[p]
-        r.pushed = s.pushed[p]
-        r.kills = s.kills[p]
-        r.boosts = s.boosts[p]
-        r.rides = s.rides[p]
-        r.boost_loops = s.boost_loops[p]
-        amask = 0
-        if s.plus[p] > 0:
-            amask |= 1 << ACT_PLUS
-        if s.minus[p] > 0:
-            amask |= 1 << ACT_MINUS
-        if s.reflicks[p] > 0:
-            amask |= 1 << ACT_REFLICK
-        if s.channels_up[p] > 0:
-            amask |= 1 << ACT_CHANNEL_UP
-        if s.channels_down[p] > 0:
-            amask |= 1 << ACT_CHANNEL_DOWN
-        r.actions_mask = amask
-        r.finish_mask = fmask
-        r.edge_mask = 1 if edge_milli > 0 else (2 if edge_milli == 0 else 4)
-        r.fastest_mask = 1 if fastest == p else 0
-        lmask = 0
-        if wave > 0:
-            lmask |= 1
-        if tide > 0:
-            lmask |= 2
-        if wave == 0 and tide == 0:
-            lmask |= 4
-        r.lost_mask = lmask
+        record_skill_nb(tables, n_players, p, rec, row0 + p)
+        record_surfers_nb(s, p, rec, row0 + p)
+        record_counters_nb(s, p, rec, row0 + p)
+
+
+@njit(cache=True, error_model="numpy")
+def record_skill_nb(tables, n_players, p, rec, row):
+    """Columns spread, edge and edge_mask of seat p: its flick spread against the mean of the
+    other seats'."""
+    r = rec[row]
+    total_spread = 0.0
+    for q in range(n_players):
+        total_spread += tables.skill[q]
+    own = tables.skill[p]
+    others = (total_spread - own) / float(n_players - 1) if n_players > 1 else own
+    r.spread = own
+    # to 1e-9: no float noise (0.2 - 0.2000000000000001) in a column people group by
+    r.edge = np.rint((others - own) * 1e9) / 1e9
+    edge_milli = int(round((others - own) * 1000.0))   # the mask's "as steady" band: 0.0005
+    r.edge_mask = 1 if edge_milli > 0 else (2 if edge_milli == 0 else 4)
+
+
+@njit(cache=True, error_model="numpy")
+def record_surfers_nb(s, p, rec, row):
+    """Where seat p's two surfers ended: on_beach, out_wave, out_tide, finish_best and the
+    masks finish_mask and lost_mask."""
+    r = rec[row]
+    on_beach = 0
+    wave = 0
+    tide = 0
+    best = -1
+    fmask = 0
+    for k in range(2):
+        who = 2 * p + k
+        st = s.status[who]
+        if st == S_BEACH:
+            on_beach += 1
+            fmask |= 1 << s.slot[who]
+            if best < 0 or s.slot[who] < best:
+                best = s.slot[who]
+        elif st == S_WAVE:
+            wave += 1
+        elif st == S_TIDE:
+            tide += 1
+    r.on_beach = on_beach
+    r.out_wave = wave
+    r.out_tide = tide
+    r.finish_best = best
+    r.finish_mask = fmask
+    lmask = 0
+    if wave > 0:
+        lmask |= 1
+    if tide > 0:
+        lmask |= 2
+    if wave == 0 and tide == 0:
+        lmask |= 4
+    r.lost_mask = lmask
+
+
+@njit(cache=True, error_model="numpy")
+def record_counters_nb(s, p, rec, row):
+    """Seat p's counters, one column each (flicks .. boost_loops), and actions_mask (bit a:
+    action a used at least once)."""
+    r = rec[row]
+    r.flicks = s.flicks[p]
+    r.short_flicks = s.short_flicks[p]
+    r.off_sheet = s.off_sheet[p]
+    r.aim_hits = s.aim_hits[p]
+    r.action_cells = s.action_cells[p]
+    r.half_moves = s.half_moves[p]
+    r.plus = s.plus[p]
+    r.minus = s.minus[p]
+    r.reflicks = s.reflicks[p]
+    r.channels_up = s.channels_up[p]
+    r.channels_down = s.channels_down[p]
+    r.moves = s.moves[p]
+    r.passes = s.passes[p]
+    r.progress = s.progress[p]
+    r.pushes = s.pushes[p]
+    r.pushed = s.pushed[p]
+    r.kills = s.kills[p]
+    r.boosts = s.boosts[p]
+    r.rides = s.rides[p]
+    r.boost_loops = s.boost_loops[p]
+    amask = 0
+    if s.plus[p] > 0:
+        amask |= 1 << ACT_PLUS
+    if s.minus[p] > 0:
+        amask |= 1 << ACT_MINUS
+    if s.reflicks[p] > 0:
+        amask |= 1 << ACT_REFLICK
+    if s.channels_up[p] > 0:
+        amask |= 1 << ACT_CHANNEL_UP
+    if s.channels_down[p] > 0:
+        amask |= 1 << ACT_CHANNEL_DOWN
+    r.actions_mask = amask

@@ -77,9 +77,6 @@ def setup_nb(tables, s, n_players, game_seed):
     s.end_reason = 0
     s.arrivals = 0
     s.folds = 0
-    s.pips = 0
-    s.half = 0
-    s.landed = 0
     init_streams_nb(s.streams, game_seed)
     for i in range(s.status.shape[0]):
         s.status[i] = S_START
@@ -302,8 +299,8 @@ def action_options_nb(tables, s, landed, pips, n_reflicks, options):
 @njit(cache=True, error_model="numpy")
 def has_action_nb(tables, s, landed, pips, n_reflicks):
     """Does the landed cell offer an action besides OPT_NO_ACTION (action_options_nb would list
-    2 or more options)? Only then is the action a decision (the old loop asked no strategy
-    when "no action" was the only option)."""
+    2 or more options)? Only then is the action a decision: no strategy is asked when "no
+    action" is the only option (asking could not change the game, and would count a choice)."""
     if landed < 0:
         return False
     kind = tables.wave_kind[landed]
@@ -692,7 +689,7 @@ def apply_boost_nb(tables, s, who, opt, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def boost_blocked_nb(tables, s, who, trace, tn):
-    """A surfer that cannot be boosted (the top of a closed column, or the legacy loop guard
+    """A surfer that cannot be boosted (the top of a closed column, or the guard_push loop guard
     reached) is pushed down instead, so that a circle never holds two surfers (an assumption;
     the default sheet has no closed column)."""
     push_nb(tables, s, who, -1, trace, tn)
