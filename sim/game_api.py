@@ -41,7 +41,8 @@ class Components:
     text: str               # the exact text loaded (hashed into the manifest)
     sha256: str
     data: dict              # the parsed, validated content (plain python)
-    tables: Any             # the game's NamedTuple of numpy arrays for the compiled rules
+    tables: Any             # the game's tables for the compiled rules: a one-element
+                            # TABLES_DTYPE record array, built from the validated file
     card_names: dict = field(default_factory=dict)  # card type -> list of names, by id
     overrides: list = field(default_factory=list)   # `--set PATH=VALUE` applied (in the hash too)
     overrides_resolved: list = field(default_factory=list)  # the same, card names -> indices

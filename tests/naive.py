@@ -192,7 +192,7 @@ def goal_met(kind, param, code, painted_feature_sets, n_sold) -> bool:
 
 
 def score(t, commissions, goals, hand, solo=False, inspiration=-1, pos=-1) -> dict:
-    """Final score of one player from the tables `t` (a SunsetTables) and what they hold:
+    """Final score of one player from the tables `t` (the Sunset TABLES_DTYPE record) and what they hold:
     commission ids, goal ids, unsold landscape ids. Solo: inspiration card id and final cell."""
     pts = {"commissions": sum(int(t.commission_points[c]) for c in commissions),
            "goals": sum(int(t.goal_points[g]) for g in goals),

@@ -107,7 +107,7 @@ def test_tune_removes_a_planted_overpowered_card(tmp_path, capsys):
     assert "Cascade Diptych (commission) is not flagged" in out
     from sim.games.sunset.components import load_components
     suggested = load_components(str(tmp_path / "t" / "suggested_components.toml"))
-    assert suggested.tables.commission_points[12] == best
+    assert suggested.tables[0].commission_points[12] == best
     assert "Suggested by `balance tune`" in (tmp_path / "t" / "suggested_components.toml").read_text()
 
 

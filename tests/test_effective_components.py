@@ -54,12 +54,12 @@ def test_a_run_folder_keeps_the_values_played_and_its_report_shows_them(tmp_path
          "--no-progress", "--set", f"commissions[{SKETCHBOOK}].points=7", "--out", out)
     copy = out / "components.toml"
     played = components_from_text(copy.read_text(encoding="utf-8"))
-    assert int(played.tables.commission_points[SKETCHBOOK]) == 7
+    assert int(played.tables[0].commission_points[SKETCHBOOK]) == 7
     comp = json.loads((out / "manifest.json").read_text())["components"]
     assert comp["copy_sha256"] == sha256_file(str(copy))     # the hash of the effective file
     assert comp["overrides"] == [f"commissions[{SKETCHBOOK}].points=7"]
     folder = open_run(str(out))
-    assert int(folder.components.tables.commission_points[SKETCHBOOK]) == 7
+    assert int(folder.components.tables[0].commission_points[SKETCHBOOK]) == 7
     rep = write_report(str(out), str(tmp_path / "report"), formats=("md",))
     row = _card_row(open(rep.markdown, encoding="utf-8").read(), "Sketchbook")
     assert row[1] == "7"
@@ -92,5 +92,5 @@ def test_tune_before_and_after_reports_show_the_value_each_played(tmp_path, caps
         sub = designer.sub_dir(str(tmp_path / "t"), "point", i)
         played = components_from_text(open(os.path.join(sub, "components.toml"),
                                            encoding="utf-8").read())
-        assert int(played.tables.commission_points[SKETCHBOOK]) == v
+        assert int(played.tables[0].commission_points[SKETCHBOOK]) == v
     assert os.path.isfile(tmp_path / "t" / "suggested_components.toml")

@@ -24,8 +24,8 @@ def test_parse_path_and_value():
 def test_override_changes_exactly_the_field_named():
     base = load_components()
     changed = load_components(overrides=("commissions[12].points=11",))
-    for name in base.tables._fields:
-        a, b = np.asarray(getattr(base.tables, name)), np.asarray(getattr(changed.tables, name))
+    for name in base.tables.dtype.names:
+        a, b = np.asarray(base.tables[0][name]), np.asarray(changed.tables[0][name])
         if name == "commission_points":
             diff = np.nonzero(a != b)[0]
             assert list(diff) == [12] and b[12] == 11
@@ -37,7 +37,7 @@ def test_override_changes_exactly_the_field_named():
 def test_override_of_a_rule_option():
     from sim.games.sunset import enums as E
     c = load_components(overrides=("rules.wake_tie=seat",))
-    assert c.tables.wake_tie == E.WAKE_TIE_SEAT
+    assert c.tables[0].wake_tie == E.WAKE_TIE_SEAT
 
 
 @pytest.mark.parametrize("override, fragment", [

@@ -137,7 +137,7 @@ def test_two_cards_tuned_together_on_sunset(in_tmp, capsys):
     assert int(best["commissions[12].points"]) <= 8
     from sim.games.sunset.components import load_components
     sug = load_components(str(root / "suggested_components.toml"))
-    assert sug.tables.commission_points[12] == int(best["commissions[12].points"])
+    assert sug.tables[0].commission_points[12] == int(best["commissions[12].points"])
     assert sug.data["goals"][5]["points"] == int(best["goals[5].points"])
     assert "before (commissions[12].points=20, goals[5].points=2): " in text
 
