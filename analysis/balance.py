@@ -101,7 +101,8 @@ class BalanceAnalysis:
 
 
 # --- helpers ------------------------------------------------------------------------------
-# the one formatting module (analysis/formatting.py); the old names stay for callers
+# the one formatting module (analysis/formatting.py), under the short names the report
+# modules use
 from analysis.formatting import num  # noqa: E402,F401
 from analysis.formatting import p_text as fmt_p  # noqa: E402
 from analysis.formatting import share as pct  # noqa: E402

@@ -1,5 +1,5 @@
-"""A card's worth by counterfactual play: the paired statistics (issue 19, items 3 and 4;
-the estimand: docs/card-worth.md; the play: sim/counterfactual.py).
+"""A card's worth by counterfactual play: the paired statistics (the
+estimand: docs/card-worth.md; the play: sim/counterfactual.py).
 
     select_states(scan, per_card, seed)   at most `per_card` sampled states per card, at most
                                           one per game and card (states independent)

@@ -1,4 +1,4 @@
-"""The report's "game over time" section (issue 24; definitions in docs/report.md): curves
+"""The report's "game over time" section (definitions in docs/report.md): curves
 with bands by strategy and by start position, the lead-change histogram, the branching
 factor, and the game-shape measures as a table. The numbers come from analysis/game_shape.py."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A card's worth by counterfactual play (issue 19): sample real decision states in which a
+"""A card's worth by counterfactual play: sample real decision states in which a
 card is one of the options, and from each play on twice, after taking the card and after the
 seat's best alternative, with the same players and the same future chance.
 

@@ -41,7 +41,8 @@ Strategy ids (the dispatch; one place for every game):
                               silent fallback to a built-in)
 An answer outside 0..n_options-1 is counted in `illegal` and option 0 is played. `choices`
 counts the decisions a seat took among 2 or more legal options. Every decision the model
-presents is asked, even with one option (the old loops did, and `random` draws there).
+presents is asked, even with one option (so `random` draws there too: a seat's stream
+advances once per decision it is asked).
 
 Assigned choices (an experiment instead of an observation: `--assign window=random`):
 `assigned` is int64[k], one flag per decision code (`DEC_*`); at a decision whose code has a

@@ -1,4 +1,4 @@
-"""The game over time (issue 24, docs/report.md): per-round snapshots of a sample of a run's
+"""The game over time (docs/report.md): per-round snapshots of a sample of a run's
 games, recorded by replaying them.
 
 Why a replay and not a hook in the play loop: the main job (sim/harness.py's kernels) stays

@@ -1,5 +1,5 @@
-"""compare, sweep, tune and cards: the designer's workflow as library calls (moved from
-scripts/cli_designer.py and scripts/cli_cards.py, which now only parse, call and print).
+"""compare, sweep, tune and cards: the designer's workflow as library calls (the command
+line, scripts/cli_designer.py and scripts/cli_cards.py, only parses, calls and prints).
 
 sim/designer.py plays (seatings, grids, batches to a precision), analysis/ measures,
 reports/ writes the documents; every function here returns a result object with DataFrames

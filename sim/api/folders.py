@@ -1,5 +1,5 @@
-"""The folder policy of compare / sweep / tune / cards / ladder result folders (moved from
-the CLI).
+"""The folder policy of compare / sweep / tune / cards / ladder result folders, the same
+for the command line and the Python API.
 
 A result folder holds one plan (designer.json): the same plan resumes, another needs
 overwrite=True, which removes only what the toolkit wrote there (sub-runs, reports, plan,

@@ -1,5 +1,5 @@
-"""ladder: the skill ladder of a game as a library call (moved from scripts/cli_ladder.py,
-which now only parses, calls and prints). Named `ladders` like `runs` / `games`, so that the
+"""ladder: the skill ladder of a game as a library call (scripts/cli_ladder.py only parses,
+calls and prints). Named `ladders` like `runs` / `games`, so that the
 module never shadows the function `sim.api.ladder`.
 
 What is measured: analysis/ladder.py; the table, plot and document: reports/ladder.py; the

@@ -1,4 +1,4 @@
-"""`card_worth`: every card's worth by counterfactual play (issue 19; docs/card-worth.md).
+"""`card_worth`: every card's worth by counterfactual play (docs/card-worth.md).
 
     r = card_worth("sunset", players=4, strategies="greedy", scan_games=2000, states=1000)
     r.table        # one row per card: chosen rate, advantage in win share and score, parity
