@@ -22,14 +22,13 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
-    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
-    G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
-    G_SOLO, M_NOT_ADJACENT, MAX_OPTIONS, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
+    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, M_NOT_ADJACENT,
+    MAX_OPTIONS, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
-    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
-    R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
-    T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH,
-    T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
+    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, ROWS, T_CORK_BACKED,
+    T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS,
+    T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH, T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL,
+    M_IGNORE_COLOUR, M_IGNORE_SHADE,
 )
 from sim.games.sagrada.nb import (dilate4_nb, legal_mask_nb, lift_nb, move_options_nb,
                                   tool_cost_nb, track_colours_nb, unlift_nb)
@@ -86,8 +85,8 @@ def prep_nb(tables, s, p, prep):
     public objectives face up (PREP_N_PUB, PREP_KIND, PREP_PTS)."""
     for k in range(PREP_LEN):
         prep[k] = 0
-    prep[PREP_N_PUB] = s.g[G_N_PUBLIC]
-    for k in range(s.g[G_N_PUBLIC]):
+    prep[PREP_N_PUB] = s.n_public
+    for k in range(s.n_public):
         prep[PREP_KIND + k] = tables.public_kind[s.public[k]]
         prep[PREP_PTS + k] = tables.public_points[s.public[k]]
     for cell in range(N_CELLS):
@@ -169,9 +168,9 @@ def line_gain_nb(mask, n, x, length, points):
 @njit(cache=True, error_model="numpy")
 def empty_penalty_nb(tables, s):
     """Points lost per open space at the end (rules: 1; solo 3)."""
-    if s.g[G_SOLO] == 1:
-        return float(tables.rules[R_SOLO_EMPTY_PENALTY])
-    return float(tables.rules[R_EMPTY_PENALTY])
+    if s.solo == 1:
+        return float(tables.solo_empty_penalty)
+    return float(tables.empty_penalty)
 
 
 @njit(cache=True, error_model="numpy")
@@ -181,7 +180,7 @@ def private_weight_nb(tables, s, p, prep, c, params, planner):
     far) the weight P_PRIV_TRAIL."""
     lead = -1
     mine = False
-    for k in range(s.g[G_N_PRIVATE]):
+    for k in range(s.n_private):
         card = s.priv[p, k]
         if card < 0:
             continue
@@ -211,7 +210,7 @@ def work_nb(tables, s, p, prep, params, planner, work):
             val = params[P_FILL] * pen
             val += params[P_PRIVATE] * float(v) * weight
             work[W_BASE + c * DIE + v] = val
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         o = s.public[k]
         kind = tables.public_kind[o]
         pts = tables.public_points[o]
@@ -401,7 +400,7 @@ def window_public_fit_nb(tables, s, pat):
     the set (points / kinds in the set); plus, for colour diagonals, each colour space with a
     diagonal space of its colour."""
     fit = 0.0
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         o = s.public[k]
         kind = tables.public_kind[o]
         pts = float(tables.public_points[o])
@@ -446,7 +445,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
     """Greedy: the side with the most favor tokens (solo, where no tokens are given: the
     easiest side). Planner: favor tokens (not in solo), restrictions, spaces of its private
     colour(s) and the public objectives' fit."""
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     best_i = 0
     best_v = NEG
     for i in range(n_options):
@@ -461,7 +460,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
                 if rc != NO_COLOUR or tables.pattern_value[pat, cell] != NO_VALUE:
                     v -= params[P_WIN_RESTRICT]
                 if rc != NO_COLOUR:
-                    for k in range(s.g[G_N_PRIVATE]):
+                    for k in range(s.n_private):
                         card = s.priv[p, k]
                         if card >= 0 and tables.private_colour[card] == rc:
                             v += params[P_WIN_PRIVATE]
@@ -487,18 +486,18 @@ def bag_counts_nb(tables, s, counts):
     the pool, the round track, the spent dice, the windows and a held die); never the bag."""
     for c in range(N_COLOURS):
         counts[c] = tables.dice_per_colour[c]
-    for k in range(s.g[G_N_POOL]):
+    for k in range(s.n_pool):
         counts[s.pool_colour[k]] -= 1
-    for k in range(s.g[G_N_TRACK]):
+    for k in range(s.n_track):
         counts[s.track_colour[k]] -= 1
-    for k in range(s.g[G_N_SPENT]):
+    for k in range(s.n_spent):
         counts[s.spent_colour[k]] -= 1
-    for q in range(s.g[G_N_PLAYERS]):
+    for q in range(s.n_players):
         for cell in range(N_CELLS):
             if s.win_colour[q, cell] != NO_COLOUR:
                 counts[s.win_colour[q, cell]] -= 1
-    if s.g[G_HELD_COLOUR] >= 0:
-        counts[s.g[G_HELD_COLOUR]] -= 1
+    if s.held_colour >= 0:
+        counts[s.held_colour] -= 1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -547,7 +546,7 @@ def plain_best_nb(s, p, prep, work, skip, tw):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
     best = NEG
-    for i in range(s.g[G_N_POOL]):
+    for i in range(s.n_pool):
         if i == skip:
             continue
         x = best_memo_nb(s, p, prep, work, s.pool_colour[i], s.pool_value[i])
@@ -566,10 +565,10 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost
     used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
     cannot be, NEG without valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
-    n_pool = s.g[G_N_POOL]
-    solo = s.g[G_SOLO] == 1
+    n_pool = s.n_pool
+    solo = s.solo == 1
     tw = params[P_TARGET] if solo else 0.0
-    draft_free = s.g[G_DRAFTS_LEFT] > 0
+    draft_free = s.drafts_left > 0
     plain = best_plain if best_plain > NEG else 0.0
     # a non-drafting tool leaves the turn's draft to come, from a pool without the payer
     plain_after = plain
@@ -628,7 +627,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost
                 give = s.pool_value[i]
         if give == 1 << 30:
             return NEG
-        for k in range(s.g[G_N_TRACK]):
+        for k in range(s.n_track):
             x = best_memo_nb(s, p, prep, work, s.track_colour[k], s.track_value[k])
             if x > NEG:
                 best = max(best, x + tw * float(s.track_value[k] - give))
@@ -658,7 +657,7 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost
         if second == NEG:
             return NEG
         anyway = plain_best_nb(s, p, prep, work, -1, tw)
-        n = s.g[G_N_PLAYERS]
+        n = s.n_players
         back_to_back = solo or s.order[n - 1] == p
         later = 1.0 if back_to_back else params[P_PLIERS_LATER]
         return second - later * anyway + pay
@@ -687,7 +686,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
     work = work_nb(tables, s, p, prep, params, planner, keep)
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
     tw = params[P_TARGET] if planner and solo else 0.0
     best_i = -1
@@ -746,7 +745,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
     the target bonus of the dice it takes off the round track)."""
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
-    tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
+    tw = params[P_TARGET] if planner and s.solo == 1 else 0.0
     best_i = 0
     best_v = NEG
     work = work_nb(tables, s, p, prep, params, planner, keep)
@@ -775,7 +774,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
         elif effect == T_FLUX_REMOVER:
             # the drawn die's value: its best placement; unplaceable (any value offered): it
             # goes to the pool, solo as low as it can (the target)
-            x, _ = best_cell_nb(s, p, prep, work, s.g[G_HELD_COLOUR], code, 0, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.held_colour, code, 0, planner)
             if x == NEG:
                 x = -tw * float(code)
         elif effect == T_LENS_CUTTER:
@@ -801,8 +800,8 @@ def choose_place_nb(tables, s, p, mode, params, planner, options, n_options, kee
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
     work = work_nb(tables, s, p, prep, params, planner, keep)
-    c = s.g[G_HELD_COLOUR]
-    v = s.g[G_HELD_VALUE]
+    c = s.held_colour
+    v = s.held_value
     best_i = 0
     best_v = NEG
     for i in range(n_options):

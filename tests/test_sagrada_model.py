@@ -140,7 +140,7 @@ def test_window_choices_stay_hidden_until_every_seat_chose(comp, T):
             assert (s["pattern"][:3] == -1).all() and (s["tokens"][:3] == 0).all()
     assert list(s["pattern"][:3]) == chosen
     assert list(s["tokens"][:3]) == [int(T[0]["pattern_difficulty"][c]) for c in chosen]
-    assert M.decision_nb(s) == E.DEC_ACTION and s["g"][E.G_N_POOL] == 7
+    assert M.decision_nb(s) == E.DEC_ACTION and s["n_pool"] == 7
 
 
 def sample_states(T, sids, params, n, games=12,
@@ -165,7 +165,7 @@ def observe(T, st, seat):
 SEEN = ("pool_colour", "pool_value", "track_colour", "track_value", "track_round", "spent_colour",
         "spent_value", "win_colour", "win_value", "win_exempt", "n_placed", "pattern",
         "restr_colour", "restr_value", "tokens", "public", "tools", "tool_tokens", "tool_gone",
-        "tool_uses", "skip_second", "order", "stats")
+        "tool_uses", "skip_second", "order") + E.SEAT_COUNTERS
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -182,16 +182,16 @@ def test_determinize_keeps_what_the_seat_saw_and_redraws_the_rest(comp, T, n):
             assert np.array_equal(observe(T, st, seat), observe(T, d, seat))
             for f in SEEN:
                 assert np.array_equal(a[f], b[f]), f
-            g_a, g_b = a["g"].copy(), b["g"].copy()
-            if a["g"][E.G_DEC] == E.DEC_WINDOW and M.to_move_nb(a) != seat:
-                g_a[E.G_N_OPTS] = g_b[E.G_N_OPTS] = 0   # the chooser's cards were redrawn
-            assert np.array_equal(g_a, g_b)
+            redrawn_chooser = a["decision"] == E.DEC_WINDOW and M.to_move_nb(a) != seat
+            for f in E.GAME_SCALARS:
+                if not (f == "n_opts" and redrawn_chooser):   # the chooser's cards were redrawn
+                    assert a[f] == b[f], f
             assert np.array_equal(a["priv"][seat], b["priv"][seat])
             assert np.array_equal(a["dealt"][seat], b["dealt"][seat])
             assert a["pending_window"][seat] == b["pending_window"][seat]
             assert np.array_equal(a["streams"][1:], b["streams"][1:])
             assert a["streams"][0] != b["streams"][0]
-            k = a["g"][E.G_N_BAG]
+            k = a["n_bag"]
             assert sorted(a["bag"][:k]) == sorted(b["bag"][:k])
             if M.to_move_nb(a) == seat:   # the seat's own decision is unchanged
                 oa, ob = np.zeros(M.MAX_OPTIONS, np.int64), np.zeros(M.MAX_OPTIONS, np.int64)
@@ -203,7 +203,7 @@ def test_determinize_keeps_what_the_seat_saw_and_redraws_the_rest(comp, T, n):
             if others:
                 chances["priv"] += 1
                 changed["priv"] += not np.array_equal(a["priv"][others], b["priv"][others])
-                if a["g"][E.G_DEC] == E.DEC_WINDOW:
+                if a["decision"] == E.DEC_WINDOW:
                     chances["dealt"] += 1
                     changed["dealt"] += not np.array_equal(a["dealt"][others], b["dealt"][others])
                     if any(a["pending_window"][q] >= 0 for q in others):
@@ -239,16 +239,16 @@ def test_the_state_checker_names_a_broken_phase(comp, T):
     L.advance_nb(T, st, sids, params, 10)
     assert M.decision_nb(st[0]) == E.DEC_ACTION and M.check_state_nb(T[0], st[0]) == 0
     bad = st.copy()
-    bad[0]["g"][E.G_TOOL_EFFECT] = E.T_LATHEKIN      # an action asked in the middle of a tool
+    bad[0]["effect_in_use"] = E.T_LATHEKIN      # an action asked in the middle of a tool
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_PHASE
     bad = st.copy()
-    bad[0]["g"][E.G_N_OPTS] = 0
+    bad[0]["n_opts"] = 0
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_OPTIONS
     bad = st.copy()
     bad[0]["priv"][2, 0] = bad[0]["priv"][0, 0]
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_PRIVATE
     bad = st.copy()
-    bad[0]["g"][E.G_TO_MOVE] = 3
+    bad[0]["to_move"] = 3
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_PHASE
 
 
@@ -280,7 +280,7 @@ def test_the_quick_tool_checks_agree_with_the_tools_argument_lists(comp, T):
                     listed = NB.draft_tool_options_nb(s, p, effect, buf) > 0
                     assert NB.any_draft_tool_nb(s, p, effect) == listed, (effect, p)
                     seen[(effect, listed)] = seen.get((effect, listed), 0) + 1
-                if s["g"][E.G_N_POOL] > 0:
+                if s["n_pool"] > 0:
                     listed = NB.lens_options_nb(s, p, buf) > 0
                     assert NB.any_lens_nb(s, p) == listed
                     seen[("lens", listed)] = seen.get(("lens", listed), 0) + 1

@@ -95,20 +95,20 @@ class SagradaSpec(CompiledGameSpec):
         objectives held."""
         from sim.games.sagrada.enums import END_REASON_NAMES
         comp = components or self.load_components()
-        t = comp.tables
+        t = comp.tables[0]
         names = comp.card_names
         return {
             "cards": [
                 {"type": "window", "label": "Windows", "names": list(names["window"]),
-                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask",
+                 "values": [int(v) for v in t.pattern_difficulty[:t.n_patterns]], "mask_column": "window_mask",
                  "unit": "favor tokens",    # a window's difficulty = the tokens it gives
                  "value_path": "windows[{i}].difficulty"},
                 {"type": "tool", "label": "Tool cards used", "names": list(names["tool"]),
-                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask",
+                 "values": [int(v) for v in t.tool_number[:t.n_tools]], "mask_column": "tools_used_mask",
                  "unit": "tool number"},
                 {"type": "public", "label": "Public objectives in play",
                  "names": list(names["public"]),
-                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask",
+                 "values": [int(v) for v in t.public_points[:t.n_public]], "mask_column": "public_mask",
                  "unit": "points", "value_path": "public[{i}].points"},
                 {"type": "private", "label": "Private objectives", "names": list(names["private"]),
                  "values": [1] * len(names["private"]), "mask_column": "private_mask",
