@@ -1,8 +1,8 @@
 """Sagrada's forward model (sim/games/sagrada/model.py), played by the contract's loop
 (sim/harness.py; tests/sagrada_model_loop.py steps it from the tests):
 
-  * no rule changed: the same seeds give exactly the logs and replays of the old play loop
-    (digests recorded from play.py's play_chunk_nb / trace_game_nb before the port);
+  * no rule changed: the same seeds give exactly the reference logs and replays (OLD_ENGINE's
+    digests, of the first, hand-written play loop);
   * the whole game is in the state: a copied state has the same future;
   * the window choice is simultaneous: a seat's choice stays hidden until every seat chose;
   * determinize_nb keeps what the seat saw and redraws what it did not;
@@ -22,10 +22,11 @@ from tests import sagrada_model_loop as L
 
 RUN_SEED = 7
 
-# Recorded from the OLD engine (play.py's play_chunk_nb, 40 games, seed 7, and
-# trace_game_nb's events of game 3) before the port: (records digest, trace digest). The
-# digest covers every column of RECORD (the old column `broken`, always 0 outside checked
-# test runs, is gone: the harness's checked kernel reports the first failure).
+# The reference: (records digest, trace digest) of 40 games, seed 7, and of game 3's trace
+# events, as the first, hand-written play loop of the rules played them (play.py's
+# play_chunk_nb and trace_game_nb). The records digest covers every column of RECORD but
+# `broken`, a column that loop had (always 0 outside checked runs; the harness's checked
+# kernel reports the first broken invariant instead).
 OLD_ENGINE = {
     (1, "random"): ("db4473da489f62d2", "48a1922f67612013"),
     (1, "greedy"): ("cdb01ece833a7479", "e1659de070b806a3"),
