@@ -54,7 +54,7 @@ PREP_PTS = PREP_KIND + N_PUB_SLOTS   # [72:75] its points
 PREP_LEN = PREP_PTS + N_PUB_SLOTS
 
 # work_nb's tables of one decision (the window does not change while a strategy weighs its
-# options): each holds exactly the number value_nb used to compute again and again
+# options): each holds a number value_nb would otherwise compute again and again
 DIE = N_VALUES + 1                   # index of die (c, v) in a per-die table: c * DIE + v
 W_MEMO = 0                           # best_memo_nb: best plain placement worth of each die
 W_BASE = W_MEMO + N_COLOURS * DIE    # filling a space + the die's private-objective pips
@@ -556,16 +556,144 @@ def plain_best_nb(s, p, prep, work, skip, tw):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def drafted_die_best_nb(s, p, prep, work, effect, payer, tw):
+    """Planner: the best outcome of a tool that changes the die it drafts (Grozing Pliers,
+    Grinding Stone, Cork-backed Straightedge, Flux Brush) over the pool dice but the payer,
+    solo target bonus included; NEG if none can be placed."""
+    best = NEG
+    for i in range(s.n_pool):
+        if i == payer:
+            continue
+        c = s.pool_colour[i]
+        v = s.pool_value[i]
+        bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
+        if effect == T_GROZING_PLIERS:
+            if v > 1:
+                x = best_memo_nb(s, p, prep, work, c, v - 1)
+                if x > NEG:
+                    best = max(best, x + bonus)
+            if v < N_VALUES:
+                x = best_memo_nb(s, p, prep, work, c, v + 1)
+                if x > NEG:
+                    best = max(best, x + bonus)
+        elif effect == T_GRINDING_STONE:
+            x = best_memo_nb(s, p, prep, work, c, 7 - v)
+            if x > NEG:
+                best = max(best, x + bonus)
+        elif effect == T_CORK_BACKED:
+            x, _ = best_cell_nb(s, p, prep, work, c, v, M_NOT_ADJACENT, True)
+            if x > NEG:
+                best = max(best, x + bonus)
+        else:
+            best = max(best, reroll_worth_nb(s, p, prep, work, c, tw) + bonus)
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def flux_remover_best_nb(tables, s, p, prep, work, payer, tw):
+    """Planner: Flux Remover's best expected outcome over the pool dice it may return (the
+    payer excepted); NEG with no such die."""
+    best = NEG
+    counts = np.zeros(N_COLOURS, np.int64)
+    bag_counts_nb(tables, s, counts)
+    for i in range(s.n_pool):
+        if i != payer:
+            best = max(best, flux_remover_worth_nb(s, p, prep, work, i, tw, counts))
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def lens_cutter_best_nb(s, p, prep, work, payer, tw):
+    """Planner: Lens Cutter's best swap: the best placement of a round-track die, giving away
+    the lowest pool die (solo: it joins the track, whose sum is the target); NEG if no
+    round-track die can be placed or no pool die but the payer is left to give."""
+    best = NEG
+    give = 1 << 30
+    for i in range(s.n_pool):
+        if i != payer and s.pool_value[i] < give:
+            give = s.pool_value[i]
+    if give == 1 << 30:
+        return NEG
+    for k in range(s.n_track):
+        x = best_memo_nb(s, p, prep, work, s.track_colour[k], s.track_value[k])
+        if x > NEG:
+            best = max(best, x + tw * float(s.track_value[k] - give))
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def glazing_hammer_gain_nb(s, p, prep, work, payer, tw, plain, pay):
+    """Planner: Glazing Hammer re-rolls every pool die but the payer before this turn's draft:
+    the best expected placement after against the best draft now (plain), plus what the payer
+    is worth (pay); solo: the dice not drafted go to the track, after the re-roll at the mean
+    value. NEG if no die is left."""
+    mean = float(N_VALUES + 1) / 2.0
+    after = NEG
+    left = 0.0
+    n_left = 0
+    for i in range(s.n_pool):
+        if i == payer:
+            continue
+        after = max(after, reroll_worth_nb(s, p, prep, work, s.pool_colour[i], 0.0))
+        left += float(s.pool_value[i])
+        n_left += 1
+    if after == NEG:
+        return NEG
+    return after - plain + tw * (left - mean * float(n_left - 1)) + pay
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def running_pliers_gain_nb(s, p, prep, work, payer, tw, solo, pliers_later, pay):
+    """Planner: Running Pliers drafts a second die now and skips the second turn; when nobody
+    drafts in between (solo, or the last seat of the snake, whose two turns are back to back)
+    the second turn would offer the same dice (payer included), else the loss of the second
+    turn counts pliers_later (P_PLIERS_LATER) of the best draft now; plus what the payer is
+    worth (pay). NEG without a second draft."""
+    second = plain_best_nb(s, p, prep, work, payer, tw)
+    if second == NEG:
+        return NEG
+    anyway = plain_best_nb(s, p, prep, work, -1, tw)
+    back_to_back = solo or s.order[s.n_players - 1] == p
+    later = 1.0 if back_to_back else pliers_later
+    return second - later * anyway + pay
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def move_gain_bound_nb(prep, work):
+    """Planner: the most a move of a window die can gain: a move's gain is the worth of some
+    dead-space count minus the worth now (move_gain_nb)."""
+    now = window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
+    top = NEG
+    for k in range(N_CELLS + 1):
+        top = max(top, window_worth_nb(work, k) - now)
+    return top
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def move_tool_best_nb(s, p, prep, work, effect):
+    """Planner: the best gain in window worth of a move tool's move (Eglomise Brush, Copper
+    Foil Burnisher, Lathekin's first move, Tap Wheel's); NEG without a move."""
+    mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
+    filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
+    best = NEG
+    scratch = np.empty(N_CELLS * N_CELLS, np.int64)   # room for every move
+    n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
+    for i in range(n):
+        x = move_gain_nb(s, p, prep, work, scratch[i])
+        best = max(best, x)
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost, beat):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
     drafted, and its pips no longer count in the target); -1 otherwise. work: work_nb()'s
-    of this decision, planner on. cost, beat: the tool is
-    used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
-    cannot be, NEG without valuing it (beat = NEG: always valued)."""
+    of this decision, planner on. cost, beat: the tool is used only if gain - cost -
+    P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it cannot be, NEG without
+    valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
-    n_pool = s.n_pool
     solo = s.solo == 1
     tw = params[P_TARGET] if solo else 0.0
     draft_free = s.drafts_left > 0
@@ -578,105 +706,32 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost
         if draft_free:
             x = plain_best_nb(s, p, prep, work, payer, tw)
             plain_after = x if x > NEG else 0.0
-    best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
         if not draft_free:
             return NEG
-        for i in range(n_pool):
-            if i == payer:
-                continue
-            c = s.pool_colour[i]
-            v = s.pool_value[i]
-            bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
-            if effect == T_GROZING_PLIERS:
-                if v > 1:
-                    x = best_memo_nb(s, p, prep, work, c, v - 1)
-                    if x > NEG:
-                        best = max(best, x + bonus)
-                if v < N_VALUES:
-                    x = best_memo_nb(s, p, prep, work, c, v + 1)
-                    if x > NEG:
-                        best = max(best, x + bonus)
-            elif effect == T_GRINDING_STONE:
-                x = best_memo_nb(s, p, prep, work, c, 7 - v)
-                if x > NEG:
-                    best = max(best, x + bonus)
-            elif effect == T_CORK_BACKED:
-                x, _ = best_cell_nb(s, p, prep, work, c, v, M_NOT_ADJACENT, True)
-                if x > NEG:
-                    best = max(best, x + bonus)
-            else:
-                best = max(best, reroll_worth_nb(s, p, prep, work, c, tw) + bonus)
+        best = drafted_die_best_nb(s, p, prep, work, effect, payer, tw)
         return best - plain + pay if best > NEG else NEG
     if effect == T_FLUX_REMOVER:
         if not draft_free:
             return NEG
-        counts = np.zeros(N_COLOURS, np.int64)
-        bag_counts_nb(tables, s, counts)
-        for i in range(n_pool):
-            if i != payer:
-                best = max(best, flux_remover_worth_nb(s, p, prep, work, i, tw, counts))
+        best = flux_remover_best_nb(tables, s, p, prep, work, payer, tw)
         return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
             return NEG
-        # the pool die given away lands on the track: give the lowest (solo target)
-        give = 1 << 30
-        for i in range(n_pool):
-            if i != payer and s.pool_value[i] < give:
-                give = s.pool_value[i]
-        if give == 1 << 30:
-            return NEG
-        for k in range(s.n_track):
-            x = best_memo_nb(s, p, prep, work, s.track_colour[k], s.track_value[k])
-            if x > NEG:
-                best = max(best, x + tw * float(s.track_value[k] - give))
+        best = lens_cutter_best_nb(s, p, prep, work, payer, tw)
         return best - plain + pay if best > NEG else NEG
     if effect == T_GLAZING_HAMMER:
-        # every pool die but the payer re-rolled before this turn's draft: the best expected
-        # placement after against the best draft now; solo: the dice not drafted go to the
-        # track, after the re-roll at the mean value
-        mean = float(N_VALUES + 1) / 2.0
-        after = NEG
-        left = 0.0
-        n_left = 0
-        for i in range(n_pool):
-            if i == payer:
-                continue
-            after = max(after, reroll_worth_nb(s, p, prep, work, s.pool_colour[i], 0.0))
-            left += float(s.pool_value[i])
-            n_left += 1
-        if after == NEG:
-            return NEG
-        return after - plain + tw * (left - mean * float(n_left - 1)) + pay
+        return glazing_hammer_gain_nb(s, p, prep, work, payer, tw, plain, pay)
     if effect == T_RUNNING_PLIERS:
-        # a second draft now, the second turn skipped; when nobody drafts in between (solo,
-        # or the last seat of the snake, whose two turns are back to back) the second turn
-        # would offer the same dice (payer included)
-        second = plain_best_nb(s, p, prep, work, payer, tw)
-        if second == NEG:
-            return NEG
-        anyway = plain_best_nb(s, p, prep, work, -1, tw)
-        n = s.n_players
-        back_to_back = solo or s.order[n - 1] == p
-        later = 1.0 if back_to_back else params[P_PLIERS_LATER]
-        return second - later * anyway + pay
+        return running_pliers_gain_nb(s, p, prep, work, payer, tw, solo, params[P_PLIERS_LATER],
+                                      pay)
     if effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
-        mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
-        filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
-        # a move's gain is the worth of some dead-space count minus the worth now: when the
-        # best count could not beat `beat`, listing the moves is of no use
-        now = window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
-        top = NEG
-        for k in range(N_CELLS + 1):
-            top = max(top, window_worth_nb(work, k) - now)
+        # when even the best move could not beat `beat`, listing the moves is of no use
+        top = move_gain_bound_nb(prep, work)
         if not (top + pay + plain_after - plain - cost - params[P_TOOL_MARGIN] > beat):
             return NEG
-        scratch = np.empty(N_CELLS * N_CELLS, np.int64)   # room for every move
-        n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
-        for i in range(n):
-            x = move_gain_nb(s, p, prep, work, scratch[i])
-            best = max(best, x)
+        best = move_tool_best_nb(s, p, prep, work, effect)
         return best + pay + plain_after - plain if best > NEG else NEG
     return NEG
 

@@ -38,8 +38,8 @@ class SagradaSpec(CompiledGameSpec):
     default_strategy = "greedy"     # best immediate gain: the plain baseline player
     # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
     # (docs/search-players.md, "Sagrada"); measured on 2026-11-30 on the shared 2-core machine
-    # under load, with the code of that day (before the canonical redraw: other games, the
-    # same distribution)
+    # under load; the determinize of that day redrew the hidden cards from their hidden order,
+    # so today's code plays other games, from the same distribution
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 96, "rollout": "planner", "ranked": 1, "candidates": 3,
@@ -127,7 +127,7 @@ class SagradaSpec(CompiledGameSpec):
                               "matters",
                       "question": "How much is the first seat worth? Seats by their place in "
                                   "round 1's clockwise order (1 = the first start player)."},
-            # the issue's balance questions, answered by the generic report (analysis/breakdowns.py)
+            # the designer's balance questions, answered by the generic report (analysis/breakdowns.py)
             "breakdowns": [
                 # the seats chose their windows: an association, not the difficulty's effect
                 {"column": "difficulty", "label": "Window difficulty", "unit": "favor tokens",

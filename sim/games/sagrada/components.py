@@ -195,52 +195,9 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         _check_count(col, raw[key], (key,), counts.get(key), key)
         _check_duplicate_names(col, raw[key], (key,))
 
-    # windows: every physical card has exactly two sides
-    if isinstance(raw.get("windows"), list):
-        sides: dict = {}
-        for i, w in enumerate(raw["windows"]):  # raw: a window with another error still counts
-            card = w.get("card") if isinstance(w, dict) else None
-            if isinstance(card, int) and not isinstance(card, bool):
-                sides.setdefault(card, []).append(i)
-        for card, ids in sorted(sides.items()):
-            if len(ids) != 2:
-                where = ("windows", ids[-1])
-                col.add(where, f"card {card} has {len(ids)} side(s) (windows "
-                               f"{', '.join(str(i) for i in ids)}); every card has exactly 2")
-        n_cards = len(sides)
-        if rules is not None and n_cards and n_cards < E.MAX_PLAYERS * rules.window_cards:
-            col.add(("rules", "window_cards"),
-                    f"{E.MAX_PLAYERS} players x {rules.window_cards} cards need "
-                    f"{E.MAX_PLAYERS * rules.window_cards} window cards, the file has {n_cards}")
-
+    _check_window_cards(col, raw, rules)
     if rules is not None:
-        n_priv = len(raw["private"]) if isinstance(raw.get("private"), list) else None
-        if n_priv is not None and n_priv < max(E.MAX_PLAYERS, rules.solo_private):
-            col.add(("private",), f"needs at least {max(E.MAX_PLAYERS, rules.solo_private)} cards "
-                                  f"(one per player, {rules.solo_private} in solo), found {n_priv}")
-        n_pub = len(raw["public"]) if isinstance(raw.get("public"), list) else None
-        if n_pub is not None and n_pub < max(rules.public_objectives, rules.solo_public):
-            col.add(("rules", "public_objectives"),
-                    f"{max(rules.public_objectives, rules.solo_public)} face up, but only "
-                    f"{n_pub} public objectives in the file")
-        n_tool = len(raw["tools"]) if isinstance(raw.get("tools"), list) else None
-        if n_tool is not None and n_tool < max(rules.tool_cards, rules.solo_tools):
-            col.add(("rules", "tool_cards"),
-                    f"{max(rules.tool_cards, rules.solo_tools)} face up, but only {n_tool} "
-                    f"tool cards in the file")
-        if E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra > E.MAX_POOL:
-            col.add(("rules", "dice_per_player"),
-                    f"{E.MAX_PLAYERS} players draw {E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra}"
-                    f" dice a round, more than the engine's pool holds ({E.MAX_POOL})")
-        if dice is not None:
-            total = sum(dice.model_dump().values())
-            need = rules.rounds * max(E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra,
-                                      rules.solo_dice)
-            if total > E.MAX_DICE:
-                col.add(("dice",), f"{total} dice, more than the engine holds ({E.MAX_DICE})")
-            elif total < need:
-                col.add(("dice",), f"{total} dice, but {rules.rounds} rounds of a 4-player game "
-                                   f"draw {need}")
+        _check_rules_fit(col, raw, rules, dice)
 
     model = validate_whole(col, SagradaComponentFile, raw, {})
     return Components(game=GAME, path=path, text=text,
@@ -248,6 +205,61 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
                       data=model.model_dump(), tables=build_tables(model),
                       card_names=_card_names(model), overrides=list(overrides),
                       overrides_resolved=resolved)
+
+
+def _check_window_cards(col, raw: dict, rules) -> None:
+    """Every physical window card has exactly two sides, and there are enough cards to deal
+    `rules.window_cards` to each of 4 players."""
+    if not isinstance(raw.get("windows"), list):
+        return
+    sides: dict = {}
+    for i, w in enumerate(raw["windows"]):  # raw: a window with another error still counts
+        card = w.get("card") if isinstance(w, dict) else None
+        if isinstance(card, int) and not isinstance(card, bool):
+            sides.setdefault(card, []).append(i)
+    for card, ids in sorted(sides.items()):
+        if len(ids) != 2:
+            where = ("windows", ids[-1])
+            col.add(where, f"card {card} has {len(ids)} side(s) (windows "
+                           f"{', '.join(str(i) for i in ids)}); every card has exactly 2")
+    n_cards = len(sides)
+    if rules is not None and n_cards and n_cards < E.MAX_PLAYERS * rules.window_cards:
+        col.add(("rules", "window_cards"),
+                f"{E.MAX_PLAYERS} players x {rules.window_cards} cards need "
+                f"{E.MAX_PLAYERS * rules.window_cards} window cards, the file has {n_cards}")
+
+
+def _check_rules_fit(col, raw: dict, rules, dice) -> None:
+    """The rules fit the cards, the dice and the engine: enough private objectives, public
+    objectives and tool cards to deal, a 4-player pool within the engine's, enough dice for
+    every round and no more than the engine holds."""
+    n_priv = len(raw["private"]) if isinstance(raw.get("private"), list) else None
+    if n_priv is not None and n_priv < max(E.MAX_PLAYERS, rules.solo_private):
+        col.add(("private",), f"needs at least {max(E.MAX_PLAYERS, rules.solo_private)} cards "
+                              f"(one per player, {rules.solo_private} in solo), found {n_priv}")
+    n_pub = len(raw["public"]) if isinstance(raw.get("public"), list) else None
+    if n_pub is not None and n_pub < max(rules.public_objectives, rules.solo_public):
+        col.add(("rules", "public_objectives"),
+                f"{max(rules.public_objectives, rules.solo_public)} face up, but only "
+                f"{n_pub} public objectives in the file")
+    n_tool = len(raw["tools"]) if isinstance(raw.get("tools"), list) else None
+    if n_tool is not None and n_tool < max(rules.tool_cards, rules.solo_tools):
+        col.add(("rules", "tool_cards"),
+                f"{max(rules.tool_cards, rules.solo_tools)} face up, but only {n_tool} "
+                f"tool cards in the file")
+    if E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra > E.MAX_POOL:
+        col.add(("rules", "dice_per_player"),
+                f"{E.MAX_PLAYERS} players draw {E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra}"
+                f" dice a round, more than the engine's pool holds ({E.MAX_POOL})")
+    if dice is not None:
+        total = sum(dice.model_dump().values())
+        need = rules.rounds * max(E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra,
+                                  rules.solo_dice)
+        if total > E.MAX_DICE:
+            col.add(("dice",), f"{total} dice, more than the engine holds ({E.MAX_DICE})")
+        elif total < need:
+            col.add(("dice",), f"{total} dice, but {rules.rounds} rounds of a 4-player game "
+                               f"draw {need}")
 
 
 # rules copied as written into the tables' field of the same name (enums.TABLES_DTYPE)

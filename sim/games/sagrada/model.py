@@ -139,7 +139,8 @@ def end_turn_nb(s, p, trace, tn):
 @njit(cache=True, error_model="numpy")
 def action_point_nb(tables, s, trace, tn):
     """The seat in turn chooses its next action; when only "end the turn" is left the turn
-    ends without asking (the old loop's rule). Returns True if a decision is pending."""
+    ends without asking (no decision: the random player draws nothing there). Returns True if
+    a decision is pending."""
     p = s.seat
     n = action_options_nb(tables, s, p, s.opts)
     if n == 1:
@@ -351,8 +352,8 @@ def decision_nb(s):
 
 @njit(cache=True, error_model="numpy")
 def legal_nb(tables, s, options):
-    """The pending decision's legal options (computed when it was reached), in the old loop's
-    order: window sides; actions (drafts die * N_CELLS + cell, tools, OPT_END last); a tool's
+    """The pending decision's legal options (computed when it was reached), in this order
+    (the random player's draw depends on it): window sides; actions (drafts die * N_CELLS + cell, tools, OPT_END last); a tool's
     arguments; the held die's cells."""
     n = s.n_opts
     for i in range(n):

@@ -83,9 +83,11 @@ def clear_game_nb(s):
 @njit(cache=True, error_model="numpy")
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up: all dice in the bag; tool cards and public objectives face up (3 and 3; solo:
-    tables.solo_tools tools and 2 publics); 1 private objective per seat (solo: 2); 2 window cards
-    dealt per seat (their 4 sides are the seat's window choice, made in model.py); a random
-    start player holding the bag."""
+    tables.solo_tools tools and 2 publics); 1 private objective per seat (solo: 2); 2 window
+    cards dealt per seat (their 4 sides are the seat's window choice, made in model.py); a
+    random start player holding the bag. The chance stream is drawn in this order: the bag,
+    the tools, the public objectives, the private objectives, the window cards, the start
+    player."""
     clear_game_nb(s)
     init_streams_nb(s.streams, game_seed)
     solo = n_players == 1
@@ -94,7 +96,19 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     s.n_rounds = tables.rounds
     s.held_colour = -1
     s.seat = -1
+    fill_bag_nb(tables, s)
+    for p in range(MAX_PLAYERS):
+        clear_seat_nb(s, p)
+    deck = np.empty(max(tables.n_tools, max(tables.n_public, max(tables.n_private, tables.n_cards))), np.int64)
+    deal_face_up_nb(tables, s, solo, deck)
+    deal_hands_nb(tables, s, n_players, solo, deck)
+    s.first_start_player = randint_nb(s.streams, CHANCE, n_players)
+    s.start_player = s.first_start_player
 
+
+@njit(cache=True, error_model="numpy")
+def fill_bag_nb(tables, s):
+    """Every die of the box into the bag, shuffled."""
     n = 0
     for c in range(N_COLOURS):
         for _ in range(tables.dice_per_colour[c]):
@@ -103,75 +117,81 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     shuffle_nb(s.streams, CHANCE, s.bag, n)
     s.n_bag = n
 
-    for p in range(MAX_PLAYERS):
-        for c in range(N_CELLS):
-            s.win_colour[p, c] = NO_COLOUR
-            s.win_value[p, c] = NO_VALUE
-            s.win_exempt[p, c] = 0
-            s.restr_colour[p, c] = NO_COLOUR
-            s.restr_value[p, c] = NO_VALUE
-        s.n_placed[p] = 0
-        s.wmask[p] = 0
-        for k in range(N_COLOURS):
-            s.cmask[p, k] = 0
-            s.okc[p, k] = 0
-        for k in range(N_VALUES + 1):
-            s.vmask[p, k] = 0
-            s.okv[p, k] = 0
-        s.pattern[p] = -1
-        s.tokens[p] = 0
-        s.skip_second[p] = 0
-        for k in range(MAX_DEAL):
-            s.dealt[p, k] = -1
-        for k in range(N_PRIV_SLOTS):
-            s.priv[p, k] = -1
-        for k in range(MAX_IN_PLAY):
-            s.tool_uses[p, k] = 0
-        s.placed[p] = 0
-        s.passes[p] = 0
-        s.tool_cards_used[p] = 0
-        s.tokens_spent[p] = 0
-        s.moves[p] = 0
-        s.returned[p] = 0
 
-    deck = np.empty(max(tables.n_tools, max(tables.n_public, max(tables.n_private, tables.n_cards))), np.int64)
-    n_tools = tables.solo_tools if solo else tables.tool_cards
-    for i in range(tables.n_tools):
+@njit(cache=True, error_model="numpy")
+def clear_seat_nb(s, p):
+    """Seat p before the game: an empty window with no pattern, no tokens, no cards, every
+    counter 0."""
+    for c in range(N_CELLS):
+        s.win_colour[p, c] = NO_COLOUR
+        s.win_value[p, c] = NO_VALUE
+        s.win_exempt[p, c] = 0
+        s.restr_colour[p, c] = NO_COLOUR
+        s.restr_value[p, c] = NO_VALUE
+    s.n_placed[p] = 0
+    s.wmask[p] = 0
+    for k in range(N_COLOURS):
+        s.cmask[p, k] = 0
+        s.okc[p, k] = 0
+    for k in range(N_VALUES + 1):
+        s.vmask[p, k] = 0
+        s.okv[p, k] = 0
+    s.pattern[p] = -1
+    s.tokens[p] = 0
+    s.skip_second[p] = 0
+    for k in range(MAX_DEAL):
+        s.dealt[p, k] = -1
+    for k in range(N_PRIV_SLOTS):
+        s.priv[p, k] = -1
+    for k in range(MAX_IN_PLAY):
+        s.tool_uses[p, k] = 0
+    s.placed[p] = 0
+    s.passes[p] = 0
+    s.tool_cards_used[p] = 0
+    s.tokens_spent[p] = 0
+    s.moves[p] = 0
+    s.returned[p] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def shuffled_deck_nb(s, deck, n):
+    """deck[:n] = card ids 0..n-1 in a random order (the chance stream)."""
+    for i in range(n):
         deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_tools)
+    shuffle_nb(s.streams, CHANCE, deck, n)
+
+
+@njit(cache=True, error_model="numpy")
+def deal_face_up_nb(tables, s, solo, deck):
+    """The tool cards (solo: as many as the difficulty) and the public objectives face up."""
+    n_tools = tables.solo_tools if solo else tables.tool_cards
+    shuffled_deck_nb(s, deck, tables.n_tools)
     for k in range(MAX_IN_PLAY):
         s.tools[k] = deck[k] if k < n_tools else -1
         s.tool_tokens[k] = 0
         s.tool_gone[k] = 0
     s.n_tools = n_tools
-
     n_pub = tables.solo_public if solo else tables.public_objectives
-    for i in range(tables.n_public):
-        deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_public)
+    shuffled_deck_nb(s, deck, tables.n_public)
     for k in range(N_PUB_SLOTS):
         s.public[k] = deck[k] if k < n_pub else -1
     s.n_public = n_pub
 
+
+@njit(cache=True, error_model="numpy")
+def deal_hands_nb(tables, s, n_players, solo, deck):
+    """Each seat's private objective(s) (solo: tables.solo_private) and window cards."""
     n_priv = tables.solo_private if solo else 1
-    for i in range(tables.n_private):
-        deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_private)
+    shuffled_deck_nb(s, deck, tables.n_private)
     for p in range(n_players):
         for k in range(n_priv):
             s.priv[p, k] = deck[p * n_priv + k]
     s.n_private = n_priv
-
-    for i in range(tables.n_cards):
-        deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_cards)
+    shuffled_deck_nb(s, deck, tables.n_cards)
     n_deal = tables.window_cards
     for p in range(n_players):
         for k in range(n_deal):
             s.dealt[p, k] = deck[p * n_deal + k]
-
-    s.first_start_player = randint_nb(s.streams, CHANCE, n_players)
-    s.start_player = s.first_start_player
 
 
 @njit(cache=True, error_model="numpy")
