@@ -292,3 +292,37 @@ def test_the_quick_tool_checks_agree_with_the_tools_argument_lists(comp, T):
             assert st.tobytes() == before   # the checks put every lifted die back
     for what in ("lens", "lathekin", E.T_GROZING_PLIERS, E.T_GRINDING_STONE, E.T_CORK_BACKED):
         assert seen.get((what, True), 0) > 0 and seen.get((what, False), 0) > 0, (what, seen)
+
+
+def test_observe_shows_every_game_scalar_and_counter(comp, T):
+    """observe_nb lists the named game scalars and per-seat counters by hand: a change in any
+    of them shows in what a seat sees."""
+    sids, params = strategies(comp, 3, "planner,random,greedy")
+    st = L.start(T, 3, 321)
+    L.advance_nb(T, st, sids, params, 40)
+    seen = observe(T, st, 0)
+    for name in E.GAME_SCALARS:
+        changed = st.copy()
+        changed[0][name] = changed[0][name] + 1
+        assert not np.array_equal(observe(T, changed, 0), seen), name
+    for name in E.SEAT_COUNTERS:
+        for seat in range(E.MAX_PLAYERS):
+            changed = st.copy()
+            changed[0][name][seat] += 1
+            assert not np.array_equal(observe(T, changed, 0), seen), (name, seat)
+
+
+def test_setup_clears_every_scalar_and_counter_of_a_reused_state(comp, T):
+    """A state record reused for the next game (the harness plays a chunk on one record)
+    starts it exactly as a new record does: every game scalar and per-seat counter."""
+    sids, params = strategies(comp, 4, "planner")
+    used = L.start(T, 4, 11)
+    L.advance_nb(T, used, sids, params, 10 ** 6)
+    assert M.is_over_nb(used[0]) and used[0]["placed"].sum() > 0
+    no_trace = (np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
+    for n in (1, 2, 4):
+        again = used.copy()
+        M.setup_nb(T[0], again[0], n, np.uint64(5), *no_trace)
+        fresh = L.start(T, n, 5)
+        for name in E.GAME_SCALARS + E.SEAT_COUNTERS:
+            assert np.array_equal(again[0][name], fresh[0][name]), (n, name)
