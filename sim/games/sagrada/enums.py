@@ -105,7 +105,7 @@ END_REASON_NAMES = ("rounds",)
 
 def _tables_dtype():
     """The kernels' tables. Card ids are row indices (0-based, file order); rows past the
-    counts are zero."""
+    counts are zero. Aligned, as STATE_DTYPE (below)."""
     return np.dtype([
         ("n_patterns", np.int64),                   # window pattern sides in the file
         ("n_cards", np.int64),                      # physical window cards (2 sides each)
@@ -145,7 +145,7 @@ def _tables_dtype():
         ("solo_tools", np.int64),          # solo: tool cards = difficulty, 1 (hardest) .. 5
                                            #   (easiest) (3)
         ("solo_empty_penalty", np.int64),  # solo: points lost per empty space (3)
-    ])
+    ], align=True)
 
 
 TABLES_DTYPE = _tables_dtype()
@@ -168,7 +168,9 @@ M_IGNORE_SHADE = 2     # Copper Foil Burnisher
 M_NOT_ADJACENT = 4     # Cork-backed Straightedge: next to no die instead of next to one
 
 # The state of one game: one numpy record of fixed-size arrays, passed by reference; the whole
-# game is in it (model.py: copying it copies the game). Public: everything except the bag's
+# game is in it (model.py: copying it copies the game). Declared aligned (every field is 8
+# bytes: no padding, the same layout): numba then accesses a scalar field as an aligned word;
+# on an unaligned record it must assume any address (align 1) and optimises less. Public: everything except the bag's
 # order, other seats' private objectives (priv), and during the window choice the other seats'
 # dealt cards and hidden choices (pending_window) (model.observe_nb, determinize_nb).
 STATE_DTYPE = np.dtype([
@@ -254,7 +256,7 @@ STATE_DTYPE = np.dtype([
     ("moves", np.int64, (MAX_PLAYERS,)),               # window dice moved by tools
     ("returned", np.int64, (MAX_PLAYERS,)),            # dice a tool returned to the pool
     # (illegal answers and choices are the harness's counts: columns illegal, choices)
-])
+], align=True)
 GAME_SCALARS = STATE_DTYPE.names[:STATE_DTYPE.names.index("bag")]
 SEAT_COUNTERS = STATE_DTYPE.names[STATE_DTYPE.names.index("placed"):]
 
