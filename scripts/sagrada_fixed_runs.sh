@@ -1,11 +1,13 @@
 #!/bin/sh
-# Fixed Sagrada runs for the "no rule changed" check of issue 12 (not a test: a record).
-# Usage: scripts/sagrada_fixed_runs.sh OUTDIR [BEFOREDIR]
-#   e.g. /tmp/sagrada-before with the old engine, then /tmp/sagrada-after /tmp/sagrada-before
+# Fixed Sagrada runs: the "no rule changed" check of a change to the engine (not a test: a
+# record). Usage: scripts/sagrada_fixed_runs.sh OUTDIR [BEFOREDIR]
+#   e.g. /tmp/sagrada-before with the code before the change (a copy of that commit, run from
+#   its own folder), then /tmp/sagrada-after /tmp/sagrada-before with the code after
 # 200 games each, seed 7, 1 worker: players 1..4 x every built-in strategy, one mixed 4-player
 # run, solo at difficulties 1 (hardest) and 5 (easiest) with the planner. With BEFOREDIR, each
 # run is compared with the same run there by scripts/compare_logs.py (exit 1 on a difference).
-# The old column `broken` (always 0 outside checked test runs) is gone since the port: ignored.
+# Column `broken` is ignored: only the logs of the first, hand-written engine have it (always
+# 0 outside checked test runs).
 set -e
 OUT=${1:?output folder}
 BEFORE=$2

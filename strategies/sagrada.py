@@ -22,14 +22,13 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sagrada.enums import (
-    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, G_DRAFTS_LEFT, G_HELD_COLOUR,
-    G_HELD_VALUE, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_SPENT, G_N_TRACK,
-    G_SOLO, M_NOT_ADJACENT, MAX_OPTIONS, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
+    COLS, DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, DIAG, FULL_MASK, M_NOT_ADJACENT,
+    MAX_OPTIONS, MAX_TRACK, N_CELLS, N_COLOURS, N_PUB_SLOTS, N_VALUES, NO_COLOUR, NO_VALUE,
     OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
-    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, R_EMPTY_PENALTY,
-    R_SOLO_EMPTY_PENALTY, ROWS, T_CORK_BACKED, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER,
-    T_GRINDING_STONE, T_GROZING_PLIERS, T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH,
-    T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL, M_IGNORE_COLOUR, M_IGNORE_SHADE,
+    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, ROWS, T_CORK_BACKED,
+    T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS,
+    T_LENS_CUTTER, T_COPPER_FOIL, T_EGLOMISE_BRUSH, T_LATHEKIN, T_RUNNING_PLIERS, T_TAP_WHEEL,
+    M_IGNORE_COLOUR, M_IGNORE_SHADE,
 )
 from sim.games.sagrada.nb import (dilate4_nb, legal_mask_nb, lift_nb, move_options_nb,
                                   tool_cost_nb, track_colours_nb, unlift_nb)
@@ -55,7 +54,7 @@ PREP_PTS = PREP_KIND + N_PUB_SLOTS   # [72:75] its points
 PREP_LEN = PREP_PTS + N_PUB_SLOTS
 
 # work_nb's tables of one decision (the window does not change while a strategy weighs its
-# options): each holds exactly the number value_nb used to compute again and again
+# options): each holds a number value_nb would otherwise compute again and again
 DIE = N_VALUES + 1                   # index of die (c, v) in a per-die table: c * DIE + v
 W_MEMO = 0                           # best_memo_nb: best plain placement worth of each die
 W_BASE = W_MEMO + N_COLOURS * DIE    # filling a space + the die's private-objective pips
@@ -86,8 +85,8 @@ def prep_nb(tables, s, p, prep):
     public objectives face up (PREP_N_PUB, PREP_KIND, PREP_PTS)."""
     for k in range(PREP_LEN):
         prep[k] = 0
-    prep[PREP_N_PUB] = s.g[G_N_PUBLIC]
-    for k in range(s.g[G_N_PUBLIC]):
+    prep[PREP_N_PUB] = s.n_public
+    for k in range(s.n_public):
         prep[PREP_KIND + k] = tables.public_kind[s.public[k]]
         prep[PREP_PTS + k] = tables.public_points[s.public[k]]
     for cell in range(N_CELLS):
@@ -169,9 +168,9 @@ def line_gain_nb(mask, n, x, length, points):
 @njit(cache=True, error_model="numpy")
 def empty_penalty_nb(tables, s):
     """Points lost per open space at the end (rules: 1; solo 3)."""
-    if s.g[G_SOLO] == 1:
-        return float(tables.rules[R_SOLO_EMPTY_PENALTY])
-    return float(tables.rules[R_EMPTY_PENALTY])
+    if s.solo == 1:
+        return float(tables.solo_empty_penalty)
+    return float(tables.empty_penalty)
 
 
 @njit(cache=True, error_model="numpy")
@@ -181,7 +180,7 @@ def private_weight_nb(tables, s, p, prep, c, params, planner):
     far) the weight P_PRIV_TRAIL."""
     lead = -1
     mine = False
-    for k in range(s.g[G_N_PRIVATE]):
+    for k in range(s.n_private):
         card = s.priv[p, k]
         if card < 0:
             continue
@@ -211,7 +210,7 @@ def work_nb(tables, s, p, prep, params, planner, work):
             val = params[P_FILL] * pen
             val += params[P_PRIVATE] * float(v) * weight
             work[W_BASE + c * DIE + v] = val
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         o = s.public[k]
         kind = tables.public_kind[o]
         pts = tables.public_points[o]
@@ -401,7 +400,7 @@ def window_public_fit_nb(tables, s, pat):
     the set (points / kinds in the set); plus, for colour diagonals, each colour space with a
     diagonal space of its colour."""
     fit = 0.0
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         o = s.public[k]
         kind = tables.public_kind[o]
         pts = float(tables.public_points[o])
@@ -446,7 +445,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
     """Greedy: the side with the most favor tokens (solo, where no tokens are given: the
     easiest side). Planner: favor tokens (not in solo), restrictions, spaces of its private
     colour(s) and the public objectives' fit."""
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     best_i = 0
     best_v = NEG
     for i in range(n_options):
@@ -461,7 +460,7 @@ def choose_window_nb(tables, s, p, params, planner, options, n_options):
                 if rc != NO_COLOUR or tables.pattern_value[pat, cell] != NO_VALUE:
                     v -= params[P_WIN_RESTRICT]
                 if rc != NO_COLOUR:
-                    for k in range(s.g[G_N_PRIVATE]):
+                    for k in range(s.n_private):
                         card = s.priv[p, k]
                         if card >= 0 and tables.private_colour[card] == rc:
                             v += params[P_WIN_PRIVATE]
@@ -487,18 +486,18 @@ def bag_counts_nb(tables, s, counts):
     the pool, the round track, the spent dice, the windows and a held die); never the bag."""
     for c in range(N_COLOURS):
         counts[c] = tables.dice_per_colour[c]
-    for k in range(s.g[G_N_POOL]):
+    for k in range(s.n_pool):
         counts[s.pool_colour[k]] -= 1
-    for k in range(s.g[G_N_TRACK]):
+    for k in range(s.n_track):
         counts[s.track_colour[k]] -= 1
-    for k in range(s.g[G_N_SPENT]):
+    for k in range(s.n_spent):
         counts[s.spent_colour[k]] -= 1
-    for q in range(s.g[G_N_PLAYERS]):
+    for q in range(s.n_players):
         for cell in range(N_CELLS):
             if s.win_colour[q, cell] != NO_COLOUR:
                 counts[s.win_colour[q, cell]] -= 1
-    if s.g[G_HELD_COLOUR] >= 0:
-        counts[s.g[G_HELD_COLOUR]] -= 1
+    if s.held_colour >= 0:
+        counts[s.held_colour] -= 1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -547,7 +546,7 @@ def plain_best_nb(s, p, prep, work, skip, tw):
     """Planner: the best plain draft (placement worth + solo target bonus) from the pool
     without die `skip` (-1: none); NEG if no die has a legal space."""
     best = NEG
-    for i in range(s.g[G_N_POOL]):
+    for i in range(s.n_pool):
         if i == skip:
             continue
         x = best_memo_nb(s, p, prep, work, s.pool_colour[i], s.pool_value[i])
@@ -557,19 +556,147 @@ def plain_best_nb(s, p, prep, work, skip, tw):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def drafted_die_best_nb(s, p, prep, work, effect, payer, tw):
+    """Planner: the best outcome of a tool that changes the die it drafts (Grozing Pliers,
+    Grinding Stone, Cork-backed Straightedge, Flux Brush) over the pool dice but the payer,
+    solo target bonus included; NEG if none can be placed."""
+    best = NEG
+    for i in range(s.n_pool):
+        if i == payer:
+            continue
+        c = s.pool_colour[i]
+        v = s.pool_value[i]
+        bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
+        if effect == T_GROZING_PLIERS:
+            if v > 1:
+                x = best_memo_nb(s, p, prep, work, c, v - 1)
+                if x > NEG:
+                    best = max(best, x + bonus)
+            if v < N_VALUES:
+                x = best_memo_nb(s, p, prep, work, c, v + 1)
+                if x > NEG:
+                    best = max(best, x + bonus)
+        elif effect == T_GRINDING_STONE:
+            x = best_memo_nb(s, p, prep, work, c, 7 - v)
+            if x > NEG:
+                best = max(best, x + bonus)
+        elif effect == T_CORK_BACKED:
+            x, _ = best_cell_nb(s, p, prep, work, c, v, M_NOT_ADJACENT, True)
+            if x > NEG:
+                best = max(best, x + bonus)
+        else:
+            best = max(best, reroll_worth_nb(s, p, prep, work, c, tw) + bonus)
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def flux_remover_best_nb(tables, s, p, prep, work, payer, tw):
+    """Planner: Flux Remover's best expected outcome over the pool dice it may return (the
+    payer excepted); NEG with no such die."""
+    best = NEG
+    counts = np.zeros(N_COLOURS, np.int64)
+    bag_counts_nb(tables, s, counts)
+    for i in range(s.n_pool):
+        if i != payer:
+            best = max(best, flux_remover_worth_nb(s, p, prep, work, i, tw, counts))
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def lens_cutter_best_nb(s, p, prep, work, payer, tw):
+    """Planner: Lens Cutter's best swap: the best placement of a round-track die, giving away
+    the lowest pool die (solo: it joins the track, whose sum is the target); NEG if no
+    round-track die can be placed or no pool die but the payer is left to give."""
+    best = NEG
+    give = 1 << 30
+    for i in range(s.n_pool):
+        if i != payer and s.pool_value[i] < give:
+            give = s.pool_value[i]
+    if give == 1 << 30:
+        return NEG
+    for k in range(s.n_track):
+        x = best_memo_nb(s, p, prep, work, s.track_colour[k], s.track_value[k])
+        if x > NEG:
+            best = max(best, x + tw * float(s.track_value[k] - give))
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def glazing_hammer_gain_nb(s, p, prep, work, payer, tw, plain, pay):
+    """Planner: Glazing Hammer re-rolls every pool die but the payer before this turn's draft:
+    the best expected placement after against the best draft now (plain), plus what the payer
+    is worth (pay); solo: the dice not drafted go to the track, after the re-roll at the mean
+    value. NEG if no die is left."""
+    mean = float(N_VALUES + 1) / 2.0
+    after = NEG
+    left = 0.0
+    n_left = 0
+    for i in range(s.n_pool):
+        if i == payer:
+            continue
+        after = max(after, reroll_worth_nb(s, p, prep, work, s.pool_colour[i], 0.0))
+        left += float(s.pool_value[i])
+        n_left += 1
+    if after == NEG:
+        return NEG
+    return after - plain + tw * (left - mean * float(n_left - 1)) + pay
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def running_pliers_gain_nb(s, p, prep, work, payer, tw, solo, pliers_later, pay):
+    """Planner: Running Pliers drafts a second die now and skips the second turn; when nobody
+    drafts in between (solo, or the last seat of the snake, whose two turns are back to back)
+    the second turn would offer the same dice (payer included), else the loss of the second
+    turn counts pliers_later (P_PLIERS_LATER) of the best draft now; plus what the payer is
+    worth (pay). NEG without a second draft."""
+    second = plain_best_nb(s, p, prep, work, payer, tw)
+    if second == NEG:
+        return NEG
+    anyway = plain_best_nb(s, p, prep, work, -1, tw)
+    back_to_back = solo or s.order[s.n_players - 1] == p
+    later = 1.0 if back_to_back else pliers_later
+    return second - later * anyway + pay
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def move_gain_bound_nb(prep, work):
+    """Planner: the most a move of a window die can gain: a move's gain is the worth of some
+    dead-space count minus the worth now (move_gain_nb)."""
+    now = window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
+    top = NEG
+    for k in range(N_CELLS + 1):
+        top = max(top, window_worth_nb(work, k) - now)
+    return top
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def move_tool_best_nb(s, p, prep, work, effect):
+    """Planner: the best gain in window worth of a move tool's move (Eglomise Brush, Copper
+    Foil Burnisher, Lathekin's first move, Tap Wheel's); NEG without a move."""
+    mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
+    filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
+    best = NEG
+    scratch = np.empty(N_CELLS * N_CELLS, np.int64)   # room for every move
+    n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
+    for i in range(n):
+        x = move_gain_nb(s, p, prep, work, scratch[i])
+        best = max(best, x)
+    return best
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost, beat):
     """Planner: what using tool `slot` now is worth compared with the plain best draft
     (best_plain, solo target bonus included), before its cost; NEG if the planner does not
     use this tool. payer: solo, the pool die that pays (it leaves play: it can no longer be
     drafted, and its pips no longer count in the target); -1 otherwise. work: work_nb()'s
-    of this decision, planner on. cost, beat: the tool is
-    used only if gain - cost - P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it
-    cannot be, NEG without valuing it (beat = NEG: always valued)."""
+    of this decision, planner on. cost, beat: the tool is used only if gain - cost -
+    P_TOOL_MARGIN > beat (choose_action_nb); when a bound shows it cannot be, NEG without
+    valuing it (beat = NEG: always valued)."""
     effect = tables.tool_effect[s.tools[slot]]
-    n_pool = s.g[G_N_POOL]
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     tw = params[P_TARGET] if solo else 0.0
-    draft_free = s.g[G_DRAFTS_LEFT] > 0
+    draft_free = s.drafts_left > 0
     plain = best_plain if best_plain > NEG else 0.0
     # a non-drafting tool leaves the turn's draft to come, from a pool without the payer
     plain_after = plain
@@ -579,105 +706,32 @@ def tool_gain_nb(tables, s, p, slot, payer, prep, work, best_plain, params, cost
         if draft_free:
             x = plain_best_nb(s, p, prep, work, payer, tw)
             plain_after = x if x > NEG else 0.0
-    best = NEG
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED or effect == T_FLUX_BRUSH:
         if not draft_free:
             return NEG
-        for i in range(n_pool):
-            if i == payer:
-                continue
-            c = s.pool_colour[i]
-            v = s.pool_value[i]
-            bonus = tw * float(v)   # solo: the die drafted is one pip-count less on the track
-            if effect == T_GROZING_PLIERS:
-                if v > 1:
-                    x = best_memo_nb(s, p, prep, work, c, v - 1)
-                    if x > NEG:
-                        best = max(best, x + bonus)
-                if v < N_VALUES:
-                    x = best_memo_nb(s, p, prep, work, c, v + 1)
-                    if x > NEG:
-                        best = max(best, x + bonus)
-            elif effect == T_GRINDING_STONE:
-                x = best_memo_nb(s, p, prep, work, c, 7 - v)
-                if x > NEG:
-                    best = max(best, x + bonus)
-            elif effect == T_CORK_BACKED:
-                x, _ = best_cell_nb(s, p, prep, work, c, v, M_NOT_ADJACENT, True)
-                if x > NEG:
-                    best = max(best, x + bonus)
-            else:
-                best = max(best, reroll_worth_nb(s, p, prep, work, c, tw) + bonus)
+        best = drafted_die_best_nb(s, p, prep, work, effect, payer, tw)
         return best - plain + pay if best > NEG else NEG
     if effect == T_FLUX_REMOVER:
         if not draft_free:
             return NEG
-        counts = np.zeros(N_COLOURS, np.int64)
-        bag_counts_nb(tables, s, counts)
-        for i in range(n_pool):
-            if i != payer:
-                best = max(best, flux_remover_worth_nb(s, p, prep, work, i, tw, counts))
+        best = flux_remover_best_nb(tables, s, p, prep, work, payer, tw)
         return best - plain + pay if best > NEG else NEG
     if effect == T_LENS_CUTTER:
         if not draft_free:
             return NEG
-        # the pool die given away lands on the track: give the lowest (solo target)
-        give = 1 << 30
-        for i in range(n_pool):
-            if i != payer and s.pool_value[i] < give:
-                give = s.pool_value[i]
-        if give == 1 << 30:
-            return NEG
-        for k in range(s.g[G_N_TRACK]):
-            x = best_memo_nb(s, p, prep, work, s.track_colour[k], s.track_value[k])
-            if x > NEG:
-                best = max(best, x + tw * float(s.track_value[k] - give))
+        best = lens_cutter_best_nb(s, p, prep, work, payer, tw)
         return best - plain + pay if best > NEG else NEG
     if effect == T_GLAZING_HAMMER:
-        # every pool die but the payer re-rolled before this turn's draft: the best expected
-        # placement after against the best draft now; solo: the dice not drafted go to the
-        # track, after the re-roll at the mean value
-        mean = float(N_VALUES + 1) / 2.0
-        after = NEG
-        left = 0.0
-        n_left = 0
-        for i in range(n_pool):
-            if i == payer:
-                continue
-            after = max(after, reroll_worth_nb(s, p, prep, work, s.pool_colour[i], 0.0))
-            left += float(s.pool_value[i])
-            n_left += 1
-        if after == NEG:
-            return NEG
-        return after - plain + tw * (left - mean * float(n_left - 1)) + pay
+        return glazing_hammer_gain_nb(s, p, prep, work, payer, tw, plain, pay)
     if effect == T_RUNNING_PLIERS:
-        # a second draft now, the second turn skipped; when nobody drafts in between (solo,
-        # or the last seat of the snake, whose two turns are back to back) the second turn
-        # would offer the same dice (payer included)
-        second = plain_best_nb(s, p, prep, work, payer, tw)
-        if second == NEG:
-            return NEG
-        anyway = plain_best_nb(s, p, prep, work, -1, tw)
-        n = s.g[G_N_PLAYERS]
-        back_to_back = solo or s.order[n - 1] == p
-        later = 1.0 if back_to_back else params[P_PLIERS_LATER]
-        return second - later * anyway + pay
+        return running_pliers_gain_nb(s, p, prep, work, payer, tw, solo, params[P_PLIERS_LATER],
+                                      pay)
     if effect == T_EGLOMISE_BRUSH or effect == T_COPPER_FOIL or effect == T_LATHEKIN or effect == T_TAP_WHEEL:
-        mode = M_IGNORE_COLOUR if effect == T_EGLOMISE_BRUSH else (M_IGNORE_SHADE if effect == T_COPPER_FOIL else 0)
-        filt = track_colours_nb(s) if effect == T_TAP_WHEEL else -1
-        # a move's gain is the worth of some dead-space count minus the worth now: when the
-        # best count could not beat `beat`, listing the moves is of no use
-        now = window_worth_nb(work, popcount_nb(prep[PREP_DEAD]))
-        top = NEG
-        for k in range(N_CELLS + 1):
-            top = max(top, window_worth_nb(work, k) - now)
+        # when even the best move could not beat `beat`, listing the moves is of no use
+        top = move_gain_bound_nb(prep, work)
         if not (top + pay + plain_after - plain - cost - params[P_TOOL_MARGIN] > beat):
             return NEG
-        scratch = np.empty(N_CELLS * N_CELLS, np.int64)   # room for every move
-        n = move_options_nb(s, p, mode, filt, -1, scratch, 0)
-        for i in range(n):
-            x = move_gain_nb(s, p, prep, work, scratch[i])
-            best = max(best, x)
+        best = move_tool_best_nb(s, p, prep, work, effect)
         return best + pay + plain_after - plain if best > NEG else NEG
     return NEG
 
@@ -687,7 +741,7 @@ def choose_action_nb(tables, s, p, params, planner, options, n_options, keep):
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
     work = work_nb(tables, s, p, prep, params, planner, keep)
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     # solo: a die drafted is a die less on the round track, whose sum is the target to beat
     tw = params[P_TARGET] if planner and solo else 0.0
     best_i = -1
@@ -746,7 +800,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
     the target bonus of the dice it takes off the round track)."""
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
-    tw = params[P_TARGET] if planner and s.g[G_SOLO] == 1 else 0.0
+    tw = params[P_TARGET] if planner and s.solo == 1 else 0.0
     best_i = 0
     best_v = NEG
     work = work_nb(tables, s, p, prep, params, planner, keep)
@@ -775,7 +829,7 @@ def choose_tool_nb(tables, s, p, effect, step, params, planner, options, n_optio
         elif effect == T_FLUX_REMOVER:
             # the drawn die's value: its best placement; unplaceable (any value offered): it
             # goes to the pool, solo as low as it can (the target)
-            x, _ = best_cell_nb(s, p, prep, work, s.g[G_HELD_COLOUR], code, 0, planner)
+            x, _ = best_cell_nb(s, p, prep, work, s.held_colour, code, 0, planner)
             if x == NEG:
                 x = -tw * float(code)
         elif effect == T_LENS_CUTTER:
@@ -801,8 +855,8 @@ def choose_place_nb(tables, s, p, mode, params, planner, options, n_options, kee
     prep = np.empty(PREP_LEN, np.int64)
     prep_nb(tables, s, p, prep)
     work = work_nb(tables, s, p, prep, params, planner, keep)
-    c = s.g[G_HELD_COLOUR]
-    v = s.g[G_HELD_VALUE]
+    c = s.held_colour
+    v = s.held_value
     best_i = 0
     best_v = NEG
     for i in range(n_options):

@@ -57,19 +57,19 @@ def test_every_step_keeps_the_invariants(comp, T, n, names, games):
 def test_final_states_recompute_with_the_naive_rules(comp, T, n):
     names = ["random", "planner", "greedy", "random"][:n]
     p = prep(comp, names, n)
-    t = comp.tables
+    t = comp.tables[0]
     data = comp.data
     for game in range(60):
         _, out, st = traced_game(T, n, RUN_SEED, game, p.strategy_ids, p.strategy_params, 4000)
         win = out["win"]
         s = st[0]
-        assert s["g"][E.G_OVER] == 1 and s["g"][E.G_ROUND] == 10
+        assert s["over"] == 1 and s["round"] == 10
         # dice: 18 of each colour somewhere
         counts = np.zeros(5, np.int64)
-        for arr, k in ((s["bag"], E.G_N_BAG), (s["track_colour"], E.G_N_TRACK),
-                       (s["spent_colour"], E.G_N_SPENT)):
-            counts += np.bincount(arr[:s["g"][k]], minlength=5)
-        assert s["g"][E.G_N_POOL] == 0 and s["g"][E.G_HELD_COLOUR] == -1
+        for arr, k in ((s["bag"], "n_bag"), (s["track_colour"], "n_track"),
+                       (s["spent_colour"], "n_spent")):
+            counts += np.bincount(arr[:s[k]], minlength=5)
+        assert s["n_pool"] == 0 and s["held_colour"] == -1
         for q in range(n):
             w = nv.window_from_state(s, q)
             counts += np.bincount([d[0] for d in w if d], minlength=5)
@@ -93,12 +93,12 @@ def test_final_states_recompute_with_the_naive_rules(comp, T, n):
             assert out[q]["score"] == sum(expect)
             if n == 1:
                 assert tokens == 0
-                target = int(s["track_value"][:s["g"][E.G_N_TRACK]].sum())
+                target = int(s["track_value"][:s["n_track"]].sum())
                 assert out[q]["target"] == target and win[q] == (1.0 if sum(expect) > target else 0.0)
         assert list(counts) == [18] * 5
         if n > 1:
             # ranking: score, private, tokens, later seat in the last round's order
-            last_start = (int(s["g"][E.G_FIRST_START]) + 9) % n
+            last_start = (int(s["first_start_player"]) + 9) % n
             key = lambda q: (out[q]["score"], out[q]["pts_private"], int(s["tokens"][q]),
                              (q - last_start) % n)
             order = sorted(range(n), key=key, reverse=True)
@@ -110,16 +110,16 @@ def take_from_bag(st, colour_letters):
     """Remove dice of these colours from the bag (they are about to be put in a window)."""
     for ch in colour_letters:
         c = E.COLOUR_LETTERS.index(ch)
-        n = int(st[0]["g"][E.G_N_BAG])
+        n = int(st[0]["n_bag"])
         i = int(np.where(st[0]["bag"][:n] == c)[0][0])
         st[0]["bag"][i], st[0]["bag"][n - 1] = st[0]["bag"][n - 1], st[0]["bag"][i]
-        st[0]["g"][E.G_N_BAG] = n - 1
+        st[0]["n_bag"] = n - 1
 
 
 def test_the_checker_catches_broken_states(comp, T):
     st = fresh_state(T, 2)
     assert check_state_nb(T[0], st[0]) == 0
-    st[0]["g"][E.G_N_BAG] -= 1                       # a die vanished
+    st[0]["n_bag"] -= 1                       # a die vanished
     assert check_state_nb(T[0], st[0]) == E.CHK_DICE
     st = fresh_state(T, 2)
     take_from_bag(st, "RR")

@@ -1,8 +1,8 @@
 """Sagrada's forward model (sim/games/sagrada/model.py), played by the contract's loop
 (sim/harness.py; tests/sagrada_model_loop.py steps it from the tests):
 
-  * no rule changed: the same seeds give exactly the logs and replays of the old play loop
-    (digests recorded from play.py's play_chunk_nb / trace_game_nb before the port);
+  * no rule changed: the same seeds give exactly the reference logs and replays (OLD_ENGINE's
+    digests, of the first, hand-written play loop);
   * the whole game is in the state: a copied state has the same future;
   * the window choice is simultaneous: a seat's choice stays hidden until every seat chose;
   * determinize_nb keeps what the seat saw and redraws what it did not;
@@ -22,10 +22,11 @@ from tests import sagrada_model_loop as L
 
 RUN_SEED = 7
 
-# Recorded from the OLD engine (play.py's play_chunk_nb, 40 games, seed 7, and
-# trace_game_nb's events of game 3) before the port: (records digest, trace digest). The
-# digest covers every column of RECORD (the old column `broken`, always 0 outside checked
-# test runs, is gone: the harness's checked kernel reports the first failure).
+# The reference: (records digest, trace digest) of 40 games, seed 7, and of game 3's trace
+# events, as the first, hand-written play loop of the rules played them (play.py's
+# play_chunk_nb and trace_game_nb). The records digest covers every column of RECORD but
+# `broken`, a column that loop had (always 0 outside checked runs; the harness's checked
+# kernel reports the first broken invariant instead).
 OLD_ENGINE = {
     (1, "random"): ("db4473da489f62d2", "48a1922f67612013"),
     (1, "greedy"): ("cdb01ece833a7479", "e1659de070b806a3"),
@@ -140,7 +141,7 @@ def test_window_choices_stay_hidden_until_every_seat_chose(comp, T):
             assert (s["pattern"][:3] == -1).all() and (s["tokens"][:3] == 0).all()
     assert list(s["pattern"][:3]) == chosen
     assert list(s["tokens"][:3]) == [int(T[0]["pattern_difficulty"][c]) for c in chosen]
-    assert M.decision_nb(s) == E.DEC_ACTION and s["g"][E.G_N_POOL] == 7
+    assert M.decision_nb(s) == E.DEC_ACTION and s["n_pool"] == 7
 
 
 def sample_states(T, sids, params, n, games=12,
@@ -165,7 +166,7 @@ def observe(T, st, seat):
 SEEN = ("pool_colour", "pool_value", "track_colour", "track_value", "track_round", "spent_colour",
         "spent_value", "win_colour", "win_value", "win_exempt", "n_placed", "pattern",
         "restr_colour", "restr_value", "tokens", "public", "tools", "tool_tokens", "tool_gone",
-        "tool_uses", "skip_second", "order", "stats")
+        "tool_uses", "skip_second", "order") + E.SEAT_COUNTERS
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -182,16 +183,16 @@ def test_determinize_keeps_what_the_seat_saw_and_redraws_the_rest(comp, T, n):
             assert np.array_equal(observe(T, st, seat), observe(T, d, seat))
             for f in SEEN:
                 assert np.array_equal(a[f], b[f]), f
-            g_a, g_b = a["g"].copy(), b["g"].copy()
-            if a["g"][E.G_DEC] == E.DEC_WINDOW and M.to_move_nb(a) != seat:
-                g_a[E.G_N_OPTS] = g_b[E.G_N_OPTS] = 0   # the chooser's cards were redrawn
-            assert np.array_equal(g_a, g_b)
+            redrawn_chooser = a["decision"] == E.DEC_WINDOW and M.to_move_nb(a) != seat
+            for f in E.GAME_SCALARS:
+                if not (f == "n_opts" and redrawn_chooser):   # the chooser's cards were redrawn
+                    assert a[f] == b[f], f
             assert np.array_equal(a["priv"][seat], b["priv"][seat])
             assert np.array_equal(a["dealt"][seat], b["dealt"][seat])
             assert a["pending_window"][seat] == b["pending_window"][seat]
             assert np.array_equal(a["streams"][1:], b["streams"][1:])
             assert a["streams"][0] != b["streams"][0]
-            k = a["g"][E.G_N_BAG]
+            k = a["n_bag"]
             assert sorted(a["bag"][:k]) == sorted(b["bag"][:k])
             if M.to_move_nb(a) == seat:   # the seat's own decision is unchanged
                 oa, ob = np.zeros(M.MAX_OPTIONS, np.int64), np.zeros(M.MAX_OPTIONS, np.int64)
@@ -203,7 +204,7 @@ def test_determinize_keeps_what_the_seat_saw_and_redraws_the_rest(comp, T, n):
             if others:
                 chances["priv"] += 1
                 changed["priv"] += not np.array_equal(a["priv"][others], b["priv"][others])
-                if a["g"][E.G_DEC] == E.DEC_WINDOW:
+                if a["decision"] == E.DEC_WINDOW:
                     chances["dealt"] += 1
                     changed["dealt"] += not np.array_equal(a["dealt"][others], b["dealt"][others])
                     if any(a["pending_window"][q] >= 0 for q in others):
@@ -239,16 +240,16 @@ def test_the_state_checker_names_a_broken_phase(comp, T):
     L.advance_nb(T, st, sids, params, 10)
     assert M.decision_nb(st[0]) == E.DEC_ACTION and M.check_state_nb(T[0], st[0]) == 0
     bad = st.copy()
-    bad[0]["g"][E.G_TOOL_EFFECT] = E.T_LATHEKIN      # an action asked in the middle of a tool
+    bad[0]["effect_in_use"] = E.T_LATHEKIN      # an action asked in the middle of a tool
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_PHASE
     bad = st.copy()
-    bad[0]["g"][E.G_N_OPTS] = 0
+    bad[0]["n_opts"] = 0
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_OPTIONS
     bad = st.copy()
     bad[0]["priv"][2, 0] = bad[0]["priv"][0, 0]
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_PRIVATE
     bad = st.copy()
-    bad[0]["g"][E.G_TO_MOVE] = 3
+    bad[0]["to_move"] = 3
     assert M.check_state_nb(T[0], bad[0]) == M.CHK_PHASE
 
 
@@ -280,7 +281,7 @@ def test_the_quick_tool_checks_agree_with_the_tools_argument_lists(comp, T):
                     listed = NB.draft_tool_options_nb(s, p, effect, buf) > 0
                     assert NB.any_draft_tool_nb(s, p, effect) == listed, (effect, p)
                     seen[(effect, listed)] = seen.get((effect, listed), 0) + 1
-                if s["g"][E.G_N_POOL] > 0:
+                if s["n_pool"] > 0:
                     listed = NB.lens_options_nb(s, p, buf) > 0
                     assert NB.any_lens_nb(s, p) == listed
                     seen[("lens", listed)] = seen.get(("lens", listed), 0) + 1
@@ -291,3 +292,37 @@ def test_the_quick_tool_checks_agree_with_the_tools_argument_lists(comp, T):
             assert st.tobytes() == before   # the checks put every lifted die back
     for what in ("lens", "lathekin", E.T_GROZING_PLIERS, E.T_GRINDING_STONE, E.T_CORK_BACKED):
         assert seen.get((what, True), 0) > 0 and seen.get((what, False), 0) > 0, (what, seen)
+
+
+def test_observe_shows_every_game_scalar_and_counter(comp, T):
+    """observe_nb lists the named game scalars and per-seat counters by hand: a change in any
+    of them shows in what a seat sees."""
+    sids, params = strategies(comp, 3, "planner,random,greedy")
+    st = L.start(T, 3, 321)
+    L.advance_nb(T, st, sids, params, 40)
+    seen = observe(T, st, 0)
+    for name in E.GAME_SCALARS:
+        changed = st.copy()
+        changed[0][name] = changed[0][name] + 1
+        assert not np.array_equal(observe(T, changed, 0), seen), name
+    for name in E.SEAT_COUNTERS:
+        for seat in range(E.MAX_PLAYERS):
+            changed = st.copy()
+            changed[0][name][seat] += 1
+            assert not np.array_equal(observe(T, changed, 0), seen), (name, seat)
+
+
+def test_setup_clears_every_scalar_and_counter_of_a_reused_state(comp, T):
+    """A state record reused for the next game (the harness plays a chunk on one record)
+    starts it exactly as a new record does: every game scalar and per-seat counter."""
+    sids, params = strategies(comp, 4, "planner")
+    used = L.start(T, 4, 11)
+    L.advance_nb(T, used, sids, params, 10 ** 6)
+    assert M.is_over_nb(used[0]) and used[0]["placed"].sum() > 0
+    no_trace = (np.zeros((0, 6), np.int64), np.zeros(1, np.int64))
+    for n in (1, 2, 4):
+        again = used.copy()
+        M.setup_nb(T[0], again[0], n, np.uint64(5), *no_trace)
+        fresh = L.start(T, n, 5)
+        for name in E.GAME_SCALARS + E.SEAT_COUNTERS:
+            assert np.array_equal(again[0][name], fresh[0][name]), (n, name)

@@ -48,14 +48,15 @@ def opts(n, buf):
 # ---------------------------------------------------------------------------------------
 def test_component_file_holds_the_real_box():
     comp = default_components()
-    t = comp.tables
+    t = comp.tables[0]
     assert len(comp.card_names["window"]) == 24
-    diffs = sorted(int(x) for x in t.pattern_difficulty)
+    assert (t.n_patterns, t.n_cards, t.n_public, t.n_private, t.n_tools, t.n_dice) == (24, 12, 10, 5, 12, 90)
+    difficulty = t.pattern_difficulty[:t.n_patterns]
+    diffs = sorted(int(x) for x in difficulty)
     assert {d: diffs.count(d) for d in set(diffs)} == {3: 4, 4: 4, 5: 12, 6: 4}
     # 12 physical cards, each with a difficulty-5 side
-    assert t.card_sides.shape == (12, 2)
-    for a, b in t.card_sides:
-        assert 5 in (t.pattern_difficulty[a], t.pattern_difficulty[b])
+    for a, b in t.card_sides[:t.n_cards]:
+        assert 5 in (difficulty[a], difficulty[b])
     # spot checks of grids: Sun Catcher ".B2.Y" / ".4.R." / "..5Y." / "G3..P", difficulty 3
     sc = K.window("Sun Catcher")
     assert t.pattern_difficulty[sc] == 3
@@ -63,10 +64,12 @@ def test_component_file_holds_the_real_box():
     assert t.pattern_colour[sc, 15] == G and t.pattern_value[sc, 16] == 3 and t.pattern_colour[sc, 19] == P
     assert t.card_sides[t.pattern_card[sc]].tolist().count(K.window("Shadow Thief")) == 1
     assert list(t.dice_per_colour) == [18] * 5
-    assert [int(x) for x in t.tool_number] == list(range(1, 13))
-    assert "".join(E.COLOUR_LETTERS[c] for c in t.tool_colour) == "PBRYGPBRYGPB"
-    assert [int(x) for x in t.public_points] == [6, 5, 5, 4, 2, 2, 2, 5, 4, 1]
-    assert sorted(int(x) for x in t.private_colour) == [0, 1, 2, 3, 4]
+    assert [int(x) for x in t.tool_number[:t.n_tools]] == list(range(1, 13))
+    assert "".join(E.COLOUR_LETTERS[c] for c in t.tool_colour[:t.n_tools]) == "PBRYGPBRYGPB"
+    assert [int(x) for x in t.public_points[:t.n_public]] == [6, 5, 5, 4, 2, 2, 2, 5, 4, 1]
+    assert sorted(int(x) for x in t.private_colour[:t.n_private]) == [0, 1, 2, 3, 4]
+    # the rules as the file writes them
+    assert (t.rounds, t.tool_first_cost, t.tool_later_cost, t.solo_tools) == (10, 1, 2, 3)
 
 
 def test_component_errors_are_one_line_each():
@@ -101,14 +104,14 @@ def test_component_card_with_one_side_is_refused():
 def test_setup_deals_cards_and_fills_the_bag(n):
     st = fresh_state(T, n, seed=7, blank=False)
     s = st[0]
-    assert s["g"][E.G_N_BAG] == 90
-    assert s["g"][E.G_N_TOOLS] == 3 and s["g"][E.G_N_PUBLIC] == 3
+    assert s["n_bag"] == 90
+    assert s["n_tools"] == 3 and s["n_public"] == 3
     assert len(set(s["tools"][:3])) == 3 and len(set(s["public"][:3])) == 3
     privs = [int(s["priv"][p, 0]) for p in range(n)]
     assert len(set(privs)) == n and all(s["priv"][p, 1] == -1 for p in range(n))
     dealt = [int(s["dealt"][p, k]) for p in range(n) for k in range(2)]
     assert len(set(dealt)) == 2 * n                      # distinct physical cards
-    starts = {int(fresh_state(T, n, seed=k)[0]["g"][E.G_FIRST_START]) for k in range(40)}
+    starts = {int(fresh_state(T, n, seed=k)[0]["first_start_player"]) for k in range(40)}
     assert starts == set(range(n))                       # random start player
 
 
@@ -128,11 +131,11 @@ def test_window_choice_is_one_of_four_sides_and_gives_favor_tokens():
 def test_solo_setup():
     st = fresh_state(T, 1, seed=3, blank=False)
     s = st[0]
-    assert s["g"][E.G_N_PUBLIC] == 2 and s["public"][2] == -1
-    assert s["g"][E.G_N_TOOLS] == 3                       # default difficulty: 3 tools
+    assert s["n_public"] == 2 and s["public"][2] == -1
+    assert s["n_tools"] == 3                       # default difficulty: 3 tools
     assert s["priv"][0, 0] >= 0 and s["priv"][0, 1] >= 0 and s["priv"][0, 0] != s["priv"][0, 1]
     assert s["tokens"][0] == 0                            # no favor tokens in solo
-    assert fresh_state(tables_with_solo_tools(5), 1)[0]["g"][E.G_N_TOOLS] == 5
+    assert fresh_state(tables_with_solo_tools(5), 1)[0]["n_tools"] == 5
 
 
 def tables_with_solo_tools(k):
@@ -148,13 +151,13 @@ def test_dice_drawn_per_round(n, dice):
     st = fresh_state(T, n)
     trace, tn = no_trace()
     start_round_nb(T[0], st[0], trace, tn)
-    assert st[0]["g"][E.G_N_POOL] == dice and st[0]["g"][E.G_N_BAG] == 90 - dice
+    assert st[0]["n_pool"] == dice and st[0]["n_bag"] == 90 - dice
     assert all(1 <= v <= 6 for v in st[0]["pool_value"][:dice])
 
 
 def test_snake_order_from_the_start_player():
     st = fresh_state(T, 3)
-    st[0]["g"][E.G_START] = 1
+    st[0]["start_player"] = 1
     trace, tn = no_trace()
     start_round_nb(T[0], st[0], trace, tn)
     # rulebook: 1, 2, 3, then 3, 2, 1 (the last player plays twice in a row)
@@ -166,22 +169,22 @@ def test_snake_order_from_the_start_player():
 
 def test_round_end_leftovers_to_track_and_bag_passes_clockwise():
     st = fresh_state(T, 4)
-    st[0]["g"][E.G_START] = 3
+    st[0]["start_player"] = 3
     set_pool(st, ["R1", "B6"])
     trace, tn = no_trace()
     end_round_nb(T[0], st[0], trace, tn)
     assert track(st) == ["R1", "B6"] and list(st[0]["track_round"][:2]) == [0, 0]
-    assert st[0]["g"][E.G_N_POOL] == 0 and st[0]["g"][E.G_START] == 0 and st[0]["g"][E.G_ROUND] == 1
+    assert st[0]["n_pool"] == 0 and st[0]["start_player"] == 0 and st[0]["round"] == 1
 
 
 def test_game_ends_after_ten_rounds():
     st = fresh_state(T, 2)
     trace, tn = no_trace()
     for r in range(10):
-        assert st[0]["g"][E.G_OVER] == 0
+        assert st[0]["over"] == 0
         start_round_nb(T[0], st[0], trace, tn)
         end_round_nb(T[0], st[0], trace, tn)
-    assert st[0]["g"][E.G_OVER] == 1 and st[0]["g"][E.G_N_TRACK] == 50
+    assert st[0]["over"] == 1 and st[0]["n_track"] == 50
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,7 +257,7 @@ def tool_state(names, n_players=2, tokens=5):
     set_tools(st, T, names)
     for p in range(n_players):
         st[0]["tokens"][p] = tokens
-        st[0]["stats"][p, E.ST_TOKENS_SPENT] = 0
+        st[0]["tokens_spent"][p] = 0
     begin_turn_nb(st[0], 0, 0)
     return st
 
@@ -295,7 +298,7 @@ def test_solo_tools_paid_by_a_die_of_their_colour_and_used_once():
     assert payers == [0, 3]   # a green die pays (identical dice once), never the red one
     pay_tool_nb(T[0], st[0], 0, 0, 3, *no_trace())
     assert pool(st) == ["G2", "R5", "G2"] and st[0]["tool_gone"][0] == 1
-    assert st[0]["g"][E.G_N_SPENT] == 1 and st[0]["tokens"][0] == 0
+    assert st[0]["n_spent"] == 1 and st[0]["tokens"][0] == 0
     begin_turn_nb(st[0], 0, 1)
     n = action_options_nb(T[0], st[0], 0, buf)
     assert all(c < E.OPT_TOOL for c in opts(n, buf))         # used once
@@ -308,8 +311,8 @@ def test_grozing_pliers_plus_or_minus_one_never_wraps():
     n = draft_tool_options_nb(st[0], 0, E.T_GROZING_PLIERS, buf)
     assert opts(n, buf) == [0 * 2 + 1, 1 * 2 + 0, 2 * 2 + 0, 2 * 2 + 1]  # R1 only up, B6 only down
     apply_grozing_nb(st[0], 1 * 2 + 0, *no_trace())
-    assert (st[0]["g"][E.G_HELD_COLOUR], st[0]["g"][E.G_HELD_VALUE]) == (B, 5)
-    assert pool(st) == ["R1", "G3"] and st[0]["g"][E.G_DRAFTS_LEFT] == 0
+    assert (st[0]["held_colour"], st[0]["held_value"]) == (B, 5)
+    assert pool(st) == ["R1", "G3"] and st[0]["drafts_left"] == 0
 
 
 def test_grozing_pliers_only_offers_changes_that_can_be_placed():
@@ -377,7 +380,7 @@ def test_lens_cutter_swaps_with_the_round_track():
     assert sorted(opts(n, buf)) == sorted([i * E.MAX_TRACK + k for i in (0, 1) for k in (0, 1)])
     apply_lens_nb(st[0], 1 * E.MAX_TRACK + 0, *no_trace())
     assert pool(st) == ["R3"] and track(st) == ["B2", "P1"]
-    assert (st[0]["g"][E.G_HELD_COLOUR], st[0]["g"][E.G_HELD_VALUE]) == (G, 5)
+    assert (st[0]["held_colour"], st[0]["held_value"]) == (G, 5)
 
 
 def test_flux_brush_rerolls_and_an_unplaceable_die_returns_to_the_pool():
@@ -385,19 +388,19 @@ def test_flux_brush_rerolls_and_an_unplaceable_die_returns_to_the_pool():
     st = tool_state(["Flux Brush"])
     set_pool(st, ["R3"])
     apply_flux_brush_nb(st[0], 0, *no_trace())
-    assert st[0]["g"][E.G_HELD_COLOUR] == R and 1 <= st[0]["g"][E.G_HELD_VALUE] <= 6
-    assert st[0]["g"][E.G_N_POOL] == 0
+    assert st[0]["held_colour"] == R and 1 <= st[0]["held_value"] <= 6
+    assert st[0]["n_pool"] == 0
     # a die that fits nowhere goes back to the pool, without a placement decision: the
     # forward model's Flux Brush argument (DEC_TOOL) with every space blue
     st = tool_state(["Flux Brush"])
     set_pool(st, ["R3"])
     set_restrictions(st, 0, ["b. b. b. b. b."] * 4)
-    st[0]["g"][E.G_DEC] = E.DEC_TOOL
-    st[0]["g"][E.G_TOOL_EFFECT] = E.T_FLUX_BRUSH
+    st[0]["decision"] = E.DEC_TOOL
+    st[0]["effect_in_use"] = E.T_FLUX_BRUSH
     trace, tn = new_trace()
     M.apply_nb(T[0], st[0], 0, np.zeros(M.KEEP_LEN), trace, tn)
     assert [e[0] for e in events(trace, tn)][:2] == [E.EV_SET, E.EV_RETURN]
-    assert pool(st)[0][0] == "R" and st[0]["g"][E.G_HELD_COLOUR] == -1 and st[0]["n_placed"][0] == 0
+    assert pool(st)[0][0] == "R" and st[0]["held_colour"] == -1 and st[0]["n_placed"][0] == 0
 
 
 def test_glazing_hammer_only_on_the_second_turn_before_drafting():
@@ -408,8 +411,8 @@ def test_glazing_hammer_only_on_the_second_turn_before_drafting():
     assert tool_usable_nb(T[0], st[0], 0, 0)
     apply_glazing_nb(st[0], *no_trace())
     assert [d[0] for d in pool(st)] == list("RBGYPRBG") and any(d[1] != "1" for d in pool(st))
-    st[0]["g"][E.G_DRAFTED] = 1
-    st[0]["g"][E.G_TOOL_USED] = 0
+    st[0]["drafted_this_turn"] = 1
+    st[0]["tool_used_this_turn"] = 0
     assert not tool_usable_nb(T[0], st[0], 0, 0)   # after drafting
 
 
@@ -420,9 +423,9 @@ def test_running_pliers_second_draft_now_and_skip_second_turn():
     apply_draft_nb(st[0], 0, 0 * 20 + cell("A1"), *no_trace())
     assert tool_usable_nb(T[0], st[0], 0, 0)
     apply_running_nb(st[0], 0)
-    assert st[0]["g"][E.G_DRAFTS_LEFT] == 1 and st[0]["skip_second"][0] == 1
+    assert st[0]["drafts_left"] == 1 and st[0]["skip_second"][0] == 1
     begin_turn_nb(st[0], 0, 1)
-    st[0]["g"][E.G_DRAFTED] = 1
+    st[0]["drafted_this_turn"] = 1
     assert not tool_usable_nb(T[0], st[0], 0, 0)   # second turn: no
 
 
@@ -460,25 +463,25 @@ def test_grinding_stone_flips_to_the_opposite_face():
     st = tool_state(["Grinding Stone"])
     set_pool(st, ["R6", "B2"])
     apply_grinding_nb(st[0], 1, *no_trace())
-    assert (st[0]["g"][E.G_HELD_COLOUR], st[0]["g"][E.G_HELD_VALUE]) == (B, 5)
+    assert (st[0]["held_colour"], st[0]["held_value"]) == (B, 5)
     for v in range(1, 7):
         st2 = tool_state(["Grinding Stone"])
         set_pool(st2, [f"R{v}"])
         apply_grinding_nb(st2[0], 0, *no_trace())
-        assert st2[0]["g"][E.G_HELD_VALUE] == 7 - v
+        assert st2[0]["held_value"] == 7 - v
 
 
 def test_flux_remover_die_back_to_the_bag_and_a_new_die_with_a_chosen_value():
     st = tool_state(["Flux Remover"])
     set_pool(st, ["R3"])
-    bag0 = np.bincount(st[0]["bag"][:st[0]["g"][E.G_N_BAG]], minlength=5)
+    bag0 = np.bincount(st[0]["bag"][:st[0]["n_bag"]], minlength=5)
     apply_flux_remover_nb(st[0], 0, *no_trace())
-    held = st[0]["g"][E.G_HELD_COLOUR]
-    bag1 = np.bincount(st[0]["bag"][:st[0]["g"][E.G_N_BAG]], minlength=5)
+    held = st[0]["held_colour"]
+    bag1 = np.bincount(st[0]["bag"][:st[0]["n_bag"]], minlength=5)
     expect = bag0.copy()
     expect[R] += 1
     expect[held] -= 1
-    assert list(bag1) == list(expect) and st[0]["g"][E.G_N_POOL] == 0
+    assert list(bag1) == list(expect) and st[0]["n_pool"] == 0
     buf = options_buf()
     n = flux_value_options_nb(st[0], 0, buf)
     assert opts(n, buf) == [1, 2, 3, 4, 5, 6]  # empty window: any value fits an edge
@@ -492,11 +495,11 @@ def test_flux_remover_with_an_empty_bag_returns_the_die_and_draws_it_again():
     usable and the same die comes back, its value chosen anew."""
     st = tool_state(["Flux Remover"])
     set_pool(st, ["R3", "B5"])
-    st[0]["g"][E.G_N_BAG] = 0
+    st[0]["n_bag"] = 0
     assert tool_usable_nb(T[0], st[0], 0, 0)
     trace, tn = new_trace()
     apply_flux_remover_nb(st[0], 0, trace, tn)
-    assert (st[0]["g"][E.G_HELD_COLOUR], st[0]["g"][E.G_N_BAG]) == (R, 0)
+    assert (st[0]["held_colour"], st[0]["n_bag"]) == (R, 0)
     assert pool(st) == ["B5"]
     assert events(trace, tn, E.EV_BAG) == [(E.EV_BAG, R, R, 3, 0, 0)]
 
@@ -556,7 +559,7 @@ def test_drafting_tools_need_the_turns_draft():
     set_pool(st, ["R3", "B2"])
     assert tool_usable_nb(T[0], st[0], 0, 0)
     take_for_tool_nb(st[0], 0)
-    st[0]["g"][E.G_HELD_COLOUR] = -1
+    st[0]["held_colour"] = -1
     assert not tool_usable_nb(T[0], st[0], 0, 0)
 
 
@@ -696,7 +699,7 @@ def test_tie_break_private_then_tokens_then_reverse_final_order():
     rank_nb(scores, np.array([12, 12, 12, 0]), np.array([1, 1, 1, 0]), positions, 4, rank, win)
     assert list(rank) == [3, 2, 1, 4]                                    # later in the final round
     st = fresh_state(T, 4)
-    st[0]["g"][E.G_FIRST_START] = 1    # round 10's start player: (1 + 9) % 4 = 2
+    st[0]["first_start_player"] = 1    # round 10's start player: (1 + 9) % 4 = 2
     assert [final_position_nb(st[0], p) for p in range(4)] == [2, 3, 0, 1]
 
 

@@ -38,8 +38,8 @@ class SagradaSpec(CompiledGameSpec):
     default_strategy = "greedy"     # best immediate gain: the plain baseline player
     # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
     # (docs/search-players.md, "Sagrada"); measured on 2026-11-30 on the shared 2-core machine
-    # under load, with the code of that day (before the canonical redraw: other games, the
-    # same distribution)
+    # under load; the determinize of that day redrew the hidden cards from their hidden order,
+    # so today's code plays other games, from the same distribution
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 96, "rollout": "planner", "ranked": 1, "candidates": 3,
@@ -95,20 +95,20 @@ class SagradaSpec(CompiledGameSpec):
         objectives held."""
         from sim.games.sagrada.enums import END_REASON_NAMES
         comp = components or self.load_components()
-        t = comp.tables
+        t = comp.tables[0]
         names = comp.card_names
         return {
             "cards": [
                 {"type": "window", "label": "Windows", "names": list(names["window"]),
-                 "values": [int(v) for v in t.pattern_difficulty], "mask_column": "window_mask",
+                 "values": [int(v) for v in t.pattern_difficulty[:t.n_patterns]], "mask_column": "window_mask",
                  "unit": "favor tokens",    # a window's difficulty = the tokens it gives
                  "value_path": "windows[{i}].difficulty"},
                 {"type": "tool", "label": "Tool cards used", "names": list(names["tool"]),
-                 "values": [int(v) for v in t.tool_number], "mask_column": "tools_used_mask",
+                 "values": [int(v) for v in t.tool_number[:t.n_tools]], "mask_column": "tools_used_mask",
                  "unit": "tool number"},
                 {"type": "public", "label": "Public objectives in play",
                  "names": list(names["public"]),
-                 "values": [int(v) for v in t.public_points], "mask_column": "public_mask",
+                 "values": [int(v) for v in t.public_points[:t.n_public]], "mask_column": "public_mask",
                  "unit": "points", "value_path": "public[{i}].points"},
                 {"type": "private", "label": "Private objectives", "names": list(names["private"]),
                  "values": [1] * len(names["private"]), "mask_column": "private_mask",
@@ -127,7 +127,7 @@ class SagradaSpec(CompiledGameSpec):
                               "matters",
                       "question": "How much is the first seat worth? Seats by their place in "
                                   "round 1's clockwise order (1 = the first start player)."},
-            # the issue's balance questions, answered by the generic report (analysis/breakdowns.py)
+            # the designer's balance questions, answered by the generic report (analysis/breakdowns.py)
             "breakdowns": [
                 # the seats chose their windows: an association, not the difficulty's effect
                 {"column": "difficulty", "label": "Window difficulty", "unit": "favor tokens",

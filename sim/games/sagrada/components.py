@@ -195,52 +195,9 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
         _check_count(col, raw[key], (key,), counts.get(key), key)
         _check_duplicate_names(col, raw[key], (key,))
 
-    # windows: every physical card has exactly two sides
-    if isinstance(raw.get("windows"), list):
-        sides: dict = {}
-        for i, w in enumerate(raw["windows"]):  # raw: a window with another error still counts
-            card = w.get("card") if isinstance(w, dict) else None
-            if isinstance(card, int) and not isinstance(card, bool):
-                sides.setdefault(card, []).append(i)
-        for card, ids in sorted(sides.items()):
-            if len(ids) != 2:
-                where = ("windows", ids[-1])
-                col.add(where, f"card {card} has {len(ids)} side(s) (windows "
-                               f"{', '.join(str(i) for i in ids)}); every card has exactly 2")
-        n_cards = len(sides)
-        if rules is not None and n_cards and n_cards < E.MAX_PLAYERS * rules.window_cards:
-            col.add(("rules", "window_cards"),
-                    f"{E.MAX_PLAYERS} players x {rules.window_cards} cards need "
-                    f"{E.MAX_PLAYERS * rules.window_cards} window cards, the file has {n_cards}")
-
+    _check_window_cards(col, raw, rules)
     if rules is not None:
-        n_priv = len(raw["private"]) if isinstance(raw.get("private"), list) else None
-        if n_priv is not None and n_priv < max(E.MAX_PLAYERS, rules.solo_private):
-            col.add(("private",), f"needs at least {max(E.MAX_PLAYERS, rules.solo_private)} cards "
-                                  f"(one per player, {rules.solo_private} in solo), found {n_priv}")
-        n_pub = len(raw["public"]) if isinstance(raw.get("public"), list) else None
-        if n_pub is not None and n_pub < max(rules.public_objectives, rules.solo_public):
-            col.add(("rules", "public_objectives"),
-                    f"{max(rules.public_objectives, rules.solo_public)} face up, but only "
-                    f"{n_pub} public objectives in the file")
-        n_tool = len(raw["tools"]) if isinstance(raw.get("tools"), list) else None
-        if n_tool is not None and n_tool < max(rules.tool_cards, rules.solo_tools):
-            col.add(("rules", "tool_cards"),
-                    f"{max(rules.tool_cards, rules.solo_tools)} face up, but only {n_tool} "
-                    f"tool cards in the file")
-        if E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra > E.MAX_POOL:
-            col.add(("rules", "dice_per_player"),
-                    f"{E.MAX_PLAYERS} players draw {E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra}"
-                    f" dice a round, more than the engine's pool holds ({E.MAX_POOL})")
-        if dice is not None:
-            total = sum(dice.model_dump().values())
-            need = rules.rounds * max(E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra,
-                                      rules.solo_dice)
-            if total > E.MAX_DICE:
-                col.add(("dice",), f"{total} dice, more than the engine holds ({E.MAX_DICE})")
-            elif total < need:
-                col.add(("dice",), f"{total} dice, but {rules.rounds} rounds of a 4-player game "
-                                   f"draw {need}")
+        _check_rules_fit(col, raw, rules, dice)
 
     model = validate_whole(col, SagradaComponentFile, raw, {})
     return Components(game=GAME, path=path, text=text,
@@ -250,67 +207,124 @@ def components_from_text(text: str, path: str = "<text>", overrides: tuple = ())
                       overrides_resolved=resolved)
 
 
-def build_tables(m: SagradaComponentFile) -> E.SagradaTables:
-    cidx = {c: i for i, c in enumerate(E.COLOUR_NAMES)}
-    n = len(m.windows)
-    pc = np.full((n, E.N_CELLS), E.NO_COLOUR, np.int64)
-    pv = np.full((n, E.N_CELLS), E.NO_VALUE, np.int64)
-    for i, w in enumerate(m.windows):
+def _check_window_cards(col, raw: dict, rules) -> None:
+    """Every physical window card has exactly two sides, and there are enough cards to deal
+    `rules.window_cards` to each of 4 players."""
+    if not isinstance(raw.get("windows"), list):
+        return
+    sides: dict = {}
+    for i, w in enumerate(raw["windows"]):  # raw: a window with another error still counts
+        card = w.get("card") if isinstance(w, dict) else None
+        if isinstance(card, int) and not isinstance(card, bool):
+            sides.setdefault(card, []).append(i)
+    for card, ids in sorted(sides.items()):
+        if len(ids) != 2:
+            where = ("windows", ids[-1])
+            col.add(where, f"card {card} has {len(ids)} side(s) (windows "
+                           f"{', '.join(str(i) for i in ids)}); every card has exactly 2")
+    n_cards = len(sides)
+    if rules is not None and n_cards and n_cards < E.MAX_PLAYERS * rules.window_cards:
+        col.add(("rules", "window_cards"),
+                f"{E.MAX_PLAYERS} players x {rules.window_cards} cards need "
+                f"{E.MAX_PLAYERS * rules.window_cards} window cards, the file has {n_cards}")
+
+
+def _check_rules_fit(col, raw: dict, rules, dice) -> None:
+    """The rules fit the cards, the dice and the engine: enough private objectives, public
+    objectives and tool cards to deal, a 4-player pool within the engine's, enough dice for
+    every round and no more than the engine holds."""
+    n_priv = len(raw["private"]) if isinstance(raw.get("private"), list) else None
+    if n_priv is not None and n_priv < max(E.MAX_PLAYERS, rules.solo_private):
+        col.add(("private",), f"needs at least {max(E.MAX_PLAYERS, rules.solo_private)} cards "
+                              f"(one per player, {rules.solo_private} in solo), found {n_priv}")
+    n_pub = len(raw["public"]) if isinstance(raw.get("public"), list) else None
+    if n_pub is not None and n_pub < max(rules.public_objectives, rules.solo_public):
+        col.add(("rules", "public_objectives"),
+                f"{max(rules.public_objectives, rules.solo_public)} face up, but only "
+                f"{n_pub} public objectives in the file")
+    n_tool = len(raw["tools"]) if isinstance(raw.get("tools"), list) else None
+    if n_tool is not None and n_tool < max(rules.tool_cards, rules.solo_tools):
+        col.add(("rules", "tool_cards"),
+                f"{max(rules.tool_cards, rules.solo_tools)} face up, but only {n_tool} "
+                f"tool cards in the file")
+    if E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra > E.MAX_POOL:
+        col.add(("rules", "dice_per_player"),
+                f"{E.MAX_PLAYERS} players draw {E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra}"
+                f" dice a round, more than the engine's pool holds ({E.MAX_POOL})")
+    if dice is not None:
+        total = sum(dice.model_dump().values())
+        need = rules.rounds * max(E.MAX_PLAYERS * rules.dice_per_player + rules.dice_extra,
+                                  rules.solo_dice)
+        if total > E.MAX_DICE:
+            col.add(("dice",), f"{total} dice, more than the engine holds ({E.MAX_DICE})")
+        elif total < need:
+            col.add(("dice",), f"{total} dice, but {rules.rounds} rounds of a 4-player game "
+                               f"draw {need}")
+
+
+# rules copied as written into the tables' field of the same name (enums.TABLES_DTYPE)
+NUMBER_RULES = tuple(RulesSection.model_fields)
+
+
+def build_tables(m: SagradaComponentFile) -> np.recarray:
+    """The kernels' tables, a 1-element recarray of E.TABLES_DTYPE, straight from the
+    validated file (card ids are list indices, file order)."""
+    counts = {"patterns": len(m.windows), "public": len(m.public), "private": len(m.private),
+              "tools": len(m.tools), "dice": sum(m.dice.model_dump().values())}
+    for what, n in counts.items():
+        if n > E.CAPACITY[what]:
+            raise ValueError(f"{what}: {n}, more than the engine holds ({E.CAPACITY[what]})")
+    rec = np.zeros(1, E.TABLES_DTYPE).view(np.recarray)
+    t = rec[0]
+    t.n_patterns, t.n_public, t.n_private = counts["patterns"], counts["public"], counts["private"]
+    t.n_tools, t.n_dice = counts["tools"], counts["dice"]
+    _fill_windows(t, m.windows)
+    _fill_public(t, m.public)
+    colour = {c: i for i, c in enumerate(E.COLOUR_NAMES)}
+    t.private_colour[:len(m.private)] = [colour[p.colour] for p in m.private]
+    t.tool_effect[:len(m.tools)] = [tool.rule - 1 for tool in m.tools]
+    t.tool_colour[:len(m.tools)] = [colour[tool.colour] for tool in m.tools]
+    t.tool_number[:len(m.tools)] = [tool.rule for tool in m.tools]
+    t.dice_per_colour[:] = [getattr(m.dice, c) for c in E.COLOUR_NAMES]
+    for name in NUMBER_RULES:
+        t[name] = getattr(m.rules, name)
+    return rec
+
+
+def _fill_windows(t, windows: list) -> None:
+    """Each pattern side's restrictions (grid letters and digits) and difficulty; the
+    physical cards (sorted by their number in the file) and the two sides of each."""
+    t.pattern_colour[:len(windows)] = E.NO_COLOUR
+    t.pattern_value[:len(windows)] = E.NO_VALUE
+    for i, w in enumerate(windows):
         for r, row in enumerate(w.grid):
             for k, ch in enumerate(row):
                 cell = r * E.COLS + k
                 if ch in E.COLOUR_LETTERS:
-                    pc[i, cell] = E.COLOUR_LETTERS.index(ch)
+                    t.pattern_colour[i, cell] = E.COLOUR_LETTERS.index(ch)
                 elif ch.isdigit():
-                    pv[i, cell] = int(ch)
-    cards = sorted({w.card for w in m.windows})
-    card_id = {c: i for i, c in enumerate(cards)}
-    sides = np.full((len(cards), 2), -1, np.int64)
-    for i, w in enumerate(m.windows):
-        row = sides[card_id[w.card]]
-        row[0 if row[0] < 0 else 1] = i
-    kinds, masks = [], []
-    for o in m.public:
-        kinds.append(E.OBJ_KIND_NAMES.index(o.kind))
+                    t.pattern_value[i, cell] = int(ch)
+    card_id = {c: i for i, c in enumerate(sorted({w.card for w in windows}))}
+    t.n_cards = len(card_id)
+    t.card_sides[:len(card_id)] = -1
+    for i, w in enumerate(windows):
+        t.pattern_difficulty[i] = w.difficulty
+        t.pattern_card[i] = card_id[w.card]
+        sides = t.card_sides[card_id[w.card]]
+        sides[0 if sides[0] < 0 else 1] = i
+
+
+def _fill_public(t, public: list) -> None:
+    """Each public objective's kind (OBJ_*), points, and the set kinds' parameter as a
+    bitmask (shade_set: bit v-1 per value; colour_set: bit c per colour)."""
+    colour = {c: i for i, c in enumerate(E.COLOUR_NAMES)}
+    for i, o in enumerate(public):
+        t.public_kind[i] = E.OBJ_KIND_NAMES.index(o.kind)
+        t.public_points[i] = o.points
         if o.kind == "shade_set":
-            masks.append(sum(1 << (v - 1) for v in o.values))
+            t.public_mask[i] = sum(1 << (v - 1) for v in o.values)
         elif o.kind == "colour_set":
-            masks.append(sum(1 << cidx[c] for c in o.colours))
-        else:
-            masks.append(0)
-    r = m.rules
-    rules = np.zeros(E.N_RULES, np.int64)
-    rules[E.R_ROUNDS] = r.rounds
-    rules[E.R_DICE_PER_PLAYER] = r.dice_per_player
-    rules[E.R_DICE_EXTRA] = r.dice_extra
-    rules[E.R_N_PUBLIC] = r.public_objectives
-    rules[E.R_N_TOOLS] = r.tool_cards
-    rules[E.R_WINDOW_CARDS] = r.window_cards
-    rules[E.R_EMPTY_PENALTY] = r.empty_penalty
-    rules[E.R_TOKEN_POINTS] = r.token_points
-    rules[E.R_TOOL_FIRST_COST] = r.tool_first_cost
-    rules[E.R_TOOL_LATER_COST] = r.tool_later_cost
-    rules[E.R_PIP_POINTS] = r.pip_points
-    rules[E.R_SOLO_DICE] = r.solo_dice
-    rules[E.R_SOLO_PUBLIC] = r.solo_public
-    rules[E.R_SOLO_PRIVATE] = r.solo_private
-    rules[E.R_SOLO_TOOLS] = r.solo_tools
-    rules[E.R_SOLO_EMPTY_PENALTY] = r.solo_empty_penalty
-    i64 = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
-    return E.SagradaTables(
-        pattern_colour=pc, pattern_value=pv,
-        pattern_difficulty=i64([w.difficulty for w in m.windows]),
-        pattern_card=i64([card_id[w.card] for w in m.windows]),
-        card_sides=sides,
-        public_kind=i64(kinds), public_mask=i64(masks),
-        public_points=i64([o.points for o in m.public]),
-        private_colour=i64([cidx[p.colour] for p in m.private]),
-        tool_effect=i64([t.rule - 1 for t in m.tools]),
-        tool_colour=i64([cidx[t.colour] for t in m.tools]),
-        tool_number=i64([t.rule for t in m.tools]),
-        dice_per_colour=i64([getattr(m.dice, c) for c in E.COLOUR_NAMES]),
-        rules=rules,
-    )
+            t.public_mask[i] = sum(1 << colour[c] for c in o.colours)
 
 
 def _card_names(m: SagradaComponentFile) -> dict:

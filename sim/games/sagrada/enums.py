@@ -2,12 +2,12 @@
 
 Everything the compiled rules read is declared here, with its encoding beside it. Numbers a
 designer may tune (window grids, objective points, tool colours, dice counts, rounds, rule
-numbers) are NOT constants here: they arrive in `SagradaTables`, built from the component
-file, so changing them never recompiles. The constants below are array capacities, the
-window geometry (4 x 5, printed on the frame boards) and code values.
+numbers) are NOT constants here: they arrive in a `TABLES_DTYPE` record, built from the
+validated component file (components.build_tables), so changing them never recompiles. The
+constants below are array capacities, the window geometry (4 x 5, printed on the frame
+boards) and code values. Every scalar of the tables and of the state is a named field
+(`tables.rounds`, `s.round`), its encoding written beside it.
 """
-from typing import NamedTuple
-
 import numpy as np
 
 # --- dice ---------------------------------------------------------------------------------
@@ -99,67 +99,53 @@ TOOL_EFFECT_NAMES = ("grozing_pliers", "eglomise_brush", "copper_foil_burnisher"
 # tools whose use is the turn's draft ("shift the turn" in the components doc)
 TOOL_DRAFTS = np.array([1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0], np.int64)
 
-# --- rule numbers (rules[] in the tables) ---------------------------------------------------
-R_ROUNDS = 0                   # rounds (10)
-R_DICE_PER_PLAYER = 1          # dice drawn per round = players x this + R_DICE_EXTRA (2)
-R_DICE_EXTRA = 2               # (1)
-R_N_PUBLIC = 3                 # public objectives face up (3)
-R_N_TOOLS = 4                  # tool cards face up (3)
-R_WINDOW_CARDS = 5             # window cards dealt per player, 2 sides each (2)
-R_EMPTY_PENALTY = 6            # points lost per empty space (1)
-R_TOKEN_POINTS = 7             # points per unspent favor token (1)
-R_TOOL_FIRST_COST = 8          # favor tokens for a tool card with no tokens on it (1)
-R_TOOL_LATER_COST = 9          # ... with tokens on it (2)
-R_PIP_POINTS = 10              # private objective: points per pip (1)
-R_SOLO_DICE = 11               # solo: dice drawn per round (4)
-R_SOLO_PUBLIC = 12             # solo: public objectives (2)
-R_SOLO_PRIVATE = 13            # solo: private objectives, the best one counts (2)
-R_SOLO_TOOLS = 14              # solo: tool cards = difficulty, 1 (hardest) .. 5 (easiest) (3)
-R_SOLO_EMPTY_PENALTY = 15      # solo: points lost per empty space (3)
-N_RULES = 16
-
 END_ROUNDS = 0
 END_REASON_NAMES = ("rounds",)
 
 
-class SagradaTables(NamedTuple):
-    """Every tunable number of the game as arrays, built from the component file.
-    Card ids are row indices (0-based, file order)."""
-    pattern_colour: np.ndarray      # int64[n_pat, N_CELLS]: colour restriction or NO_COLOUR
-    pattern_value: np.ndarray       # int64[n_pat, N_CELLS]: value restriction 1..6 or NO_VALUE
-    pattern_difficulty: np.ndarray  # int64[n_pat]: favor tokens
-    pattern_card: np.ndarray        # int64[n_pat]: physical card (0-based pair index)
-    card_sides: np.ndarray          # int64[n_cards, 2]: the pattern ids on each physical card
-    public_kind: np.ndarray         # int64[n_pub]: OBJ_* code
-    public_mask: np.ndarray         # int64[n_pub]: value / colour bitmask for the set kinds
-    public_points: np.ndarray       # int64[n_pub]: points per occurrence
-    private_colour: np.ndarray      # int64[n_priv]: colour code
-    tool_effect: np.ndarray         # int64[n_tool]: T_* code
-    tool_colour: np.ndarray         # int64[n_tool]: colour code (pays for it in solo)
-    tool_number: np.ndarray         # int64[n_tool]: rule number printed on the card (1..12)
-    dice_per_colour: np.ndarray     # int64[N_COLOURS]
-    rules: np.ndarray               # int64[N_RULES]
-
-
 def _tables_dtype():
+    """The kernels' tables. Card ids are row indices (0-based, file order); rows past the
+    counts are zero. Aligned, as STATE_DTYPE (below)."""
     return np.dtype([
-        ("n_patterns", np.int64), ("n_cards", np.int64), ("n_public", np.int64),
-        ("n_private", np.int64), ("n_tools", np.int64), ("n_dice", np.int64),
-        ("pattern_colour", np.int64, (MAX_PATTERNS, N_CELLS)),
-        ("pattern_value", np.int64, (MAX_PATTERNS, N_CELLS)),
-        ("pattern_difficulty", np.int64, (MAX_PATTERNS,)),
-        ("pattern_card", np.int64, (MAX_PATTERNS,)),
-        ("card_sides", np.int64, (MAX_PATTERNS, 2)),
-        ("public_kind", np.int64, (MAX_PUBLIC,)),
-        ("public_mask", np.int64, (MAX_PUBLIC,)),
-        ("public_points", np.int64, (MAX_PUBLIC,)),
-        ("private_colour", np.int64, (MAX_PRIVATE,)),
-        ("tool_effect", np.int64, (MAX_TOOLS,)),
-        ("tool_colour", np.int64, (MAX_TOOLS,)),
-        ("tool_number", np.int64, (MAX_TOOLS,)),
-        ("dice_per_colour", np.int64, (N_COLOURS,)),
-        ("rules", np.int64, (N_RULES,)),
-    ])
+        ("n_patterns", np.int64),                   # window pattern sides in the file
+        ("n_cards", np.int64),                      # physical window cards (2 sides each)
+        ("n_public", np.int64),                     # public objective cards
+        ("n_private", np.int64),                    # private objective cards
+        ("n_tools", np.int64),                      # tool cards
+        ("n_dice", np.int64),                       # dice in the box
+        ("pattern_colour", np.int64, (MAX_PATTERNS, N_CELLS)),  # colour restriction or NO_COLOUR
+        ("pattern_value", np.int64, (MAX_PATTERNS, N_CELLS)),   # shade restriction 1..6 or NO_VALUE
+        ("pattern_difficulty", np.int64, (MAX_PATTERNS,)),      # favor tokens of the side
+        ("pattern_card", np.int64, (MAX_PATTERNS,)),            # its physical card (0-based)
+        ("card_sides", np.int64, (MAX_PATTERNS, 2)),            # the pattern ids on each card
+        ("public_kind", np.int64, (MAX_PUBLIC,)),   # OBJ_* code
+        ("public_mask", np.int64, (MAX_PUBLIC,)),   # the set kinds' values (bit v-1) / colours (bit c)
+        ("public_points", np.int64, (MAX_PUBLIC,)),  # points per occurrence
+        ("private_colour", np.int64, (MAX_PRIVATE,)),  # colour code
+        ("tool_effect", np.int64, (MAX_TOOLS,)),    # T_* code (the card's number - 1)
+        ("tool_colour", np.int64, (MAX_TOOLS,)),    # colour code (the die that pays for it in solo)
+        ("tool_number", np.int64, (MAX_TOOLS,)),    # rule number printed on the card (1..12)
+        ("dice_per_colour", np.int64, (N_COLOURS,)),  # dice of each colour in the box
+        # the rules (component file `rules`, the same names), as written there; the shipped
+        # value in brackets
+        ("rounds", np.int64),              # rounds (10)
+        ("dice_per_player", np.int64),     # dice drawn per round = players x this + dice_extra (2)
+        ("dice_extra", np.int64),          # (1)
+        ("public_objectives", np.int64),   # public objectives face up (3)
+        ("tool_cards", np.int64),          # tool cards face up (3)
+        ("window_cards", np.int64),        # window cards dealt per player, 2 sides each (2)
+        ("empty_penalty", np.int64),       # points lost per empty space (1)
+        ("token_points", np.int64),        # points per unspent favor token (1)
+        ("tool_first_cost", np.int64),     # favor tokens for a tool card with no tokens on it (1)
+        ("tool_later_cost", np.int64),     # ... with tokens on it (2)
+        ("pip_points", np.int64),          # private objective: points per pip (1)
+        ("solo_dice", np.int64),           # solo: dice drawn per round (4)
+        ("solo_public", np.int64),         # solo: public objectives (2)
+        ("solo_private", np.int64),        # solo: private objectives, the best one counts (2)
+        ("solo_tools", np.int64),          # solo: tool cards = difficulty, 1 (hardest) .. 5
+                                           #   (easiest) (3)
+        ("solo_empty_penalty", np.int64),  # solo: points lost per empty space (3)
+    ], align=True)
 
 
 TABLES_DTYPE = _tables_dtype()
@@ -167,72 +153,11 @@ CAPACITY = {"patterns": MAX_PATTERNS, "public": MAX_PUBLIC, "private": MAX_PRIVA
             "tools": MAX_TOOLS, "dice": MAX_DICE}
 
 
-def pack_tables(t: SagradaTables) -> np.ndarray:
-    """The kernels' copy of the tables: a 1-element recarray of TABLES_DTYPE."""
-    counts = {"patterns": len(t.pattern_difficulty), "public": len(t.public_kind),
-              "private": len(t.private_colour), "tools": len(t.tool_effect),
-              "dice": int(np.sum(t.dice_per_colour))}
-    for what, n in counts.items():
-        if n > CAPACITY[what]:
-            raise ValueError(f"{what}: {n}, more than the engine holds ({CAPACITY[what]})")
-    rec = np.zeros(1, TABLES_DTYPE)
-    r = rec[0]
-    r["n_patterns"], r["n_public"] = counts["patterns"], counts["public"]
-    r["n_private"], r["n_tools"], r["n_dice"] = counts["private"], counts["tools"], counts["dice"]
-    r["n_cards"] = len(t.card_sides)
-    for name in SagradaTables._fields:
-        value = np.asarray(getattr(t, name))
-        target = r[name]
-        if value.ndim == 2:
-            target[:value.shape[0], :value.shape[1]] = value
-        else:
-            target[:value.shape[0]] = value
-    return rec.view(np.recarray)
+def pack_tables(tables: np.ndarray) -> np.ndarray:
+    """The kernels' tables: the component file's tables already are the 1-element TABLES_DTYPE
+    recarray (components.build_tables); the platform calls pack_tables(components.tables)."""
+    return tables
 
-
-# --- game scalars: state.g[...] -------------------------------------------------------------
-G_N_PLAYERS = 0
-G_SOLO = 1
-G_ROUND = 2            # 0-based round being played
-G_N_ROUNDS = 3
-G_START = 4            # start player of the current round (holds the bag)
-G_FIRST_START = 5      # start player of round 1
-G_OVER = 6
-G_END_REASON = 7
-G_TURNS = 8            # turns played (game length)
-G_N_BAG = 9            # dice in the bag, bag[:n]
-G_N_POOL = 10          # dice in the draft pool
-G_N_TRACK = 11         # dice on the round track
-G_N_SPENT = 12         # solo: dice spent on tools (out of play)
-G_HELD_COLOUR = 13     # a die drafted by a tool and not yet placed (-1: none)
-G_HELD_VALUE = 14
-G_N_PUBLIC = 15        # public objectives face up
-G_N_TOOLS = 16         # tool cards face up
-G_N_PRIVATE = 17       # private objectives per seat (1; solo 2)
-G_SEAT = 18            # seat whose turn it is (-1 outside turns)
-G_TURN_IN_ROUND = 19   # 0 = that seat's first turn of the round, 1 = its second
-G_DRAFTS_LEFT = 20     # dice the seat may still draft this turn
-G_TOOL_USED = 21       # 1 once the seat used a tool this turn
-G_DRAFTED = 22         # dice the seat drafted this turn
-# where the game stands (the forward model, model.py): the decision pending and its arguments
-G_DEC = 23             # DEC_* code of the pending decision, -1 once the game is over
-G_TO_MOVE = 24         # seat that takes the pending decision (-1 once over)
-G_ORDER_T = 25         # index into order[] of the turn being played (-1 before a round's first)
-G_TOOL_EFFECT = 26     # T_* effect of the tool being carried out (-1: none)
-G_TOOL_STEP = 27       # that tool's step (0, 1: Flux Remover's value, Lathekin's / Tap Wheel's 2nd move)
-G_PLACE_MODE = 28      # DEC_PLACE: placement mode (M_* bits) of the held die
-G_TOOL_TO = 29         # Lathekin / Tap Wheel step 1: the cell the first moved die went to
-G_N_OPTS = 30          # legal options of the pending decision, cached in opts[:n]
-N_G = 31
-
-# --- per-seat statistics: state.stats[p, ...] -------------------------------------------------
-ST_PLACED = 0          # dice placed (drafted or by a tool)
-ST_PASSES = 1          # turns in which the seat drafted no die
-ST_TOOLS = 2           # tool cards used
-ST_TOKENS_SPENT = 3    # favor tokens spent
-ST_MOVES = 4           # window dice moved by tools
-ST_RETURNED = 5        # dice a tool returned to the pool
-N_STATS = 6            # (illegal answers and choices are the harness's counts: columns illegal, choices)
 
 MAX_OPTIONS = 512              # longest list of legal options of one decision
 CTX_LEN = 8                    # side inputs of a decision (strategies' ctx): see DEC_* below
@@ -243,18 +168,57 @@ M_IGNORE_SHADE = 2     # Copper Foil Burnisher
 M_NOT_ADJACENT = 4     # Cork-backed Straightedge: next to no die instead of next to one
 
 # The state of one game: one numpy record of fixed-size arrays, passed by reference; the whole
-# game is in it (model.py: copying it copies the game). Public: everything except the bag's
+# game is in it (model.py: copying it copies the game). Declared aligned (every field is 8
+# bytes: no padding, the same layout): numba then accesses a scalar field as an aligned word;
+# on an unaligned record it must assume any address (align 1) and optimises less. Public: everything except the bag's
 # order, other seats' private objectives (priv), and during the window choice the other seats'
 # dealt cards and hidden choices (pending_window) (model.observe_nb, determinize_nb).
 STATE_DTYPE = np.dtype([
-    ("g", np.int64, (N_G,)),
-    ("bag", np.int64, (MAX_DICE,)),                    # colours of the dice in the bag, bag[:n]
-    ("pool_colour", np.int64, (MAX_POOL,)),            # draft pool, [:g[G_N_POOL]]
+    # the game
+    ("n_players", np.int64),
+    ("solo", np.int64),                # 1 in the solo variant (1 player)
+    ("round", np.int64),               # 0-based round being played (n_rounds once over)
+    ("n_rounds", np.int64),            # rounds in this game (tables.rounds)
+    ("start_player", np.int64),        # start player of the current round (holds the bag)
+    ("first_start_player", np.int64),  # start player of round 1
+    ("over", np.int64),                # 1 once the game is over
+    ("end_reason", np.int64),          # END_* (once over)
+    ("turns", np.int64),               # turns played (the game's length)
+    ("n_bag", np.int64),               # dice in the bag, bag[:n_bag]
+    ("n_pool", np.int64),              # dice in the draft pool
+    ("n_track", np.int64),             # dice on the round track
+    ("n_spent", np.int64),             # solo: dice spent on tools (out of play)
+    ("held_colour", np.int64),         # a die drafted by a tool and not yet placed (-1: none)
+    ("held_value", np.int64),          # its value (0: none, or Flux Remover's value not chosen)
+    ("n_public", np.int64),            # public objectives face up
+    ("n_tools", np.int64),             # tool cards face up
+    ("n_private", np.int64),           # private objectives per seat (1; solo 2)
+    # the turn
+    ("seat", np.int64),                # seat whose turn it is (-1 outside turns)
+    ("turn_in_round", np.int64),       # 0 = that seat's first turn of the round, 1 = its second
+    ("drafts_left", np.int64),         # dice the seat may still draft this turn
+    ("tool_used_this_turn", np.int64),  # 1 once the seat used a tool this turn
+    ("drafted_this_turn", np.int64),   # dice the seat drafted this turn
+    # where the game stands (the forward model, model.py): the decision pending and its inputs
+    ("decision", np.int64),            # DEC_* of the pending decision, -1 once the game is over
+    ("to_move", np.int64),             # seat that takes the pending decision (-1 once over)
+    ("order_pos", np.int64),           # index into order[] of the turn being played (-1
+                                       #   before a round's first)
+    ("effect_in_use", np.int64),       # T_* effect of the tool being carried out (-1: none)
+    ("tool_step", np.int64),           # that tool's step (0; 1: Flux Remover's value,
+                                       #   Lathekin's / Tap Wheel's second move)
+    ("place_mode", np.int64),          # DEC_PLACE: placement mode (M_* bits) of the held die
+    ("first_move_to", np.int64),       # Lathekin / Tap Wheel step 1: the cell the first moved
+                                       #   die went to
+    ("n_opts", np.int64),              # legal options of the pending decision, opts[:n_opts]
+    # the table
+    ("bag", np.int64, (MAX_DICE,)),                    # colours of the dice in the bag, [:n_bag]
+    ("pool_colour", np.int64, (MAX_POOL,)),            # draft pool, [:n_pool]
     ("pool_value", np.int64, (MAX_POOL,)),
-    ("track_colour", np.int64, (MAX_TRACK,)),          # round track, [:g[G_N_TRACK]]
+    ("track_colour", np.int64, (MAX_TRACK,)),          # round track, [:n_track]
     ("track_value", np.int64, (MAX_TRACK,)),
     ("track_round", np.int64, (MAX_TRACK,)),           # 0-based round the die was left in
-    ("spent_colour", np.int64, (MAX_TRACK,)),          # solo: dice paid for tools
+    ("spent_colour", np.int64, (MAX_TRACK,)),          # solo: dice paid for tools, [:n_spent]
     ("spent_value", np.int64, (MAX_TRACK,)),
     ("win_colour", np.int64, (MAX_PLAYERS, N_CELLS)),  # the dice in each window, NO_COLOUR if empty
     ("win_value", np.int64, (MAX_PLAYERS, N_CELLS)),   # 1..6, NO_VALUE if empty
@@ -279,12 +243,22 @@ STATE_DTYPE = np.dtype([
     ("skip_second", np.int64, (MAX_PLAYERS,)),         # Running Pliers: skip this round's 2nd turn
     ("order", np.int64, (2 * MAX_PLAYERS,)),           # this round's turn order (snake)
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),        # RNG counters: chance, then one per seat
-    ("stats", np.int64, (MAX_PLAYERS, N_STATS)),
     # window choice: each seat's chosen pattern, hidden (not yet applied) until every seat has
     # chosen (the rulebook's choice is simultaneous); -1 = not chosen yet
     ("pending_window", np.int64, (MAX_PLAYERS,)),
-    ("opts", np.int64, (MAX_OPTIONS,)),                # legal options of the pending decision, [:g[G_N_OPTS]]
-])
+    ("opts", np.int64, (MAX_OPTIONS,)),                # legal options of the pending decision, [:n_opts]
+    # per-seat counters, [seat]: the log columns of the same name (model.RECORD) but
+    # tool_cards_used (the column tool_uses counts s.tool_uses). Kept last (SEAT_COUNTERS).
+    ("placed", np.int64, (MAX_PLAYERS,)),              # dice placed (drafted or by a tool)
+    ("passes", np.int64, (MAX_PLAYERS,)),              # turns in which the seat drafted no die
+    ("tool_cards_used", np.int64, (MAX_PLAYERS,)),     # tool cards used
+    ("tokens_spent", np.int64, (MAX_PLAYERS,)),        # favor tokens spent
+    ("moves", np.int64, (MAX_PLAYERS,)),               # window dice moved by tools
+    ("returned", np.int64, (MAX_PLAYERS,)),            # dice a tool returned to the pool
+    # (illegal answers and choices are the harness's counts: columns illegal, choices)
+], align=True)
+GAME_SCALARS = STATE_DTYPE.names[:STATE_DTYPE.names.index("bag")]
+SEAT_COUNTERS = STATE_DTYPE.names[STATE_DTYPE.names.index("placed"):]
 
 # --- decisions passed to strategies ------------------------------------------------------------
 DEC_WINDOW = 0   # options: pattern ids (the sides of the seat's dealt cards)

@@ -1,20 +1,20 @@
-"""Sagrada as a forward model (docs/notes: the game template of issue 12).
+"""Sagrada as a forward model: the platform's contract over the rules of nb.py.
 
 The rules stay in nb.py; this module only sequences them. The state record carries where the
 game stands, so that `apply_nb` goes from one decision to the next with nothing on the call
 stack and a copied state (`state_rec.copy()`) has the same future:
 
-- g[G_DEC]        the pending decision (DEC_WINDOW / DEC_ACTION / DEC_TOOL / DEC_PLACE; -1 over)
-- g[G_TO_MOVE]    the seat that takes it
-- g[G_ORDER_T]    the turn being played: index into this round's snake order s.order
-- g[G_TOOL_EFFECT], g[G_TOOL_STEP], g[G_TOOL_TO], g[G_PLACE_MODE]: a tool being carried out
+- s.decision      the pending decision (DEC_WINDOW / DEC_ACTION / DEC_TOOL / DEC_PLACE; -1 over)
+- s.to_move       the seat that takes it
+- s.order_pos     the turn being played: index into this round's snake order s.order
+- s.effect_in_use, s.tool_step, s.first_move_to, s.place_mode: a tool being carried out
   (its argument decisions DEC_TOOL, then the held die's cell DEC_PLACE)
-- g[G_HELD_COLOUR/VALUE]: the die a tool holds
+- s.held_colour, s.held_value: the die a tool holds
 - s.pending_window: the window choice is simultaneous in the rulebook: the seats choose one
   after the other (DEC_WINDOW for seat 0, 1, ...), each choice kept hidden here and applied to
   every seat at once after the last one
-- s.opts[:g[G_N_OPTS]]: the pending decision's legal options, computed once when the decision
-  is reached (the old loop's list, in the same order), copied out by legal_nb
+- s.opts[:s.n_opts]: the pending decision's legal options, computed once when the decision
+  is reached, copied out by legal_nb
 
 Phases: window choice (one DEC_WINDOW per seat) -> 10 rounds: the round starts (pool drawn),
 then the turns in snake order; a turn is DEC_ACTION decisions (draft a die onto a cell, use a
@@ -22,12 +22,11 @@ tool, end the turn) until the seat ends it or only "end the turn" is left; a too
 arguments (DEC_TOOL step 0 / 1) and then the held die's cell (DEC_PLACE) -> the round ends
 (leftovers onto the round track) -> after the last round, over.
 
-Exactly the decisions of the old play loop (play.py before issue 12) are asked, in the same
-order and with the same options, and the rules functions run in the same order: the random
-streams are consumed exactly as before, so the same seed gives the same game. In particular
-a turn whose only option is "end the turn" is not asked (as before), a tool's argument is
-asked even when it has a single option (as before: the random player draws for it), and a
-held die with no legal cell goes back to the pool without a decision.
+Which decisions are asked fixes how the random streams are consumed (the random player draws
+for every decision it is asked), so the same seed gives the same game only while these stay
+as they are: a turn whose only option is "end the turn" is not asked, a tool's argument is
+asked even when it has a single option, and a held die with no legal cell goes back to the
+pool without a decision.
 """
 import numpy as np
 from numba import njit
@@ -36,17 +35,14 @@ from sim.events import trace_nb
 from sim.records import declare
 from sim.rng import deal_unseen_nb, init_streams_nb, mix64_nb, randint_nb, redraw_nb
 from sim.games.sagrada.enums import (
-    DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW,
-    G_DEC, G_DRAFTED, G_FIRST_START, G_HELD_COLOUR, G_HELD_VALUE, G_N_OPTS,
-    G_N_PLAYERS, G_N_PRIVATE, G_N_PUBLIC, G_N_TOOLS, G_ORDER_T, G_OVER, G_PLACE_MODE, G_SEAT,
-    G_SOLO, G_TO_MOVE, G_TOOL_EFFECT, G_TOOL_STEP, G_TOOL_TO, G_TURN_IN_ROUND, G_TURNS,
-    G_END_REASON, G_N_BAG, CTX_LEN, MAX_DEAL, MAX_OPTIONS, MAX_PLAYERS, M_IGNORE_COLOUR,
-    M_IGNORE_SHADE, M_NOT_ADJACENT, N_CELLS, N_PUB_SLOTS, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE,
-    R_WINDOW_CARDS, N_COLOURS, NO_COLOUR, NO_VALUE, ORTH, ROWS, COLS, OBJ_ROW_COLOUR, OBJ_ROW_SHADE, OBJ_COL_COLOUR, OBJ_COL_SHADE, N_G, MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_STATS,
-    N_VALUES, ST_MOVES, ST_PASSES, ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT,
-    T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER,
-    T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER,
-    T_RUNNING_PLIERS, T_TAP_WHEEL,
+    DEC_ACTION, DEC_PLACE, DEC_TOOL, DEC_WINDOW, EV_PASS, EV_TURN, EV_WINDOW, CTX_LEN,
+    GAME_SCALARS, SEAT_COUNTERS,
+    MAX_DEAL, MAX_OPTIONS, MAX_PLAYERS, M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT,
+    N_CELLS, N_PUB_SLOTS, OPT_END, OPT_TOOL, OPT_TOOL_STRIDE, N_COLOURS, NO_COLOUR, NO_VALUE,
+    ORTH, ROWS, COLS, OBJ_ROW_COLOUR, OBJ_ROW_SHADE, OBJ_COL_COLOUR, OBJ_COL_SHADE,
+    MAX_IN_PLAY, MAX_POOL, MAX_TRACK, N_PRIV_SLOTS, N_VALUES, T_COPPER_FOIL, T_CORK_BACKED,
+    T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE,
+    T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL,
 )
 from sim.games.sagrada.nb import (
     N_PTS, PTS_PRIVATE, action_options_nb, apply_draft_nb, apply_flux_brush_nb, apply_flux_remover_nb,
@@ -126,25 +122,26 @@ CHK_PRIVATE = 8        # two seats hold the same private objective
 @njit(cache=True, error_model="numpy")
 def ask_nb(s, dec, seat, n):
     """Make the options in s.opts[:n] the pending decision `dec` of `seat`."""
-    s.g[G_DEC] = dec
-    s.g[G_TO_MOVE] = seat
-    s.g[G_N_OPTS] = n
+    s.decision = dec
+    s.to_move = seat
+    s.n_opts = n
 
 
 @njit(cache=True, error_model="numpy")
 def end_turn_nb(s, p, trace, tn):
     """The turn ends: a turn without a draft is a pass."""
-    if s.g[G_DRAFTED] == 0:
-        s.stats[p, ST_PASSES] += 1
+    if s.drafted_this_turn == 0:
+        s.passes[p] += 1
         trace_nb(trace, tn, EV_PASS, p, 0, 0, 0, 0)
-    s.g[G_TURNS] += 1
+    s.turns += 1
 
 
 @njit(cache=True, error_model="numpy")
 def action_point_nb(tables, s, trace, tn):
     """The seat in turn chooses its next action; when only "end the turn" is left the turn
-    ends without asking (the old loop's rule). Returns True if a decision is pending."""
-    p = s.g[G_SEAT]
+    ends without asking (no decision: the random player draws nothing there). Returns True if
+    a decision is pending."""
+    p = s.seat
     n = action_options_nb(tables, s, p, s.opts)
     if n == 1:
         end_turn_nb(s, p, trace, tn)
@@ -157,22 +154,21 @@ def action_point_nb(tables, s, trace, tn):
 def next_turn_nb(tables, s, trace, tn):
     """After a turn: the next turn of the snake order that has a decision; at the end of the
     order the round ends and the next one starts; after the last round the game is over."""
-    g = s.g
-    n = g[G_N_PLAYERS]
+    n = s.n_players
     while True:
-        t = g[G_ORDER_T] + 1
+        t = s.order_pos + 1
         if t >= 2 * n:
-            g[G_SEAT] = -1
+            s.seat = -1
             end_round_nb(tables, s, trace, tn)
-            if g[G_OVER] != 0:
-                g[G_DEC] = -1
-                g[G_TO_MOVE] = -1
-                g[G_N_OPTS] = 0
+            if s.over != 0:
+                s.decision = -1
+                s.to_move = -1
+                s.n_opts = 0
                 return
             start_round_nb(tables, s, trace, tn)
-            g[G_ORDER_T] = -1
+            s.order_pos = -1
             continue
-        g[G_ORDER_T] = t
+        s.order_pos = t
         p = s.order[t]
         second = 0 if t < n else 1
         if second == 1 and s.skip_second[p] == 1:
@@ -192,10 +188,10 @@ def after_action_nb(tables, s, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def finish_tool_nb(tables, s, trace, tn):
-    s.g[G_TOOL_EFFECT] = -1
-    s.g[G_TOOL_STEP] = 0
-    s.g[G_TOOL_TO] = -1
-    s.g[G_PLACE_MODE] = 0
+    s.effect_in_use = -1
+    s.tool_step = 0
+    s.first_move_to = -1
+    s.place_mode = 0
     after_action_nb(tables, s, trace, tn)
 
 
@@ -203,33 +199,33 @@ def finish_tool_nb(tables, s, trace, tn):
 def place_point_nb(tables, s, mode, trace, tn):
     """A tool's held die: the seat picks a legal cell (DEC_PLACE); with none it returns to the
     pool and the tool is done."""
-    p = s.g[G_SEAT]
-    n = cell_options_nb(s, p, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE], mode, s.opts)
+    p = s.seat
+    n = cell_options_nb(s, p, s.held_colour, s.held_value, mode, s.opts)
     if n == 0:
         return_held_nb(s, p, trace, tn)
         finish_tool_nb(tables, s, trace, tn)
         return
-    s.g[G_PLACE_MODE] = mode
+    s.place_mode = mode
     ask_nb(s, DEC_PLACE, p, n)
 
 
 @njit(cache=True, error_model="numpy")
 def tool_ask_nb(s, step, n):
-    s.g[G_TOOL_STEP] = step
-    ask_nb(s, DEC_TOOL, s.g[G_SEAT], n)
+    s.tool_step = step
+    ask_nb(s, DEC_TOOL, s.seat, n)
 
 
 @njit(cache=True, error_model="numpy")
 def start_tool_nb(tables, s, code, trace, tn):
     """Pay for the tool of action `code` and carry out its effect up to its first argument."""
-    p = s.g[G_SEAT]
+    p = s.seat
     slot = (code - OPT_TOOL) // OPT_TOOL_STRIDE
     payer = (code - OPT_TOOL) % OPT_TOOL_STRIDE
     effect = tables.tool_effect[s.tools[slot]]
     pay_tool_nb(tables, s, p, slot, payer, trace, tn)
-    s.g[G_TOOL_EFFECT] = effect
-    s.g[G_TOOL_STEP] = 0
-    s.g[G_TOOL_TO] = -1
+    s.effect_in_use = effect
+    s.tool_step = 0
+    s.first_move_to = -1
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED \
             or effect == T_FLUX_BRUSH or effect == T_FLUX_REMOVER:
         tool_ask_nb(s, 0, draft_tool_options_nb(s, p, effect, s.opts))
@@ -255,9 +251,9 @@ def start_tool_nb(tables, s, code, trace, tn):
 @njit(cache=True, error_model="numpy")
 def tool_argument_nb(tables, s, code, trace, tn):
     """Apply a tool's argument (DEC_TOOL) and go on to its next step."""
-    p = s.g[G_SEAT]
-    effect = s.g[G_TOOL_EFFECT]
-    step = s.g[G_TOOL_STEP]
+    p = s.seat
+    effect = s.effect_in_use
+    step = s.tool_step
     if effect == T_GROZING_PLIERS:
         apply_grozing_nb(s, code, trace, tn)
         place_point_nb(tables, s, 0, trace, tn)
@@ -287,14 +283,14 @@ def tool_argument_nb(tables, s, code, trace, tn):
     elif effect == T_LATHEKIN:
         to = apply_move_nb(s, p, code, 0, trace, tn)
         if step == 0:
-            s.g[G_TOOL_TO] = to
+            s.first_move_to = to
             tool_ask_nb(s, 1, move_options_nb(s, p, 0, -1, to, s.opts, 0))
         else:
             finish_tool_nb(tables, s, trace, tn)
     elif effect == T_TAP_WHEEL:
         if step == 0:
             to = apply_move_nb(s, p, code, 0, trace, tn)
-            s.g[G_TOOL_TO] = to
+            s.first_move_to = to
             n = move_options_nb(s, p, 0, 1 << s.win_colour[p, to], to, s.opts, 0)
             s.opts[n] = OPT_END   # the second die is optional
             tool_ask_nb(s, 1, n + 1)
@@ -310,14 +306,14 @@ def tool_argument_nb(tables, s, code, trace, tn):
 def reveal_windows_nb(tables, s, trace, tn):
     """Every seat has chosen: the windows are turned face up together (pattern, favor
     tokens), then the first round starts."""
-    n = s.g[G_N_PLAYERS]
+    n = s.n_players
     for p in range(n):
         pattern = s.pending_window[p]
         apply_window_nb(tables, s, p, pattern)
         trace_nb(trace, tn, EV_WINDOW, p, pattern, 0, 0, 0)
         s.pending_window[p] = -1
     start_round_nb(tables, s, trace, tn)
-    s.g[G_ORDER_T] = -1
+    s.order_pos = -1
     next_turn_nb(tables, s, trace, tn)
 
 
@@ -329,38 +325,37 @@ def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up (nb.setup_nb: streams, bag, cards, windows dealt, start player), then seat 0's
     window choice is pending."""
     rules_setup_nb(tables, s, n_players, game_seed, trace, tn)
-    g = s.g
     for p in range(MAX_PLAYERS):
         s.pending_window[p] = -1
-    g[G_ORDER_T] = -1
-    g[G_TOOL_EFFECT] = -1
-    g[G_TOOL_STEP] = 0
-    g[G_TOOL_TO] = -1
-    g[G_PLACE_MODE] = 0
+    s.order_pos = -1
+    s.effect_in_use = -1
+    s.tool_step = 0
+    s.first_move_to = -1
+    s.place_mode = 0
     ask_nb(s, DEC_WINDOW, 0, window_options_nb(tables, s, 0, s.opts))
 
 
 @njit(cache=True, error_model="numpy")
 def is_over_nb(s):
-    return s.g[G_OVER] != 0
+    return s.over != 0
 
 
 @njit(cache=True, error_model="numpy")
 def to_move_nb(s):
-    return s.g[G_TO_MOVE] if s.g[G_OVER] == 0 else -1
+    return s.to_move if s.over == 0 else -1
 
 
 @njit(cache=True, error_model="numpy")
 def decision_nb(s):
-    return s.g[G_DEC]
+    return s.decision
 
 
 @njit(cache=True, error_model="numpy")
 def legal_nb(tables, s, options):
-    """The pending decision's legal options (computed when it was reached), in the old loop's
-    order: window sides; actions (drafts die * N_CELLS + cell, tools, OPT_END last); a tool's
+    """The pending decision's legal options (computed when it was reached), in this order
+    (the random player's draw depends on it): window sides; actions (drafts die * N_CELLS + cell, tools, OPT_END last); a tool's
     arguments; the held die's cells."""
-    n = s.g[G_N_OPTS]
+    n = s.n_opts
     for i in range(n):
         options[i] = s.opts[i]
     return n
@@ -373,10 +368,10 @@ def context_nb(tables, s, ctx, keep):
     seat's first turn of the round, 1 on its second; the rest 0. `keep` is not used."""
     for k in range(CTX_LEN):
         ctx[k] = 0
-    ctx[0] = s.g[G_TOOL_EFFECT]
-    ctx[1] = s.g[G_TOOL_STEP]
-    ctx[2] = s.g[G_PLACE_MODE]
-    ctx[3] = s.g[G_TURN_IN_ROUND]
+    ctx[0] = s.effect_in_use
+    ctx[1] = s.tool_step
+    ctx[2] = s.place_mode
+    ctx[3] = s.turn_in_round
 
 
 @njit(cache=True, error_model="numpy")
@@ -390,17 +385,16 @@ def apply_nb(tables, s, option, keep, trace, tn):
     """Apply `option` (one of legal_nb's) of the pending decision, then everything automatic
     (round ends and starts, dice drawn and rolled from s.streams[0], turns with nothing to
     decide) up to the next decision or the end."""
-    g = s.g
-    dec = g[G_DEC]
+    dec = s.decision
     if dec == DEC_WINDOW:
-        p = g[G_TO_MOVE]
+        p = s.to_move
         s.pending_window[p] = option   # hidden until every seat has chosen
-        if p + 1 < g[G_N_PLAYERS]:
+        if p + 1 < s.n_players:
             ask_nb(s, DEC_WINDOW, p + 1, window_options_nb(tables, s, p + 1, s.opts))
         else:
             reveal_windows_nb(tables, s, trace, tn)
     elif dec == DEC_ACTION:
-        p = g[G_SEAT]
+        p = s.seat
         if option == OPT_END:
             end_turn_nb(s, p, trace, tn)
             next_turn_nb(tables, s, trace, tn)
@@ -412,7 +406,7 @@ def apply_nb(tables, s, option, keep, trace, tn):
     elif dec == DEC_TOOL:
         tool_argument_nb(tables, s, option, trace, tn)
     elif dec == DEC_PLACE:
-        place_held_nb(s, g[G_SEAT], option, trace, tn)
+        place_held_nb(s, s.seat, option, trace, tn)
         finish_tool_nb(tables, s, trace, tn)
 
 
@@ -440,7 +434,7 @@ def returns_nb(tables, s, n_players, out):
     scores_nb(tables, s, n_players, pts, scores, rank, win)
     for p in range(MAX_PLAYERS):
         out[p] = 0.0
-    if s.g[G_SOLO] == 1:
+    if s.solo == 1:
         out[0] = 1.0 if scores[0] > target_score_nb(s) else 0.0
     else:
         for p in range(n_players):
@@ -506,9 +500,9 @@ def projected_score_nb(tables, s, p, pts):
     of the share already filled (a finished game: its final score). (Counting open spaces as lost keeps a placement better than
     a pass: every die not drafted is a space less at the end.)"""
     total = float(score_nb(tables, s, p, pts))
-    if s.g[G_OVER] != 0:
+    if s.over != 0:
         return total       # the final score: nothing is promised any more
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         o = s.public[k]
         kind = tables.public_kind[o]
         pts_o = float(tables.public_points[o])
@@ -527,7 +521,7 @@ def evaluate_nb(tables, s, seat):
     cut-off): a logistic of its projected score (projected_score_nb) minus the best other
     seat's, 8 points = one unit. Solo: the score now (open spaces count as lost) minus the
     round track's sum so far (the target). Before the windows are revealed: an even share."""
-    n = s.g[G_N_PLAYERS]
+    n = s.n_players
     if s.pattern[0] < 0:
         return 0.5 if n == 1 else 1.0 / n
     pts = np.zeros(N_PTS, np.int64)
@@ -560,35 +554,86 @@ def determinize_nb(tables, s, seat, seed):
     sorted before it is shuffled and the cards are dealt from lists in card order, so the
     result depends only on what the seat has seen and `seed`, not on the hidden arrangement
     it replaces (a search player's answer never changes when the hidden cards are redrawn)."""
-    g = s.g
     rs = np.zeros(2, np.uint64)
     init_streams_nb(rs, mix64_nb(np.uint64(seed)))
-    n = g[G_N_PLAYERS]
-    redraw_nb(rs, 0, s.bag, g[G_N_BAG])   # sorted first: canonical (see the docstring)
+    n = s.n_players
+    redraw_nb(rs, 0, s.bag, s.n_bag)   # sorted first: canonical (see the docstring)
     # others' private objectives and, during the window choice, window cards: dealt again
     # from the cards `seat` does not hold
     if n > 1:
-        deal_unseen_nb(rs, 0, s.priv, seat, n, g[G_N_PRIVATE], tables.n_private)
-    if g[G_DEC] == DEC_WINDOW and n > 1:
-        n_deal = tables.rules[R_WINDOW_CARDS]
+        deal_unseen_nb(rs, 0, s.priv, seat, n, s.n_private, tables.n_private)
+    if s.decision == DEC_WINDOW and n > 1:
+        n_deal = tables.window_cards
         deal_unseen_nb(rs, 0, s.dealt, seat, n, n_deal, tables.n_cards)
         for q in range(n):   # the hidden choices of those who already chose
             if q != seat and s.pending_window[q] >= 0:
                 k = randint_nb(rs, 0, n_deal)
                 s.pending_window[q] = tables.card_sides[s.dealt[q, k], randint_nb(rs, 0, 2)]
-        if g[G_TO_MOVE] != seat:   # the options listed are the chooser's: its new cards
-            p = g[G_TO_MOVE]
-            g[G_N_OPTS] = window_options_nb(tables, s, p, s.opts)
+        if s.to_move != seat:   # the options listed are the chooser's: its new cards
+            p = s.to_move
+            s.n_opts = window_options_nb(tables, s, p, s.opts)
     s.streams[0] = rs[1]
 
 
 # what a seat sees (observe_nb): every public field, the bag's contents per colour, its own
 # cards, its own hidden window choice, its own strategy stream, and the pending decision's
 # options unless they are another seat's window choice
-OBS_LEN = (N_G + 2 * MAX_POOL + 3 * MAX_TRACK + 2 * MAX_TRACK
+OBS_LEN = (len(GAME_SCALARS) + 2 * MAX_POOL + 3 * MAX_TRACK + 2 * MAX_TRACK
            + MAX_PLAYERS * N_CELLS * 5 + MAX_PLAYERS * (3 + N_COLOURS * 2 + (N_VALUES + 1) * 2)
-           + MAX_PLAYERS * (1 + 1 + MAX_IN_PLAY + N_STATS) + N_PUB_SLOTS + 3 * MAX_IN_PLAY
-           + 2 * MAX_PLAYERS + N_COLOURS + N_PRIV_SLOTS + MAX_DEAL + 2 + MAX_OPTIONS)
+           + MAX_PLAYERS * (1 + 1 + MAX_IN_PLAY + len(SEAT_COUNTERS)) + N_PUB_SLOTS
+           + 3 * MAX_IN_PLAY + 2 * MAX_PLAYERS + N_COLOURS + N_PRIV_SLOTS + MAX_DEAL + 2
+           + MAX_OPTIONS)
+
+
+@njit(cache=True, error_model="numpy")
+def put_game_nb(out, n, s):
+    """The game scalars (enums.GAME_SCALARS), in STATE_DTYPE's order."""
+    out[n] = s.n_players
+    out[n + 1] = s.solo
+    out[n + 2] = s.round
+    out[n + 3] = s.n_rounds
+    out[n + 4] = s.start_player
+    out[n + 5] = s.first_start_player
+    out[n + 6] = s.over
+    out[n + 7] = s.end_reason
+    out[n + 8] = s.turns
+    out[n + 9] = s.n_bag
+    out[n + 10] = s.n_pool
+    out[n + 11] = s.n_track
+    out[n + 12] = s.n_spent
+    out[n + 13] = s.held_colour
+    out[n + 14] = s.held_value
+    out[n + 15] = s.n_public
+    out[n + 16] = s.n_tools
+    out[n + 17] = s.n_private
+    out[n + 18] = s.seat
+    out[n + 19] = s.turn_in_round
+    out[n + 20] = s.drafts_left
+    out[n + 21] = s.tool_used_this_turn
+    out[n + 22] = s.drafted_this_turn
+    out[n + 23] = s.decision
+    out[n + 24] = s.to_move
+    out[n + 25] = s.order_pos
+    out[n + 26] = s.effect_in_use
+    out[n + 27] = s.tool_step
+    out[n + 28] = s.place_mode
+    out[n + 29] = s.first_move_to
+    out[n + 30] = s.n_opts
+    return n + 31
+
+
+@njit(cache=True, error_model="numpy")
+def put_counters_nb(out, n, s):
+    """The per-seat counters (enums.SEAT_COUNTERS), seat by seat."""
+    for p in range(MAX_PLAYERS):
+        out[n] = s.placed[p]
+        out[n + 1] = s.passes[p]
+        out[n + 2] = s.tool_cards_used[p]
+        out[n + 3] = s.tokens_spent[p]
+        out[n + 4] = s.moves[p]
+        out[n + 5] = s.returned[p]
+        n += 6
+    return n
 
 
 @njit(cache=True, error_model="numpy")
@@ -615,8 +660,7 @@ def observe_nb(tables, s, seat, out):
     the counters; the bag's contents per colour (not its order); its own private objectives,
     dealt window cards, hidden window choice and strategy stream; the pending decision's
     options unless they are another seat's window choice (its dealt cards)."""
-    g = s.g
-    n = put_nb(out, 0, g)
+    n = put_game_nb(out, 0, s)
     n = put_nb(out, n, s.pool_colour)
     n = put_nb(out, n, s.pool_value)
     n = put_nb(out, n, s.track_colour)
@@ -639,7 +683,7 @@ def observe_nb(tables, s, seat, out):
     n = put_nb(out, n, s.tokens)
     n = put_nb(out, n, s.skip_second)
     n = put2_nb(out, n, s.tool_uses)
-    n = put2_nb(out, n, s.stats)
+    n = put_counters_nb(out, n, s)
     n = put_nb(out, n, s.public)
     n = put_nb(out, n, s.tools)
     n = put_nb(out, n, s.tool_tokens)
@@ -647,7 +691,7 @@ def observe_nb(tables, s, seat, out):
     n = put_nb(out, n, s.order)
     for c in range(N_COLOURS):
         k = 0
-        for i in range(g[G_N_BAG]):
+        for i in range(s.n_bag):
             if s.bag[i] == c:
                 k += 1
         out[n] = k
@@ -657,8 +701,8 @@ def observe_nb(tables, s, seat, out):
     out[n] = s.pending_window[seat]
     out[n + 1] = np.int64(s.streams[1 + seat] >> np.uint64(1))   # as an int64
     n += 2
-    if not (g[G_DEC] == DEC_WINDOW and g[G_TO_MOVE] != seat):
-        for i in range(g[G_N_OPTS]):
+    if not (s.decision == DEC_WINDOW and s.to_move != seat):
+        for i in range(s.n_opts):
             out[n] = s.opts[i]
             n += 1
     return n
@@ -675,41 +719,40 @@ def check_state_nb(tables, s):
     code = rules_check_state_nb(tables, s)
     if code != 0:
         return code
-    g = s.g
-    n = g[G_N_PLAYERS]
+    n = s.n_players
     for p in range(n):
-        for k in range(g[G_N_PRIVATE]):
+        for k in range(s.n_private):
             for q in range(n):
-                for j in range(g[G_N_PRIVATE]):
+                for j in range(s.n_private):
                     if (q != p or j != k) and s.priv[p, k] >= 0 and s.priv[p, k] == s.priv[q, j]:
                         return CHK_PRIVATE
-    if g[G_OVER] != 0:
-        if g[G_DEC] != -1 or g[G_HELD_COLOUR] >= 0:
+    if s.over != 0:
+        if s.decision != -1 or s.held_colour >= 0:
             return CHK_PHASE
         return 0
-    dec = g[G_DEC]
-    if g[G_TO_MOVE] < 0 or g[G_TO_MOVE] >= n:
+    dec = s.decision
+    if s.to_move < 0 or s.to_move >= n:
         return CHK_PHASE
-    if g[G_N_OPTS] < 1 or g[G_N_OPTS] > MAX_OPTIONS:
+    if s.n_opts < 1 or s.n_opts > MAX_OPTIONS:
         return CHK_OPTIONS
-    held = g[G_HELD_COLOUR] >= 0
+    held = s.held_colour >= 0
     if dec == DEC_WINDOW:
-        if s.pattern[g[G_TO_MOVE]] >= 0 or held:
+        if s.pattern[s.to_move] >= 0 or held:
             return CHK_PHASE
-        for p in range(g[G_TO_MOVE]):
+        for p in range(s.to_move):
             if s.pending_window[p] < 0:
                 return CHK_PHASE
     elif dec == DEC_ACTION:
-        if held or g[G_TOOL_EFFECT] != -1 or g[G_TO_MOVE] != g[G_SEAT]:
+        if held or s.effect_in_use != -1 or s.to_move != s.seat:
             return CHK_PHASE
     elif dec == DEC_TOOL:
-        if g[G_TOOL_EFFECT] < 0 or g[G_TO_MOVE] != g[G_SEAT]:
+        if s.effect_in_use < 0 or s.to_move != s.seat:
             return CHK_PHASE
         # only Flux Remover's value (step 1) is chosen for a held die
-        if held != (g[G_TOOL_EFFECT] == T_FLUX_REMOVER and g[G_TOOL_STEP] == 1):
+        if held != (s.effect_in_use == T_FLUX_REMOVER and s.tool_step == 1):
             return CHK_PHASE
     elif dec == DEC_PLACE:
-        if not held or g[G_TOOL_EFFECT] < 0 or g[G_TO_MOVE] != g[G_SEAT]:
+        if not held or s.effect_in_use < 0 or s.to_move != s.seat:
             return CHK_PHASE
     else:
         return CHK_PHASE
@@ -728,13 +771,13 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
     rank = np.zeros(MAX_PLAYERS, np.int64)
     win = np.zeros(MAX_PLAYERS, np.float64)
     scores_nb(tables, s, n_players, pts, scores, rank, win)
-    solo = s.g[G_SOLO] == 1
+    solo = s.solo == 1
     target = target_score_nb(s) if solo else 0
     tools_mask = 0
-    for k in range(s.g[G_N_TOOLS]):
+    for k in range(s.n_tools):
         tools_mask |= 1 << s.tools[k]
     pmask = 0
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         pmask |= 1 << s.public[k]
     for p in range(n_players):
         r = row0 + p
@@ -743,8 +786,8 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         rec[r].score = scores[p]
         rec[r].rank = rank[p]
         rec[r].win = (1.0 if scores[p] > target else 0.0) if solo else win[p]
-        rec[r].length = s.g[G_TURNS]
-        rec[r].end_reason = s.g[G_END_REASON]
+        rec[r].length = s.turns
+        rec[r].end_reason = s.end_reason
         rec[r].pts_public_1 = pts[p, 0]
         rec[r].pts_public_2 = pts[p, 1]
         rec[r].pts_public_3 = pts[p, 2]
@@ -755,28 +798,28 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
         rec[r].difficulty = tables.pattern_difficulty[s.pattern[p]]
         rec[r].private = s.priv[p, 0]
         rec[r].private_2 = s.priv[p, 1] if solo else -1
-        rec[r].public_1 = s.public[0] if 0 < s.g[G_N_PUBLIC] else -1
-        rec[r].public_2 = s.public[1] if 1 < s.g[G_N_PUBLIC] else -1
-        rec[r].public_3 = s.public[2] if 2 < s.g[G_N_PUBLIC] else -1
+        rec[r].public_1 = s.public[0] if 0 < s.n_public else -1
+        rec[r].public_2 = s.public[1] if 1 < s.n_public else -1
+        rec[r].public_3 = s.public[2] if 2 < s.n_public else -1
         used = 0
         n_uses = 0
-        for k in range(s.g[G_N_TOOLS]):
+        for k in range(s.n_tools):
             if s.tool_uses[p, k] > 0:
                 used |= 1 << s.tools[k]
                 n_uses += s.tool_uses[p, k]
         rec[r].tools_mask = tools_mask
         rec[r].tools_used_mask = used
         rec[r].tool_uses = n_uses
-        rec[r].tokens_spent = s.stats[p, ST_TOKENS_SPENT]
+        rec[r].tokens_spent = s.tokens_spent[p]
         rec[r].tokens_left = s.tokens[p]
         rec[r].empty_cells = N_CELLS - s.n_placed[p]
-        rec[r].placed = s.stats[p, ST_PLACED]
-        rec[r].passes = s.stats[p, ST_PASSES]
-        rec[r].moves = s.stats[p, ST_MOVES]
-        rec[r].returned = s.stats[p, ST_RETURNED]
-        rec[r].start_position = (p - s.g[G_FIRST_START] + n_players) % n_players
+        rec[r].placed = s.placed[p]
+        rec[r].passes = s.passes[p]
+        rec[r].moves = s.moves[p]
+        rec[r].returned = s.returned[p]
+        rec[r].start_position = (p - s.first_start_player + n_players) % n_players
         rec[r].target = target
-        rec[r].solo_tools = s.g[G_N_TOOLS] if solo else 0
+        rec[r].solo_tools = s.n_tools if solo else 0
         rec[r].margin = scores[p] - target if solo else 0
         rec[r].window_mask = 1 << s.pattern[p]
         rec[r].public_mask = pmask

@@ -14,21 +14,16 @@ from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
 from sim.games.sagrada.enums import (
-    CHK_COUNT, CHK_DICE, COL0_MASK, COLL_MASK, EDGE_MASK, FULL_MASK, CHK_NEIGHBOUR, CHK_TOKENS, CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS,
-    EV_BAG, EV_DRAW, EV_END, EV_MOVE, EV_PLACE, EV_RETURN, EV_REROLL, EV_ROUND, EV_SET, EV_SWAP,
-    EV_TOOL, EV_TRACK, EV_TURN, EV_VALUE, G_DRAFTED, G_DRAFTS_LEFT, G_END_REASON, G_FIRST_START, G_HELD_COLOUR,
-    G_HELD_VALUE, G_N_BAG, G_N_PLAYERS, G_N_POOL, G_N_PRIVATE, G_N_PUBLIC, G_N_ROUNDS, G_N_SPENT,
-    G_N_TOOLS, G_N_TRACK, G_OVER, G_ROUND, G_SEAT, G_SOLO, G_START, G_TOOL_USED, G_TURN_IN_ROUND,
-    M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_DEAL, MAX_IN_PLAY, MAX_PLAYERS, MAX_POOL,
-    MAX_TRACK, N_CELLS, N_COLOURS, N_G, N_PRIV_SLOTS, N_PUB_SLOTS, N_STATS, N_VALUES, NO_COLOUR,
-    NO_VALUE, OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET, OBJ_ROW_COLOUR,
-    OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_NO_PAYER, OPT_TOOL, OPT_TOOL_STRIDE, ORTH,
-    R_DICE_EXTRA, R_DICE_PER_PLAYER, R_EMPTY_PENALTY, R_N_PUBLIC, R_N_TOOLS, R_PIP_POINTS,
-    R_ROUNDS, R_SOLO_DICE, R_SOLO_EMPTY_PENALTY, R_SOLO_PRIVATE, R_SOLO_PUBLIC, R_SOLO_TOOLS,
-    R_TOKEN_POINTS, R_TOOL_FIRST_COST, R_TOOL_LATER_COST, R_WINDOW_CARDS, ROWS, ST_MOVES,
-    ST_PLACED, ST_RETURNED, ST_TOKENS_SPENT, ST_TOOLS, STATE_DTYPE, T_COPPER_FOIL, T_CORK_BACKED,
-    T_EGLOMISE_BRUSH, T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE,
-    T_GROZING_PLIERS, T_LATHEKIN, T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL,
+    CHK_COUNT, CHK_DICE, COL0_MASK, COLL_MASK, EDGE_MASK, FULL_MASK, CHK_NEIGHBOUR, CHK_TOKENS,
+    CHK_WINDOW, COLS, DIAG, EDGE, END_ROUNDS, EV_BAG, EV_DRAW, EV_END, EV_MOVE, EV_PLACE,
+    EV_RETURN, EV_REROLL, EV_ROUND, EV_SET, EV_SWAP, EV_TOOL, EV_TRACK, EV_TURN, EV_VALUE,
+    M_IGNORE_COLOUR, M_IGNORE_SHADE, M_NOT_ADJACENT, MAX_DEAL, MAX_IN_PLAY, MAX_PLAYERS,
+    MAX_POOL, MAX_TRACK, N_CELLS, N_COLOURS, N_PRIV_SLOTS, N_PUB_SLOTS, N_VALUES, NO_COLOUR,
+    NO_VALUE, OBJ_COL_COLOUR, OBJ_COL_SHADE, OBJ_COLOUR_DIAGONALS, OBJ_COLOUR_SET,
+    OBJ_ROW_COLOUR, OBJ_ROW_SHADE, OBJ_SHADE_SET, OPT_END, OPT_NO_PAYER, OPT_TOOL,
+    OPT_TOOL_STRIDE, ORTH, ROWS, STATE_DTYPE, T_COPPER_FOIL, T_CORK_BACKED, T_EGLOMISE_BRUSH,
+    T_FLUX_BRUSH, T_FLUX_REMOVER, T_GLAZING_HAMMER, T_GRINDING_STONE, T_GROZING_PLIERS,
+    T_LATHEKIN, T_LENS_CUTTER, T_RUNNING_PLIERS, T_TAP_WHEEL,
 )
 
 # Score components, in the order score_nb writes them (the log columns pts_*).
@@ -49,102 +44,161 @@ def new_state():
 # set-up
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
+def clear_game_nb(s):
+    """Every game scalar (enums.GAME_SCALARS) to 0: a record reused for the next game keeps
+    nothing of the last one."""
+    s.n_players = 0
+    s.solo = 0
+    s.round = 0
+    s.n_rounds = 0
+    s.start_player = 0
+    s.first_start_player = 0
+    s.over = 0
+    s.end_reason = 0
+    s.turns = 0
+    s.n_bag = 0
+    s.n_pool = 0
+    s.n_track = 0
+    s.n_spent = 0
+    s.held_colour = 0
+    s.held_value = 0
+    s.n_public = 0
+    s.n_tools = 0
+    s.n_private = 0
+    s.seat = 0
+    s.turn_in_round = 0
+    s.drafts_left = 0
+    s.tool_used_this_turn = 0
+    s.drafted_this_turn = 0
+    s.decision = 0
+    s.to_move = 0
+    s.order_pos = 0
+    s.effect_in_use = 0
+    s.tool_step = 0
+    s.place_mode = 0
+    s.first_move_to = 0
+    s.n_opts = 0
+
+
+@njit(cache=True, error_model="numpy")
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
     """Set-up: all dice in the bag; tool cards and public objectives face up (3 and 3; solo:
-    R_SOLO_TOOLS tools and 2 publics); 1 private objective per seat (solo: 2); 2 window cards
-    dealt per seat (their 4 sides are the seat's window choice, made in model.py); a random
-    start player holding the bag."""
-    g = s.g
-    for k in range(N_G):
-        g[k] = 0
+    tables.solo_tools tools and 2 publics); 1 private objective per seat (solo: 2); 2 window
+    cards dealt per seat (their 4 sides are the seat's window choice, made in model.py); a
+    random start player holding the bag. The chance stream is drawn in this order: the bag,
+    the tools, the public objectives, the private objectives, the window cards, the start
+    player."""
+    clear_game_nb(s)
     init_streams_nb(s.streams, game_seed)
     solo = n_players == 1
-    g[G_N_PLAYERS] = n_players
-    g[G_SOLO] = 1 if solo else 0
-    g[G_N_ROUNDS] = tables.rules[R_ROUNDS]
-    g[G_HELD_COLOUR] = -1
-    g[G_SEAT] = -1
+    s.n_players = n_players
+    s.solo = 1 if solo else 0
+    s.n_rounds = tables.rounds
+    s.held_colour = -1
+    s.seat = -1
+    fill_bag_nb(tables, s)
+    for p in range(MAX_PLAYERS):
+        clear_seat_nb(s, p)
+    deck = np.empty(max(tables.n_tools, max(tables.n_public, max(tables.n_private, tables.n_cards))), np.int64)
+    deal_face_up_nb(tables, s, solo, deck)
+    deal_hands_nb(tables, s, n_players, solo, deck)
+    s.first_start_player = randint_nb(s.streams, CHANCE, n_players)
+    s.start_player = s.first_start_player
 
+
+@njit(cache=True, error_model="numpy")
+def fill_bag_nb(tables, s):
+    """Every die of the box into the bag, shuffled."""
     n = 0
     for c in range(N_COLOURS):
         for _ in range(tables.dice_per_colour[c]):
             s.bag[n] = c
             n += 1
     shuffle_nb(s.streams, CHANCE, s.bag, n)
-    g[G_N_BAG] = n
+    s.n_bag = n
 
-    for p in range(MAX_PLAYERS):
-        for c in range(N_CELLS):
-            s.win_colour[p, c] = NO_COLOUR
-            s.win_value[p, c] = NO_VALUE
-            s.win_exempt[p, c] = 0
-            s.restr_colour[p, c] = NO_COLOUR
-            s.restr_value[p, c] = NO_VALUE
-        s.n_placed[p] = 0
-        s.wmask[p] = 0
-        for k in range(N_COLOURS):
-            s.cmask[p, k] = 0
-            s.okc[p, k] = 0
-        for k in range(N_VALUES + 1):
-            s.vmask[p, k] = 0
-            s.okv[p, k] = 0
-        s.pattern[p] = -1
-        s.tokens[p] = 0
-        s.skip_second[p] = 0
-        for k in range(MAX_DEAL):
-            s.dealt[p, k] = -1
-        for k in range(N_PRIV_SLOTS):
-            s.priv[p, k] = -1
-        for k in range(MAX_IN_PLAY):
-            s.tool_uses[p, k] = 0
-        for k in range(N_STATS):
-            s.stats[p, k] = 0
 
-    deck = np.empty(max(tables.n_tools, max(tables.n_public, max(tables.n_private, tables.n_cards))), np.int64)
-    n_tools = tables.rules[R_SOLO_TOOLS] if solo else tables.rules[R_N_TOOLS]
-    for i in range(tables.n_tools):
+@njit(cache=True, error_model="numpy")
+def clear_seat_nb(s, p):
+    """Seat p before the game: an empty window with no pattern, no tokens, no cards, every
+    counter 0."""
+    for c in range(N_CELLS):
+        s.win_colour[p, c] = NO_COLOUR
+        s.win_value[p, c] = NO_VALUE
+        s.win_exempt[p, c] = 0
+        s.restr_colour[p, c] = NO_COLOUR
+        s.restr_value[p, c] = NO_VALUE
+    s.n_placed[p] = 0
+    s.wmask[p] = 0
+    for k in range(N_COLOURS):
+        s.cmask[p, k] = 0
+        s.okc[p, k] = 0
+    for k in range(N_VALUES + 1):
+        s.vmask[p, k] = 0
+        s.okv[p, k] = 0
+    s.pattern[p] = -1
+    s.tokens[p] = 0
+    s.skip_second[p] = 0
+    for k in range(MAX_DEAL):
+        s.dealt[p, k] = -1
+    for k in range(N_PRIV_SLOTS):
+        s.priv[p, k] = -1
+    for k in range(MAX_IN_PLAY):
+        s.tool_uses[p, k] = 0
+    s.placed[p] = 0
+    s.passes[p] = 0
+    s.tool_cards_used[p] = 0
+    s.tokens_spent[p] = 0
+    s.moves[p] = 0
+    s.returned[p] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def shuffled_deck_nb(s, deck, n):
+    """deck[:n] = card ids 0..n-1 in a random order (the chance stream)."""
+    for i in range(n):
         deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_tools)
+    shuffle_nb(s.streams, CHANCE, deck, n)
+
+
+@njit(cache=True, error_model="numpy")
+def deal_face_up_nb(tables, s, solo, deck):
+    """The tool cards (solo: as many as the difficulty) and the public objectives face up."""
+    n_tools = tables.solo_tools if solo else tables.tool_cards
+    shuffled_deck_nb(s, deck, tables.n_tools)
     for k in range(MAX_IN_PLAY):
         s.tools[k] = deck[k] if k < n_tools else -1
         s.tool_tokens[k] = 0
         s.tool_gone[k] = 0
-    g[G_N_TOOLS] = n_tools
-
-    n_pub = tables.rules[R_SOLO_PUBLIC] if solo else tables.rules[R_N_PUBLIC]
-    for i in range(tables.n_public):
-        deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_public)
+    s.n_tools = n_tools
+    n_pub = tables.solo_public if solo else tables.public_objectives
+    shuffled_deck_nb(s, deck, tables.n_public)
     for k in range(N_PUB_SLOTS):
         s.public[k] = deck[k] if k < n_pub else -1
-    g[G_N_PUBLIC] = n_pub
+    s.n_public = n_pub
 
-    n_priv = tables.rules[R_SOLO_PRIVATE] if solo else 1
-    for i in range(tables.n_private):
-        deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_private)
+
+@njit(cache=True, error_model="numpy")
+def deal_hands_nb(tables, s, n_players, solo, deck):
+    """Each seat's private objective(s) (solo: tables.solo_private) and window cards."""
+    n_priv = tables.solo_private if solo else 1
+    shuffled_deck_nb(s, deck, tables.n_private)
     for p in range(n_players):
         for k in range(n_priv):
             s.priv[p, k] = deck[p * n_priv + k]
-    g[G_N_PRIVATE] = n_priv
-
-    for i in range(tables.n_cards):
-        deck[i] = i
-    shuffle_nb(s.streams, CHANCE, deck, tables.n_cards)
-    n_deal = tables.rules[R_WINDOW_CARDS]
+    s.n_private = n_priv
+    shuffled_deck_nb(s, deck, tables.n_cards)
+    n_deal = tables.window_cards
     for p in range(n_players):
         for k in range(n_deal):
             s.dealt[p, k] = deck[p * n_deal + k]
-
-    g[G_FIRST_START] = randint_nb(s.streams, CHANCE, n_players)
-    g[G_START] = g[G_FIRST_START]
 
 
 @njit(cache=True, error_model="numpy")
 def window_options_nb(tables, s, p, options):
     """The window choice: both sides of each dealt card (pattern ids)."""
     n = 0
-    for k in range(tables.rules[R_WINDOW_CARDS]):
+    for k in range(tables.window_cards):
         card = s.dealt[p, k]
         options[n] = tables.card_sides[card, 0]
         options[n + 1] = tables.card_sides[card, 1]
@@ -160,7 +214,7 @@ def apply_window_nb(tables, s, p, pattern):
         s.restr_colour[p, c] = tables.pattern_colour[pattern, c]
         s.restr_value[p, c] = tables.pattern_value[pattern, c]
     sync_masks_nb(s, p)
-    s.tokens[p] = 0 if s.g[G_SOLO] == 1 else tables.pattern_difficulty[pattern]
+    s.tokens[p] = 0 if s.solo == 1 else tables.pattern_difficulty[pattern]
 
 
 # ---------------------------------------------------------------------------------------
@@ -173,9 +227,9 @@ def roll_nb(s):
 
 @njit(cache=True, error_model="numpy")
 def dice_per_round_nb(tables, s):
-    if s.g[G_SOLO] == 1:
-        return tables.rules[R_SOLO_DICE]
-    return s.g[G_N_PLAYERS] * tables.rules[R_DICE_PER_PLAYER] + tables.rules[R_DICE_EXTRA]
+    if s.solo == 1:
+        return tables.solo_dice
+    return s.n_players * tables.dice_per_player + tables.dice_extra
 
 
 @njit(cache=True, error_model="numpy")
@@ -183,20 +237,19 @@ def start_round_nb(tables, s, trace, tn):
     """The start player draws players x 2 + 1 dice (solo: 4) from the bag and rolls them into
     the draft pool; the turn order is the snake: clockwise from the start player, then back
     counter-clockwise from the last player (who thus plays twice in a row)."""
-    g = s.g
-    trace_nb(trace, tn, EV_ROUND, g[G_ROUND], g[G_START], 0, 0, 0)
+    trace_nb(trace, tn, EV_ROUND, s.round, s.start_player, 0, 0, 0)
     want = dice_per_round_nb(tables, s)
     for _ in range(want):
-        if g[G_N_BAG] == 0:
+        if s.n_bag == 0:
             break
-        g[G_N_BAG] -= 1
-        colour = s.bag[g[G_N_BAG]]
+        s.n_bag -= 1
+        colour = s.bag[s.n_bag]
         value = roll_nb(s)
         pool_add_nb(s, colour, value)
         trace_nb(trace, tn, EV_DRAW, colour, value, 0, 0, 0)
-    n = g[G_N_PLAYERS]
+    n = s.n_players
     for i in range(n):
-        q = (g[G_START] + i) % n
+        q = (s.start_player + i) % n
         s.order[i] = q
         s.order[2 * n - 1 - i] = q
     for p in range(n):
@@ -207,32 +260,30 @@ def start_round_nb(tables, s, trace, tn):
 def end_round_nb(tables, s, trace, tn):
     """Every die left in the pool goes onto the round track (one space covered however many
     there are); the bag passes clockwise; after the last round the game ends."""
-    g = s.g
-    for i in range(g[G_N_POOL]):
-        k = g[G_N_TRACK]
+    for i in range(s.n_pool):
+        k = s.n_track
         s.track_colour[k] = s.pool_colour[i]
         s.track_value[k] = s.pool_value[i]
-        s.track_round[k] = g[G_ROUND]
-        g[G_N_TRACK] = k + 1
-        trace_nb(trace, tn, EV_TRACK, g[G_ROUND], s.pool_colour[i], s.pool_value[i], 0, 0)
-    g[G_N_POOL] = 0
-    g[G_START] = (g[G_START] + 1) % g[G_N_PLAYERS]
-    g[G_ROUND] += 1
-    if g[G_ROUND] >= g[G_N_ROUNDS]:
-        g[G_OVER] = 1
-        g[G_END_REASON] = END_ROUNDS
+        s.track_round[k] = s.round
+        s.n_track = k + 1
+        trace_nb(trace, tn, EV_TRACK, s.round, s.pool_colour[i], s.pool_value[i], 0, 0)
+    s.n_pool = 0
+    s.start_player = (s.start_player + 1) % s.n_players
+    s.round += 1
+    if s.round >= s.n_rounds:
+        s.over = 1
+        s.end_reason = END_ROUNDS
         trace_nb(trace, tn, EV_END, END_ROUNDS, 0, 0, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def begin_turn_nb(s, p, turn_in_round):
     """Seat p starts its first (turn_in_round 0) or second (1) turn of the round."""
-    g = s.g
-    g[G_SEAT] = p
-    g[G_TURN_IN_ROUND] = turn_in_round
-    g[G_DRAFTS_LEFT] = 1
-    g[G_DRAFTED] = 0
-    g[G_TOOL_USED] = 0
+    s.seat = p
+    s.turn_in_round = turn_in_round
+    s.drafts_left = 1
+    s.drafted_this_turn = 0
+    s.tool_used_this_turn = 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -240,20 +291,20 @@ def begin_turn_nb(s, p, turn_in_round):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def pool_add_nb(s, colour, value):
-    k = s.g[G_N_POOL]
+    k = s.n_pool
     s.pool_colour[k] = colour
     s.pool_value[k] = value
-    s.g[G_N_POOL] = k + 1
+    s.n_pool = k + 1
 
 
 @njit(cache=True, error_model="numpy")
 def pool_take_nb(s, i):
     """Remove pool die i (later dice shift down); the caller reads its colour and value first."""
-    n = s.g[G_N_POOL]
+    n = s.n_pool
     for k in range(i + 1, n):
         s.pool_colour[k - 1] = s.pool_colour[k]
         s.pool_value[k - 1] = s.pool_value[k]
-    s.g[G_N_POOL] = n - 1
+    s.n_pool = n - 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -267,18 +318,18 @@ def pool_duplicate_nb(s, i):
 
 @njit(cache=True, error_model="numpy")
 def hold_nb(s, colour, value):
-    s.g[G_HELD_COLOUR] = colour
-    s.g[G_HELD_VALUE] = value
+    s.held_colour = colour
+    s.held_value = value
 
 
 @njit(cache=True, error_model="numpy")
 def return_held_nb(s, p, trace, tn):
     """A tool's die that cannot (or may not) be placed goes back to the draft pool."""
-    pool_add_nb(s, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE])
-    trace_nb(trace, tn, EV_RETURN, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE], 0, 0, 0)
-    s.g[G_HELD_COLOUR] = -1
-    s.g[G_HELD_VALUE] = 0
-    s.stats[p, ST_RETURNED] += 1
+    pool_add_nb(s, s.held_colour, s.held_value)
+    trace_nb(trace, tn, EV_RETURN, s.held_colour, s.held_value, 0, 0, 0)
+    s.held_colour = -1
+    s.held_value = 0
+    s.returned[p] += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -408,15 +459,15 @@ def cell_options_nb(s, p, colour, value, mode, options):
 def place_die_nb(s, p, cell, colour, value, exempt, by_tool, trace, tn):
     set_cell_nb(s, p, cell, colour, value)
     s.win_exempt[p, cell] = exempt
-    s.stats[p, ST_PLACED] += 1
+    s.placed[p] += 1
     trace_nb(trace, tn, EV_PLACE, p, cell, colour, value, by_tool)
 
 
 @njit(cache=True, error_model="numpy")
 def place_held_nb(s, p, cell, trace, tn):
-    place_die_nb(s, p, cell, s.g[G_HELD_COLOUR], s.g[G_HELD_VALUE], 0, 1, trace, tn)
-    s.g[G_HELD_COLOUR] = -1
-    s.g[G_HELD_VALUE] = 0
+    place_die_nb(s, p, cell, s.held_colour, s.held_value, 0, 1, trace, tn)
+    s.held_colour = -1
+    s.held_value = 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -428,8 +479,8 @@ def apply_draft_nb(s, p, code, trace, tn):
     value = s.pool_value[i]
     pool_take_nb(s, i)
     place_die_nb(s, p, cell, colour, value, 0, 0, trace, tn)
-    s.g[G_DRAFTS_LEFT] -= 1
-    s.g[G_DRAFTED] += 1
+    s.drafts_left -= 1
+    s.drafted_this_turn += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -498,7 +549,7 @@ def apply_move_nb(s, p, code, mode, trace, tn):
     s.win_exempt[p, frm] = 0
     set_cell_nb(s, p, to, c, v)
     s.win_exempt[p, to] = mode & (M_IGNORE_COLOUR | M_IGNORE_SHADE)
-    s.stats[p, ST_MOVES] += 1
+    s.moves[p] += 1
     trace_nb(trace, tn, EV_MOVE, p, frm, to, 0, 0)
     return to
 
@@ -520,7 +571,7 @@ def lathekin_first_ok_nb(s, p, code):
 @njit(cache=True, error_model="numpy")
 def track_colours_nb(s):
     m = 0
-    for k in range(s.g[G_N_TRACK]):
+    for k in range(s.n_track):
         m |= 1 << s.track_colour[k]
     return m
 
@@ -532,8 +583,8 @@ def track_colours_nb(s):
 def tool_cost_nb(tables, s, slot):
     """Favor tokens to use a face-up tool card: 1 if none lie on it, else 2."""
     if s.tool_tokens[slot] == 0:
-        return tables.rules[R_TOOL_FIRST_COST]
-    return tables.rules[R_TOOL_LATER_COST]
+        return tables.tool_first_cost
+    return tables.tool_later_cost
 
 
 @njit(cache=True, error_model="numpy")
@@ -554,7 +605,7 @@ def draft_tool_options_nb(s, p, effect, options):
       grinding stone / cork-backed straightedge: die (the flipped die / a not-adjacent cell
       must exist); flux brush / flux remover: die (outcome unknown: any die)."""
     n = 0
-    for i in range(s.g[G_N_POOL]):
+    for i in range(s.n_pool):
         if pool_duplicate_nb(s, i):
             continue
         c = s.pool_colour[i]
@@ -585,7 +636,7 @@ def lens_options_nb(s, p, options):
     """Lens Cutter: pool die i swapped with round-track die k (code i * MAX_TRACK + k); the die
     taken from the track must then be placeable. Identical dice are listed once."""
     n = 0
-    nt = s.g[G_N_TRACK]
+    nt = s.n_track
     for k in range(nt):
         dup = False
         for j in range(k):
@@ -594,7 +645,7 @@ def lens_options_nb(s, p, options):
                 break
         if dup or not has_cell_nb(s, p, s.track_colour[k], s.track_value[k], 0):
             continue
-        for i in range(s.g[G_N_POOL]):
+        for i in range(s.n_pool):
             if pool_duplicate_nb(s, i):
                 continue
             options[n] = i * MAX_TRACK + k
@@ -606,7 +657,7 @@ def lens_options_nb(s, p, options):
 def flux_value_options_nb(s, p, options):
     """Flux Remover, step 1: the value to give the die drawn from the bag; values that can be
     placed, or all six if none can (the die then goes to the pool)."""
-    c = s.g[G_HELD_COLOUR]
+    c = s.held_colour
     n = 0
     for v in range(1, N_VALUES + 1):
         if has_cell_nb(s, p, c, v, 0):
@@ -623,7 +674,7 @@ def flux_value_options_nb(s, p, options):
 def any_draft_tool_nb(s, p, effect):
     """Whether draft_tool_options_nb(s, p, effect) lists an argument: stops at the first
     (identical dice give the same answer, so duplicates need no skipping here)."""
-    for i in range(s.g[G_N_POOL]):
+    for i in range(s.n_pool):
         c = s.pool_colour[i]
         v = s.pool_value[i]
         if effect == T_GROZING_PLIERS:
@@ -646,7 +697,7 @@ def any_draft_tool_nb(s, p, effect):
 def any_lens_nb(s, p):
     """Whether lens_options_nb(s, p) lists a swap, given a pool die: some round-track die
     is placeable (stops at the first)."""
-    for k in range(s.g[G_N_TRACK]):
+    for k in range(s.n_track):
         if has_cell_nb(s, p, s.track_colour[k], s.track_value[k], 0):
             return True
     return False
@@ -678,12 +729,11 @@ def tool_usable_nb(tables, s, p, slot):
     drafting tools only while the turn's draft is unused, Glazing Hammer only on the second
     turn before drafting, Running Pliers only on the first turn after drafting, and only if
     the tool has a legal argument."""
-    g = s.g
-    if g[G_TOOL_USED] == 1:
+    if s.tool_used_this_turn == 1:
         return False
     effect = tables.tool_effect[s.tools[slot]]
-    draft_free = g[G_DRAFTS_LEFT] > 0
-    n_pool = g[G_N_POOL]
+    draft_free = s.drafts_left > 0
+    n_pool = s.n_pool
     # the any_* checks stop at the first argument: this runs at every action of every turn
     # (listing every argument here cost a tenth of a random player's game)
     if effect == T_GROZING_PLIERS or effect == T_GRINDING_STONE or effect == T_CORK_BACKED:
@@ -694,11 +744,11 @@ def tool_usable_nb(tables, s, p, slot):
         # an empty bag does not stop it: the die goes back and is drawn again (apply_flux_remover_nb)
         return draft_free and n_pool > 0
     if effect == T_LENS_CUTTER:
-        return draft_free and n_pool > 0 and g[G_N_TRACK] > 0 and any_lens_nb(s, p)
+        return draft_free and n_pool > 0 and s.n_track > 0 and any_lens_nb(s, p)
     if effect == T_GLAZING_HAMMER:
-        return g[G_TURN_IN_ROUND] == 1 and g[G_DRAFTED] == 0 and n_pool > 0
+        return s.turn_in_round == 1 and s.drafted_this_turn == 0 and n_pool > 0
     if effect == T_RUNNING_PLIERS:
-        return g[G_TURN_IN_ROUND] == 0 and g[G_DRAFTED] == 1 and n_pool > 0
+        return s.turn_in_round == 0 and s.drafted_this_turn == 1 and n_pool > 0
     if effect == T_EGLOMISE_BRUSH:
         return s.n_placed[p] > 0 and any_move_nb(s, p, M_IGNORE_COLOUR, -1, -1)
     if effect == T_COPPER_FOIL:
@@ -706,7 +756,7 @@ def tool_usable_nb(tables, s, p, slot):
     if effect == T_LATHEKIN:
         return s.n_placed[p] >= 2 and any_lathekin_nb(s, p)
     if effect == T_TAP_WHEEL:
-        if s.n_placed[p] == 0 or g[G_N_TRACK] == 0:
+        if s.n_placed[p] == 0 or s.n_track == 0:
             return False
         return any_move_nb(s, p, 0, track_colours_nb(s), -1)
     return False
@@ -717,10 +767,9 @@ def action_options_nb(tables, s, p, options):
     """A turn's next action: draft a pool die onto a cell (die * N_CELLS + cell; identical dice
     listed once), use a tool (OPT_TOOL + slot * OPT_TOOL_STRIDE + payer: in solo the pool die
     of the tool's colour that pays, else OPT_NO_PAYER), or end the turn (OPT_END, last)."""
-    g = s.g
     n = 0
-    n_pool = g[G_N_POOL]
-    if g[G_DRAFTS_LEFT] > 0:
+    n_pool = s.n_pool
+    if s.drafts_left > 0:
         for i in range(n_pool):
             if pool_duplicate_nb(s, i):
                 continue
@@ -732,9 +781,9 @@ def action_options_nb(tables, s, p, options):
                     n += 1
                 m >>= 1
                 cell += 1
-    if g[G_TOOL_USED] == 0:
-        solo = g[G_SOLO] == 1
-        for slot in range(g[G_N_TOOLS]):
+    if s.tool_used_this_turn == 0:
+        solo = s.solo == 1
+        for slot in range(s.n_tools):
             tool = s.tools[slot]
             if not solo:
                 if s.tokens[p] >= tool_cost_nb(tables, s, slot) and tool_usable_nb(tables, s, p, slot):
@@ -742,7 +791,7 @@ def action_options_nb(tables, s, p, options):
                     n += 1
             elif s.tool_gone[slot] == 0:
                 colour = tables.tool_colour[tool]
-                for i in range(g[G_N_POOL]):
+                for i in range(s.n_pool):
                     if s.pool_colour[i] != colour or pool_duplicate_nb(s, i):
                         continue
                     # the paying die leaves the pool before the tool acts
@@ -750,12 +799,12 @@ def action_options_nb(tables, s, p, options):
                     pool_take_nb(s, i)
                     ok = tool_usable_nb(tables, s, p, slot)
                     # put it back where it was
-                    for k in range(g[G_N_POOL], i, -1):
+                    for k in range(s.n_pool, i, -1):
                         s.pool_colour[k] = s.pool_colour[k - 1]
                         s.pool_value[k] = s.pool_value[k - 1]
                     s.pool_colour[i] = colour
                     s.pool_value[i] = value
-                    g[G_N_POOL] += 1
+                    s.n_pool += 1
                     if ok:
                         options[n] = OPT_TOOL + slot * OPT_TOOL_STRIDE + i
                         n += 1
@@ -767,27 +816,26 @@ def action_options_nb(tables, s, p, options):
 def pay_tool_nb(tables, s, p, slot, payer, trace, tn):
     """Pay for a tool card: favor tokens onto the card (1 if it has none, else 2); solo: the
     paying die leaves play and the card is removed. Marks the turn's tool as used."""
-    g = s.g
     tool = s.tools[slot]
-    if g[G_SOLO] == 1:
+    if s.solo == 1:
         c = s.pool_colour[payer]
         v = s.pool_value[payer]
         pool_take_nb(s, payer)
-        k = g[G_N_SPENT]
+        k = s.n_spent
         s.spent_colour[k] = c
         s.spent_value[k] = v
-        g[G_N_SPENT] = k + 1
+        s.n_spent = k + 1
         s.tool_gone[slot] = 1
         trace_nb(trace, tn, EV_TOOL, p, tool, -1 - c, v, 0)
     else:
         cost = tool_cost_nb(tables, s, slot)
         s.tokens[p] -= cost
         s.tool_tokens[slot] += cost
-        s.stats[p, ST_TOKENS_SPENT] += cost
+        s.tokens_spent[p] += cost
         trace_nb(trace, tn, EV_TOOL, p, tool, cost, 0, 0)
     s.tool_uses[p, slot] += 1
-    s.stats[p, ST_TOOLS] += 1
-    g[G_TOOL_USED] = 1
+    s.tool_cards_used[p] += 1
+    s.tool_used_this_turn = 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -797,35 +845,35 @@ def take_for_tool_nb(s, i):
     v = s.pool_value[i]
     pool_take_nb(s, i)
     hold_nb(s, c, v)
-    s.g[G_DRAFTS_LEFT] -= 1
-    s.g[G_DRAFTED] += 1
+    s.drafts_left -= 1
+    s.drafted_this_turn += 1
 
 
 @njit(cache=True, error_model="numpy")
 def apply_grozing_nb(s, code, trace, tn):
     """Grozing Pliers: the drafted die goes up or down by 1."""
     take_for_tool_nb(s, code // 2)
-    old = s.g[G_HELD_VALUE]
-    s.g[G_HELD_VALUE] = old + (1 if code % 2 == 1 else -1)
-    trace_nb(trace, tn, EV_SET, s.g[G_HELD_COLOUR], old, s.g[G_HELD_VALUE], 0, 0)
+    old = s.held_value
+    s.held_value = old + (1 if code % 2 == 1 else -1)
+    trace_nb(trace, tn, EV_SET, s.held_colour, old, s.held_value, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def apply_grinding_nb(s, i, trace, tn):
     """Grinding Stone: the drafted die is flipped to its opposite face (7 - value)."""
     take_for_tool_nb(s, i)
-    old = s.g[G_HELD_VALUE]
-    s.g[G_HELD_VALUE] = 7 - old
-    trace_nb(trace, tn, EV_SET, s.g[G_HELD_COLOUR], old, s.g[G_HELD_VALUE], 0, 0)
+    old = s.held_value
+    s.held_value = 7 - old
+    trace_nb(trace, tn, EV_SET, s.held_colour, old, s.held_value, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def apply_flux_brush_nb(s, i, trace, tn):
     """Flux Brush: the drafted die is re-rolled."""
     take_for_tool_nb(s, i)
-    old = s.g[G_HELD_VALUE]
-    s.g[G_HELD_VALUE] = roll_nb(s)
-    trace_nb(trace, tn, EV_SET, s.g[G_HELD_COLOUR], old, s.g[G_HELD_VALUE], 0, 0)
+    old = s.held_value
+    s.held_value = roll_nb(s)
+    trace_nb(trace, tn, EV_SET, s.held_colour, old, s.held_value, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -835,9 +883,9 @@ def apply_flux_remover_nb(s, i, trace, tn):
     value is chosen next: flux_value_options_nb). With the bag empty (round 10 of a 4-player
     game) the returned die is the only one in it and is drawn again."""
     take_for_tool_nb(s, i)
-    back = s.g[G_HELD_COLOUR]
-    back_value = s.g[G_HELD_VALUE]
-    n = s.g[G_N_BAG]
+    back = s.held_colour
+    back_value = s.held_value
+    n = s.n_bag
     s.bag[n] = back
     j = randint_nb(s.streams, CHANCE, n + 1)  # the returned die lands anywhere in the bag
     tmp = s.bag[j]
@@ -846,7 +894,7 @@ def apply_flux_remover_nb(s, i, trace, tn):
     j = randint_nb(s.streams, CHANCE, n + 1)  # and one die is drawn at random
     drawn = s.bag[j]
     s.bag[j] = s.bag[n]
-    s.g[G_N_BAG] = n
+    s.n_bag = n
     hold_nb(s, drawn, 0)
     trace_nb(trace, tn, EV_BAG, back, drawn, back_value, 0, 0)
 
@@ -854,8 +902,8 @@ def apply_flux_remover_nb(s, i, trace, tn):
 @njit(cache=True, error_model="numpy")
 def set_flux_value_nb(s, value, trace, tn):
     """Flux Remover, step 1: the die drawn from the bag takes the value the seat chose."""
-    s.g[G_HELD_VALUE] = value
-    trace_nb(trace, tn, EV_VALUE, s.g[G_HELD_COLOUR], value, 0, 0, 0)
+    s.held_value = value
+    trace_nb(trace, tn, EV_VALUE, s.held_colour, value, 0, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -871,16 +919,16 @@ def apply_lens_nb(s, code, trace, tn):
     s.track_colour[k] = pc
     s.track_value[k] = pv
     hold_nb(s, tc, tv)
-    s.g[G_DRAFTS_LEFT] -= 1
-    s.g[G_DRAFTED] += 1
+    s.drafts_left -= 1
+    s.drafted_this_turn += 1
     trace_nb(trace, tn, EV_SWAP, pc, pv, tc, tv, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def apply_glazing_nb(s, trace, tn):
     """Glazing Hammer: every pool die is re-rolled (traced die by die: old and new value)."""
-    trace_nb(trace, tn, EV_REROLL, s.g[G_N_POOL], 0, 0, 0, 0)
-    for i in range(s.g[G_N_POOL]):
+    trace_nb(trace, tn, EV_REROLL, s.n_pool, 0, 0, 0, 0)
+    for i in range(s.n_pool):
         old = s.pool_value[i]
         s.pool_value[i] = roll_nb(s)
         trace_nb(trace, tn, EV_SET, s.pool_colour[i], old, s.pool_value[i], 0, 0)
@@ -889,7 +937,7 @@ def apply_glazing_nb(s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def apply_running_nb(s, p):
     """Running Pliers: draft a second die this turn; skip this round's second turn."""
-    s.g[G_DRAFTS_LEFT] += 1
+    s.drafts_left += 1
     s.skip_second[p] = 1
 
 
@@ -961,11 +1009,11 @@ def private_score_nb(colour, wc, wv, pip_points):
 def private_points_nb(tables, s, p):
     """The private objective's points; solo: the better of the two (the player's choice)."""
     best = 0
-    for k in range(s.g[G_N_PRIVATE]):
+    for k in range(s.n_private):
         card = s.priv[p, k]
         if card >= 0:
             v = private_score_nb(tables.private_colour[card], s.win_colour[p], s.win_value[p],
-                                 tables.rules[R_PIP_POINTS])
+                                 tables.pip_points)
             if v > best:
                 best = v
     return best
@@ -978,14 +1026,14 @@ def score_nb(tables, s, p, pts):
     1 per favor token left, -1 per open space (solo: -3, no tokens)."""
     for k in range(N_PTS):
         pts[k] = 0
-    for k in range(s.g[G_N_PUBLIC]):
+    for k in range(s.n_public):
         o = s.public[k]
         pts[PTS_PUBLIC_1 + k] = public_score_nb(tables.public_kind[o], tables.public_mask[o],
                                                 tables.public_points[o], s.win_colour[p], s.win_value[p])
     pts[PTS_PRIVATE] = private_points_nb(tables, s, p)
-    pts[PTS_FAVOR] = s.tokens[p] * tables.rules[R_TOKEN_POINTS]
+    pts[PTS_FAVOR] = s.tokens[p] * tables.token_points
     empty = N_CELLS - s.n_placed[p]
-    penalty = tables.rules[R_SOLO_EMPTY_PENALTY] if s.g[G_SOLO] == 1 else tables.rules[R_EMPTY_PENALTY]
+    penalty = tables.solo_empty_penalty if s.solo == 1 else tables.empty_penalty
     pts[PTS_EMPTY] = -empty * penalty
     total = 0
     for k in range(N_PTS):
@@ -997,7 +1045,7 @@ def score_nb(tables, s, p, pts):
 def target_score_nb(s):
     """Solo: the target is the sum of the values of the dice on the round track."""
     total = 0
-    for k in range(s.g[G_N_TRACK]):
+    for k in range(s.n_track):
         total += s.track_value[k]
     return total
 
@@ -1005,8 +1053,8 @@ def target_score_nb(s):
 @njit(cache=True, error_model="numpy")
 def final_position_nb(s, p):
     """Seat p's place in the last round's clockwise order (0 = that round's start player)."""
-    n = s.g[G_N_PLAYERS]
-    start = (s.g[G_FIRST_START] + s.g[G_N_ROUNDS] - 1) % n
+    n = s.n_players
+    start = (s.first_start_player + s.n_rounds - 1) % n
     return (p - start + n) % n
 
 
@@ -1044,19 +1092,18 @@ def check_state_nb(tables, s):
     meets (or a tool let it ignore);
     no orthogonal neighbours alike in colour or value; n_placed right; favor tokens >= 0 and
     those spent all lie on the tool cards."""
-    g = s.g
     counts = np.zeros(N_COLOURS, np.int64)
-    for k in range(g[G_N_BAG]):
+    for k in range(s.n_bag):
         counts[s.bag[k]] += 1
-    for k in range(g[G_N_POOL]):
+    for k in range(s.n_pool):
         counts[s.pool_colour[k]] += 1
-    for k in range(g[G_N_TRACK]):
+    for k in range(s.n_track):
         counts[s.track_colour[k]] += 1
-    for k in range(g[G_N_SPENT]):
+    for k in range(s.n_spent):
         counts[s.spent_colour[k]] += 1
-    if g[G_HELD_COLOUR] >= 0:
-        counts[g[G_HELD_COLOUR]] += 1
-    n = g[G_N_PLAYERS]
+    if s.held_colour >= 0:
+        counts[s.held_colour] += 1
+    n = s.n_players
     for p in range(n):
         placed = 0
         for c in range(N_CELLS):
@@ -1093,13 +1140,13 @@ def check_state_nb(tables, s):
     for c in range(N_COLOURS):
         if counts[c] != tables.dice_per_colour[c]:
             return CHK_DICE
-    if g[G_SOLO] == 0:
+    if s.solo == 0:
         spent = 0
         for p in range(n):
             if s.tokens[p] < 0:
                 return CHK_TOKENS
-            spent += s.stats[p, ST_TOKENS_SPENT]
-            if s.pattern[p] >= 0 and s.tokens[p] + s.stats[p, ST_TOKENS_SPENT] != tables.pattern_difficulty[s.pattern[p]]:
+            spent += s.tokens_spent[p]
+            if s.pattern[p] >= 0 and s.tokens[p] + s.tokens_spent[p] != tables.pattern_difficulty[s.pattern[p]]:
                 return CHK_TOKENS
         on_cards = 0
         for k in range(MAX_IN_PLAY):

@@ -124,26 +124,26 @@ def window_text(st, seat) -> list:
 
 def set_pool(st, dice) -> None:
     dice = [die(d) for d in dice]
-    st[0]["g"][E.G_N_POOL] = len(dice)
+    st[0]["n_pool"] = len(dice)
     for i, (c, v) in enumerate(dice):
         st[0]["pool_colour"][i], st[0]["pool_value"][i] = c, v
 
 
 def pool(st) -> list:
-    n = int(st[0]["g"][E.G_N_POOL])
+    n = int(st[0]["n_pool"])
     return [f"{E.COLOUR_LETTERS[int(st[0]['pool_colour'][i])]}{int(st[0]['pool_value'][i])}" for i in range(n)]
 
 
 def set_track(st, dice, round_=0) -> None:
     dice = [die(d) for d in dice]
-    st[0]["g"][E.G_N_TRACK] = len(dice)
+    st[0]["n_track"] = len(dice)
     for i, (c, v) in enumerate(dice):
         st[0]["track_colour"][i], st[0]["track_value"][i] = c, v
         st[0]["track_round"][i] = round_
 
 
 def track(st) -> list:
-    n = int(st[0]["g"][E.G_N_TRACK])
+    n = int(st[0]["n_track"])
     return [f"{E.COLOUR_LETTERS[int(st[0]['track_colour'][i])]}{int(st[0]['track_value'][i])}" for i in range(n)]
 
 
@@ -154,14 +154,14 @@ def set_tools(st, tables, names) -> None:
     st[0]["tools"][:len(ids)] = ids
     st[0]["tool_tokens"][:] = 0
     st[0]["tool_gone"][:] = 0
-    st[0]["g"][E.G_N_TOOLS] = len(ids)
+    st[0]["n_tools"] = len(ids)
 
 
 def set_public(st, names) -> None:
     ids = [Kit().public(n) for n in names]
     st[0]["public"][:] = -1
     st[0]["public"][:len(ids)] = ids
-    st[0]["g"][E.G_N_PUBLIC] = len(ids)
+    st[0]["n_public"] = len(ids)
 
 
 def options_buf():
@@ -202,7 +202,7 @@ def score_window(rows, public=(), private: str | None = None, tokens: int = 0,
     ids = [kit.public(n) for n in public]
     st[0]["public"][:] = -1
     st[0]["public"][:len(ids)] = ids
-    st[0]["g"][E.G_N_PUBLIC] = len(ids)
+    st[0]["n_public"] = len(ids)
     st[0]["priv"][0, :] = -1
     if private is not None:
         colour = LETTER[private[0].upper()]

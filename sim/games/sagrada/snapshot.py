@@ -4,7 +4,7 @@ functions (sim/snapshots.py does), so this file is outside the game's compile-ca
 import numpy as np
 from numba import njit
 
-from sim.games.sagrada.enums import G_ROUND, MAX_PLAYERS
+from sim.games.sagrada.enums import MAX_PLAYERS
 from sim.games.sagrada.nb import N_PTS, score_nb
 
 # (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
@@ -19,7 +19,7 @@ PERIOD = "round"
 @njit(cache=True, error_model="numpy")
 def period_nb(s):
     """The round being played (0-based)."""
-    return s.g[G_ROUND]
+    return s.round
 
 
 @njit(cache=True, error_model="numpy")

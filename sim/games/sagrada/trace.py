@@ -38,15 +38,15 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
     row per seat), state: the final state."""
     comp = prepared.components
     names = comp.card_names
-    tables = comp.tables
+    tables = comp.tables[0]
 
     def seat(p):  # seats are numbered from 1 where people read them; the logs keep 0-based
         return f"seat {p + 1} ({prepared.strategy_names[p]})"
 
     lines = [f"Sagrada, game {game_index} of run seed {prepared.seed}, "
              f"{prepared.n_players} player(s), variant {prepared.variant}"]
-    n_pub = int(state["g"][E.G_N_PUBLIC])
-    n_tools = int(state["g"][E.G_N_TOOLS])
+    n_pub = int(state["n_public"])
+    n_tools = int(state["n_tools"])
     lines.append("public objectives: " + ", ".join(names["public"][int(o)] for o in state["public"][:n_pub]))
     lines.append("tool cards: " + ", ".join(
         f"{names['tool'][int(t)]} ({E.COLOUR_NAMES[int(tables.tool_colour[int(t)])]})" for t in state["tools"][:n_tools]))
