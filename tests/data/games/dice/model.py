@@ -24,13 +24,15 @@ MAX_CARDS = 16                 # card kinds the engine holds (the component file
 DEC_PLAY = 0                   # the one decision: which card to play
 EV_PLAY, EV_REVEAL, EV_WIN, EV_TIE, EV_DRAW = 1, 2, 3, 4, 5
 
+# both records are declared aligned (align=True: every field 8 bytes, so no padding): numba
+# then reads a scalar field as an aligned word; an unaligned record costs about 10% of speed
 TABLES_DTYPE = np.dtype([
     ("n_cards", np.int64),                  # card kinds in use
     ("points", np.int64, (MAX_CARDS,)),     # [[cards]] points
     ("count", np.int64, (MAX_CARDS,)),      # [[cards]] copies in the game
     ("rounds", np.int64),                   # [game] rounds
     ("hand_size", np.int64),                # [game] hand_size
-])
+], align=True)
 STATE_DTYPE = np.dtype([
     ("streams", np.uint64, (MAX_PLAYERS + 1,)),  # 0 chance, 1 + seat that seat's strategy
     ("n_players", np.int64),
@@ -44,7 +46,7 @@ STATE_DTYPE = np.dtype([
     ("score", np.int64, (MAX_PLAYERS,)),
     ("won", np.int64, (MAX_PLAYERS,)),            # rounds won
     ("cards_mask", np.int64, (MAX_PLAYERS,)),     # bit c: the seat played (revealed) kind c
-])
+], align=True)
 
 MAX_OPTIONS = MAX_CARDS
 CTX_LEN = 1
