@@ -138,7 +138,7 @@ def _tables_dtype():
                                            #   0 = leave the space empty
         ("stay_on_shared_card", np.int64),  # staying put on a card another artist stands on:
                                             #   SHARED_STAY_* (must leave)
-    ])
+    ], align=True)
 
 
 TABLES_DTYPE = _tables_dtype()
@@ -225,7 +225,7 @@ STATE_DTYPE = np.dtype([
     ("goal_claims", np.int64, (MAX_PLAYERS,)),     # times the daily goal was taken (including later lost)
     ("path", np.int64, (MAX_PATH,)),               # trek: cells of this turn's hike, path[:s.n_path]
     ("sell_opts", np.int64, (MAX_ROW + 2,)),       # sale loop: legal sales now, sell_opts[:s.n_sell_opts]
-])
+], align=True)
 
 
 # --- decision kinds passed to strategies -------------------------------------------------

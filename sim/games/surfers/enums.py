@@ -157,7 +157,7 @@ def _tables_dtype():
         ("max_boost_chain", np.int64),     # guard of boost_loop = guard_push: boosts set off by
                                            #   one stop (8)
         ("turn_limit", np.int64),          # guard: turns before the game is stopped (600)
-    ])
+    ], align=True)
 
 
 TABLES_DTYPE = _tables_dtype()
@@ -306,7 +306,7 @@ STATE_DTYPE = np.dtype([
     ("boost_loops", np.int64, (MAX_PLAYERS,)),     # boosts set off by a boost (a loop: only under
                                                    #   rules.boost_loop = guard_push)
     # (illegal answers and choices are the harness's counts: columns illegal, choices)
-])
+], align=True)
 SEAT_COUNTERS = STATE_DTYPE.names[STATE_DTYPE.names.index("seat_turns"):]
 
 # --- decisions passed to strategies ----------------------------------------------------------
