@@ -223,19 +223,7 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     names = strategy_list(spec, strategies)
     base = spec.load_components(components, tuple(set_))
     meta = getattr(spec, "report_metadata", lambda c: {})(base) or {}
-    cards = [c for c in meta.get("cards", []) if c.get("mask_column")]
-    types = [c["type"] for c in cards]
-    if only is not None:
-        want = [t.strip() for t in (only if isinstance(only, str) else ",".join(only))
-                .split(",") if t.strip()]
-        bad = [t for t in want if t not in types]
-        if bad or not want:
-            raise ToolkitError(f"--only: unknown card type(s) {', '.join(bad) or '(none)'}; "
-                               f"this game's: {', '.join(types) or '(none)'}")
-        cards = [c for c in cards if c["type"] in want]
-    if not cards:
-        raise ToolkitError(f"{spec.name}: the game declares no card with a mask column "
-                           f"(report_metadata() cards)")
+    cards = _cards_measured(spec, meta, only)
     prepared = spec.prepare(base, n_players, names, seed, variants)
     cf.check_players(prepared)
 
@@ -253,6 +241,35 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
                       workers=workers, progress=progress, echo=say)
     rows, scan, chosen, valid, t_scan = (m.rows, m.scan, m.chosen, m.valid, m.scan_seconds)
     seconds = time.perf_counter() - t0
+    header, notes = _worth_header(spec, n_players, names, seed, scan_games, states, playons,
+                                  offs, set_, base, scan, chosen, valid, t_scan, seconds,
+                                  workers)
+    _record_worth(root, plan, rows, chosen, seconds)
+    return WorthResult(path=root, rows=rows, header=header, seconds=seconds, notes=notes)
+
+
+def _cards_measured(spec, meta: dict, only) -> list:
+    """The game's cards with a mask column (what counterfactual play can measure), those of
+    `only` (types, a list or comma text); one ToolkitError line for an unknown type."""
+    cards = [c for c in meta.get("cards", []) if c.get("mask_column")]
+    types = [c["type"] for c in cards]
+    if only is not None:
+        want = [t.strip() for t in (only if isinstance(only, str) else ",".join(only))
+                .split(",") if t.strip()]
+        bad = [t for t in want if t not in types]
+        if bad or not want:
+            raise ToolkitError(f"--only: unknown card type(s) {', '.join(bad) or '(none)'}; "
+                               f"this game's: {', '.join(types) or '(none)'}")
+        cards = [c for c in cards if c["type"] in want]
+    if not cards:
+        raise ToolkitError(f"{spec.name}: the game declares no card with a mask column "
+                           f"(report_metadata() cards)")
+    return cards
+
+
+def _worth_header(spec, n_players, names, seed, scan_games, states, playons, offs, set_, base,
+                  scan, chosen, valid, t_scan, seconds, workers):
+    """(what was played and measured, the notes of the sample and the run time)."""
     header = {"game": spec.name, "title": spec.title, "players": n_players,
               "strategies": names, "seed": seed, "scan_games": int(scan_games),
               "states_per_card": int(states), "playons": int(playons),
@@ -268,6 +285,11 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
     if lost:
         notes.append(f"{lost:,} of {len(valid):,} sampled states could not be replayed to the "
                      f"scanned decision and were left out (a defect to report)")
+    return header, notes
+
+
+def _record_worth(root: str, plan: dict, rows: list, chosen, seconds: float) -> None:
+    """The result folder's plan with the result: what a resume and the report read."""
     from sim import designer
     designer.write_plan(root, {**plan, "result": {
         "seconds": round(seconds, 1), "sampled": int(len(chosen)),
@@ -275,7 +297,6 @@ def card_worth(game: str, players: int | None = None, strategies=None, seed: int
                   | {"win": list(r["win"]), "score": list(r["score"]),
                      "chosen_rate": r["chosen_rate"], "states": r["states"]}
                   for r in rows]}})
-    return WorthResult(path=root, rows=rows, header=header, seconds=seconds, notes=notes)
 
 
 def advantage_at_values(spec, prepared, card: dict, cid: int, value_components: list,
