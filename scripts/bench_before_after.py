@@ -4,7 +4,7 @@
                                          [--game sunset --game sagrada ...] [--rounds 2]
                                          [--clock wall|cpu] [--strategy greedy ...]
 
-"Before" is the given git commit (default fc6f2d9, the merge base of issue 12's branches),
+"Before" is the given git commit (default fc6f2d9, the engine before the game template),
 exported with `git archive` into a folder of the temp directory (kept per commit) and run in
 a subprocess with its own numba cache there; "after" is this checkout, also in a
 subprocess, with the usual cache (the cache folder is keyed on the sources, so the sides

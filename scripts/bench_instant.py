@@ -1,4 +1,4 @@
-"""How fast `balance` answers (issue 22 item 1): the listing commands' wall time and peak
+"""How fast `balance` answers: the listing commands' wall time and peak
 memory, and how soon a warm `balance run` starts playing.
 
     python scripts/bench_instant.py                    # this checkout

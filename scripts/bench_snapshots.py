@@ -1,4 +1,4 @@
-"""The cost of recording the game over time (issue 24): one run per game without and one with
+"""The cost of recording the game over time: one run per game without and one with
 `--snapshots N`, side by side, each in a child process as a user's command would be.
 
     python -m scripts.bench_snapshots [--game sunset:50000 ...] [--snapshots 200] [--workers 2]

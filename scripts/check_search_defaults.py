@@ -1,4 +1,4 @@
-"""Does each game's shipped search player beat its strongest built-in? (issue 21)
+"""Does each game's shipped search player beat its strongest built-in?
 
     python scripts/check_search_defaults.py [--games sunset,sagrada,lowlands,surfers]
         [--players 2] [--n 300] [--player mcts] [--seed 1] [--workers W] [--out DIR]

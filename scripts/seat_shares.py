@@ -1,4 +1,4 @@
-"""Seat shares with one strategy in every seat (issue 20): a seat-number effect beyond chance?
+"""Seat shares with one strategy in every seat: a seat-number effect beyond chance?
 
     python scripts/seat_shares.py GAME --players N --strategy NAME --games G [--seed S]
                                   [--workers W] [--out DIR] [--set PATH=VALUE ...]
