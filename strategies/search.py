@@ -332,15 +332,7 @@ def _make_mcts(token):
                 wseeds[j] = next_u64_nb(s.streams, 1 + seat)
             fresh_world_nb(tables, s, wr, seat, wseeds[0], ctx, keep, ctx2, keep2)
         for _it in range(iters):
-            if worlds > 0:
-                w[0] = wr[0]
-                for j in range(ctx.shape[0]):
-                    ctx2[j] = ctx[j]
-                for j in range(keep.shape[0]):
-                    keep2[j] = keep[j]
-            else:
-                fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep,
-                               ctx2, keep2)
+            iteration_world_nb(tables, s, w, wr, seat, worlds, ctx, keep, ctx2, keep2)
             node = 0
             n_path = 1
             path[0] = 0
@@ -377,13 +369,9 @@ def _make_mcts(token):
                 cc = opts[choice]
                 if worlds > 0 and steps == 0:
                     # the chosen root child's next world (its k-th visit: world k mod W)
-                    fresh_world_nb(tables, s, w, seat, wseeds[int(visits[node]) % worlds], ctx,
-                                   keep, ctx2, keep2)
-                    if not is_legal_nb(tables, w[0], opts, cc):
-                        # the seat's own options depend only on what it sees, so this cannot
-                        # happen for a game that keeps the contract; stay in world 0 then
-                        w[0] = wr[0]
-                    context_nb(tables, w[0], ctx2, keep2)
+                    root_child_world_nb(tables, s, w, wr, seat,
+                                        wseeds[int(visits[node]) % worlds], cc, opts, ctx,
+                                        keep, ctx2, keep2)
                 default_keep_nb(tables, w[0], keep2)
                 apply_nb(tables, w[0], cc, keep2, trace, tn)
                 steps += 1
@@ -405,6 +393,38 @@ def _make_mcts(token):
         return most_visited_nb(options, n_options, seat, first, nxt, code, mover, visits,
                                value)
     return mcts_nb
+
+
+def _make_iteration_world(token):
+    def iteration_world_nb(tables, s, w, wr, seat, worlds, ctx, keep, ctx2, keep2):
+        """The world an iteration starts in: with fixed worlds, world 0 (its copy, with the
+        decision's own context and keep values); else a fresh redraw of what the seat
+        cannot see, seeded from its stream."""
+        _ = token
+        if worlds > 0:
+            w[0] = wr[0]
+            for j in range(ctx.shape[0]):
+                ctx2[j] = ctx[j]
+            for j in range(keep.shape[0]):
+                keep2[j] = keep[j]
+        else:
+            fresh_world_nb(tables, s, w, seat, next_u64_nb(s.streams, 1 + seat), ctx, keep,
+                           ctx2, keep2)
+    return iteration_world_nb
+
+
+def _make_root_child_world(token):
+    def root_child_world_nb(tables, s, w, wr, seat, seed, option, opts, ctx, keep, ctx2,
+                            keep2):
+        """With fixed worlds: the world `seed` in which the root child chosen by `option`
+        goes on. The seat's own options depend only on what it sees, so `option` is legal
+        there for a game that keeps the contract; if not, the iteration stays in world 0."""
+        _ = token
+        fresh_world_nb(tables, s, w, seat, seed, ctx, keep, ctx2, keep2)
+        if not is_legal_nb(tables, w[0], opts, option):
+            w[0] = wr[0]
+        context_nb(tables, w[0], ctx2, keep2)
+    return root_child_world_nb
 
 
 def _make_is_legal(token):
@@ -689,6 +709,9 @@ def build_search(game_key: str, model, choose_builtin):
     g["flatmc_nb"] = _rebind(_make_flatmc, token, g, "flatmc_nb")
     g["expansion_nb"] = _rebind(_make_expand, token, g, "expansion_nb")
     g["is_legal_nb"] = _rebind(_make_is_legal, token, g, "is_legal_nb")
+    g["iteration_world_nb"] = _rebind(_make_iteration_world, token, g, "iteration_world_nb")
+    g["root_child_world_nb"] = _rebind(_make_root_child_world, token, g,
+                                       "root_child_world_nb")
     g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")
     choose = _rebind(_make_choose, token, g, "search_choose_nb")
     _BENCH[key] = g
