@@ -14,30 +14,19 @@ from numba import njit
 from sim.rng import randint_nb
 from sim.games.lowlands import nb as N
 from sim.games.lowlands.enums import (
-    A_BUILD, A_CARDS, A_DIKE, A_FENCE, A_SHEEP, ALT_FARMHAND, ALT_FREE_FENCE, ALT_PLUS2,
-    ALT_REMOVE_WAVE, COLS, DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_DISCARD,
-    DEC_FARMHAND, DEC_FENCE, DEC_FENCE_TO, DEC_INCOME, DEC_PLACE, DEC_SHEEP, DEC_TOKEN,
-    DIKE_SUPPORT, DISPLAY_CARDS, EF_COINS, EF_SHEEP, G_NP, G_PRICE, G_SEA_N, G_SEA_SHOWN,
-    G_SEGMENTS, G_SITE_POS, G_SITE_RES, G_STAGE, G_WAVES, K_FACILITY, MAX_DISPLAY,
-    MAX_OPTIONS, N_ACTIONS, N_CELLS, N_EDGES, N_HEDGES, N_RES, PASS_PLACE, R_REUSE_COST,
-    R_SITE_LENGTH,
-    ROWS, STOP,
-)
-
-from sim.games.lowlands.enums import (  # noqa: E402  (the sheep-trading tiles, the Dog Kennel)
-    DEC_MARKET_HALL, DEC_UPKEEP_TRADE, EF_AUCTION, EF_FODDER_SILO, EF_KENNEL, EF_MARKET_HALL,
-    G_STEP, N_STAGES, R_SHEEP_BREED_PER, STEP_UP1, STEP_UP2, TRADE_MAX,
-)
-
-from sim.games.lowlands.enums import (  # noqa: E402  (the planner's value model)
-    CELL_NB, DIKE_OWN, EF_BANK, EF_BREEDING, EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP,
-    EF_CAPACITY_COINS, EF_COIN_PLUS, EF_COMPLETE_SEGMENT, EF_DAIRY, EF_DIKE_ACTION,
-    EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT, EF_ESTATE, EF_FARMHOUSE, EF_FENCE_AND_SHEEP,
-    EF_FENCE_BONUS, EF_FREE_FENCES, EF_HALF_BREACH, EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS,
-    EF_MOUND, EF_REPEAT_PLUS, EF_SHEARER, EF_SHEEP_FARM, EF_TREE_CARDS, EF_TREE_POINTS,
-    EF_WAVES, INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN, INC_FARMHAND, N_KINDS,
-    R_FARMER_PLUS, R_MAX_BUILDINGS, R_TRACK_LEN, R_TWO_PLAYER_SUPPORT, R_WRAP_TO, STEP_WORK1,
-    STEP_WORK2, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
+    ALT_FARMHAND, ALT_FREE_FENCE, ALT_PLUS2, ALT_REMOVE_WAVE, A_BUILD, A_CARDS, A_DIKE, A_FENCE,
+    A_SHEEP, CELL_NB, COLS, DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_FARMHAND,
+    DEC_FENCE, DEC_FENCE_TO, DEC_INCOME, DEC_MARKET_HALL, DEC_PLACE, DEC_SHEEP, DEC_TOKEN,
+    DEC_UPKEEP_TRADE, DIKE_OWN, DIKE_SUPPORT, DISPLAY_CARDS, EF_AUCTION, EF_BANK, EF_BREEDING,
+    EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP, EF_CAPACITY_COINS, EF_COINS, EF_COIN_PLUS,
+    EF_COMPLETE_SEGMENT, EF_DAIRY, EF_DIKE_ACTION, EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT,
+    EF_ESTATE, EF_FARMHOUSE, EF_FENCE_AND_SHEEP, EF_FENCE_BONUS, EF_FODDER_SILO, EF_FREE_FENCES,
+    EF_HALF_BREACH, EF_KENNEL, EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS, EF_MARKET_HALL,
+    EF_MOUND, EF_REPEAT_PLUS, EF_SHEARER, EF_SHEEP, EF_SHEEP_FARM, EF_TREE_CARDS,
+    EF_TREE_POINTS, EF_WAVES, INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN,
+    INC_FARMHAND, K_FACILITY, MAX_DISPLAY, MAX_OPTIONS, N_ACTIONS, N_CELLS, N_EDGES, N_HEDGES,
+    N_KINDS, N_RES, N_STAGES, PASS_PLACE, ROWS, STEP_UP1, STEP_UP2, STEP_WORK1, STEP_WORK2,
+    STOP, SUPPORT_OPPONENT, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE, TRADE_MAX,
 )
 
 from strategies.lowlands_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
@@ -55,10 +44,10 @@ from strategies.lowlands_catalog import (  # noqa: F401  (ids, parameter slots, 
 def expected_waves_nb(tables, s):
     """Waves expected at this stage's high tide: those on the board plus the face-down sea
     cards by their backs (1-3: 2 on average, 4-6: 4.75 with the file's cards)."""
-    w = float(s.g[G_WAVES])
-    for j in range(s.g[G_SEA_SHOWN], s.g[G_SEA_N]):
+    w = float(s.waves)
+    for j in range(s.sea_shown, s.sea_n):
         w += 4.75 if tables.flood_back_high[s.sea[j]] == 1 else 2.0
-    if s.g[G_SEA_N] == 0:      # before the tide: a whole stage to come
+    if s.sea_n == 0:      # before the tide: a whole stage to come
         w += 10.0
     return w
 
@@ -70,7 +59,7 @@ def dike_gap_nb(tables, s):
     width = tables.layer_width
     wl = (w + width - 1) // width if w > 0 else 0
     wlen = w - (wl - 1) * width if w > 0 else 0
-    k = s.g[G_SEGMENTS]
+    k = s.segments
     need = 0
     while k < tables.n_segments:
         # the dike with k segments
@@ -89,20 +78,20 @@ def dike_gap_nb(tables, s):
         k += 1
     if need == 0:
         return 0
-    L = tables.rules[R_SITE_LENGTH]
-    pos = s.g[G_SITE_POS] if (s.g[G_SITE_RES] >= 0 and s.g[G_SITE_POS] < L) else 0
+    L = tables.site_length
+    pos = s.site_pos if (s.site_res >= 0 and s.site_pos < L) else 0
     return need * L - pos
 
 
 @njit(cache=True, error_model="numpy")
 def sheep_value_nb(tables, s, params):
-    return tables.price_sheep[s.g[G_PRICE]] * params[P_SHEEP]
+    return tables.price_sheep[s.price] * params[P_SHEEP]
 
 
 @njit(cache=True, error_model="numpy")
 def dike_step_value_nb(tables, s, params):
     """Points of one dike-track space (half a dike point)."""
-    return 0.5 * tables.price_dike[s.g[G_PRICE]] * params[P_DIKE]
+    return 0.5 * tables.price_dike[s.price] * params[P_DIKE]
 
 
 @njit(cache=True, error_model="numpy")
@@ -156,7 +145,7 @@ def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support, wor
     a = code % 16
     cards = pay_cards_nb(tables, s, seat, r, a, used, work)
     v = a * dike_step_value_nb(tables, s, params) - cards * params[P_CARD]
-    if planner and s.g[G_STAGE] == 2:
+    if planner and s.stage == 2:
         # only the storm surge's check costs sheep: before it a breach only moves the price
         gap = dike_gap_nb(tables, s)
         closes = a if a < gap else gap
@@ -170,7 +159,7 @@ def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support, wor
 def sheep_option_value_nb(tables, s, seat, code, params, planner):
     mode = code // 100
     k = code % 10
-    price = tables.price_sheep[s.g[G_PRICE]]
+    price = tables.price_sheep[s.price]
     hand = s.hands[seat, A_SHEEP]
     sv = sheep_value_nb(tables, s, params)
     if mode == 0:
@@ -178,12 +167,12 @@ def sheep_option_value_nb(tables, s, seat, code, params, planner):
         if each < 0:
             each = 0
         v = k * (sv - each)
-        if planner and s.g[G_STAGE] < 2:
+        if planner and s.stage < 2:
             v += k * params[P_BREED]
         return v
     each = price + hand
     v = k * (each - sv)
-    if planner and s.g[G_STAGE] < 2:
+    if planner and s.stage < 2:
         v -= k * params[P_BREED]
     return v
 
@@ -258,7 +247,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             val += (v - opts[i] % 16) * card
             if val > best:
                 best = val
-        if n > 0 and s.g[G_NP] > 1:
+        if n > 0 and s.n_players > 1:
             best += 0.5 * dike_step_value_nb(tables, s, params)   # a support's +1, maybe
         return best
     if a == A_FENCE:
@@ -321,7 +310,7 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
             val = memo[j]
         else:
             val = action_value_nb(tables, s, seat, a, v, params, planner)
-        val -= s.uses[seat, a] * tables.rules[R_REUSE_COST] + cp
+        val -= s.uses[seat, a] * tables.reuse_cost + cp
         val -= p2 * params[P_TOKEN]
         # keep the big farmer for big jobs: a small penalty for value left unused later
         val -= 0.05 * tables.farmer_values[f]
@@ -440,11 +429,11 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         if alt == ALT_REMOVE_WAVE:
             altv = 4.0 if dike_gap_nb(tables, s) > 0 else 0.5
         elif alt == ALT_FARMHAND:
-            altv = 4.0 if s.g[G_STAGE] < 2 else 1.0
+            altv = 4.0 if s.stage < 2 else 1.0
         elif alt == ALT_FREE_FENCE:
             altv = 1.0 + params[P_SHEEP]
         elif alt == ALT_PLUS2:
-            altv = 3.0 if s.g[G_STAGE] < 2 else 1.0
+            altv = 3.0 if s.stage < 2 else 1.0
         return 1 if altv > coins else 0
     if decision == DEC_FARMHAND:
         target = A_DIKE if params[P_DIKE] >= params[P_SHEEP] else A_FENCE
@@ -471,10 +460,10 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
 @njit(cache=True, error_model="numpy")
 def upkeeps_left_nb(s):
     """Upkeeps still to come in the game, the current one included if it has not run yet."""
-    n = 2 * (N_STAGES - s.g[G_STAGE])
-    if s.g[G_STEP] > STEP_UP1:
+    n = 2 * (N_STAGES - s.stage)
+    if s.step > STEP_UP1:
         n -= 1
-    if s.g[G_STEP] > STEP_UP2:
+    if s.step > STEP_UP2:
         n -= 1
     return n if n > 0 else 0
 
@@ -484,8 +473,8 @@ def trade_sheep_value_nb(tables, s, params, planner):
     """What a sheep is worth in a trade: greedy, the sheep value now; the planner, the value
     after this stage's high tide as it expects it (the price moves right if the dike holds
     against the waves it expects from the flood cards' backs, left if not)."""
-    pos = s.g[G_PRICE]
-    if planner and s.g[G_STAGE] < N_STAGES:
+    pos = s.price
+    if planner and s.stage < N_STAGES:
         pos += -1 if dike_gap_nb(tables, s) > 0 else 1
         if pos < 0:
             pos = 0
@@ -496,7 +485,7 @@ def trade_sheep_value_nb(tables, s, params, planner):
 
 @njit(cache=True, error_model="numpy")
 def lambs_nb(tables, sheep, cap):
-    k = sheep // tables.rules[R_SHEEP_BREED_PER]
+    k = sheep // tables.breed_per
     room = cap - sheep
     if room < k:
         k = room
@@ -584,18 +573,18 @@ def clamp01_nb(x):
 @njit(cache=True, error_model="numpy")
 def high_tides_left_nb(s):
     """High tides still to come (this stage's included until it has run)."""
-    n = N_STAGES - s.g[G_STAGE]
+    n = N_STAGES - s.stage
     return n if n > 0 else 0
 
 
 @njit(cache=True, error_model="numpy")
 def work_phases_left_nb(s):
     """Work phases still to come, the current one counted as half (its farmers are placed)."""
-    st = s.g[G_STAGE]
+    st = s.stage
     if st >= N_STAGES:
         return 0.0
     n = 2.0 * (N_STAGES - st)
-    step = s.g[G_STEP]
+    step = s.step
     if step >= STEP_WORK1:
         n -= 0.5 if step == STEP_WORK1 else 1.0
     if step >= STEP_WORK2:
@@ -606,7 +595,7 @@ def work_phases_left_nb(s):
 @njit(cache=True, error_model="numpy")
 def phases_to_tide_nb(s):
     """Work phases left before this stage's high tide (the current one counted as half)."""
-    step = s.g[G_STEP]
+    step = s.step
     if step < STEP_WORK1:
         return 2.0
     if step == STEP_WORK1:
@@ -623,12 +612,12 @@ def hold_chance_nb(tables, s, params, removed):
     """Chance that this stage's high tide holds: the resources still needed against the waves
     the flood cards' backs promise (`removed` waves fewer), against what the players are
     expected to pay before it (dike_pace per player per work phase), spread tide_spread."""
-    if s.g[G_STAGE] >= N_STAGES:
+    if s.stage >= N_STAGES:
         return 1.0
-    s.g[G_WAVES] -= removed
+    s.waves -= removed
     gap = dike_gap_nb(tables, s)
-    s.g[G_WAVES] += removed
-    pay = params[P_DIKE_PACE] * s.g[G_NP] * phases_to_tide_nb(s)
+    s.waves += removed
+    pay = params[P_DIKE_PACE] * s.n_players * phases_to_tide_nb(s)
     spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
     return 1.0 / (1.0 + np.exp((gap - pay) / spread))
 
@@ -649,7 +638,7 @@ def price_at_nb(table, n, pos):
 def final_price_pos_nb(tables, s, params):
     """Where the price marker is expected at the end: right when a high tide holds, left when
     it breaks: this stage's by the forecast, the later ones by hold_prior."""
-    pos = float(s.g[G_PRICE])
+    pos = float(s.price)
     left = high_tides_left_nb(s)
     if left > 0:
         h = hold_chance_nb(tables, s, params, 0)
@@ -673,7 +662,7 @@ def end_dike_price_nb(tables, s, params):
 def final_flock_nb(tables, sheep, cap, upkeeps):
     """Sheep at the end from `sheep` now: each upkeep breeds 1 per breed_per, as housed."""
     n = sheep
-    per = tables.rules[R_SHEEP_BREED_PER]
+    per = tables.breed_per
     for _ in range(upkeeps):
         k = n // per
         if k > cap - n:
@@ -703,7 +692,7 @@ def token_cost_nb(tables, s, params, price):
     """What a breach token is expected to cost at the storm surge: a sheep (or its price in
     coins) when the final check breaks."""
     p = params[P_FINAL_BREAK]
-    if s.g[G_STAGE] == N_STAGES - 1:
+    if s.stage == N_STAGES - 1:
         p = 1.0 - hold_chance_nb(tables, s, params, 0)
     return p * price
 
@@ -721,7 +710,7 @@ def holds_left_nb(tables, s, params):
 def lowest_and_highest_nb(tables, s):
     lo = 1 << 40
     hi = -1
-    for q in range(s.g[G_NP]):
+    for q in range(s.n_players):
         d = N.dike_points_nb(tables, s, q)
         lo = d if d < lo else lo
         hi = d if d > hi else hi
@@ -738,13 +727,13 @@ def dike_steps_worth_nb(tables, s, seat, steps, params):
         return 0.0
     d0 = N.dike_points_nb(tables, s, seat)
     pos = s.dike_pos[seat]
-    L = tables.rules[R_TRACK_LEN]
+    L = tables.track_length
     tokens = 0.0
     p = pos
     for _ in range(steps):
         p += 1
         if p >= L:      # a lap (rare): counted as the spaces it moves
-            p = tables.rules[R_WRAP_TO]
+            p = tables.wrap_to
         for i in range(tables.n_tokens):
             if tables.token_space[i] == p:
                 tokens += tables.token_coins[s.token_order[i]]
@@ -769,7 +758,7 @@ def dike_steps_worth_nb(tables, s, seat, steps, params):
 @njit(cache=True, error_model="numpy")
 def lo_unique_nb(tables, s, seat, lo):
     """Is seat alone on the lowest dike points (raising it raises the lowest)?"""
-    for q in range(s.g[G_NP]):
+    for q in range(s.n_players):
         if q != seat and N.dike_points_nb(tables, s, q) == lo:
             return False
     return True
@@ -780,7 +769,7 @@ def tide_swing_nb(tables, s, seat, params):
     """Points the seat gains if this stage's high tide holds rather than breaks: the coins
     above the lowest, the breach tokens below the highest, and the price moving two spaces
     (sheep dearer, dike cheaper) on its flock and its dike points."""
-    if s.g[G_STAGE] >= N_STAGES:
+    if s.stage >= N_STAGES:
         return 0.0
     lo, hi = lowest_and_highest_nb(tables, s)
     d = N.dike_points_nb(tables, s, seat)
@@ -798,10 +787,10 @@ def tide_swing_nb(tables, s, seat, params):
 def gap_closing_worth_nb(tables, s, seat, params, resources):
     """What `resources` paid into the dike now change in the chance the high tide holds, times
     the seat's swing. The dike's gap is shared: a payment closes it for everyone."""
-    if s.g[G_STAGE] >= N_STAGES or resources <= 0:
+    if s.stage >= N_STAGES or resources <= 0:
         return 0.0
     h0 = hold_chance_nb(tables, s, params, 0)
-    pay = params[P_DIKE_PACE] * s.g[G_NP] * phases_to_tide_nb(s)
+    pay = params[P_DIKE_PACE] * s.n_players * phases_to_tide_nb(s)
     spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
     gap = dike_gap_nb(tables, s) - resources
     h1 = 1.0 / (1.0 + np.exp((gap - pay) / spread))
@@ -1022,8 +1011,8 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
         per = 2.0 * (step - card) + gap_closing_worth_nb(tables, s, seat, params, 2)
         return builds * per if per > 0.0 else 0.0
     if ef == EF_COMPLETE_SEGMENT:
-        L = tables.rules[R_SITE_LENGTH]
-        pos = s.g[G_SITE_POS] if (s.g[G_SITE_RES] >= 0 and s.g[G_SITE_POS] < L) else 0
+        L = tables.site_length
+        pos = s.site_pos if (s.site_res >= 0 and s.site_pos < L) else 0
         return (dike_steps_worth_nb(tables, s, seat, prm, params)
                 + gap_closing_worth_nb(tables, s, seat, params, L - pos))
     if ef == EF_WAVES:
@@ -1097,7 +1086,7 @@ def tile_worth_nb(tables, s, seat, x, params, free_any):
     eff = effect_worth_nb(tables, s, seat, x, params, price, cap)
     lift_tile_nb(s, seat, x, k)
     v = float(tables.tile_shields[x]) + (on_cell - now) + eff
-    if tables.tile_kind[x] != K_FACILITY and s.n_buildings[seat] < tables.rules[R_MAX_BUILDINGS]:
+    if tables.tile_kind[x] != K_FACILITY and s.n_buildings[seat] < tables.max_buildings:
         v += income_icon_worth_nb(tables, s, tables.building_income[s.n_buildings[seat]], params)
     return v - cards_cost_nb(tables, s, seat, x, free_any) * params[P_CARD]
 
@@ -1108,7 +1097,7 @@ def planner_sheep_value_nb(tables, s, seat, code, params, cap, price):
     bought or sold (their lambs included, as housed)."""
     mode = code // 100
     k = code % 10
-    now = tables.price_sheep[s.g[G_PRICE]]
+    now = tables.price_sheep[s.price]
     hand = s.hands[seat, A_SHEEP]
     sheep = s.sheep[seat]
     base = flock_worth_nb(tables, s, seat, params, sheep, cap, price)
@@ -1169,7 +1158,7 @@ def planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals):
             best = val if val > best else best
         if n > 0:
             extra = plus
-            if s.g[G_NP] > 1 and tables.rules[R_TWO_PLAYER_SUPPORT] == 0 or s.g[G_NP] > 2:
+            if s.n_players > 1 and tables.two_player_support == SUPPORT_OPPONENT or s.n_players > 2:
                 best += params[P_ANSWERED] * dike_steps_worth_nb(tables, s, seat, 1, params)
             best += dike_steps_worth_nb(tables, s, seat, extra, params)
         return best
@@ -1221,7 +1210,7 @@ def planner_place_nb(tables, s, seat, params, options, n_options):
         if not known[j]:
             memo[j] = planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals)
             known[j] = True
-        val = memo[j] - s.uses[seat, a] * tables.rules[R_REUSE_COST] - cp
+        val = memo[j] - s.uses[seat, a] * tables.reuse_cost - cp
         val -= p2 * params[P_TOKEN]
         if val > bv:
             bv = val
@@ -1240,7 +1229,7 @@ def planner_token_value_nb(tables, s, seat, params, alt):
     if alt == ALT_FREE_FENCE:
         return fence_worth_nb(tables, s, seat, params, end_sheep_price_nb(tables, s, params))
     if alt == ALT_PLUS2:
-        return tables.rules[R_FARMER_PLUS] * params[P_CARD] if work_phases_left_nb(s) > 0 else 0.0
+        return tables.farmer_plus * params[P_CARD] if work_phases_left_nb(s) > 0 else 0.0
     return 0.0
 
 

@@ -114,7 +114,7 @@ def test_sheep_escape_from_an_open_pasture_after_the_action():
     tr, tn = no_trace()
     N.escape_nb(t, s, 0, tr, tn)
     assert s.sheep[0] == 0
-    assert s.st[0, E.ST_ESCAPED] == 2
+    assert s.sheep_escaped[0] == 2
 
 
 def test_tiles_that_house_sheep_add_places(names):
@@ -140,48 +140,48 @@ def test_tiles_that_house_sheep_add_places(names):
 ])
 def test_high_tide_wave_against_dike_level_holds(segments, waves, holds):
     t, s = fresh()
-    s.g[E.G_SEGMENTS] = segments
-    s.g[E.G_WAVES] = waves
+    s.segments = segments
+    s.waves = waves
     assert N.dike_holds_nb(t, s) == holds
 
 
 def test_dike_segment_lengths_by_layer():
     t, s = fresh()
     for k, want in ((1, (1, 4)), (3, (1, 12)), (4, (2, 3)), (7, (2, 12)), (8, (3, 2)), (13, (3, 12))):
-        s.g[E.G_SEGMENTS] = k
+        s.segments = k
         assert N.dike_height_nb(t, s) == want
 
 
 def test_high_tide_held_pays_coins_above_the_lowest_and_raises_the_price():
     t, s = fresh(n=3)
-    s.g[E.G_SEGMENTS] = 3
-    s.g[E.G_WAVES] = 12
+    s.segments = 3
+    s.waves = 12
     s.dike_pos[:3] = (4, 4, 2)                       # dike points 2, 2, 1 (rules-text example)
     coins = s.coins.copy()
-    price = s.g[E.G_PRICE]
+    price = s.price
     tr, tn = no_trace()
     N.high_tide_nb(t, s, tr, tn)
     assert list(s.coins[:3] - coins[:3]) == [1, 1, 0]
-    assert s.g[E.G_PRICE] == price + 1
+    assert s.price == price + 1
     assert s.breach[:3].sum() == 0
 
 
 def test_high_tide_broken_gives_breach_tokens_below_the_highest_and_lowers_the_price():
     t, s = fresh(n=3)
-    s.g[E.G_SEGMENTS] = 1
-    s.g[E.G_WAVES] = 9
+    s.segments = 1
+    s.waves = 9
     s.dike_pos[:3] = (6, 4, 2)                       # 3, 2, 1 points (rules-text example)
-    price = s.g[E.G_PRICE]
+    price = s.price
     tr, tn = no_trace()
     N.high_tide_nb(t, s, tr, tn)
     assert list(s.breach[:3]) == [0, 1, 2]
-    assert s.g[E.G_PRICE] == price - 1
-    assert s.g[E.G_BREACHES] == 1
+    assert s.price == price - 1
+    assert s.floods_broke == 1
 
 
 def test_flood_insurance_halves_breach_tokens_rounding_up(names):
     t, s = fresh(n=2)
-    s.g[E.G_WAVES] = 9
+    s.waves = 9
     s.dike_pos[:2] = (6, 0)
     s.owned[1] |= 1 << tile_id(names, "Flood Insurance")
     tr, tn = no_trace()
@@ -211,9 +211,9 @@ def test_progress_token_with_two_effects_is_a_choice_and_stays_for_others():
     t, s = fresh()
     for p in (0, 1):
         s.dike_pos[p] = 4
-        n0 = s.g[E.G_NTASK]
+        n0 = s.n_tasks
         N.move_marker_nb(t, s, p, 3, True, *no_trace())          # passes 6: 2 coins or remove a wave
-        assert s.g[E.G_NTASK] == n0 + 1
+        assert s.n_tasks == n0 + 1
         assert s.task[n0, 0] == E.T_TOKEN and s.task[n0, 1] == p
 
 
@@ -227,8 +227,8 @@ def test_marker_arriving_goes_on_top_for_start_player_and_ties():
 # --- dike building -----------------------------------------------------------------------
 def test_dike_one_resource_per_segment_until_it_is_finished():
     t, s = fresh()
-    s.g[E.G_SITE_RES] = 1
-    s.g[E.G_SITE_POS] = 2
+    s.site_res = 1
+    s.site_pos = 2
     s.hand[0, :] = (3, 3, 3)
     opts = np.empty(E.MAX_OPTIONS, np.int64)
     n = N.dike_options_nb(t, s, 0, 4, 0, 0, opts)
@@ -237,8 +237,8 @@ def test_dike_one_resource_per_segment_until_it_is_finished():
 
 def test_dike_new_segment_in_the_same_action_takes_another_resource():
     t, s = fresh()
-    s.g[E.G_SITE_RES] = 0
-    s.g[E.G_SITE_POS] = 4                             # completed (by wood) in this action
+    s.site_res = 0
+    s.site_pos = 4                             # completed (by wood) in this action
     s.hand[0, :] = (3, 3, 3)
     opts = np.empty(E.MAX_OPTIONS, np.int64)
     n = N.dike_options_nb(t, s, 0, 3, 1, 0, opts)     # done_res = wood + 1
@@ -249,40 +249,40 @@ def test_dike_new_segment_in_the_same_action_takes_another_resource():
 
 def test_dike_support_request_builder_moves_one_before_the_supporter():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[1, :] = (0, 4, 0)
     N.push_nb(s, E.T_DIKE, 1, 4, E.DIKE_SUPPORT, 0, 0, 0, 0)   # seat 1 asked by seat 0 (4 paid)
-    s.g[E.G_SITE_RES] = -1
+    s.site_res = -1
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 1 * 16 + 2, tr, tn)          # pays 2 clay
     assert s.dike_pos[0] == 1                          # exactly 1 for the builder
     assert s.dike_pos[1] == 2
-    assert s.st[1, E.ST_SUPPORT_GIVEN] == 1
+    assert s.support_given[1] == 1
     assert s.order_stamp[1] > s.order_stamp[0]         # the supporter moved after
 
 
 def test_dike_support_request_is_compulsory_after_a_dike_action():
     t, s = fresh(n=3)
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[0, :] = (4, 0, 0)
     N.push_nb(s, E.T_DIKE, 0, 4, E.DIKE_OWN, 0, 0, 0, -1)
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 0 * 16 + 3, tr, tn)          # 3 wood of a value-4 farmer
     N.apply_task_nb(t, s, E.STOP, tr, tn)
-    kinds = [s.task[i, 0] for i in range(s.g[E.G_NTASK])]
+    kinds = [s.task[i, 0] for i in range(s.n_tasks)]
     assert kinds[-1] == E.T_CARDS and kinds[-2] == E.T_ASK   # cards first, then the request
-    assert s.task[s.g[E.G_NTASK] - 2, 2] == 3
+    assert s.task[s.n_tasks - 2, 2] == 3
 
 
 def test_two_player_support_rule_option_none_skips_the_request():
     t, s = fresh(n=2, overrides=['rules.two_player_support="none"'])
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[0, :] = (4, 0, 0)
     N.push_nb(s, E.T_DIKE, 0, 4, E.DIKE_OWN, 0, 0, 0, -1)
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 0 * 16 + 4, tr, tn)
-    N.apply_task_nb(t, s, E.STOP, tr, tn) if s.task[s.g[E.G_NTASK] - 1, 0] == E.T_DIKE else None
-    kinds = [s.task[i, 0] for i in range(s.g[E.G_NTASK])]
+    N.apply_task_nb(t, s, E.STOP, tr, tn) if s.task[s.n_tasks - 1, 0] == E.T_DIKE else None
+    kinds = [s.task[i, 0] for i in range(s.n_tasks)]
     assert E.T_ASK not in kinds
 
 
@@ -304,7 +304,7 @@ def test_farmer_plus_two_token_raises_the_value():
 # --- work phase --------------------------------------------------------------------------
 def test_reusing_an_action_space_costs_a_coin_per_own_farmer_there():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     N.push_nb(s, E.T_PLACE, 0, 0, 0, 0, 0, 0, 0)
     s.uses[0, E.A_CARDS] = 2
     s.coins[0] = 1
@@ -321,27 +321,27 @@ def test_reusing_an_action_space_costs_a_coin_per_own_farmer_there():
 
 def test_unspent_action_value_becomes_resource_cards():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.coins[0] = 10
     N.push_nb(s, E.T_SHEEP, 0, 4, 0, 0, 0, 0, 0)
     s.sheep[0] = 1                                     # room for 1
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 0 * 100 + 0 * 10 + 1, tr, tn)   # buy 1 from row 0
-    top = s.g[E.G_NTASK] - 1
+    top = s.n_tasks - 1
     assert s.task[top, 0] == E.T_CARDS and s.task[top, 2] == 3
 
 
 def test_take_cards_face_up_first_then_deck_and_refill():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     N.push_nb(s, E.T_CARDS, 0, 3, 0, 0, 0, 0, 0)
     before = s.hand[0].sum()
-    deck = s.g[E.G_DECK_N]
+    deck = s.deck_n
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 0b0011, tr, tn)              # two face-up, one from the deck
     assert s.hand[0].sum() == before + 3
     assert (s.display >= 0).all()
-    assert s.g[E.G_DECK_N] == deck - 3                 # 1 drawn + 2 to refill the display
+    assert s.deck_n == deck - 3                 # 1 drawn + 2 to refill the display
 
 
 def test_exchange_two_for_one_pays_a_missing_resource():
@@ -370,9 +370,9 @@ def test_sheep_market_rows_limit_buying_and_selling():
 
 def test_farmhand_on_sheep_action_lowers_price_and_raises_sale():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hands[0, E.A_SHEEP] = 1
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     N.push_nb(s, E.T_SHEEP, 0, 2, 0, 0, 0, 0, 0)
     tr, tn = no_trace()
@@ -382,7 +382,7 @@ def test_farmhand_on_sheep_action_lowers_price_and_raises_sale():
 
 def test_fences_built_in_one_action_cost_one_resource_of_the_same_type():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[0, :] = (0, 2, 1)
     N.push_nb(s, E.T_FENCE, 0, 2, E.FENCE_OWN, -1, 0, 0, 0)
     tr, tn = no_trace()
@@ -394,7 +394,7 @@ def test_fences_built_in_one_action_cost_one_resource_of_the_same_type():
 
 def test_moving_a_fence_is_free_of_resources():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[0, :] = (0, 0, 0)
     N.push_nb(s, E.T_FENCE, 0, 1, E.FENCE_OWN, -1, 0, 0, 0)
     tr, tn = no_trace()
@@ -430,7 +430,7 @@ def test_tile_with_terrain_requirement_only_on_that_terrain(names):
 
 def test_built_tile_is_refilled_from_its_pile_but_storm_buildings_are_not():
     t, s = fresh()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[0, :] = (9, 9, 9)
     x = s.tile_display[E.K_FACILITY, 0]
     pile = s.tile_deck_n[E.K_FACILITY]
@@ -441,7 +441,7 @@ def test_built_tile_is_refilled_from_its_pile_but_storm_buildings_are_not():
     N.apply_task_nb(t, s, cells[0], tr, tn)
     assert s.tile_deck_n[E.K_FACILITY] == pile - 1 and s.tile_display[E.K_FACILITY, 0] >= 0
     y = s.tile_display[E.K_STORM, 0]
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     N.push_nb(s, E.T_CELL, 0, y, 0, 0, 0, 0, 0)
     N.tile_cells_nb(t, s, 0, y, cells)
     N.apply_task_nb(t, s, cells[0], tr, tn)
@@ -476,17 +476,17 @@ def test_breeding_one_lamb_per_two_sheep_bound_by_capacity():
 
 def test_start_player_goes_to_the_most_advanced_dike_marker_at_upkeep():
     t, s = fresh(n=3)
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.dike_pos[:3] = (2, 7, 7)
     s.order_stamp[:3] = (5, 3, 4)                      # seat 2 on top of seat 1
     tr, tn = no_trace()
     N.upkeep_nb(t, s, False, tr, tn)
-    assert s.g[E.G_START] == 2
+    assert s.start_player == 2
 
 
 def test_non_start_players_get_one_more_coin():
     t, s = fresh(n=4, seed=3)
-    st = s.g[E.G_START]
+    st = s.start_player
     for p in range(4):
         assert s.coins[p] == (4 if p == st else 5)
     assert s.order_stamp[st] == s.order_stamp[:4].max()   # the top marker starts
@@ -497,7 +497,7 @@ def test_hand_limit_of_eight_discards_at_the_turn_of_the_tide():
     s.hand[0, :] = (5, 3, 2)
     tr, tn = no_trace()
     N.advance_nb(t, s, tr, tn)
-    assert s.g[E.G_DEC] == E.DEC_DISCARD and s.g[E.G_SEAT] == 0
+    assert s.dec == E.DEC_DISCARD and s.seat == 0
     N.apply_task_nb(t, s, 0, tr, tn)
     N.advance_nb(t, s, tr, tn)
     N.apply_task_nb(t, s, 0, tr, tn)
@@ -510,40 +510,40 @@ def test_flood_cards_three_per_stage_revealed_one_at_a_time():
     s.discard[0] += 8                                   # keep the card count whole
     tr, tn = no_trace()
     N.advance_nb(t, s, tr, tn)                          # through the tide to the first placement
-    assert s.g[E.G_SEA_N] == 3 and s.g[E.G_SEA_SHOWN] == 1
-    assert s.g[E.G_FLOOD_N] == 12 - 3
-    assert s.g[E.G_WAVES] == t.flood_value[s.sea[0]]
+    assert s.sea_n == 3 and s.sea_shown == 1
+    assert s.flood_n == 12 - 3
+    assert s.waves == t.flood_value[s.sea[0]]
 
 
 def test_first_game_variant_removes_the_6_flood_card():
     t, s = fresh(overrides=["rules.first_game=true"])
-    vals = sorted(t.flood_value[s.flood_deck[i]] for i in range(s.g[E.G_FLOOD_N]))
+    vals = sorted(t.flood_value[s.flood_deck[i]] for i in range(s.flood_n))
     assert vals == [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5]
 
 
 # --- storm surge and final scoring -------------------------------------------------------
 def test_breach_penalties_fall_through_sheep_then_coins_then_points():
     t, s = fresh()
-    s.g[E.G_WAVES] = 20
-    s.g[E.G_SEGMENTS] = 0                              # the dike breaks at the storm surge
+    s.waves = 20
+    s.segments = 0                              # the dike breaks at the storm surge
     s.breach[0] = 5
     s.sheep[0] = 2
     s.coins[0] = 4
     s.hand[0, :] = 0
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     assert price == 3
     tr, tn = no_trace()
     N.storm_surge_nb(t, s, tr, tn)
     assert s.sheep[0] == 0                             # 2 tokens paid in sheep
     assert s.coins[0] == 0                             # 3 tokens x 3 coins = 9 owed, 4 paid
-    assert s.st[0, E.ST_PENALTY_PTS] == 5
+    assert s.penalty_points[0] == 5
     assert s.pts[0, E.PTS_COINS] == -5                 # recorded in the coin column
 
 
 def test_breach_tokens_are_discarded_when_the_final_dike_holds():
     t, s = fresh()
-    s.g[E.G_WAVES] = 3
-    s.g[E.G_SEGMENTS] = 1
+    s.waves = 3
+    s.segments = 1
     s.breach[0] = 5
     sheep = s.sheep[0]
     tr, tn = no_trace()
@@ -553,7 +553,7 @@ def test_breach_tokens_are_discarded_when_the_final_dike_holds():
 
 def test_final_score_dike_points_times_dike_value_sheep_times_sheep_value_and_cards(names):
     t, s = fresh()
-    s.g[E.G_WAVES] = 0
+    s.waves = 0
     s.dike_pos[0] = 9                                  # 4 dike points
     s.dike_lap[0] = 1                                  # +20
     s.sheep[0] = 2
@@ -562,7 +562,7 @@ def test_final_score_dike_points_times_dike_value_sheep_times_sheep_value_and_ca
     s.owned[0] = 1 << tile_id(names, "Barn")
     tr, tn = no_trace()
     N.storm_surge_nb(t, s, tr, tn)
-    pos = s.g[E.G_PRICE]
+    pos = s.price
     assert s.pts[0, E.PTS_DIKE] == 24 * t.price_dike[pos]
     assert s.pts[0, E.PTS_SHEEP] == 2 * t.price_sheep[pos]
     assert s.pts[0, E.PTS_SHIELDS] == t.tile_shields[tile_id(names, "Barn")]
@@ -594,13 +594,13 @@ def test_tie_break_dike_track_then_the_marker_on_top():
 
 def test_waves_never_exceed_three_layers_of_twelve():
     t, s = fresh()
-    s.g[E.G_WAVES] = 35
+    s.waves = 35
     s.sea[0] = int(np.argmax(t.flood_value[:t.n_flood]))
-    s.g[E.G_SEA_N] = 1
-    s.g[E.G_SEA_SHOWN] = 0
+    s.sea_n = 1
+    s.sea_shown = 0
     tr, tn = no_trace()
     N.reveal_flood_nb(t, s, tr, tn)
-    assert s.g[E.G_WAVES] == 36
+    assert s.waves == 36
 
 
 # --- issue 20: the rulebook read literally --------------------------------------------------
@@ -685,21 +685,21 @@ def test_timber_yard_takes_two_cards_from_the_resource_deck(names):
     s.owned[0] |= 1 << x
     s.tile_at[0, 3 * COLS + 5 if tree != 3 * COLS + 5 else 0] = x
     enclose(s, 0, [divmod(tree, COLS)])                      # the fence action closed it
-    s.g[E.G_NTASK] = 0
-    hand, display, deck = s.hand[0].sum(), s.display.copy(), s.g[E.G_DECK_N]
+    s.n_tasks = 0
+    hand, display, deck = s.hand[0].sum(), s.display.copy(), s.deck_n
     N.end_fence_nb(t, s, 0, 0, E.FENCE_OWN, 4, 0)
     tr, tn = trace_buffer()
-    while s.g[E.G_NTASK] > 0 and not N.is_decision_task_nb(s.task[s.g[E.G_NTASK] - 1, 0]):
+    while s.n_tasks > 0 and not N.is_decision_task_nb(s.task[s.n_tasks - 1, 0]):
         N.run_auto_task_nb(t, s, tr, tn)
-    assert s.g[E.G_NTASK] == 0                               # nothing left to choose
-    assert s.hand[0].sum() == hand + 2 and s.g[E.G_DECK_N] == deck - 2
+    assert s.n_tasks == 0                               # nothing left to choose
+    assert s.hand[0].sum() == hand + 2 and s.deck_n == deck - 2
     assert (s.display == display).all()
     assert events(tr, tn, E.EV_CARDS) == [(0, 0, 2, 0, 0)]
 
 
 def sheep_action(t, s, p, value, option):
     tr, tn = trace_buffer()
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     N.push_nb(s, E.T_SHEEP, p, value, 0, 0, 0, 0, 0)
     N.apply_sheep_nb(t, s, option, tr, tn)
     return tr, tn
@@ -741,7 +741,7 @@ def test_breach_tokens_column_counts_the_tokens_before_the_dwelling_mound_discar
     tr, tn = trace_buffer()
     N.storm_surge_nb(t, s, tr, tn)
     assert s.breach[0] == 0                                   # the mound discarded them
-    assert s.st[0, E.ST_BREACH_FINAL] == 3
+    assert s.breach_tokens[0] == 3
 
 
 # --- issue 20: every step that changes the state is in the trace ---------------------------
@@ -761,7 +761,7 @@ def test_trace_shows_income_choices_and_lambs_born():
     tr, tn = trace_buffer()
     N.upkeep_nb(t, s, False, tr, tn)
     assert (0, 2, 6, 0, 0) in events(tr, tn, E.EV_BREED)      # 4 sheep: 2 lambs
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     N.push_nb(s, E.T_INCOME, 1, 0, 0, 0, 0, 0, 0)
     coins = s.coins[1]
     N.apply_task_nb(t, s, 1, tr, tn)
@@ -774,7 +774,7 @@ def test_dike_support_request_lists_the_rivals_clockwise_from_the_asker():
     t, s = fresh(n=4)
     opts = np.empty(E.MAX_OPTIONS, np.int64)
     for p in range(4):
-        s.g[E.G_NTASK] = 0
+        s.n_tasks = 0
         N.push_nb(s, E.T_ASK, p, 2, 0, 0, 0, 0, 0)
         n = N.task_options_nb(t, s, opts)
         assert list(opts[:n]) == [(p + j) % 4 for j in (1, 2, 3)]

@@ -33,9 +33,9 @@ def own(s, p, x, cell):
 
 def to_upkeep(t, s):
     """Start upkeep I of stage 1 and run up to its first decision."""
-    s.g[E.G_NTASK] = 0
-    s.g[E.G_STEP] = E.STEP_UP1
-    s.g[E.G_STARTED] = 0
+    s.n_tasks = 0
+    s.step = E.STEP_UP1
+    s.step_started = 0
     tr, tn = no_trace()
     N.advance_nb(t, s, tr, tn)
 
@@ -61,16 +61,16 @@ def test_auction_house_sells_one_sheep_before_breeding_for_the_price_plus_one(na
     own(s, 0, x, 0)
     s.hands[0, E.A_SHEEP] = 1                   # the sheep action's farmhand: no bonus here
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] == E.DEC_UPKEEP_TRADE and s.g[E.G_SEAT] == 0
+    assert s.dec == E.DEC_UPKEEP_TRADE and s.seat == 0
     assert legal(t, s) == [0, 16]               # keep, or sell 1 (no more than 1)
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     tr, tn = no_trace()
     M.apply_nb(t, s, 16, np.zeros(1), tr, tn)
     assert s.coins[0] - coins == price + 1
     # breeding came after the sale: 3 sheep -> 1 lamb (4 would have given 2)
-    assert s.sheep[0] == 4 and s.st[0, E.ST_BRED] == 1
-    assert s.st[0, E.ST_TILE_SOLD] == 1 and s.st[0, E.ST_SHEEP_SOLD] == 0
+    assert s.sheep[0] == 4 and s.sheep_bred[0] == 1
+    assert s.tile_sheep_sold[0] == 1 and s.sheep_sold[0] == 0
 
 
 def test_auction_house_pays_one_more_coin_with_the_shearer(names):
@@ -79,7 +79,7 @@ def test_auction_house_pays_one_more_coin_with_the_shearer(names):
     own(s, 0, names.index("Auction House"), 0)
     own(s, 0, names.index("Shearer"), 5)
     to_upkeep(t, s)
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     tr, tn = no_trace()
     M.apply_nb(t, s, 16, np.zeros(1), tr, tn)
@@ -95,14 +95,14 @@ def test_auction_house_is_asked_at_every_upkeep_and_declining_changes_nothing(na
     tr, tn = no_trace()
     M.apply_nb(t, s, 0, np.zeros(1), tr, tn)
     assert s.coins[0] >= coins and s.sheep[0] == 2      # full pasture: no lamb, nothing sold
-    assert s.st[0, E.ST_TILE_SOLD] == 0
+    assert s.tile_sheep_sold[0] == 0
     # no sheep: nothing to sell, the seat is not asked
     t, s = fresh()
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2)], 0)
     own(s, 0, names.index("Auction House"), 0)
     s.hand[:, :] = 0                                    # no discards at the tide
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE
+    assert s.dec != E.DEC_UPKEEP_TRADE
 
 
 def test_auction_house_rule_option_market_needs_a_free_market_place(names):
@@ -112,7 +112,7 @@ def test_auction_house_rule_option_market_needs_a_free_market_place(names):
     s.market_free[:] = 0
     s.hand[:, :] = 0
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE           # the market is full: no sale
+    assert s.dec != E.DEC_UPKEEP_TRADE           # the market is full: no sale
     t, s = fresh(overrides=["rules.auction_house_sells_to=market"])
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2)], 2)
     own(s, 0, names.index("Auction House"), 0)
@@ -132,13 +132,13 @@ def test_fodder_silo_buys_one_sheep_for_one_coin_before_breeding(names):
     farm_with_pasture(t, s, 0, [(r, c) for r in (1, 2) for c in (1, 2, 3)], 3)   # 6 places
     own(s, 0, x, 0)
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] == E.DEC_UPKEEP_TRADE and legal(t, s) == [0, 1]
+    assert s.dec == E.DEC_UPKEEP_TRADE and legal(t, s) == [0, 1]
     coins = s.coins[0]
     tr, tn = no_trace()
     M.apply_nb(t, s, 1, np.zeros(1), tr, tn)
     assert s.coins[0] - coins == -1 + 0                   # paid 1 (upkeep income: a card)
-    assert s.sheep[0] == 6 and s.st[0, E.ST_BRED] == 2    # 4 sheep bred 2 lambs
-    assert s.st[0, E.ST_TILE_BOUGHT] == 1 and s.st[0, E.ST_SHEEP_BOUGHT] == 0
+    assert s.sheep[0] == 6 and s.sheep_bred[0] == 2    # 4 sheep bred 2 lambs
+    assert s.tile_sheep_bought[0] == 1 and s.sheep_bought[0] == 0
 
 
 def test_fodder_silo_cannot_buy_a_sheep_that_cannot_be_housed(names):
@@ -147,7 +147,7 @@ def test_fodder_silo_cannot_buy_a_sheep_that_cannot_be_housed(names):
     own(s, 0, names.index("Fodder Silo"), 0)
     s.hand[:, :] = 0
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE and s.sheep[0] == 2
+    assert s.dec != E.DEC_UPKEEP_TRADE and s.sheep[0] == 2
     # no coin: no purchase either
     t, s = fresh()
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2), (1, 3)], 2)
@@ -155,7 +155,7 @@ def test_fodder_silo_cannot_buy_a_sheep_that_cannot_be_housed(names):
     s.coins[0] = 0
     s.hand[:, :] = 0
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE
+    assert s.dec != E.DEC_UPKEEP_TRADE
 
 
 def test_auction_house_and_fodder_silo_together_sell_then_buy_with_a_full_farm(names):
@@ -165,7 +165,7 @@ def test_auction_house_and_fodder_silo_together_sell_then_buy_with_a_full_farm(n
     own(s, 0, names.index("Fodder Silo"), 5)
     to_upkeep(t, s)
     assert legal(t, s) == [0, 16, 17]                       # no purchase without a sale
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 17, tr, tn)
@@ -174,7 +174,7 @@ def test_auction_house_and_fodder_silo_together_sell_then_buy_with_a_full_farm(n
 
 # --- Market Hall -----------------------------------------------------------------------
 def build(t, s, p, x, cell):
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[p, :] = (9, 9, 9)
     N.push_nb(s, E.T_CELL, p, x, 0, 0, 0, 0, 0)
     tr, tn = no_trace()
@@ -189,7 +189,7 @@ def test_market_hall_buys_up_to_three_sheep_at_two_coins_when_built(names):
     farm_with_pasture(t, s, 0, [(r, c) for r in (1, 2) for c in (1, 2, 3)], 2)   # room 4
     s.coins[0] = 5                                           # 2 sheep affordable, not 3
     build(t, s, 0, x, 0)
-    assert s.g[E.G_DEC] == E.DEC_MARKET_HALL and s.g[E.G_SEAT] == 0
+    assert s.dec == E.DEC_MARKET_HALL and s.seat == 0
     assert legal(t, s) == [0, 1, 2, 16, 32]                 # buy 1-2, or sell 1-2 (2 sheep)
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 2, tr, tn)
@@ -208,7 +208,7 @@ def test_market_hall_sells_up_to_three_sheep_at_four_coins_without_other_bonuses
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 48, tr, tn)
     assert s.sheep[0] == 2 and s.coins[0] == 12
-    assert s.st[0, E.ST_TILE_SOLD] == 3
+    assert s.tile_sheep_sold[0] == 3
 
 
 # --- Dog Kennel ------------------------------------------------------------------------
@@ -362,4 +362,4 @@ def test_trading_tile_numbers_come_from_the_file_not_the_code(names):
     coins = s.coins[0]
     tr, tn = no_trace()
     N.apply_task_nb(t, s, 16, tr, tn)
-    assert s.coins[0] - coins == t.price_sheep[s.g[E.G_PRICE]] + 3
+    assert s.coins[0] - coins == t.price_sheep[s.price] + 3

@@ -12,48 +12,29 @@ from numba import njit
 from sim.events import trace_nb
 from sim.rng import init_streams_nb, randint_nb, shuffle_nb
 from sim.games.lowlands.enums import (
-    A_BUILD, A_CARDS, A_DIKE, A_FENCE, A_SHEEP, ALT_FARMHAND, ALT_FREE_FENCE, ALT_NONE,
-    ALT_PLUS2, ALT_REMOVE_WAVE, CELL_EDGE, CELL_NB, CORNERS, DEC_ASK, DEC_BUILD, DEC_CARDS,
-    DEC_CELL, DEC_DIKE, DEC_DISCARD, DEC_FARMHAND, DEC_FENCE, DEC_FENCE_TO, DEC_INCOME,
-    DEC_PLACE, DEC_SHEEP, DEC_TOKEN, DIKE_OWN, DIKE_SUPPORT, DIKE_TILE, DISPLAY_CARDS,
-    EDGE_CELLS, EF_BANK, EF_BETWEEN, EF_BREEDING, EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP,
-    EF_CAPACITY_COINS, EF_COIN_PLUS, EF_COINS, EF_COMPLETE_SEGMENT, EF_CORNERS, EF_DAIRY,
+    ALT_FARMHAND, ALT_FREE_FENCE, ALT_NONE, ALT_PLUS2, ALT_REMOVE_WAVE, AUCTION_TO_MARKET,
+    A_BUILD, A_CARDS, A_DIKE, A_FENCE, A_SHEEP, CELL_EDGE, CELL_NB, COLS, CORNERS,
+    CORNERS_ONE_MORE, DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_DISCARD,
+    DEC_FARMHAND, DEC_FENCE, DEC_FENCE_TO, DEC_INCOME, DEC_MARKET_HALL, DEC_PLACE, DEC_SHEEP,
+    DEC_TOKEN, DEC_UPKEEP_TRADE, DIKE_OWN, DIKE_SUPPORT, DIKE_TILE, DISPLAY_CARDS, EDGE_CELLS,
+    EF_AUCTION, EF_BANK, EF_BETWEEN, EF_BREEDING, EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP,
+    EF_CAPACITY_COINS, EF_COINS, EF_COIN_PLUS, EF_COMPLETE_SEGMENT, EF_CORNERS, EF_DAIRY,
     EF_DIKE_ACTION, EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT, EF_ESTATE, EF_FARMHOUSE,
-    EF_FEED_ADJ, EF_FENCE_AND_SHEEP, EF_FENCE_BONUS, EF_FREE_FENCES, EF_HALF_BREACH,
-    EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS, EF_LAKE_SHEEP, EF_MOUND, EF_REPEAT_PLUS,
-    EF_SHEARER, EF_SHEEP, EF_SHEEP_FARM, EF_TREE_CARDS, EF_TREE_POINTS, EF_WAVES,
-    EV_ASK, EV_BUILD, EV_CARDS, EV_DIKE, EV_DISCARD, EV_END, EV_ESCAPE, EV_FARMHAND, EV_FENCE,
-    EV_FLOOD, EV_HIGH, EV_PLACE, EV_SHEEP, EV_STAGE, EV_TOKEN, EV_UPKEEP,
-    FENCE_FREE, FENCE_OWN, FENCE_TILE, G_ASK_FROM, G_BREACHES, G_DEC, G_DECK_N,
-    G_FINAL_BREACH, G_FIRST_START, G_FLOOD_N, G_NP, G_NTASK, G_OVER, G_PICKED, G_PLACED,
-    G_PRICE, G_SEA_N, G_SEA_SHOWN, G_SEAT, G_SEGMENTS, G_SITE_POS, G_SITE_RES, G_STAGE,
-    G_STAGE_BREACH, G_STAMP, G_START, G_STARTED, G_STEP, G_TURNS, G_WAVES,
-    INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN, INC_FARMHAND,
-    K_FACILITY, K_STORM, MAX_DISPLAY, MAX_OPTIONS, MAX_PLAYERS, MAX_TASKS, N_ACTIONS,
-    N_CELLS, N_EDGES, N_FARMERS, N_KINDS, N_RES, N_STAGES, N_STEPS, PASS_PLACE, PTS_BONUS,
-    PTS_CARDS, PTS_COINS, PTS_DIKE, PTS_SHEEP, PTS_SHIELDS, R_BORDER_IS_FENCE,
-    R_CARDS_PER_POINT, R_DISPLAY_PER_KIND, R_EXCHANGE_RATE, R_FARMER_PLUS, R_FARMHANDS,
-    R_FIRST_GAME, R_HAND_LIMIT, R_MAX_BUILDINGS, R_MAX_FARMHAND_OTHER, R_MAX_FARMHAND_SHEEP,
-    R_MAX_STORM, R_NON_START_BONUS, R_PRICE_START, R_REUSE_COST, R_SAME_RES_AFTER_SEGMENT,
-    R_SHEEP_BREED_PER, R_SHUFFLE_TOKENS, R_SITE_LENGTH, R_START_CARDS, R_START_COINS,
-    R_START_SHEEP, R_STORM_DISPLAY_EXTRA, R_TRACK_LEN, R_TWO_PLAYER_SUPPORT, R_WRAP_POINTS,
-    R_WRAP_TO, ST_ACTIONS, ST_BONUS_PTS, ST_BRED, ST_BREACH_FINAL, ST_DIKE_RES, ST_ESCAPED,
-    ST_FENCES_BUILT, ST_PENALTY_COINS, ST_PENALTY_PTS, ST_PENALTY_SHEEP, ST_SHEEP_BOUGHT,
-    ST_SHEEP_SOLD, ST_SUPPORT_ASKED, ST_SUPPORT_GIVEN, ST_TOKENS, STEP_HIGH, STEP_TIDE,
-    STEP_UP1, STEP_UP2, STEP_WORK1, STEP_WORK2, STOP, T_AFTER, T_ASK, T_BUILD, T_CARDS,
-    T_CELL, T_DIKE, T_DISCARD, T_ESCAPE, T_FARMHAND, T_FENCE, T_FENCE_TO, T_FLOOD, T_INCOME,
-    T_PLACE, T_SHEEP, T_SHEEP_GAIN, T_TOKEN, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
-)
-from sim.games.lowlands.enums import COLS, N_HEDGES, ROWS   # the bitmask enclosure test
-
-from sim.games.lowlands.enums import (
-    DEC_MARKET_HALL, DEC_UPKEEP_TRADE, EF_AUCTION, EF_FODDER_SILO, EF_KENNEL, EF_MARKET_HALL,
-    EV_TRADE, R_AUCTION_TO_MARKET, ST_TILE_BOUGHT, ST_TILE_SOLD, T_MARKET_HALL, T_UPKEEP,
-    T_UPKEEP_TRADE, TRADE_MAX,
-)
-from sim.games.lowlands.enums import (
-    EV_BREED, EV_INCOME, EV_MARKET, R_CORNERS_ONE_MORE, R_TERRAIN_NOT_UNDER_BUILDINGS,
-    T_DECK_CARDS,
+    EF_FEED_ADJ, EF_FENCE_AND_SHEEP, EF_FENCE_BONUS, EF_FODDER_SILO, EF_FREE_FENCES,
+    EF_HALF_BREACH, EF_KENNEL, EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS, EF_LAKE_SHEEP,
+    EF_MARKET_HALL, EF_MOUND, EF_REPEAT_PLUS, EF_SHEARER, EF_SHEEP, EF_SHEEP_FARM,
+    EF_TREE_CARDS, EF_TREE_POINTS, EF_WAVES, EV_ASK, EV_BREED, EV_BUILD, EV_CARDS, EV_DIKE,
+    EV_DISCARD, EV_END, EV_ESCAPE, EV_FARMHAND, EV_FENCE, EV_FLOOD, EV_HIGH, EV_INCOME,
+    EV_MARKET, EV_PLACE, EV_SHEEP, EV_STAGE, EV_TOKEN, EV_TRADE, EV_UPKEEP, FENCE_FREE,
+    FENCE_OWN, FENCE_TILE, INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN,
+    INC_FARMHAND, K_FACILITY, K_STORM, MAX_DISPLAY, MAX_OPTIONS, MAX_PLAYERS, MAX_TASKS,
+    N_ACTIONS, N_CELLS, N_EDGES, N_FARMERS, N_HEDGES, N_KINDS, N_RES, N_STAGES, N_STEPS,
+    PASS_PLACE, PTS_BONUS, PTS_CARDS, PTS_COINS, PTS_DIKE, PTS_SHEEP, PTS_SHIELDS, ROWS,
+    STEP_HIGH, STEP_TIDE, STEP_UP1, STEP_UP2, STEP_WORK1, STEP_WORK2, STOP, SUPPORT_NONE,
+    TERRAIN_BUSH, TERRAIN_HIDDEN, TERRAIN_LAKE, TERRAIN_TREE, TRADE_MAX, T_AFTER, T_ASK,
+    T_BUILD, T_CARDS, T_CELL, T_DECK_CARDS, T_DIKE, T_DISCARD, T_ESCAPE, T_FARMHAND, T_FENCE,
+    T_FENCE_TO, T_FLOOD, T_INCOME, T_MARKET_HALL, T_PLACE, T_SHEEP, T_SHEEP_GAIN, T_TOKEN,
+    T_UPKEEP, T_UPKEEP_TRADE,
 )
 
 CHANCE = 0
@@ -70,9 +51,9 @@ def new_state():
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def push_nb(s, kind, seat, a, b, c, d, e, f):
-    n = s.g[G_NTASK]
+    n = s.n_tasks
     if n >= MAX_TASKS:  # cannot happen in a legal game; check_state_nb reports it
-        s.g[G_NTASK] = MAX_TASKS + 1
+        s.n_tasks = MAX_TASKS + 1
         return
     s.task[n, 0] = kind
     s.task[n, 1] = seat
@@ -82,12 +63,12 @@ def push_nb(s, kind, seat, a, b, c, d, e, f):
     s.task[n, 5] = d
     s.task[n, 6] = e
     s.task[n, 7] = f
-    s.g[G_NTASK] = n + 1
+    s.n_tasks = n + 1
 
 
 @njit(cache=True, error_model="numpy")
 def pop_nb(s):
-    s.g[G_NTASK] -= 1
+    s.n_tasks -= 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -121,7 +102,7 @@ def edge_closed_nb(t, s, p, e):
         return True
     if b >= 0 and is_building_nb(t, s, p, b):
         return True
-    if b < 0 and t.rules[R_BORDER_IS_FENCE] == 1:
+    if b < 0 and t.border_is_fence == 1:
         return True
     return False
 
@@ -191,7 +172,7 @@ def in_pasture_mask_walls_nb(t, s, p, closed, bld):
     """in_pasture_mask_nb with the farm's walls given (farm_walls_nb): the greedy player's fence
     evaluation asks it with one more fence (set in s.fence too) without recounting the walls.
     A rule that changes which cells count as inside belongs here, so both callers see it."""
-    m = pasture_mask_nb(closed, bld, t.rules[R_BORDER_IS_FENCE] == 1)
+    m = pasture_mask_nb(closed, bld, t.border_is_fence == 1)
     if s.owned[p] & t.effect_tiles[EF_KENNEL]:       # Dog Kennel: one pasture short of a fence
         region = np.empty(N_CELLS, np.int64)          # (rare: the region fill only with it)
         closed_regions = np.empty(N_CELLS, np.int64)
@@ -266,7 +247,7 @@ def terrain_outside_nb(t, s, p, bit, inmask):
     """Cells of terrain `bit` outside pastures ("목장의 바깥에 있는"): whatever stands on them,
     unless the rule option terrain_under_buildings = "hidden" leaves out building cells."""
     lay = s.layout[p]
-    skip_buildings = t.rules[R_TERRAIN_NOT_UNDER_BUILDINGS] == 1
+    skip_buildings = t.terrain_under_buildings == TERRAIN_HIDDEN
     c = 0
     for k in range(N_CELLS):
         if (t.layout_terrain[lay, k] & bit) and not ((inmask >> k) & 1):
@@ -301,7 +282,7 @@ def capacity_nb(t, s, p):
         elif ef == EF_CORNERS:
             # each tile-free corner holds exactly 1 sheep, in or out of a pasture (rulebook);
             # corner_pens = "one_more": a pasture corner holds its pasture place plus 1
-            one_more = t.rules[R_CORNERS_ONE_MORE] == 1
+            one_more = t.corner_pens == CORNERS_ONE_MORE
             for i in range(4):
                 c = CORNERS[i]
                 if s.tile_at[p, c] < 0 and (one_more or not (inmask >> c) & 1):
@@ -334,7 +315,7 @@ def escape_nb(t, s, p, trace, tn):
     if s.sheep[p] > cap:
         lost = s.sheep[p] - cap
         s.sheep[p] = cap
-        s.st[p, ST_ESCAPED] += lost
+        s.sheep_escaped[p] += lost
         trace_nb(trace, tn, EV_ESCAPE, p, lost, 0, 0, 0)
 
 
@@ -345,7 +326,7 @@ def escape_nb(t, s, p, trace, tn):
 def draw_card_nb(s):
     """The top card of the resource deck (reshuffling the discards when it is empty); -1 when
     no card is left anywhere outside hands and the display."""
-    if s.g[G_DECK_N] == 0:
+    if s.deck_n == 0:
         n = 0
         for r in range(N_RES):
             for _ in range(s.discard[r]):
@@ -353,11 +334,11 @@ def draw_card_nb(s):
                 n += 1
             s.discard[r] = 0
         shuffle_nb(s.streams, CHANCE, s.res_deck, n)
-        s.g[G_DECK_N] = n
+        s.deck_n = n
         if n == 0:
             return -1
-    s.g[G_DECK_N] -= 1
-    return s.res_deck[s.g[G_DECK_N]]
+    s.deck_n -= 1
+    return s.res_deck[s.deck_n]
 
 
 @njit(cache=True, error_model="numpy")
@@ -370,7 +351,7 @@ def refill_display_nb(s):
 @njit(cache=True, error_model="numpy")
 def cards_available_nb(s):
     """Cards that could be drawn (deck + discards) -- the display is counted apart."""
-    return s.g[G_DECK_N] + s.discard[0] + s.discard[1] + s.discard[2]
+    return s.deck_n + s.discard[0] + s.discard[1] + s.discard[2]
 
 
 @njit(cache=True, error_model="numpy")
@@ -410,7 +391,7 @@ def pay_plan_nb(t, s, p, need, free_any, out):
             for r in range(N_RES):
                 out[r] = need[r] if need[r] > 0 else 0
             return True
-    rate = t.rules[R_EXCHANGE_RATE]
+    rate = t.exchange_rate
     nd = np.empty(N_RES, np.int64)
     for r in range(N_RES):
         nd[r] = need[r] if need[r] > 0 else 0
@@ -462,13 +443,13 @@ def pay_nb(s, p, out):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def dike_points_nb(t, s, p):
-    return s.dike_lap[p] * t.rules[R_WRAP_POINTS] + s.dike_pos[p] // 2
+    return s.dike_lap[p] * t.wrap_points + s.dike_pos[p] // 2
 
 
 @njit(cache=True, error_model="numpy")
 def dike_progress_nb(t, s, p):
     """Distance along the track (laps counted): orders the markers."""
-    return s.dike_lap[p] * t.rules[R_TRACK_LEN] + s.dike_pos[p]
+    return s.dike_lap[p] * t.track_length + s.dike_pos[p]
 
 
 @njit(cache=True, error_model="numpy")
@@ -486,16 +467,16 @@ def move_marker_nb(t, s, p, steps, tokens, trace, tn):
     """Advance p's dike marker `steps` spaces; past the last space it continues on the wrap
     space (a lap: +wrap_points dike points). With `tokens`, every progress token landed on OR
     passed gives its bonus (a choice -> a T_TOKEN task, resolved right after)."""
-    L = t.rules[R_TRACK_LEN]
+    L = t.track_length
     for _ in range(steps):
         s.dike_pos[p] += 1
         if s.dike_pos[p] >= L:
-            s.dike_pos[p] = t.rules[R_WRAP_TO]
+            s.dike_pos[p] = t.wrap_to
             s.dike_lap[p] += 1
         if tokens:
             for i in range(t.n_tokens):
                 if t.token_space[i] == s.dike_pos[p]:
-                    s.st[p, ST_TOKENS] += 1
+                    s.progress_tokens[p] += 1
                     k = s.token_order[i]
                     if t.token_alt[k] == ALT_NONE:
                         s.coins[p] += t.token_coins[k]
@@ -503,14 +484,14 @@ def move_marker_nb(t, s, p, steps, tokens, trace, tn):
                     else:
                         push_nb(s, T_TOKEN, p, k, 0, 0, 0, 0, 0)
     if steps > 0:
-        s.g[G_STAMP] += 1
-        s.order_stamp[p] = s.g[G_STAMP]   # lands on top of the markers already there
+        s.stamp += 1
+        s.order_stamp[p] = s.stamp   # lands on top of the markers already there
 
 
 @njit(cache=True, error_model="numpy")
 def dike_height_nb(t, s):
     """(layer, length in that layer) of the dike: the top layer holding a segment."""
-    k = s.g[G_SEGMENTS]
+    k = s.segments
     if k == 0:
         return 0, 0
     layer = t.segment_layer[k - 1]
@@ -523,7 +504,7 @@ def dike_height_nb(t, s):
 
 @njit(cache=True, error_model="numpy")
 def wave_height_nb(t, s):
-    w = s.g[G_WAVES]
+    w = s.waves
     if w <= 0:
         return 0, 0
     layer = (w + t.layer_width - 1) // t.layer_width
@@ -543,14 +524,14 @@ def dike_holds_nb(t, s):
 
 @njit(cache=True, error_model="numpy")
 def remove_waves_nb(t, s, n):
-    w = s.g[G_WAVES] - n
-    s.g[G_WAVES] = w if w > 0 else 0
+    w = s.waves - n
+    s.waves = w if w > 0 else 0
 
 
 @njit(cache=True, error_model="numpy")
 def complete_segment_nb(t, s):
-    if s.g[G_SEGMENTS] < t.n_segments:
-        s.g[G_SEGMENTS] += 1
+    if s.segments < t.n_segments:
+        s.segments += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -604,7 +585,7 @@ def _add_icon(icon, out):
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
 def market_reset_nb(t, s):
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     for r in range(s.market_avail.shape[0]):
         if r < t.n_market_rows[np_]:
             s.market_avail[r] = t.market_buy[np_, r]
@@ -619,7 +600,7 @@ def refill_tiles_nb(t, s, k):
     """Fill the empty face-up places of tile kind k from its pile (storm buildings: never)."""
     if k == K_STORM:
         return
-    n = t.rules[R_DISPLAY_PER_KIND]
+    n = t.display_per_kind
     for i in range(n):
         if s.tile_display[k, i] < 0 and s.tile_deck_n[k] > 0:
             s.tile_deck_n[k] -= 1
@@ -627,46 +608,99 @@ def refill_tiles_nb(t, s, k):
 
 
 @njit(cache=True, error_model="numpy")
+def clear_game_nb(s):
+    """Every scalar of the game (STATE_DTYPE's first fields) back to 0."""
+    s.n_players = 0
+    s.over = 0
+    s.stage = 0
+    s.step = 0
+    s.placed = 0
+    s.start_player = 0
+    s.waves = 0
+    s.segments = 0
+    s.site_res = 0
+    s.site_pos = 0
+    s.price = 0
+    s.flood_n = 0
+    s.sea_n = 0
+    s.sea_shown = 0
+    s.deck_n = 0
+    s.stamp = 0
+    s.n_tasks = 0
+    s.dec = 0
+    s.seat = 0
+    s.decisions = 0
+    s.floods_broke = 0
+    s.final_breach = 0
+    s.ask_from = 0
+    s.stages_broke = 0
+    s.step_started = 0
+    s.first_start = 0
+    s.picked_edge = 0
+
+
+@njit(cache=True, error_model="numpy")
+def clear_seat_counters_nb(s):
+    """Every per-seat counter (the log's statistics columns) back to 0."""
+    s.support_asked[:] = 0
+    s.support_given[:] = 0
+    s.dike_resources[:] = 0
+    s.sheep_bought[:] = 0
+    s.sheep_sold[:] = 0
+    s.sheep_escaped[:] = 0
+    s.sheep_bred[:] = 0
+    s.fences_built[:] = 0
+    s.bonus_points[:] = 0
+    s.penalty_sheep[:] = 0
+    s.penalty_coins[:] = 0
+    s.penalty_points[:] = 0
+    s.breach_tokens[:] = 0
+    s.progress_tokens[:] = 0
+    s.tile_sheep_sold[:] = 0
+    s.tile_sheep_bought[:] = 0
+    s.actions_taken[:, :] = 0
+
+
+@njit(cache=True, error_model="numpy")
 def setup_state_nb(t, s, n_players, game_seed):
     """Everything of the set-up (rules text, set-up 1-12 and the personal set-up)."""
-    s.g[:] = 0
+    clear_game_nb(s)
     init_streams_nb(s.streams, game_seed)
-    g = s.g
-    g[G_NP] = n_players
-    g[G_DEC] = -1
-    g[G_SEAT] = -1
-    g[G_ASK_FROM] = -1
-    g[G_PICKED] = -1
-    g[G_SITE_RES] = -1
-    g[G_PRICE] = t.rules[R_PRICE_START]
+    s.n_players = n_players
+    s.dec = -1
+    s.seat = -1
+    s.ask_from = -1
+    s.picked_edge = -1
+    s.site_res = -1
+    s.price = t.price_start
     s.task[:, :] = 0
-    s.st[:, :] = 0
+    clear_seat_counters_nb(s)
     s.pts[:, :] = 0
     s.score[:] = 0
     # flood cards (first game: the 6 goes back to the box)
     n = 0
     for i in range(t.n_flood):
-        if t.rules[R_FIRST_GAME] == 1 and t.flood_value[i] == 6:
+        if t.first_game == 1 and t.flood_value[i] == 6:
             continue
         s.flood_deck[n] = i
         n += 1
     shuffle_nb(s.streams, CHANCE, s.flood_deck, n)
-    g[G_FLOOD_N] = n
+    s.flood_n = n
     s.sea[:] = -1
     # dike markers stacked on the first 0 space in random order: the top one starts
     perm = np.arange(MAX_PLAYERS)
     shuffle_nb(s.streams, CHANCE, perm, n_players)
     for i in range(n_players):
         s.order_stamp[perm[i]] = i + 1
-    g[G_STAMP] = n_players
-    g[G_START] = perm[n_players - 1]
-    g[G_FIRST_START] = g[G_START]
+    s.stamp = n_players
+    s.start_player = perm[n_players - 1]
+    s.first_start = s.start_player
     # progress tokens on the large spaces
     for i in range(t.n_tokens):
         s.token_order[i] = i
-    if t.rules[R_SHUFFLE_TOKENS] == 1:
+    if t.shuffle_progress_tokens == 1:
         shuffle_nb(s.streams, CHANCE, s.token_order, t.n_tokens)
-    g[G_PRICE] = t.rules[R_PRICE_START]
+    s.price = t.price_start
     # resource cards
     n = 0
     for r in range(N_RES):
@@ -674,7 +708,7 @@ def setup_state_nb(t, s, n_players, game_seed):
             s.res_deck[n] = r
             n += 1
     shuffle_nb(s.streams, CHANCE, s.res_deck, n)
-    g[G_DECK_N] = n
+    s.deck_n = n
     s.discard[:] = 0
     s.display[:] = -1
     refill_display_nb(s)
@@ -688,7 +722,7 @@ def setup_state_nb(t, s, n_players, game_seed):
     for k in range(N_KINDS):
         shuffle_nb(s.streams, CHANCE, s.tile_deck[k], s.tile_deck_n[k])
         if k == K_STORM:
-            ns = n_players + t.rules[R_STORM_DISPLAY_EXTRA]
+            ns = n_players + t.storm_display_extra
             for i in range(ns):
                 if s.tile_deck_n[k] > 0 and i < MAX_DISPLAY:
                     s.tile_deck_n[k] -= 1
@@ -728,18 +762,18 @@ def setup_state_nb(t, s, n_players, game_seed):
         for e in range(N_EDGES):
             s.fence[p, e] = t.start_fences[e]
         s.fence_supply[p] = t.n_fence_income
-        s.hands_supply[p] = t.rules[R_FARMHANDS]
-        s.coins[p] = t.rules[R_START_COINS] + (0 if p == g[G_START] else t.rules[R_NON_START_BONUS])
-        s.sheep[p] = t.rules[R_START_SHEEP]
+        s.hands_supply[p] = t.farmhands
+        s.coins[p] = t.start_coins + (0 if p == s.start_player else t.non_start_bonus)
+        s.sheep[p] = t.start_sheep
     for p in range(n_players):
-        for _ in range(t.rules[R_START_CARDS]):
+        for _ in range(t.start_cards):
             c = draw_card_nb(s)
             if c >= 0:
                 s.hand[p, c] += 1
-    g[G_STAGE] = 0
-    g[G_STEP] = STEP_TIDE
-    g[G_STARTED] = 0
-    g[G_NTASK] = 0
+    s.stage = 0
+    s.step = STEP_TIDE
+    s.step_started = 0
+    s.n_tasks = 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -782,9 +816,9 @@ def build_options_nb(t, s, p, value, facility_only, free_any, options):
     for k in range(N_KINDS):
         if facility_only and k != K_FACILITY:
             continue
-        if k != K_FACILITY and s.n_buildings[p] >= t.rules[R_MAX_BUILDINGS]:
+        if k != K_FACILITY and s.n_buildings[p] >= t.max_buildings:
             continue
-        if k == K_STORM and s.storm_built[p] >= t.rules[R_MAX_STORM]:
+        if k == K_STORM and s.storm_built[p] >= t.max_storm_buildings:
             continue
         for i in range(MAX_DISPLAY):
             x = s.tile_display[k, i]
@@ -806,11 +840,11 @@ def dike_options_nb(t, s, p, left, done_res, disc_used, options):
     """(resource, amount) payments into the dike: one resource per segment; a segment begun
     must be finished with its resource; after a segment completed in this action the next one
     takes another resource (rules text; option same_resource_after_segment). code = res*16+amount."""
-    if s.g[G_SEGMENTS] >= t.n_segments or left <= 0:
+    if s.segments >= t.n_segments or left <= 0:
         return 0
-    L = t.rules[R_SITE_LENGTH]
-    pos = s.g[G_SITE_POS]
-    res = s.g[G_SITE_RES]
+    L = t.site_length
+    pos = s.site_pos
+    res = s.site_res
     fresh = res < 0 or pos >= L
     disc = np.empty(N_RES, np.int64)
     discounts_nb(t, s, p, disc)
@@ -820,7 +854,7 @@ def dike_options_nb(t, s, p, left, done_res, disc_used, options):
     for r in range(N_RES):
         if not fresh and r != res:
             continue
-        if fresh and done_res > 0 and r == done_res - 1 and t.rules[R_SAME_RES_AFTER_SEGMENT] == 0:
+        if fresh and done_res > 0 and r == done_res - 1 and t.same_resource_after_segment == 0:
             continue
         room = L if fresh else L - pos
         amax = left if left < room else room
@@ -910,7 +944,7 @@ def fence_options_nb(t, s, p, left, mode, res, count, options):
 
 @njit(cache=True, error_model="numpy")
 def sheep_price_nb(t, s):
-    return t.price_sheep[s.g[G_PRICE]]
+    return t.price_sheep[s.price]
 
 
 @njit(cache=True, error_model="numpy")
@@ -918,7 +952,7 @@ def sheep_options_nb(t, s, p, value, options):
     """Buy from one market row (its sheep, room on the farm, coins) or sell to one row (its
     empty places): up to the action value. code = mode*100 + row*10 + count."""
     n = 0
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     hand = s.hands[p, A_SHEEP]
     price = sheep_price_nb(t, s)
     buy = price - hand
@@ -979,7 +1013,7 @@ def cards_options_nb(s, want, options):
 def token_alt_ok_nb(t, s, p, k):
     alt = t.token_alt[k]
     if alt == ALT_REMOVE_WAVE:
-        return s.g[G_WAVES] > 0
+        return s.waves > 0
     if alt == ALT_FARMHAND:
         return farmhand_options_nb(t, s, p, np.empty(MAX_OPTIONS, np.int64)) > 1
     if alt == ALT_FREE_FENCE:
@@ -1002,7 +1036,7 @@ def farmhand_options_nb(t, s, p, options):
     STOP = leave them."""
     n = 0
     for a in range(N_ACTIONS):
-        cap = t.rules[R_MAX_FARMHAND_SHEEP] if a == A_SHEEP else t.rules[R_MAX_FARMHAND_OTHER]
+        cap = t.max_farmhands_sheep if a == A_SHEEP else t.max_farmhands_other
         if s.hands[p, a] >= cap:
             continue
         if s.hands_supply[p] > 0:
@@ -1029,7 +1063,7 @@ def place_value_nb(t, s, p, a, farmer, plus2, coinplus):
     """The action value of a farmer placed on action a: its value, the +2 token, the
     Foreman's +1, farmhands (dike, fence, cards: +1 each), Routine (+1 on a repeated action),
     Lake Pumping Station (dike: +1/+2 with 3/4 lakes outside pastures)."""
-    v = t.farmer_values[farmer] + plus2 * t.rules[R_FARMER_PLUS] + coinplus
+    v = t.farmer_values[farmer] + plus2 * t.farmer_plus + coinplus
     if a == A_DIKE or a == A_FENCE or a == A_CARDS:
         v += s.hands[p, a]
     if s.uses[p, a] > 0 and has_effect_nb(t, s, p, EF_REPEAT_PLUS) > 0:
@@ -1075,7 +1109,7 @@ def place_options_upto_nb(t, s, p, options, limit):
     of them (advance_nb only needs to know whether there are 2). Whether an action is possible
     depends on the state and the value only, and monotonically (action_possible_nb)."""
     n = 0
-    rc = t.rules[R_REUSE_COST]
+    rc = t.reuse_cost
     has_fore = has_effect_nb(t, s, p, EF_COIN_PLUS) > 0 and s.coin_plus_used[p] == 0
     # action_possible_nb is monotone in the value: per action, the lowest value found
     # possible and the highest found impossible answer for every value above / below them
@@ -1123,7 +1157,7 @@ def place_options_upto_nb(t, s, p, options, limit):
 @njit(cache=True, error_model="numpy")
 def task_options_nb(t, s, options):
     """The legal options of the decision task on top of the stack (0: it resolves itself)."""
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     kind = s.task[i, 0]
     p = s.task[i, 1]
     a = s.task[i, 2]
@@ -1150,7 +1184,7 @@ def task_options_nb(t, s, options):
         n = 0
         bld = building_cells_nb(t, s, p)
         for e in range(N_EDGES):
-            if e != s.g[G_PICKED] and free_edge_nb(s, p, e, bld):
+            if e != s.picked_edge and free_edge_nb(s, p, e, bld):
                 options[n] = e
                 n += 1
         return n
@@ -1161,7 +1195,7 @@ def task_options_nb(t, s, options):
     if kind == T_ASK:
         # clockwise from the asker's left: a player that breaks ties by the first option
         # favours no seat number
-        np_ = s.g[G_NP]
+        np_ = s.n_players
         for j in range(1, np_):
             options[j - 1] = (p + j) % np_
         return np_ - 1
@@ -1206,8 +1240,8 @@ def finish_dike_nb(t, s, p, left, mode, paid):
     and then MUST ask one other player for support (after the cards, rules text)."""
     if mode == DIKE_SUPPORT:
         return
-    np_ = s.g[G_NP]
-    ask = paid > 0 and np_ > 1 and not (np_ == 2 and t.rules[R_TWO_PLAYER_SUPPORT] == 1)
+    np_ = s.n_players
+    ask = paid > 0 and np_ > 1 and not (np_ == 2 and t.two_player_support == SUPPORT_NONE)
     if ask:
         push_nb(s, T_ASK, p, paid, 0, 0, 0, 0, 0)
     if mode == DIKE_OWN and left > 0:
@@ -1216,7 +1250,7 @@ def finish_dike_nb(t, s, p, left, mode, paid):
 
 @njit(cache=True, error_model="numpy")
 def apply_dike_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     p = s.task[i, 1]
     left = s.task[i, 2]
     mode = s.task[i, 3]
@@ -1242,16 +1276,16 @@ def apply_dike_nb(t, s, option, trace, tn):
     pay_nb(s, p, out)
     if free > 0:
         used |= 1 << r
-    L = t.rules[R_SITE_LENGTH]
-    if s.g[G_SITE_RES] < 0 or s.g[G_SITE_POS] >= L:
-        s.g[G_SITE_RES] = r
-        s.g[G_SITE_POS] = 0
-    s.g[G_SITE_POS] += amt
-    if s.g[G_SITE_POS] >= L:
+    L = t.site_length
+    if s.site_res < 0 or s.site_pos >= L:
+        s.site_res = r
+        s.site_pos = 0
+    s.site_pos += amt
+    if s.site_pos >= L:
         complete_segment_nb(t, s)
         done = r + 1
-    s.st[p, ST_DIKE_RES] += amt
-    trace_nb(trace, tn, EV_DIKE, p, r, amt, mode, s.g[G_SEGMENTS])
+    s.dike_resources[p] += amt
+    trace_nb(trace, tn, EV_DIKE, p, r, amt, mode, s.segments)
     first = paid == 0
     paid += amt
     left -= amt
@@ -1259,7 +1293,7 @@ def apply_dike_nb(t, s, option, trace, tn):
     push_nb(s, T_DIKE, p, left, mode, paid, done, used, builder)
     steps = amt
     if first and mode == DIKE_SUPPORT:
-        s.st[p, ST_SUPPORT_GIVEN] += 1
+        s.support_given[p] += 1
         move_marker_nb(t, s, builder, 1, True, trace, tn)   # the builder moves 1 first (rules text)
     if first and mode != DIKE_SUPPORT:
         steps += has_effect_nb(t, s, p, EF_DIKE_PLUS)
@@ -1296,10 +1330,10 @@ def tile_effect_nb(t, s, p, x, cell, trace, tn):
     elif ef == EF_BREEDING:
         push_nb(s, T_SHEEP_GAIN, p, 1, 0, 0, 0, 0, 0)
     elif ef == EF_COMPLETE_SEGMENT:
-        if s.g[G_SEGMENTS] < t.n_segments:
-            if s.g[G_SITE_RES] < 0:
-                s.g[G_SITE_RES] = 0
-            s.g[G_SITE_POS] = t.rules[R_SITE_LENGTH]
+        if s.segments < t.n_segments:
+            if s.site_res < 0:
+                s.site_res = 0
+            s.site_pos = t.site_length
             complete_segment_nb(t, s)
         move_marker_nb(t, s, p, prm, True, trace, tn)
     elif ef == EF_WAVES:
@@ -1335,7 +1369,7 @@ def tile_effect_nb(t, s, p, x, cell, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def apply_cell_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     p = s.task[i, 1]
     x = s.task[i, 2]
     left = s.task[i, 3]
@@ -1404,7 +1438,7 @@ def end_fence_nb(t, s, p, left, mode, built, before):
 def pop_fence_task_nb(s):
     """Take the T_FENCE / T_FENCE_TO task off the stack: (seat, value left, mode, resource,
     new fences built, fences placed or moved, cells in pastures when the action began)."""
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     p = s.task[i, 1]
     left = s.task[i, 2]
     mode = s.task[i, 3]
@@ -1434,7 +1468,7 @@ def apply_fence_nb(t, s, option, trace, tn):
     if option >= N_EDGES:        # pick up a fence to move it (free of resources)
         e = option - N_EDGES
         s.fence[p, e] = 0
-        s.g[G_PICKED] = e
+        s.picked_edge = e
         trace_nb(trace, tn, EV_FENCE, p, e, 2, 0, 0)
         push_nb(s, T_FENCE_TO, p, left - 1, mode, res, built, count + 1, before)
         return
@@ -1446,7 +1480,7 @@ def apply_fence_nb(t, s, option, trace, tn):
         pay_plan_nb(t, s, p, need, 0, out)
         pay_nb(s, p, out)
     s.fence[p, option] = 1
-    s.st[p, ST_FENCES_BUILT] += 1
+    s.fences_built[p] += 1
     trace_nb(trace, tn, EV_FENCE, p, option, 1 if mode != FENCE_FREE else 3, 0, 0)
     fence_goes_on_nb(t, s, p, left - 1, mode, res, built + 1, count + 1, before)
     take_fence_nb(t, s, p)   # may uncover a farmhand icon (resolved before going on)
@@ -1456,14 +1490,14 @@ def apply_fence_nb(t, s, option, trace, tn):
 def apply_fence_to_nb(t, s, option, trace, tn):
     p, left, mode, res, built, count, before = pop_fence_task_nb(s)
     s.fence[p, option] = 1
-    s.g[G_PICKED] = -1
+    s.picked_edge = -1
     trace_nb(trace, tn, EV_FENCE, p, option, 0, 0, 0)
     fence_goes_on_nb(t, s, p, left, mode, res, built, count, before)
 
 
 @njit(cache=True, error_model="numpy")
 def apply_sheep_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     p = s.task[i, 1]
     value = s.task[i, 2]
     pop_nb(s)
@@ -1480,14 +1514,14 @@ def apply_sheep_nb(t, s, option, trace, tn):
         s.sheep[p] += k
         s.market_avail[r] -= k     # the bought sheep leave empty places to sell into
         s.market_free[r] += k
-        s.st[p, ST_SHEEP_BOUGHT] += k
+        s.sheep_bought[p] += k
     else:
         each = price + hand + shearer_bonus_nb(t, s, p)
         s.coins[p] += k * each
         s.sheep[p] -= k
         s.market_free[r] -= k      # the sold sheep stand in the row, for sale
         s.market_avail[r] += k
-        s.st[p, ST_SHEEP_SOLD] += k
+        s.sheep_sold[p] += k
     trace_nb(trace, tn, EV_SHEEP, p, mode, r, k, each)
     if mode == 0:
         trace_nb(trace, tn, EV_MARKET, r, s.market_avail[r] + k, s.market_free[r] - k,
@@ -1501,7 +1535,7 @@ def apply_sheep_nb(t, s, option, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def apply_cards_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     p = s.task[i, 1]
     want = s.task[i, 2]
     pop_nb(s)
@@ -1528,10 +1562,10 @@ def apply_cards_nb(t, s, option, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def apply_place_nb(t, s, option, trace, tn):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     p = s.task[i, 1]
     pop_nb(s)
-    s.g[G_PLACED] += 1
+    s.placed += 1
     if option == PASS_PLACE:     # nothing possible: a farmer stands idle
         for f in range(N_FARMERS):
             if s.farmer_on[p, f] < 0:
@@ -1540,11 +1574,11 @@ def apply_place_nb(t, s, option, trace, tn):
         return
     a, f, p2, cp = place_option_nb(option)
     v = place_value_nb(t, s, p, a, f, p2, cp)
-    cost = s.uses[p, a] * t.rules[R_REUSE_COST] + cp
+    cost = s.uses[p, a] * t.reuse_cost + cp
     s.coins[p] -= cost
     s.uses[p, a] += 1
     s.farmer_on[p, f] = a
-    s.st[p, ST_ACTIONS + a] += 1
+    s.actions_taken[p, a] += 1
     if p2 == 1:
         s.plus2[p] -= 1
     if cp == 1:
@@ -1565,10 +1599,10 @@ def apply_place_nb(t, s, option, trace, tn):
 @njit(cache=True, error_model="numpy")
 def apply_task_nb(t, s, option, trace, tn):
     """Apply `option` to the decision task on top of the stack."""
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     kind = s.task[i, 0]
     p = s.task[i, 1]
-    s.g[G_TURNS] += 1
+    s.decisions += 1
     if kind == T_PLACE:
         apply_place_nb(t, s, option, trace, tn)
     elif kind == T_BUILD:
@@ -1594,7 +1628,7 @@ def apply_task_nb(t, s, option, trace, tn):
     elif kind == T_ASK:
         paid = s.task[i, 2]
         pop_nb(s)
-        s.st[option, ST_SUPPORT_ASKED] += 1
+        s.support_asked[option] += 1
         trace_nb(trace, tn, EV_ASK, p, option, paid, 0, 0)
         # the supporter pays as many resources as the builder paid, at most; no farmhands
         push_nb(s, T_DIKE, option, paid, DIKE_SUPPORT, 0, 0, 0, p)
@@ -1653,7 +1687,7 @@ def apply_task_nb(t, s, option, trace, tn):
 def skip_task_nb(t, s, trace, tn):
     """A decision task with no legal option resolves itself (e.g. a dike action whose
     resources ran out, a free fence with no edge left)."""
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     kind = s.task[i, 0]
     p = s.task[i, 1]
     if kind == T_DIKE:
@@ -1665,8 +1699,8 @@ def skip_task_nb(t, s, trace, tn):
     elif kind == T_FENCE or kind == T_FENCE_TO:
         p, left, mode, res, built, count, before = pop_fence_task_nb(s)
         if kind == T_FENCE_TO:   # nowhere to put it: it goes back where it was
-            s.fence[p, s.g[G_PICKED]] = 1
-            s.g[G_PICKED] = -1
+            s.fence[p, s.picked_edge] = 1
+            s.picked_edge = -1
             left += 1
         end_fence_nb(t, s, p, left, mode, built, before)
     elif kind == T_CARDS or kind == T_BUILD or kind == T_SHEEP:
@@ -1684,15 +1718,15 @@ def skip_task_nb(t, s, trace, tn):
 def reveal_flood_nb(t, s, trace, tn):
     """Reveal the leftmost face-down sea card: that many wave pieces, left to right, layer on
     layer (a piece beyond 3 full layers cannot be placed)."""
-    j = s.g[G_SEA_SHOWN]
-    if j >= s.g[G_SEA_N]:
+    j = s.sea_shown
+    if j >= s.sea_n:
         return
     c = s.sea[j]
-    s.g[G_SEA_SHOWN] = j + 1
-    w = s.g[G_WAVES] + t.flood_value[c]
+    s.sea_shown = j + 1
+    w = s.waves + t.flood_value[c]
     top = t.n_layers * t.layer_width
-    s.g[G_WAVES] = w if w < top else top
-    trace_nb(trace, tn, EV_FLOOD, t.flood_value[c], s.g[G_WAVES], 0, 0, 0)
+    s.waves = w if w < top else top
+    trace_nb(trace, tn, EV_FLOOD, t.flood_value[c], s.waves, 0, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1700,12 +1734,12 @@ def lay_sea_nb(s):
     n = 0
     for j in range(3):
         s.sea[j] = -1
-        if s.g[G_FLOOD_N] > 0:
-            s.g[G_FLOOD_N] -= 1
-            s.sea[j] = s.flood_deck[s.g[G_FLOOD_N]]
+        if s.flood_n > 0:
+            s.flood_n -= 1
+            s.sea[j] = s.flood_deck[s.flood_n]
             n += 1
-    s.g[G_SEA_N] = n
-    s.g[G_SEA_SHOWN] = 0
+    s.sea_n = n
+    s.sea_shown = 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -1713,22 +1747,22 @@ def upkeep_nb(t, s, last, trace, tn):
     """Upkeep: breeding (1 lamb per 2 sheep, as housed), income (start player first; a
     card-or-coin icon is a choice), farmers home, market reset, start player by dike position
     (skipped in the last upkeep), then the next flood card."""
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     inc = np.empty(3, np.int64)
     push_nb(s, T_FLOOD, 0, 0, 0, 0, 0, 0, 0)       # revealed after the rest
     for j in range(np_):
-        p = (s.g[G_START] + j) % np_
-        lambs = s.sheep[p] // t.rules[R_SHEEP_BREED_PER]
+        p = (s.start_player + j) % np_
+        lambs = s.sheep[p] // t.breed_per
         got = gain_sheep_nb(t, s, p, lambs)
-        s.st[p, ST_BRED] += got
+        s.sheep_bred[p] += got
         trace_nb(trace, tn, EV_BREED, p, got, s.sheep[p], 0, 0)
     for j in range(np_ - 1, -1, -1):                # pushed in reverse: the start player first
-        p = (s.g[G_START] + j) % np_
+        p = (s.start_player + j) % np_
         income_icons_nb(t, s, p, inc)
         for _ in range(inc[2]):
             push_nb(s, T_INCOME, p, 0, 0, 0, 0, 0, 0)
     for j in range(np_):
-        p = (s.g[G_START] + j) % np_
+        p = (s.start_player + j) % np_
         income_icons_nb(t, s, p, inc)
         for _ in range(inc[0]):
             c = draw_card_nb(s)
@@ -1746,7 +1780,7 @@ def upkeep_nb(t, s, last, trace, tn):
         for p in range(1, np_):
             if ahead_nb(t, s, p, best):
                 best = p
-        s.g[G_START] = best
+        s.start_player = best
 
 
 @njit(cache=True, error_model="numpy")
@@ -1755,7 +1789,7 @@ def high_tide_nb(t, s, trace, tn):
     gets 1 coin per dike point above the lowest, the price marker moves right. Broken: each
     takes 1 breach token per dike point below the highest (Flood Insurance: half, rounded up),
     the marker moves left. The stage's flood cards leave the game."""
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     for p in range(np_):
         nb = has_effect_nb(t, s, p, EF_BUSH_COINS)
         if nb > 0:
@@ -1772,32 +1806,32 @@ def high_tide_nb(t, s, trace, tn):
     if holds:
         for p in range(np_):
             s.coins[p] += dike_points_nb(t, s, p) - lo
-        if s.g[G_PRICE] < t.n_price - 1:
-            s.g[G_PRICE] += 1
+        if s.price < t.n_price - 1:
+            s.price += 1
     else:
-        s.g[G_BREACHES] += 1
-        s.g[G_STAGE_BREACH] |= 1 << s.g[G_STAGE]
+        s.floods_broke += 1
+        s.stages_broke |= 1 << s.stage
         for p in range(np_):
             k = hi - dike_points_nb(t, s, p)
             if has_effect_nb(t, s, p, EF_HALF_BREACH) > 0:
                 k = (k + 1) // 2
             s.breach[p] += k
-        if s.g[G_PRICE] > 0:
-            s.g[G_PRICE] -= 1
-    trace_nb(trace, tn, EV_HIGH, 1 if holds else 0, s.g[G_WAVES], s.g[G_SEGMENTS], 0, 0)
+        if s.price > 0:
+            s.price -= 1
+    trace_nb(trace, tn, EV_HIGH, 1 if holds else 0, s.waves, s.segments, 0, 0)
     s.sea[:] = -1
-    s.g[G_SEA_N] = 0
-    s.g[G_SEA_SHOWN] = 0
+    s.sea_n = 0
+    s.sea_shown = 0
 
 
 @njit(cache=True, error_model="numpy")
 def storm_surge_nb(t, s, trace, tn):
     """The storm surge: '!' effects, the final dike check with its penalties (sheep, then the
     sheep price in coins per token, then 1 point per coin missing), final scoring."""
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     bonus = np.zeros(MAX_PLAYERS, np.int64)
     for p in range(np_):
-        s.st[p, ST_BREACH_FINAL] = s.breach[p]     # before the '!' effects (Dwelling Mound)
+        s.breach_tokens[p] = s.breach[p]     # before the '!' effects (Dwelling Mound)
     for p in range(np_):
         inmask = in_pasture_mask_nb(t, s, p)
         lay = s.layout[p]
@@ -1837,9 +1871,9 @@ def storm_surge_nb(t, s, trace, tn):
                             nb = CELL_NB[k, d]
                             if nb >= 0 and s.tile_at[p, nb] < 0 and not (inmask >> nb) & 1:
                                 bonus[p] += prm
-        s.st[p, ST_BONUS_PTS] = bonus[p]
+        s.bonus_points[p] = bonus[p]
     holds = dike_holds_nb(t, s)
-    s.g[G_FINAL_BREACH] = 0 if holds else 1
+    s.final_breach = 0 if holds else 1
     price = sheep_price_nb(t, s)
     penalty = np.zeros(MAX_PLAYERS, np.int64)
     for p in range(np_):
@@ -1853,15 +1887,15 @@ def storm_surge_nb(t, s, trace, tn):
         lose2 = k if k < s.sheep_tile[p] else s.sheep_tile[p]
         s.sheep_tile[p] -= lose2
         k -= lose2
-        s.st[p, ST_PENALTY_SHEEP] = lose + lose2
+        s.penalty_sheep[p] = lose + lose2
         owe = k * price
         pay = owe if owe < s.coins[p] else s.coins[p]
         s.coins[p] -= pay
-        s.st[p, ST_PENALTY_COINS] = pay
+        s.penalty_coins[p] = pay
         penalty[p] = owe - pay
-        s.st[p, ST_PENALTY_PTS] = penalty[p]
+        s.penalty_points[p] = penalty[p]
     for p in range(np_):
-        s.pts[p, PTS_DIKE] = dike_points_nb(t, s, p) * t.price_dike[s.g[G_PRICE]]
+        s.pts[p, PTS_DIKE] = dike_points_nb(t, s, p) * t.price_dike[s.price]
         s.pts[p, PTS_SHEEP] = (s.sheep[p] + s.sheep_tile[p]) * price
         sh = 0
         for x in range(t.n_tiles):
@@ -1869,33 +1903,33 @@ def storm_surge_nb(t, s, trace, tn):
                 sh += t.tile_shields[x]
         s.pts[p, PTS_SHIELDS] = sh
         s.pts[p, PTS_COINS] = s.coins[p] - penalty[p]
-        s.pts[p, PTS_CARDS] = hand_total_nb(s, p) // t.rules[R_CARDS_PER_POINT]
+        s.pts[p, PTS_CARDS] = hand_total_nb(s, p) // t.cards_per_point
         s.pts[p, PTS_BONUS] = bonus[p]
         tot = 0
         for c in range(s.pts.shape[1]):
             tot += s.pts[p, c]
         s.score[p] = tot
     trace_nb(trace, tn, EV_END, 1 - (1 if holds else 0), 0, 0, 0, 0)
-    s.g[G_OVER] = 1
+    s.over = 1
 
 
 @njit(cache=True, error_model="numpy")
 def start_step_nb(t, s, trace, tn):
     """The automatic beginning of the current step (may push tasks)."""
-    step = s.g[G_STEP]
-    np_ = s.g[G_NP]
-    trace_nb(trace, tn, EV_STAGE, s.g[G_STAGE], step, 0, 0, 0)
+    step = s.step
+    np_ = s.n_players
+    trace_nb(trace, tn, EV_STAGE, s.stage, step, 0, 0, 0)
     if step == STEP_TIDE:
         push_nb(s, T_FLOOD, 0, 1, 0, 0, 0, 0, 0)    # after the hand limit
         for j in range(np_ - 1, -1, -1):
-            p = (s.g[G_START] + j) % np_
-            extra = hand_total_nb(s, p) - t.rules[R_HAND_LIMIT]
+            p = (s.start_player + j) % np_
+            extra = hand_total_nb(s, p) - t.hand_limit
             for _ in range(extra):
                 push_nb(s, T_DISCARD, p, 0, 0, 0, 0, 0, 0)
     elif step == STEP_WORK1 or step == STEP_WORK2:
-        s.g[G_PLACED] = 0
+        s.placed = 0
     elif step == STEP_UP1 or step == STEP_UP2:
-        last = step == STEP_UP2 and s.g[G_STAGE] == N_STAGES - 1
+        last = step == STEP_UP2 and s.stage == N_STAGES - 1
         if not push_upkeep_trades_nb(t, s, last):   # no Auction House / Fodder Silo: at once
             upkeep_nb(t, s, last, trace, tn)
     elif step == STEP_HIGH:
@@ -1904,7 +1938,7 @@ def start_step_nb(t, s, trace, tn):
 
 @njit(cache=True, error_model="numpy")
 def run_auto_task_nb(t, s, trace, tn):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     kind = s.task[i, 0]
     p = s.task[i, 1]
     a = s.task[i, 2]
@@ -1932,19 +1966,19 @@ def run_auto_task_nb(t, s, trace, tn):
 @njit(cache=True, error_model="numpy")
 def advance_nb(t, s, trace, tn):
     """Run everything automatic up to the next decision with 2+ options (forced moves are
-    applied on the spot) or the end. Sets g[G_DEC] and g[G_SEAT]."""
+    applied on the spot) or the end. Sets s.dec and s.seat."""
     options = np.empty(MAX_OPTIONS, np.int64)
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     while True:
-        if s.g[G_OVER] == 1:
-            s.g[G_DEC] = -1
-            s.g[G_SEAT] = -1
+        if s.over == 1:
+            s.dec = -1
+            s.seat = -1
             return
-        if s.g[G_NTASK] > MAX_TASKS:
-            s.g[G_OVER] = 1
+        if s.n_tasks > MAX_TASKS:
+            s.over = 1
             continue
-        if s.g[G_NTASK] > 0:
-            i = s.g[G_NTASK] - 1
+        if s.n_tasks > 0:
+            i = s.n_tasks - 1
             kind = s.task[i, 0]
             if not is_decision_task_nb(kind):
                 run_auto_task_nb(t, s, trace, tn)
@@ -1959,26 +1993,26 @@ def advance_nb(t, s, trace, tn):
             if n == 1:
                 apply_task_nb(t, s, options[0], trace, tn)
                 continue
-            s.g[G_DEC] = kind_to_dec_nb(kind)
-            s.g[G_SEAT] = s.task[i, 1]
+            s.dec = kind_to_dec_nb(kind)
+            s.seat = s.task[i, 1]
             return
-        if s.g[G_STAGE] >= N_STAGES:
+        if s.stage >= N_STAGES:
             storm_surge_nb(t, s, trace, tn)
             continue
-        if s.g[G_STARTED] == 0:
-            s.g[G_STARTED] = 1
+        if s.step_started == 0:
+            s.step_started = 1
             start_step_nb(t, s, trace, tn)
             continue
-        step = s.g[G_STEP]
-        if (step == STEP_WORK1 or step == STEP_WORK2) and s.g[G_PLACED] < N_FARMERS * np_:
-            p = (s.g[G_START] + s.g[G_PLACED]) % np_
+        step = s.step
+        if (step == STEP_WORK1 or step == STEP_WORK2) and s.placed < N_FARMERS * np_:
+            p = (s.start_player + s.placed) % np_
             push_nb(s, T_PLACE, p, 0, 0, 0, 0, 0, 0)
             continue
-        s.g[G_STEP] += 1
-        s.g[G_STARTED] = 0
-        if s.g[G_STEP] >= N_STEPS:
-            s.g[G_STEP] = 0
-            s.g[G_STAGE] += 1
+        s.step += 1
+        s.step_started = 0
+        if s.step >= N_STEPS:
+            s.step = 0
+            s.stage += 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -2153,7 +2187,7 @@ def trade_slots_nb(t, s, p, effect, out):
 @njit(cache=True, error_model="numpy")
 def market_free_total_nb(t, s):
     c = 0
-    for r in range(t.n_market_rows[s.g[G_NP]]):
+    for r in range(t.n_market_rows[s.n_players]):
         c += s.market_free[r]
     return c
 
@@ -2184,7 +2218,7 @@ def upkeep_trade_options_nb(t, s, p, options):
     fslots = np.empty(TRADE_MAX, np.int64)
     na = trade_slots_nb(t, s, p, EF_AUCTION, aslots)
     nf = trade_slots_nb(t, s, p, EF_FODDER_SILO, fslots)
-    if t.rules[R_AUCTION_TO_MARKET] == 1:
+    if t.auction_house_sells_to == AUCTION_TO_MARKET:
         free = market_free_total_nb(t, s)
         if free < na:
             na = free
@@ -2213,9 +2247,9 @@ def apply_upkeep_trade_nb(t, s, p, option, trace, tn):
     trade_slots_nb(t, s, p, EF_AUCTION, aslots)
     trade_slots_nb(t, s, p, EF_FODDER_SILO, fslots)
     gain, cost = upkeep_trade_coins_nb(t, s, p, ds, db, aslots, fslots)
-    if t.rules[R_AUCTION_TO_MARKET] == 1:       # the sold sheep fill market places, row by row
+    if t.auction_house_sells_to == AUCTION_TO_MARKET:       # the sold sheep fill market places, row by row
         left = ds
-        for r in range(t.n_market_rows[s.g[G_NP]]):
+        for r in range(t.n_market_rows[s.n_players]):
             k = s.market_free[r] if s.market_free[r] < left else left
             if k > 0:
                 s.market_free[r] -= k
@@ -2225,8 +2259,8 @@ def apply_upkeep_trade_nb(t, s, p, option, trace, tn):
             left -= k
     s.sheep[p] += db - ds
     s.coins[p] += gain - cost
-    s.st[p, ST_TILE_SOLD] += ds
-    s.st[p, ST_TILE_BOUGHT] += db
+    s.tile_sheep_sold[p] += ds
+    s.tile_sheep_bought[p] += db
     trace_nb(trace, tn, EV_TRADE, p, 0, ds, db, gain - cost)
 
 
@@ -2235,7 +2269,7 @@ def push_upkeep_trades_nb(t, s, last):
     """Upkeep, before breeding: the owners of an Auction House or a Fodder Silo decide their
     trades (start player first), then the rest of the upkeep runs (T_UPKEEP). Returns False
     when nobody owns one (the upkeep then runs at once, as before)."""
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     tiles = t.effect_tiles[EF_AUCTION] | t.effect_tiles[EF_FODDER_SILO]
     anyone = False
     for p in range(np_):
@@ -2245,7 +2279,7 @@ def push_upkeep_trades_nb(t, s, last):
         return False
     push_nb(s, T_UPKEEP, 0, 1 if last else 0, 0, 0, 0, 0, 0)
     for j in range(np_ - 1, -1, -1):                # pushed in reverse: the start player first
-        p = (s.g[G_START] + j) % np_
+        p = (s.start_player + j) % np_
         if s.owned[p] & tiles:
             push_nb(s, T_UPKEEP_TRADE, p, 0, 0, 0, 0, 0, 0)
     return True
@@ -2280,6 +2314,6 @@ def apply_market_hall_nb(t, s, p, x, option, trace, tn):
     net = ds * t.tile_sell[x] - db * t.tile_buy[x]
     s.sheep[p] += db - ds
     s.coins[p] += net
-    s.st[p, ST_TILE_SOLD] += ds
-    s.st[p, ST_TILE_BOUGHT] += db
+    s.tile_sheep_sold[p] += ds
+    s.tile_sheep_bought[p] += db
     trace_nb(trace, tn, EV_TRADE, p, 1, ds, db, net)
