@@ -12,7 +12,17 @@ import numpy as np
 from numba import njit
 
 from sim.rng import randint_nb
-from sim.games.lowlands import nb as N
+from sim.games.lowlands.building import build_options_nb, tile_cells_nb, tile_cost_nb
+from sim.games.lowlands.cards import discounts_nb, hand_total_nb, pay_plan_nb
+from sim.games.lowlands.dike import dike_points_nb
+from sim.games.lowlands.dike_action import dike_options_nb
+from sim.games.lowlands.farm import capacity_nb, has_effect_nb, terrain_outside_nb
+from sim.games.lowlands.market import shearer_bonus_nb, sheep_options_nb
+from sim.games.lowlands.pastures import (
+    edge_closed_nb, farm_walls_nb, in_pasture_mask_nb, in_pasture_mask_walls_nb, n_pastures_nb,
+)
+from sim.games.lowlands.placement import place_option_nb, place_value_nb
+from sim.games.lowlands.trade_tiles import trade_slots_nb, upkeep_trade_coins_nb
 from sim.games.lowlands.enums import (
     ALT_FARMHAND, ALT_FREE_FENCE, ALT_PLUS2, ALT_REMOVE_WAVE, A_BUILD, A_CARDS, A_DIKE, A_FENCE,
     A_SHEEP, CELL_NB, COLS, DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_FARMHAND,
@@ -126,7 +136,7 @@ def pay_cards_nb(tables, s, seat, r, amount, used, work):
     need[:] = 0
     need[r] = amount - free
     out = work[2]
-    if not N.pay_plan_nb(tables, s, seat, need, 0, out):
+    if not pay_plan_nb(tables, s, seat, need, 0, out):
         return 99
     return out[0] + out[1] + out[2]
 
@@ -135,7 +145,7 @@ def pay_cards_nb(tables, s, seat, r, amount, used, work):
 def dike_work_nb(tables, s, seat):
     """The scratch of pay_cards_nb, row 0 = the seat's discounts."""
     work = np.empty((3, N_RES), np.int64)
-    N.discounts_nb(tables, s, seat, work[0])
+    discounts_nb(tables, s, seat, work[0])
     return work
 
 
@@ -193,12 +203,12 @@ def target_edges_nb(tables, s, seat, mark):
         n = 0
         for c in range(C):
             for e in (c, R * COLS + c):
-                if not N.edge_closed_nb(tables, s, seat, e):
+                if not edge_closed_nb(tables, s, seat, e):
                     mark[e] = 1
                     n += 1
         for r in range(R):
             for e in (N_HEDGES + r * (COLS + 1), N_HEDGES + r * (COLS + 1) + C):
-                if not N.edge_closed_nb(tables, s, seat, e):
+                if not edge_closed_nb(tables, s, seat, e):
                     mark[e] = 1
                     n += 1
         if n > 0:
@@ -211,14 +221,14 @@ def target_edges_nb(tables, s, seat, mark):
 def fence_edge_value_nb(tables, s, seat, e, mark, cap0, mask0, walls0, bld0):
     """A fence on edge e: 10 per sheep place it adds to cap0 (the farm's capacity now, computed
     once per decision), +1 on the pasture plan, -1 off it. The capacity reads the fences only
-    through the cells in pastures (N.in_pasture_mask_nb): when the fence leaves them as they
+    through the cells in pastures (in_pasture_mask_nb): when the fence leaves them as they
     are (mask0), it leaves the capacity as it is. walls0, bld0: the farm's closed edges and
-    building cells without the fence (N.farm_walls_nb, once per decision)."""
+    building cells without the fence (farm_walls_nb, once per decision)."""
     s.fence[seat, e] = 1
-    if N.in_pasture_mask_walls_nb(tables, s, seat, walls0 | (1 << e), bld0) == mask0:
+    if in_pasture_mask_walls_nb(tables, s, seat, walls0 | (1 << e), bld0) == mask0:
         cap1 = cap0
     else:
-        cap1 = N.capacity_nb(tables, s, seat)
+        cap1 = capacity_nb(tables, s, seat)
     s.fence[seat, e] = 0
     return 10.0 * (cap1 - cap0) + (1.0 if mark[e] == 1 else -1.0)
 
@@ -230,7 +240,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
     opts = np.empty(MAX_OPTIONS, np.int64)
     card = params[P_CARD]
     if a == A_BUILD:
-        n = N.build_options_nb(tables, s, seat, v, False, s.hands[seat, A_BUILD], opts)
+        n = build_options_nb(tables, s, seat, v, False, s.hands[seat, A_BUILD], opts)
         best = -1e9
         for i in range(n):
             x = s.tile_display[opts[i] // MAX_DISPLAY, opts[i] % MAX_DISPLAY]
@@ -239,7 +249,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
                 best = val
         return best
     if a == A_DIKE:
-        n = N.dike_options_nb(tables, s, seat, v, 0, 0, opts)
+        n = dike_options_nb(tables, s, seat, v, 0, 0, opts)
         best = -1e9
         work = dike_work_nb(tables, s, seat)
         for i in range(n):
@@ -251,7 +261,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             best += 0.5 * dike_step_value_nb(tables, s, params)   # a support's +1, maybe
         return best
     if a == A_FENCE:
-        room = N.capacity_nb(tables, s, seat) - s.sheep[seat]
+        room = capacity_nb(tables, s, seat) - s.sheep[seat]
         want = s.sheep[seat] // 2 + 1
         if s.fence_supply[seat] == 0:
             return 0.2 * v
@@ -259,7 +269,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             return v * 0.9 * sheep_value_nb(tables, s, params) - v * card
         return 0.2 * v * sheep_value_nb(tables, s, params) - v * card
     if a == A_SHEEP:
-        n = N.sheep_options_nb(tables, s, seat, v, opts)
+        n = sheep_options_nb(tables, s, seat, v, opts)
         best = -1e9
         for i in range(n):
             val = sheep_option_value_nb(tables, s, seat, opts[i], params, planner)
@@ -267,7 +277,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             if val > best:
                 best = val
         return best
-    mult = 1.3 if N.hand_total_nb(s, seat) < 3 else 1.0
+    mult = 1.3 if hand_total_nb(s, seat) < 3 else 1.0
     return v * card * mult
 
 
@@ -300,8 +310,8 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
         o = options[i]
         if o == PASS_PLACE:
             return i
-        a, f, p2, cp = N.place_option_nb(o)
-        v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
+        a, f, p2, cp = place_option_nb(o)
+        v = place_value_nb(tables, s, seat, a, f, p2, cp)
         if v >= 0 and v < 32:
             j = a * 32 + v
             if not known[j]:
@@ -350,7 +360,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         for i in range(n_options):
             k = options[i]
             s.tile_at[seat, k] = x
-            v = float(N.capacity_nb(tables, s, seat))
+            v = float(capacity_nb(tables, s, seat))
             s.tile_at[seat, k] = -1
             v -= 0.01 * k
             if v > bv:
@@ -374,9 +384,9 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_FENCE or decision == DEC_FENCE_TO:
         mark = np.zeros(N_EDGES, np.int64)
         target_edges_nb(tables, s, seat, mark)
-        cap0 = N.capacity_nb(tables, s, seat)
-        mask0 = N.in_pasture_mask_nb(tables, s, seat)
-        walls0, bld0 = N.farm_walls_nb(tables, s, seat)
+        cap0 = capacity_nb(tables, s, seat)
+        mask0 = in_pasture_mask_nb(tables, s, seat)
+        walls0, bld0 = farm_walls_nb(tables, s, seat)
         for i in range(n_options):
             o = options[i]
             if o == STOP:
@@ -385,7 +395,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
                 e = o - N_EDGES
                 # move a fence only if it stands off the plan and the plan needs one
                 v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
-                            N.in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
+                            in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
             else:
                 v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
             if v > bv:
@@ -413,9 +423,9 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
     if decision == DEC_ASK:
         for i in range(n_options):
             q = options[i]
-            v = float(N.hand_total_nb(s, q))      # hand sizes are public
-            if planner and N.hand_total_nb(s, q) > 0:
-                v -= 0.3 * N.dike_points_nb(tables, s, q)   # rather not push a rival ahead
+            v = float(hand_total_nb(s, q))      # hand sizes are public
+            if planner and hand_total_nb(s, q) > 0:
+                v -= 0.3 * dike_points_nb(tables, s, q)   # rather not push a rival ahead
             if v > bv:
                 bv = v
                 best = i
@@ -441,7 +451,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
             target = A_CARDS
         return choose_farmhand_nb(options, n_options, target)
     if decision == DEC_INCOME:
-        return 0 if N.hand_total_nb(s, seat) < 5 else 1
+        return 0 if hand_total_nb(s, seat) < 5 else 1
     if decision == DEC_UPKEEP_TRADE or decision == DEC_MARKET_HALL:
         return choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx)
     # DEC_DISCARD: the type held most
@@ -504,9 +514,9 @@ def trade_value_nb(tables, s, seat, params, planner, decision, code, x, cap):
     if decision == DEC_UPKEEP_TRADE:
         aslots = np.empty(TRADE_MAX, np.int64)
         fslots = np.empty(TRADE_MAX, np.int64)
-        N.trade_slots_nb(tables, s, seat, EF_AUCTION, aslots)
-        N.trade_slots_nb(tables, s, seat, EF_FODDER_SILO, fslots)
-        gain, cost = N.upkeep_trade_coins_nb(tables, s, seat, ds, db, aslots, fslots)
+        trade_slots_nb(tables, s, seat, EF_AUCTION, aslots)
+        trade_slots_nb(tables, s, seat, EF_FODDER_SILO, fslots)
+        gain, cost = upkeep_trade_coins_nb(tables, s, seat, ds, db, aslots, fslots)
         coins = gain - cost
     else:
         coins = ds * tables.tile_sell[x] - db * tables.tile_buy[x]
@@ -517,7 +527,7 @@ def trade_value_nb(tables, s, seat, params, planner, decision, code, x, cap):
 
 @njit(cache=True, error_model="numpy")
 def choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx):
-    cap = N.capacity_nb(tables, s, seat)
+    cap = capacity_nb(tables, s, seat)
     x = ctx[0]
     best = 0
     bv = -1e18
@@ -542,7 +552,7 @@ def trade_tile_value_nb(tables, s, seat, x, params):
         gain = sv - tables.tile_buy[x]
         return 0.5 * upkeeps_left_nb(s) * tables.tile_count[x] * gain if gain > 0 else 0.0
     if ef == EF_MARKET_HALL:
-        room = N.capacity_nb(tables, s, seat) - s.sheep[seat]
+        room = capacity_nb(tables, s, seat) - s.sheep[seat]
         best = 0.0
         for k in range(1, tables.tile_count[x] + 1):
             if k <= room and k * tables.tile_buy[x] <= s.coins[seat] and k * (sv - tables.tile_buy[x]) > best:
@@ -552,9 +562,9 @@ def trade_tile_value_nb(tables, s, seat, x, params):
         return best
     if ef == EF_KENNEL and not (s.owned[seat] >> x) & 1:
         # the sheep places its pasture rule would add now
-        cap0 = N.capacity_nb(tables, s, seat)
+        cap0 = capacity_nb(tables, s, seat)
         s.owned[seat] |= 1 << x
-        cap1 = N.capacity_nb(tables, s, seat)
+        cap1 = capacity_nb(tables, s, seat)
         s.owned[seat] &= ~(1 << x)
         return 0.8 * (cap1 - cap0) * sv
     return 0.0
@@ -711,7 +721,7 @@ def lowest_and_highest_nb(tables, s):
     lo = 1 << 40
     hi = -1
     for q in range(s.n_players):
-        d = N.dike_points_nb(tables, s, q)
+        d = dike_points_nb(tables, s, q)
         lo = d if d < lo else lo
         hi = d if d > hi else hi
     return lo, hi
@@ -725,7 +735,7 @@ def dike_steps_worth_nb(tables, s, seat, steps, params):
     breaks."""
     if steps <= 0:
         return 0.0
-    d0 = N.dike_points_nb(tables, s, seat)
+    d0 = dike_points_nb(tables, s, seat)
     pos = s.dike_pos[seat]
     L = tables.track_length
     tokens = 0.0
@@ -759,7 +769,7 @@ def dike_steps_worth_nb(tables, s, seat, steps, params):
 def lo_unique_nb(tables, s, seat, lo):
     """Is seat alone on the lowest dike points (raising it raises the lowest)?"""
     for q in range(s.n_players):
-        if q != seat and N.dike_points_nb(tables, s, q) == lo:
+        if q != seat and dike_points_nb(tables, s, q) == lo:
             return False
     return True
 
@@ -772,12 +782,12 @@ def tide_swing_nb(tables, s, seat, params):
     if s.stage >= N_STAGES:
         return 0.0
     lo, hi = lowest_and_highest_nb(tables, s)
-    d = N.dike_points_nb(tables, s, seat)
+    d = dike_points_nb(tables, s, seat)
     pos = final_price_pos_nb(tables, s, params)
     n = tables.n_price
     dsheep = price_at_nb(tables.price_sheep, n, pos + 1.0) - price_at_nb(tables.price_sheep, n, pos - 1.0)
     ddike = price_at_nb(tables.price_dike, n, pos + 1.0) - price_at_nb(tables.price_dike, n, pos - 1.0)
-    flock = final_flock_nb(tables, s.sheep[seat], N.capacity_nb(tables, s, seat), upkeeps_left_nb(s))
+    flock = final_flock_nb(tables, s.sheep[seat], capacity_nb(tables, s, seat), upkeeps_left_nb(s))
     v = (d - lo) + (hi - d) * token_cost_nb(tables, s, params, price_at_nb(tables.price_sheep, n, pos))
     v += flock * dsheep * params[P_SHEEP] + d * ddike * params[P_DIKE]
     return v * params[P_DANGER]
@@ -818,8 +828,8 @@ def cards_cost_nb(tables, s, seat, x, free_any):
     cannot pay."""
     need = np.empty(N_RES, np.int64)
     out = np.empty(N_RES, np.int64)
-    N.tile_cost_nb(tables, s, seat, x, need)
-    if not N.pay_plan_nb(tables, s, seat, need, free_any, out):
+    tile_cost_nb(tables, s, seat, x, need)
+    if not pay_plan_nb(tables, s, seat, need, free_any, out):
         return 99
     return out[0] + out[1] + out[2]
 
@@ -861,7 +871,7 @@ def cell_worth_nb(tables, s, seat, x, k, params, price, sheep):
     and bush cells outside pastures, the Lake Cabin's empty neighbours, the Estate's
     pastures)."""
     place_tile_nb(s, seat, x, k)
-    cap = N.capacity_nb(tables, s, seat)
+    cap = capacity_nb(tables, s, seat)
     v = flock_worth_nb(tables, s, seat, params, sheep, cap, price)
     v += farm_scoring_nb(tables, s, seat, x, k)
     lift_tile_nb(s, seat, x, k)
@@ -874,12 +884,12 @@ def farm_scoring_nb(tables, s, seat, x, k):
     ef = tables.tile_effect[x]
     if ef != EF_LAKE_POINTS and ef != EF_TREE_POINTS and ef != EF_LAKE_CABIN and ef != EF_ESTATE:
         return 0.0
-    inmask = N.in_pasture_mask_nb(tables, s, seat)
+    inmask = in_pasture_mask_nb(tables, s, seat)
     if ef == EF_LAKE_POINTS:
-        nl = N.terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, inmask)
+        nl = terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, inmask)
         return 10.0 if nl >= 4 else (7.0 if nl >= 3 else 0.0)
     if ef == EF_TREE_POINTS:
-        nt = N.terrain_outside_nb(tables, s, seat, TERRAIN_TREE, inmask)
+        nt = terrain_outside_nb(tables, s, seat, TERRAIN_TREE, inmask)
         return 15.0 if nt >= 5 else (10.0 if nt >= 4 else (5.0 if nt >= 3 else 0.0))
     if ef == EF_LAKE_CABIN:
         c = 0
@@ -888,14 +898,14 @@ def farm_scoring_nb(tables, s, seat, x, k):
             if nb >= 0 and s.tile_at[seat, nb] < 0 and not (inmask >> nb) & 1:
                 c += 1
         return float(c * tables.tile_param[x])
-    return float(tables.tile_param[x] * N.n_pastures_nb(tables, s, seat))
+    return float(tables.tile_param[x] * n_pastures_nb(tables, s, seat))
 
 
 @njit(cache=True, error_model="numpy")
 def best_cell_nb(tables, s, seat, x, params, price):
     """(best cell, its worth) for tile x on seat's farm (cell_worth_nb); -1 if none."""
     cells = np.empty(N_CELLS, np.int64)
-    n = N.tile_cells_nb(tables, s, seat, x, cells)
+    n = tile_cells_nb(tables, s, seat, x, cells)
     best = -1
     bv = -1e18
     sheep = s.sheep[seat]
@@ -927,11 +937,11 @@ def fence_worth_nb(tables, s, seat, params, price):
             need += 1
     if need == 0:
         return 0.0
-    cap1 = N.capacity_nb(tables, s, seat)
+    cap1 = capacity_nb(tables, s, seat)
     for e in range(N_EDGES):
         if mark[e] == 1:
             s.fence[seat, e] = 0
-    cap0 = N.capacity_nb(tables, s, seat)
+    cap0 = capacity_nb(tables, s, seat)
     sheep = s.sheep[seat]
     gain = (flock_worth_nb(tables, s, seat, params, sheep, cap1, price)
             - flock_worth_nb(tables, s, seat, params, sheep, cap0, price))
@@ -988,18 +998,18 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
                 nf += 1
         return best + prm * nf
     if ef == EF_DIKE_ASSOC:
-        d_end = N.dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
+        d_end = dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
         return dike_steps_worth_nb(tables, s, seat, prm, params) + 2.0 * (d_end // prm) * step
     if ef == EF_MOUND:
         # the breach tokens it holds at the storm surge: those it has, and the points below
         # the highest (a rival gains on it meanwhile) at each high tide expected to break
         lo, hi = lowest_and_highest_nb(tables, s)
         breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
-        k = s.breach[seat] + (hi - N.dike_points_nb(tables, s, seat) + 1.0) * breaks
+        k = s.breach[seat] + (hi - dike_points_nb(tables, s, seat) + 1.0) * breaks
         return k * token_cost_nb(tables, s, params, price) if k <= prm else 0.0
     if ef == EF_HALF_BREACH:
         lo, hi = lowest_and_highest_nb(tables, s)
-        below = hi - N.dike_points_nb(tables, s, seat) + 1.0
+        below = hi - dike_points_nb(tables, s, seat) + 1.0
         breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
         return 0.5 * (s.breach[seat] + below * breaks) * token_cost_nb(tables, s, params, price)
     if ef == EF_DIKE_PLUS:
@@ -1023,7 +1033,7 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
         v = work_phases_left_nb(s) * card
         return v if ef == EF_REPEAT_PLUS else 0.5 * v
     if ef == EF_LAKE_DIKE:
-        lakes = N.terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, N.in_pasture_mask_nb(tables, s, seat))
+        lakes = terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, in_pasture_mask_nb(tables, s, seat))
         plus = 2 if lakes >= 4 else (1 if lakes >= 3 else 0)
         return dike_uses * plus * step
     if ef == EF_FENCE_BONUS:
@@ -1040,10 +1050,10 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
         return (k * (fence_worth_nb(tables, s, seat, params, price) - card)
                 + sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price))
     if ef == EF_BUSH_COINS:
-        b = N.terrain_outside_nb(tables, s, seat, TERRAIN_BUSH, N.in_pasture_mask_nb(tables, s, seat))
+        b = terrain_outside_nb(tables, s, seat, TERRAIN_BUSH, in_pasture_mask_nb(tables, s, seat))
         return float(b * (1 + high_tides_left_nb(s)))
     if ef == EF_SHEEP_FARM:
-        inmask = N.in_pasture_mask_nb(tables, s, seat)
+        inmask = in_pasture_mask_nb(tables, s, seat)
         c = 0
         for k in range(N_CELLS):
             if (inmask >> k) & 1 and (tables.layout_terrain[s.layout[seat], k] & TERRAIN_BUSH):
@@ -1058,7 +1068,7 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
     if ef == EF_DIKE_ACTION:
         work = dike_work_nb(tables, s, seat)
         opts = np.empty(MAX_OPTIONS, np.int64)
-        n = N.dike_options_nb(tables, s, seat, prm, 0, 0, opts)
+        n = dike_options_nb(tables, s, seat, prm, 0, 0, opts)
         best = 0.0
         for i in range(n):
             w = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
@@ -1079,10 +1089,10 @@ def tile_worth_nb(tables, s, seat, x, params, free_any):
     k, on_cell = best_cell_nb(tables, s, seat, x, params, price)
     if k < 0:
         return -1e9
-    cap0 = N.capacity_nb(tables, s, seat)
+    cap0 = capacity_nb(tables, s, seat)
     now = flock_worth_nb(tables, s, seat, params, s.sheep[seat], cap0, price)
     place_tile_nb(s, seat, x, k)
-    cap = N.capacity_nb(tables, s, seat)
+    cap = capacity_nb(tables, s, seat)
     eff = effect_worth_nb(tables, s, seat, x, params, price, cap)
     lift_tile_nb(s, seat, x, k)
     v = float(tables.tile_shields[x]) + (on_cell - now) + eff
@@ -1105,7 +1115,7 @@ def planner_sheep_value_nb(tables, s, seat, code, params, cap, price):
         each = now - hand
         each = each if each > 0 else 0
         return flock_worth_nb(tables, s, seat, params, sheep + k, cap, price) - base - k * each
-    each = now + hand + N.shearer_bonus_nb(tables, s, seat)
+    each = now + hand + shearer_bonus_nb(tables, s, seat)
     return k * each - (base - flock_worth_nb(tables, s, seat, params, sheep - k, cap, price))
 
 
@@ -1148,10 +1158,10 @@ def planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals):
                 best = val if val > best else best
         return best
     if a == A_DIKE:
-        n = N.dike_options_nb(tables, s, seat, v, 0, 0, opts)
+        n = dike_options_nb(tables, s, seat, v, 0, 0, opts)
         best = -1e9
         work = dike_work_nb(tables, s, seat)
-        plus = N.has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
+        plus = has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
         for i in range(n):
             val = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
             val += (v - opts[i] % 16) * card
@@ -1166,8 +1176,8 @@ def planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals):
     if a == A_FENCE:
         return planner_fence_action_nb(tables, s, seat, v, params, price)
     if a == A_SHEEP:
-        n = N.sheep_options_nb(tables, s, seat, v, opts)
-        cap = N.capacity_nb(tables, s, seat)
+        n = sheep_options_nb(tables, s, seat, v, opts)
+        cap = capacity_nb(tables, s, seat)
         best = -1e9
         for i in range(n):
             val = planner_sheep_value_nb(tables, s, seat, opts[i], params, cap, price)
@@ -1182,7 +1192,7 @@ def display_worth_nb(tables, s, seat, params, free_any, worth, tvals):
     """worth[k*MAX_DISPLAY+i], tvals[...]: each face-up tile's worth and build value (-1: no
     tile there, or it cannot be built: the limits, its cost)."""
     opts = np.empty(MAX_OPTIONS, np.int64)
-    n = N.build_options_nb(tables, s, seat, 99, False, free_any, opts)
+    n = build_options_nb(tables, s, seat, 99, False, free_any, opts)
     worth[:] = -1e9
     tvals[:] = -1
     for i in range(n):
@@ -1204,8 +1214,8 @@ def planner_place_nb(tables, s, seat, params, options, n_options):
         o = options[i]
         if o == PASS_PLACE:
             return i
-        a, f, p2, cp = N.place_option_nb(o)
-        v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
+        a, f, p2, cp = place_option_nb(o)
+        v = place_value_nb(tables, s, seat, a, f, p2, cp)
         j = a * 32 + (v if v < 32 else 31)
         if not known[j]:
             memo[j] = planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals)
@@ -1265,7 +1275,7 @@ def choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx
         work = dike_work_nb(tables, s, seat)
         plus = 0
         if ctx[1] == DIKE_OWN and ctx[2] == 0:
-            plus = N.has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
+            plus = has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
         for i in range(n_options):
             if options[i] == STOP:
                 v = 0.0
@@ -1278,7 +1288,7 @@ def choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx
                 best = i
         return best
     if decision == DEC_SHEEP:
-        cap = N.capacity_nb(tables, s, seat)
+        cap = capacity_nb(tables, s, seat)
         price = end_sheep_price_nb(tables, s, params)
         for i in range(n_options):
             v = planner_sheep_value_nb(tables, s, seat, options[i], params, cap, price)

@@ -6,8 +6,13 @@ import numpy as np
 from numba import njit
 
 from sim.outcomes import ranks_and_win_shares_nb
-from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb
-from sim.games.lowlands import nb as N
+from sim.rng import init_streams_nb, mix64_nb, redraw_nb
+from sim.games.lowlands.advance import advance_nb
+from sim.games.lowlands.cards import hand_total_nb
+from sim.games.lowlands.decisions import apply_task_nb, task_options_nb
+from sim.games.lowlands.dike import ahead_nb, dike_points_nb, dike_progress_nb
+from sim.games.lowlands.farm import capacity_nb
+from sim.games.lowlands.setup import setup_state_nb
 from sim.games.lowlands.enums import (
     A_DIKE, A_SHEEP, DISPLAY_CARDS, K_FACILITY, MAX_PLAYERS, MAX_TASKS, N_ACTIONS, N_CELLS,
     N_EDGES, N_KINDS, N_PTS, N_RES, PTS_BONUS, PTS_CARDS, PTS_COINS, PTS_DIKE, PTS_SHEEP,
@@ -83,8 +88,8 @@ RECORD = declare(
 
 @njit(cache=True, error_model="numpy")
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
-    N.setup_state_nb(tables, s, n_players, game_seed)
-    N.advance_nb(tables, s, trace, tn)
+    setup_state_nb(tables, s, n_players, game_seed)
+    advance_nb(tables, s, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -104,7 +109,7 @@ def decision_nb(s):
 
 @njit(cache=True, error_model="numpy")
 def legal_nb(tables, s, options):
-    n = N.task_options_nb(tables, s, options)
+    n = task_options_nb(tables, s, options)
     if n == 0:  # pragma: no cover - advance_nb never stops on such a task
         options[0] = 0
         n = 1
@@ -122,8 +127,8 @@ def context_nb(tables, s, ctx, keep):
 
 @njit(cache=True, error_model="numpy")
 def apply_nb(tables, s, option, keep, trace, tn):
-    N.apply_task_nb(tables, s, option, trace, tn)
-    N.advance_nb(tables, s, trace, tn)
+    apply_task_nb(tables, s, option, trace, tn)
+    advance_nb(tables, s, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -138,7 +143,7 @@ def ranks_nb(tables, s, n_players, rank):
     keys = np.empty((3, n_players), np.float64)
     for p in range(n_players):
         keys[0, p] = s.score[p]
-        keys[1, p] = N.dike_progress_nb(tables, s, p)   # N.ahead_nb's order
+        keys[1, p] = dike_progress_nb(tables, s, p)   # ahead_nb's order
         keys[2, p] = s.order_stamp[p]
     ranks_and_win_shares_nb(keys, n_players, rank, np.empty(n_players, np.float64))
 
@@ -159,9 +164,9 @@ def estimate_nb(tables, s, p):
     """A seat's score if the game ended now (public information only), breach tokens valued
     as lost sheep."""
     price = tables.price_sheep[s.price]
-    v = N.dike_points_nb(tables, s, p) * tables.price_dike[s.price]
+    v = dike_points_nb(tables, s, p) * tables.price_dike[s.price]
     v += (s.sheep[p] + s.sheep_tile[p] - s.breach[p]) * price
-    v += s.coins[p] + N.hand_total_nb(s, p) // 2
+    v += s.coins[p] + hand_total_nb(s, p) // 2
     for x in range(tables.n_tiles):
         if (s.owned[p] >> x) & 1:
             v += tables.tile_shields[x]
@@ -388,7 +393,7 @@ def check_state_nb(tables, s):
         if kd == T_FENCE or kd == T_FENCE_TO or kd == T_ESCAPE:
             midway = s.task[i, 1] if midway < 0 or midway == s.task[i, 1] else MAX_PLAYERS
     for p in range(np_):
-        if (midway != p and midway != MAX_PLAYERS) and s.sheep[p] > N.capacity_nb(tables, s, p):
+        if (midway != p and midway != MAX_PLAYERS) and s.sheep[p] > capacity_nb(tables, s, p):
             return 3
     if s.waves < 0 or s.waves > tables.n_layers * tables.layer_width:
         return 4
@@ -461,7 +466,7 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
             rec["route"][i] = 1
         else:
             rec["route"][i] = 2
-        rec["dike_points"][i] = N.dike_points_nb(tables, s, p)
+        rec["dike_points"][i] = dike_points_nb(tables, s, p)
         rec["sheep"][i] = s.sheep[p] + s.sheep_tile[p]
         rec["coins"][i] = s.coins[p]
         rec["tiles_mask"][i] = s.owned[p]

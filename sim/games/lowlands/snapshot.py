@@ -6,7 +6,9 @@ from numba import njit
 from sim.games.lowlands.enums import (
     MAX_PLAYERS, STEP_WORK2,
 )
-from sim.games.lowlands.nb import dike_points_nb, hand_total_nb, sheep_price_nb
+from sim.games.lowlands.cards import hand_total_nb
+from sim.games.lowlands.dike import dike_points_nb
+from sim.games.lowlands.market import sheep_price_nb
 
 # (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
 ROWS = (
