@@ -620,7 +620,7 @@ def test_waves_never_exceed_three_layers_of_twelve():
     assert s.waves == 36
 
 
-# --- issue 20: the rulebook read literally --------------------------------------------------
+# --- the rulebook read literally --------------------------------------------------------------
 def trace_buffer():
     return np.zeros((256, E.TRACE_WIDTH), np.int64), np.zeros(1, np.int64)
 
@@ -761,7 +761,7 @@ def test_breach_tokens_column_counts_the_tokens_before_the_dwelling_mound_discar
     assert s.breach_tokens[0] == 3
 
 
-# --- issue 20: every step that changes the state is in the trace ---------------------------
+# --- every step that changes the state is in the trace -----------------------------------
 def test_trace_shows_the_coins_of_a_progress_token_passed():
     t, s = fresh()
     s.dike_pos[0] = 16
@@ -786,7 +786,7 @@ def test_trace_shows_income_choices_and_lambs_born():
     assert events(tr, tn, E.EV_INCOME)[-1][:2] == (1, 1)
 
 
-# --- issue 20: seats are asked in the rulebook's order, not by seat number -------------------
+# --- seats are asked in the rulebook's order, not by seat number ----------------------------
 def test_dike_support_request_lists_the_rivals_clockwise_from_the_asker():
     t, s = fresh(n=4)
     opts = np.empty(E.MAX_OPTIONS, np.int64)

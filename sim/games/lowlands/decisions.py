@@ -153,13 +153,7 @@ def apply_task_nb(t, s, option, trace, tn):
     if kind == T_PLACE:
         apply_place_nb(t, s, option, trace, tn)
     elif kind == T_BUILD:
-        value = s.task[i, 2]
-        own = s.task[i, 4]
-        free = s.hands[p, A_BUILD] if own == 1 else 0
-        pop_nb(s)
-        k = option // MAX_DISPLAY
-        x = s.tile_display[k, option % MAX_DISPLAY]
-        push_nb(s, T_CELL, p, x, value - t.tile_value[x], own, free, 0, 0)
+        apply_build_nb(t, s, p, option)
     elif kind == T_CELL:
         apply_cell_nb(t, s, option, trace, tn)
     elif kind == T_DIKE:
@@ -173,49 +167,13 @@ def apply_task_nb(t, s, option, trace, tn):
     elif kind == T_CARDS:
         apply_cards_nb(t, s, option, trace, tn)
     elif kind == T_ASK:
-        paid = s.task[i, 2]
-        pop_nb(s)
-        s.support_asked[option] += 1
-        trace_nb(trace, tn, EV_ASK, p, option, paid, 0, 0)
-        # the supporter pays as many resources as the builder paid, at most; no farmhands
-        push_nb(s, T_DIKE, option, paid, DIKE_SUPPORT, 0, 0, 0, p)
+        apply_ask_nb(s, p, option, trace, tn)
     elif kind == T_TOKEN:
-        k = s.task[i, 2]
-        pop_nb(s)
-        trace_nb(trace, tn, EV_TOKEN, p, k, option, t.token_coins[k] if option == 0 else 0, 0)
-        if option == 0:
-            s.coins[p] += t.token_coins[k]
-        else:
-            alt = t.token_alt[k]
-            if alt == ALT_REMOVE_WAVE:
-                remove_waves_nb(t, s, 1)
-            elif alt == ALT_FARMHAND:
-                push_nb(s, T_FARMHAND, p, 0, 0, 0, 0, 0, 0)
-            elif alt == ALT_FREE_FENCE:
-                push_nb(s, T_FENCE, p, 1, FENCE_FREE, -1, 0, 0, 0)
-            elif alt == ALT_PLUS2:
-                s.plus2[p] += 1
+        apply_token_nb(t, s, p, option, trace, tn)
     elif kind == T_FARMHAND:
-        pop_nb(s)
-        if option != STOP:
-            fr = option // 8
-            to = option % 8
-            if fr == N_ACTIONS:
-                s.hands_supply[p] -= 1
-            else:
-                s.hands[p, fr] -= 1
-            s.hands[p, to] += 1
-            trace_nb(trace, tn, EV_FARMHAND, p, fr, to, 0, 0)
+        apply_farmhand_nb(s, p, option, trace, tn)
     elif kind == T_INCOME:
-        pop_nb(s)
-        c = -1
-        if option == 0:
-            c = draw_card_nb(s)
-            if c >= 0:
-                s.hand[p, c] += 1
-        else:
-            s.coins[p] += 1
-        trace_nb(trace, tn, EV_INCOME, p, option, c, 0, 0)
+        apply_income_nb(s, p, option, trace, tn)
     elif kind == T_DISCARD:
         pop_nb(s)
         s.hand[p, option] -= 1
@@ -228,6 +186,82 @@ def apply_task_nb(t, s, option, trace, tn):
         x = s.task[i, 2]
         pop_nb(s)
         apply_market_hall_nb(t, s, p, x, option, trace, tn)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_build_nb(t, s, p, option):
+    """The face-up tile chosen to build (T_BUILD): its cell is asked next (T_CELL), with the
+    value left over and the farmhands' discount of an own action."""
+    i = s.n_tasks - 1
+    value = s.task[i, 2]
+    own = s.task[i, 4]
+    free = s.hands[p, A_BUILD] if own == 1 else 0
+    pop_nb(s)
+    k = option // MAX_DISPLAY
+    x = s.tile_display[k, option % MAX_DISPLAY]
+    push_nb(s, T_CELL, p, x, value - t.tile_value[x], own, free, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_ask_nb(s, p, option, trace, tn):
+    """Seat p asks seat `option` for dike support (T_ASK): the supporter may pay as many
+    resources as the builder paid, at most; no farmhands."""
+    paid = s.task[s.n_tasks - 1, 2]
+    pop_nb(s)
+    s.support_asked[option] += 1
+    trace_nb(trace, tn, EV_ASK, p, option, paid, 0, 0)
+    push_nb(s, T_DIKE, option, paid, DIKE_SUPPORT, 0, 0, 0, p)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_token_nb(t, s, p, option, trace, tn):
+    """A progress token's choice (T_TOKEN): 0 its coins, 1 its alternative."""
+    k = s.task[s.n_tasks - 1, 2]
+    pop_nb(s)
+    trace_nb(trace, tn, EV_TOKEN, p, k, option, t.token_coins[k] if option == 0 else 0, 0)
+    if option == 0:
+        s.coins[p] += t.token_coins[k]
+        return
+    alt = t.token_alt[k]
+    if alt == ALT_REMOVE_WAVE:
+        remove_waves_nb(t, s, 1)
+    elif alt == ALT_FARMHAND:
+        push_nb(s, T_FARMHAND, p, 0, 0, 0, 0, 0, 0)
+    elif alt == ALT_FREE_FENCE:
+        push_nb(s, T_FENCE, p, 1, FENCE_FREE, -1, 0, 0, 0)
+    elif alt == ALT_PLUS2:
+        s.plus2[p] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def apply_farmhand_nb(s, p, option, trace, tn):
+    """A farmhand placed or moved (T_FARMHAND): option = from * 8 + to (from = N_ACTIONS: the
+    income board), STOP = none."""
+    pop_nb(s)
+    if option == STOP:
+        return
+    fr = option // 8
+    to = option % 8
+    if fr == N_ACTIONS:
+        s.hands_supply[p] -= 1
+    else:
+        s.hands[p, fr] -= 1
+    s.hands[p, to] += 1
+    trace_nb(trace, tn, EV_FARMHAND, p, fr, to, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def apply_income_nb(s, p, option, trace, tn):
+    """The income board's card-or-coin icon (T_INCOME): 0 a card from the deck, 1 a coin."""
+    pop_nb(s)
+    c = -1
+    if option == 0:
+        c = draw_card_nb(s)
+        if c >= 0:
+            s.hand[p, c] += 1
+    else:
+        s.coins[p] += 1
+    trace_nb(trace, tn, EV_INCOME, p, option, c, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")

@@ -103,7 +103,7 @@ EFFECT_NAMES = (
     "bush_sheep",         # 32 sheep: closing a pasture holding a bush by fencing: 1 sheep
     "feed_adjacent",      # 33 sheep: +1 capacity per adjacent empty cell inside a pasture
     "between_buildings",  # 34 sheep: +1 capacity per pair of adjacent buildings
-    "not_implemented",    # 35 shields only (kept for old files; no default tile uses it any more)
+    "not_implemented",    # 35 shields only: a tile whose effect is not played (no shipped tile)
     "coin_plus",          # 36 action: once per work phase pay 1 coin: a farmer's value +1
     "auction_house",      # 37 sheep: each upkeep, before breeding, sell up to `count` sheep at
                           #    the sheep price + param (+ the Shearer's bonus)

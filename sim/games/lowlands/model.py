@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from sim.outcomes import ranks_and_win_shares_nb
+from sim.records import declare
 from sim.rng import init_streams_nb, mix64_nb, redraw_nb
 from sim.games.lowlands.advance import advance_nb
 from sim.games.lowlands.cards import hand_total_nb
@@ -25,18 +26,6 @@ CTX_LEN = 8        # ctx[0:6] = the decision task's fields a..f (value left, mod
 KEEP_LEN = 1       # no keep values in Lowlands
 # determinize_nb's redraw depends only on what the seat saw and the seed (docs/search-players.md)
 CANONICAL_DETERMINIZE = True
-
-try:  # the platform's typed record (harness helper); a minimal stand-in until it lands
-    from sim.records import declare
-except ImportError:  # pragma: no cover - replaced by sim.records when merged
-    class _Declared:
-        def __init__(self, cols):
-            self.columns = [(n, d) for n, _, d in cols]
-            self.names = [n for n, _, _ in cols]
-            self.dtype = np.dtype([(n, t) for n, t, _ in cols])
-
-    def declare(*cols):
-        return _Declared(cols)
 
 ROUTE_DIKE, ROUTE_SHEEP, ROUTE_NONE = 0, 1, 2
 ROUTE_NAMES = ("dike", "sheep", "none")
@@ -364,8 +353,33 @@ def check_state_nb(tables, s):
     6 more buildings / storm buildings than allowed, or a tile on two farms
     7 the task stack overflowed
     8 a finished game's score differs from the sum of its components
-    9 farmhands not conserved / over a space's limit"""
-    np_ = s.n_players
+    9 farmhands not conserved / over a space's limit
+    10 a sheep-market row's sheep and empty places do not add up to its places"""
+    if not cards_conserved_nb(tables, s):
+        return 1
+    if not fences_conserved_nb(tables, s):
+        return 2
+    if not sheep_housed_nb(tables, s):
+        return 3
+    if s.waves < 0 or s.waves > tables.n_layers * tables.layer_width:
+        return 4
+    if not counts_nonnegative_nb(s):
+        return 5
+    if not buildings_allowed_nb(tables, s):
+        return 6
+    if s.n_tasks > MAX_TASKS or s.n_tasks < 0:
+        return 7
+    if s.over == 1 and not scores_add_up_nb(s):
+        return 8
+    if not farmhands_conserved_nb(tables, s):
+        return 9
+    if not market_conserved_nb(tables, s):
+        return 10
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def cards_conserved_nb(tables, s):
     total = 0
     for r in range(N_RES):
         total += tables.n_res_cards[r]
@@ -373,74 +387,104 @@ def check_state_nb(tables, s):
     for i in range(DISPLAY_CARDS):
         if s.display[i] >= 0:
             have += 1
-    for p in range(np_):
+    for p in range(s.n_players):
         have += s.hand[p, 0] + s.hand[p, 1] + s.hand[p, 2]
-    if have != total:
-        return 1
-    for p in range(np_):
+    return have == total
+
+
+@njit(cache=True, error_model="numpy")
+def fences_conserved_nb(tables, s):
+    for p in range(s.n_players):
         nf = 0
         for e in range(N_EDGES):
             nf += s.fence[p, e]
         if s.picked_edge >= 0 and s.n_tasks > 0 and s.task[s.n_tasks - 1, 1] == p:
             nf += 1            # a fence picked up, being moved
         if nf + s.fence_supply[p] != tables.fences:
-            return 2
-    # (during a fence action sheep stay in open pastures until it ends: rules text; after a
-    # build the escape check is a pending task)
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def sheep_housed_nb(tables, s):
+    """During a fence action sheep stay in open pastures until it ends (rules text); after a
+    build the escape check is a pending task: the seat in the middle of either is skipped."""
     midway = -1
     for i in range(min(s.n_tasks, MAX_TASKS)):
         kd = s.task[i, 0]
         if kd == T_FENCE or kd == T_FENCE_TO or kd == T_ESCAPE:
             midway = s.task[i, 1] if midway < 0 or midway == s.task[i, 1] else MAX_PLAYERS
-    for p in range(np_):
+    for p in range(s.n_players):
         if (midway != p and midway != MAX_PLAYERS) and s.sheep[p] > capacity_nb(tables, s, p):
-            return 3
-    if s.waves < 0 or s.waves > tables.n_layers * tables.layer_width:
-        return 4
-    for p in range(np_):
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def counts_nonnegative_nb(s):
+    for p in range(s.n_players):
         if s.coins[p] < 0 or s.sheep[p] < 0 or s.fence_supply[p] < 0 or s.hands_supply[p] < 0:
-            return 5
+            return False
         for r in range(N_RES):
             if s.hand[p, r] < 0:
-                return 5
+                return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def buildings_allowed_nb(tables, s):
     seen = 0
-    for p in range(np_):
+    for p in range(s.n_players):
         nb = 0
         for k in range(N_CELLS):
             x = s.tile_at[p, k]
             if x >= 0:
                 if (seen >> x) & 1:
-                    return 6
+                    return False
                 seen |= 1 << x
                 if tables.tile_kind[x] != K_FACILITY:
                     nb += 1
-        if nb != s.n_buildings[p] or nb > tables.max_buildings or s.storm_built[p] > tables.max_storm_buildings:
-            return 6
-    if s.n_tasks > MAX_TASKS or s.n_tasks < 0:
-        return 7
-    if s.over == 1:
-        for p in range(np_):
-            tot = 0
-            for c in range(N_PTS):
-                tot += s.pts[p, c]
-            if tot != s.score[p]:
-                return 8
-    for p in range(np_):
+        if (nb != s.n_buildings[p] or nb > tables.max_buildings
+                or s.storm_built[p] > tables.max_storm_buildings):
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def scores_add_up_nb(s):
+    for p in range(s.n_players):
+        tot = 0
+        for c in range(N_PTS):
+            tot += s.pts[p, c]
+        if tot != s.score[p]:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def farmhands_conserved_nb(tables, s):
+    for p in range(s.n_players):
         h = s.hands_supply[p]
         for a in range(N_ACTIONS):
             h += s.hands[p, a]
             lim = tables.max_farmhands_sheep if a == A_SHEEP else tables.max_farmhands_other
             if s.hands[p, a] > lim:
-                return 9
+                return False
         if h != tables.farmhands:
-            return 9
-    # the sheep market: a bought sheep leaves its place empty, a sold one fills one
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def market_conserved_nb(tables, s):
+    """A bought sheep leaves its place empty, a sold one fills one."""
+    np_ = s.n_players
     for r in range(tables.n_market_rows[np_]):
         if s.market_avail[r] + s.market_free[r] != tables.market_buy[np_, r] + tables.market_sell[np_, r]:
-            return 10
+            return False
         if s.market_avail[r] < 0 or s.market_free[r] < 0:
-            return 10
-    return 0
+            return False
+    return True
 
 
 @njit(cache=True, error_model="numpy")

@@ -183,24 +183,7 @@ def kennel_mask_nb(t, s, p, region, closed):
     adj_n = np.zeros(N_CELLS + 1, np.int64)
     adj_to = np.empty((N_CELLS + 1, W), np.int64)
     adj_e = np.empty((N_CELLS + 1, W), np.int64)
-    for k in range(N_CELLS):
-        if region[k] < 0 or closed[region[k]] == 1:
-            continue
-        for d in range(4):
-            nb = CELL_NB[k, d]
-            if nb >= 0 and nb < k:
-                continue                   # each cell-cell edge once, from its lower cell
-            e = CELL_EDGE[k, d]
-            if edge_closed_nb(t, s, p, e):
-                continue
-            if nb < 0:
-                nb = OUT
-            adj_to[k, adj_n[k]] = nb
-            adj_e[k, adj_n[k]] = e
-            adj_n[k] += 1
-            adj_to[nb, adj_n[nb]] = k
-            adj_e[nb, adj_n[nb]] = e
-            adj_n[nb] += 1
+    open_graph_nb(t, s, p, region, closed, adj_n, adj_to, adj_e)
     disc = np.full(N_CELLS + 1, -1, np.int64)
     low = np.zeros(N_CELLS + 1, np.int64)
     it = np.zeros(N_CELLS + 1, np.int64)
@@ -241,18 +224,53 @@ def kennel_mask_nb(t, s, p, region, closed):
         if low[u] < low[par]:
             low[par] = low[u]
         if low[u] > disc[par]:             # a bridge: u's subtree is cut off by one fence
-            m = 0
-            places = 0
-            cells = 0
-            for q in range(disc[u], time):
-                c = order[q]
-                m |= 1 << c
-                cells += 1
-                x = s.tile_at[p, c]
-                places += 1 if x < 0 else t.tile_cap_in[x] - t.tile_cap_out[x]
+            m, places, cells = cut_off_nb(t, s, p, order, disc[u], time)
             if places > best_places or (places == best_places and (
                     cells > best_cells or (cells == best_cells and m < best))):
                 best = m
                 best_places = places
                 best_cells = cells
     return best
+
+
+@njit(cache=True, error_model="numpy")
+def open_graph_nb(t, s, p, region, closed, adj_n, adj_to, adj_e):
+    """The graph of the open regions' cells plus the outside (node N_CELLS): an edge per open
+    farm edge between two such cells or from one to the outside; adj_to[u, j] is u's j-th
+    neighbour, adj_e[u, j] the farm edge between them, adj_n[u] their count."""
+    OUT = N_CELLS
+    for k in range(N_CELLS):
+        if region[k] < 0 or closed[region[k]] == 1:
+            continue
+        for d in range(4):
+            nb = CELL_NB[k, d]
+            if nb >= 0 and nb < k:
+                continue                   # each cell-cell edge once, from its lower cell
+            e = CELL_EDGE[k, d]
+            if edge_closed_nb(t, s, p, e):
+                continue
+            if nb < 0:
+                nb = OUT
+            adj_to[k, adj_n[k]] = nb
+            adj_e[k, adj_n[k]] = e
+            adj_n[k] += 1
+            adj_to[nb, adj_n[nb]] = k
+            adj_e[nb, adj_n[nb]] = e
+            adj_n[nb] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def cut_off_nb(t, s, p, order, first, time):
+    """The cells a bridge cuts off (order[first:time], a subtree of the walk): their bitmask,
+    the sheep they would house (1 per empty cell, tiles' inside minus outside places), their
+    number."""
+    m = 0
+    places = 0
+    cells = 0
+    for q in range(first, time):
+        c = order[q]
+        m |= 1 << c
+        cells += 1
+        x = s.tile_at[p, c]
+        places += 1 if x < 0 else t.tile_cap_in[x] - t.tile_cap_out[x]
+    return m, places, cells
