@@ -1,6 +1,6 @@
 """Benchmark of the Lowlands engine (see scripts/bench_engine.py for what it measures).
 
-The issue's target: 100,000 four-player games with greedy players in under 60 s wall on the
+The target: 100,000 four-player games with greedy players in under 60 s wall on the
 2-core machine, logs written; compiled at least 100x faster than interpreted.
 
 Usage: python scripts/bench_lowlands.py [--games 100000] [--interp-games 5] [--memory-games N]

@@ -1,4 +1,4 @@
-"""Lowlands invariants over many checked games (issue 13: 10,000 random games per player count).
+"""Lowlands invariants over many checked games (10,000 random games per player count).
 
     PYTHONPATH=. python scripts/lowlands_invariants.py [--games 10000] [--strategy random]
 

@@ -7,37 +7,43 @@ hand. They never read the deck orders, other hands' contents or face-down flood 
 
 ctx (model.context_nb): ctx[0:6] = the decision task's fields (value left, mode, resources
 paid, ...), ctx[6] = the seat deciding.
+
+Trying a move in place: a few value functions (capacity_with_nb, cell_worth_nb,
+fence_worth_nb, fence_edge_value_nb) set a tile or fences on the seat's own farm in the
+state, read the rules' capacity_nb or pasture mask, and take them off again before they
+return. The capacity depends on the whole farm (enclosures, buildings' borders as fences,
+the tiles' places), and reading it on the farm itself keeps one definition of it; the state
+is the same on return (only free cells and fence-less edges are tried).
 """
 import numpy as np
 from numba import njit
 
 from sim.rng import randint_nb
-from sim.games.lowlands import nb as N
+from sim.games.lowlands.building import build_options_nb, tile_cells_nb, tile_cost_nb
+from sim.games.lowlands.cards import discounts_nb, hand_total_nb, pay_plan_nb
+from sim.games.lowlands.dike import dike_points_nb
+from sim.games.lowlands.dike_action import dike_options_nb
+from sim.games.lowlands.farm import capacity_nb, has_effect_nb, terrain_outside_nb
+from sim.games.lowlands.market import shearer_bonus_nb, sheep_options_nb
+from sim.games.lowlands.pastures import (
+    edge_closed_nb, farm_walls_nb, in_pasture_mask_nb, in_pasture_mask_walls_nb, n_pastures_nb,
+)
+from sim.games.lowlands.placement import place_option_nb, place_value_nb
+from sim.games.lowlands.trade_tiles import trade_slots_nb, upkeep_trade_coins_nb
 from sim.games.lowlands.enums import (
-    A_BUILD, A_CARDS, A_DIKE, A_FENCE, A_SHEEP, ALT_FARMHAND, ALT_FREE_FENCE, ALT_PLUS2,
-    ALT_REMOVE_WAVE, COLS, DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_DISCARD,
-    DEC_FARMHAND, DEC_FENCE, DEC_FENCE_TO, DEC_INCOME, DEC_PLACE, DEC_SHEEP, DEC_TOKEN,
-    DIKE_SUPPORT, DISPLAY_CARDS, EF_COINS, EF_SHEEP, G_NP, G_PRICE, G_SEA_N, G_SEA_SHOWN,
-    G_SEGMENTS, G_SITE_POS, G_SITE_RES, G_STAGE, G_WAVES, K_FACILITY, MAX_DISPLAY,
-    MAX_OPTIONS, N_ACTIONS, N_CELLS, N_EDGES, N_HEDGES, N_RES, PASS_PLACE, R_REUSE_COST,
-    R_SITE_LENGTH,
-    ROWS, STOP,
-)
-
-from sim.games.lowlands.enums import (  # noqa: E402  (the sheep-trading tiles, the Dog Kennel)
-    DEC_MARKET_HALL, DEC_UPKEEP_TRADE, EF_AUCTION, EF_FODDER_SILO, EF_KENNEL, EF_MARKET_HALL,
-    G_STEP, N_STAGES, R_SHEEP_BREED_PER, STEP_UP1, STEP_UP2, TRADE_MAX,
-)
-
-from sim.games.lowlands.enums import (  # noqa: E402  (the planner's value model)
-    CELL_NB, DIKE_OWN, EF_BANK, EF_BREEDING, EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP,
-    EF_CAPACITY_COINS, EF_COIN_PLUS, EF_COMPLETE_SEGMENT, EF_DAIRY, EF_DIKE_ACTION,
-    EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT, EF_ESTATE, EF_FARMHOUSE, EF_FENCE_AND_SHEEP,
-    EF_FENCE_BONUS, EF_FREE_FENCES, EF_HALF_BREACH, EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS,
-    EF_MOUND, EF_REPEAT_PLUS, EF_SHEARER, EF_SHEEP_FARM, EF_TREE_CARDS, EF_TREE_POINTS,
-    EF_WAVES, INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN, INC_FARMHAND, N_KINDS,
-    R_FARMER_PLUS, R_MAX_BUILDINGS, R_TRACK_LEN, R_TWO_PLAYER_SUPPORT, R_WRAP_TO, STEP_WORK1,
-    STEP_WORK2, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE,
+    ALT_FARMHAND, ALT_FREE_FENCE, ALT_PLUS2, ALT_REMOVE_WAVE, A_BUILD, A_CARDS, A_DIKE, A_FENCE,
+    A_SHEEP, CELL_NB, COLS, DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_FARMHAND,
+    DEC_FENCE, DEC_FENCE_TO, DEC_INCOME, DEC_MARKET_HALL, DEC_PLACE, DEC_SHEEP, DEC_TOKEN,
+    DEC_UPKEEP_TRADE, DIKE_OWN, DIKE_SUPPORT, DISPLAY_CARDS, EF_AUCTION, EF_BANK, EF_BREEDING,
+    EF_BUILD_DIKE, EF_BUSH_COINS, EF_BUSH_SHEEP, EF_CAPACITY_COINS, EF_COINS, EF_COIN_PLUS,
+    EF_COMPLETE_SEGMENT, EF_DAIRY, EF_DIKE_ACTION, EF_DIKE_ASSOC, EF_DIKE_PLUS, EF_DISCOUNT,
+    EF_ESTATE, EF_FARMHOUSE, EF_FENCE_AND_SHEEP, EF_FENCE_BONUS, EF_FODDER_SILO, EF_FREE_FENCES,
+    EF_HALF_BREACH, EF_KENNEL, EF_LAKE_CABIN, EF_LAKE_DIKE, EF_LAKE_POINTS, EF_MARKET_HALL,
+    EF_MOUND, EF_REPEAT_PLUS, EF_SHEARER, EF_SHEEP, EF_SHEEP_FARM, EF_TREE_CARDS,
+    EF_TREE_POINTS, EF_WAVES, INC_CARD, INC_CARD_AND_COIN, INC_CARD_OR_COIN, INC_COIN,
+    INC_FARMHAND, K_FACILITY, MAX_DISPLAY, MAX_OPTIONS, N_ACTIONS, N_CELLS, N_EDGES, N_HEDGES,
+    N_KINDS, N_RES, N_STAGES, PASS_PLACE, ROWS, STEP_UP1, STEP_UP2, STEP_WORK1, STEP_WORK2,
+    STOP, SUPPORT_OPPONENT, TERRAIN_BUSH, TERRAIN_LAKE, TERRAIN_TREE, TRADE_MAX,
 )
 
 from strategies.lowlands_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
@@ -52,25 +58,26 @@ from strategies.lowlands_catalog import (  # noqa: F401  (ids, parameter slots, 
 # public estimates
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def expected_waves_nb(tables, s):
-    """Waves expected at this stage's high tide: those on the board plus the face-down sea
-    cards by their backs (1-3: 2 on average, 4-6: 4.75 with the file's cards)."""
-    w = float(s.g[G_WAVES])
-    for j in range(s.g[G_SEA_SHOWN], s.g[G_SEA_N]):
+def expected_waves_nb(tables, s, removed):
+    """Waves expected at this stage's high tide: those on the board (`removed` fewer) plus the
+    face-down sea cards by their backs (1-3: 2 on average, 4-6: 4.75 with the file's cards)."""
+    w = float(s.waves - removed)
+    for j in range(s.sea_shown, s.sea_n):
         w += 4.75 if tables.flood_back_high[s.sea[j]] == 1 else 2.0
-    if s.g[G_SEA_N] == 0:      # before the tide: a whole stage to come
+    if s.sea_n == 0:      # before the tide: a whole stage to come
         w += 10.0
     return w
 
 
 @njit(cache=True, error_model="numpy")
-def dike_gap_nb(tables, s):
-    """Resources still needed for the dike to hold against the expected waves (0 if it does)."""
-    w = int(expected_waves_nb(tables, s) + 0.5)
+def dike_gap_nb(tables, s, removed):
+    """Resources still needed for the dike to hold against the expected waves, `removed`
+    waves fewer on the board (0 if it holds)."""
+    w = int(expected_waves_nb(tables, s, removed) + 0.5)
     width = tables.layer_width
     wl = (w + width - 1) // width if w > 0 else 0
     wlen = w - (wl - 1) * width if w > 0 else 0
-    k = s.g[G_SEGMENTS]
+    k = s.segments
     need = 0
     while k < tables.n_segments:
         # the dike with k segments
@@ -89,20 +96,20 @@ def dike_gap_nb(tables, s):
         k += 1
     if need == 0:
         return 0
-    L = tables.rules[R_SITE_LENGTH]
-    pos = s.g[G_SITE_POS] if (s.g[G_SITE_RES] >= 0 and s.g[G_SITE_POS] < L) else 0
+    L = tables.site_length
+    pos = s.site_pos if (s.site_res >= 0 and s.site_pos < L) else 0
     return need * L - pos
 
 
 @njit(cache=True, error_model="numpy")
 def sheep_value_nb(tables, s, params):
-    return tables.price_sheep[s.g[G_PRICE]] * params[P_SHEEP]
+    return tables.price_sheep[s.price] * params[P_SHEEP]
 
 
 @njit(cache=True, error_model="numpy")
 def dike_step_value_nb(tables, s, params):
     """Points of one dike-track space (half a dike point)."""
-    return 0.5 * tables.price_dike[s.g[G_PRICE]] * params[P_DIKE]
+    return 0.5 * tables.price_dike[s.price] * params[P_DIKE]
 
 
 @njit(cache=True, error_model="numpy")
@@ -137,7 +144,7 @@ def pay_cards_nb(tables, s, seat, r, amount, used, work):
     need[:] = 0
     need[r] = amount - free
     out = work[2]
-    if not N.pay_plan_nb(tables, s, seat, need, 0, out):
+    if not pay_plan_nb(tables, s, seat, need, 0, out):
         return 99
     return out[0] + out[1] + out[2]
 
@@ -146,7 +153,7 @@ def pay_cards_nb(tables, s, seat, r, amount, used, work):
 def dike_work_nb(tables, s, seat):
     """The scratch of pay_cards_nb, row 0 = the seat's discounts."""
     work = np.empty((3, N_RES), np.int64)
-    N.discounts_nb(tables, s, seat, work[0])
+    discounts_nb(tables, s, seat, work[0])
     return work
 
 
@@ -156,9 +163,9 @@ def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support, wor
     a = code % 16
     cards = pay_cards_nb(tables, s, seat, r, a, used, work)
     v = a * dike_step_value_nb(tables, s, params) - cards * params[P_CARD]
-    if planner and s.g[G_STAGE] == 2:
+    if planner and s.stage == 2:
         # only the storm surge's check costs sheep: before it a breach only moves the price
-        gap = dike_gap_nb(tables, s)
+        gap = dike_gap_nb(tables, s, 0)
         closes = a if a < gap else gap
         v += closes * params[P_DANGER] * (0.5 + 0.1 * s.sheep[seat])
     if support:
@@ -170,7 +177,7 @@ def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support, wor
 def sheep_option_value_nb(tables, s, seat, code, params, planner):
     mode = code // 100
     k = code % 10
-    price = tables.price_sheep[s.g[G_PRICE]]
+    price = tables.price_sheep[s.price]
     hand = s.hands[seat, A_SHEEP]
     sv = sheep_value_nb(tables, s, params)
     if mode == 0:
@@ -178,12 +185,12 @@ def sheep_option_value_nb(tables, s, seat, code, params, planner):
         if each < 0:
             each = 0
         v = k * (sv - each)
-        if planner and s.g[G_STAGE] < 2:
+        if planner and s.stage < 2:
             v += k * params[P_BREED]
         return v
     each = price + hand
     v = k * (each - sv)
-    if planner and s.g[G_STAGE] < 2:
+    if planner and s.stage < 2:
         v -= k * params[P_BREED]
     return v
 
@@ -204,12 +211,12 @@ def target_edges_nb(tables, s, seat, mark):
         n = 0
         for c in range(C):
             for e in (c, R * COLS + c):
-                if not N.edge_closed_nb(tables, s, seat, e):
+                if not edge_closed_nb(tables, s, seat, e):
                     mark[e] = 1
                     n += 1
         for r in range(R):
             for e in (N_HEDGES + r * (COLS + 1), N_HEDGES + r * (COLS + 1) + C):
-                if not N.edge_closed_nb(tables, s, seat, e):
+                if not edge_closed_nb(tables, s, seat, e):
                     mark[e] = 1
                     n += 1
         if n > 0:
@@ -222,14 +229,14 @@ def target_edges_nb(tables, s, seat, mark):
 def fence_edge_value_nb(tables, s, seat, e, mark, cap0, mask0, walls0, bld0):
     """A fence on edge e: 10 per sheep place it adds to cap0 (the farm's capacity now, computed
     once per decision), +1 on the pasture plan, -1 off it. The capacity reads the fences only
-    through the cells in pastures (N.in_pasture_mask_nb): when the fence leaves them as they
+    through the cells in pastures (in_pasture_mask_nb): when the fence leaves them as they
     are (mask0), it leaves the capacity as it is. walls0, bld0: the farm's closed edges and
-    building cells without the fence (N.farm_walls_nb, once per decision)."""
+    building cells without the fence (farm_walls_nb, once per decision)."""
     s.fence[seat, e] = 1
-    if N.in_pasture_mask_walls_nb(tables, s, seat, walls0 | (1 << e), bld0) == mask0:
+    if in_pasture_mask_walls_nb(tables, s, seat, walls0 | (1 << e), bld0) == mask0:
         cap1 = cap0
     else:
-        cap1 = N.capacity_nb(tables, s, seat)
+        cap1 = capacity_nb(tables, s, seat)
     s.fence[seat, e] = 0
     return 10.0 * (cap1 - cap0) + (1.0 if mark[e] == 1 else -1.0)
 
@@ -241,7 +248,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
     opts = np.empty(MAX_OPTIONS, np.int64)
     card = params[P_CARD]
     if a == A_BUILD:
-        n = N.build_options_nb(tables, s, seat, v, False, s.hands[seat, A_BUILD], opts)
+        n = build_options_nb(tables, s, seat, v, False, s.hands[seat, A_BUILD], opts)
         best = -1e9
         for i in range(n):
             x = s.tile_display[opts[i] // MAX_DISPLAY, opts[i] % MAX_DISPLAY]
@@ -250,7 +257,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
                 best = val
         return best
     if a == A_DIKE:
-        n = N.dike_options_nb(tables, s, seat, v, 0, 0, opts)
+        n = dike_options_nb(tables, s, seat, v, 0, 0, opts)
         best = -1e9
         work = dike_work_nb(tables, s, seat)
         for i in range(n):
@@ -258,11 +265,11 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             val += (v - opts[i] % 16) * card
             if val > best:
                 best = val
-        if n > 0 and s.g[G_NP] > 1:
+        if n > 0 and s.n_players > 1:
             best += 0.5 * dike_step_value_nb(tables, s, params)   # a support's +1, maybe
         return best
     if a == A_FENCE:
-        room = N.capacity_nb(tables, s, seat) - s.sheep[seat]
+        room = capacity_nb(tables, s, seat) - s.sheep[seat]
         want = s.sheep[seat] // 2 + 1
         if s.fence_supply[seat] == 0:
             return 0.2 * v
@@ -270,7 +277,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             return v * 0.9 * sheep_value_nb(tables, s, params) - v * card
         return 0.2 * v * sheep_value_nb(tables, s, params) - v * card
     if a == A_SHEEP:
-        n = N.sheep_options_nb(tables, s, seat, v, opts)
+        n = sheep_options_nb(tables, s, seat, v, opts)
         best = -1e9
         for i in range(n):
             val = sheep_option_value_nb(tables, s, seat, opts[i], params, planner)
@@ -278,7 +285,7 @@ def action_value_nb(tables, s, seat, a, v, params, planner):
             if val > best:
                 best = val
         return best
-    mult = 1.3 if N.hand_total_nb(s, seat) < 3 else 1.0
+    mult = 1.3 if hand_total_nb(s, seat) < 3 else 1.0
     return v * card * mult
 
 
@@ -311,8 +318,8 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
         o = options[i]
         if o == PASS_PLACE:
             return i
-        a, f, p2, cp = N.place_option_nb(o)
-        v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
+        a, f, p2, cp = place_option_nb(o)
+        v = place_value_nb(tables, s, seat, a, f, p2, cp)
         if v >= 0 and v < 32:
             j = a * 32 + v
             if not known[j]:
@@ -321,7 +328,7 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
             val = memo[j]
         else:
             val = action_value_nb(tables, s, seat, a, v, params, planner)
-        val -= s.uses[seat, a] * tables.rules[R_REUSE_COST] + cp
+        val -= s.uses[seat, a] * tables.reuse_cost + cp
         val -= p2 * params[P_TOKEN]
         # keep the big farmer for big jobs: a small penalty for value left unused later
         val -= 0.05 * tables.farmer_values[f]
@@ -333,7 +340,9 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
 
 @njit(cache=True, error_model="numpy")
 def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
-    """Dispatch to a built-in strategy by id."""
+    """Dispatch to a built-in strategy by id: random draws from the seat's stream; the
+    planner answers what its value model covers (choose_planner_nb, -1 otherwise) and the
+    greedy rules below answer the rest for every other built-in."""
     if sid == RANDOM:
         return randint_nb(s.streams, 1 + seat, n_options)
     if n_options == 1:
@@ -345,117 +354,194 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
             return i
     if decision == DEC_PLACE:
         return choose_place_nb(tables, s, seat, params, planner, options, n_options)
-    best = 0
-    bv = -1e18
     if decision == DEC_BUILD:
-        for i in range(n_options):
-            x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
-            v = tile_value_nb(tables, s, seat, x, params)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_build_nb(tables, s, seat, params, options, n_options)
     if decision == DEC_CELL:
-        # the cell that keeps the most sheep places; a building outside pastures otherwise
-        x = ctx[0]
-        for i in range(n_options):
-            k = options[i]
-            s.tile_at[seat, k] = x
-            v = float(N.capacity_nb(tables, s, seat))
-            s.tile_at[seat, k] = -1
-            v -= 0.01 * k
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_cell_nb(tables, s, seat, ctx[0], options, n_options)
     if decision == DEC_DIKE:
-        support = ctx[1] == DIKE_SUPPORT
-        used = ctx[4]
-        work = dike_work_nb(tables, s, seat)
-        for i in range(n_options):
-            if options[i] == STOP:
-                v = 0.0
-            else:
-                v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
-                                      support and ctx[2] == 0, work)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_dike_nb(tables, s, seat, params, planner, options, n_options, ctx)
     if decision == DEC_FENCE or decision == DEC_FENCE_TO:
-        mark = np.zeros(N_EDGES, np.int64)
-        target_edges_nb(tables, s, seat, mark)
-        cap0 = N.capacity_nb(tables, s, seat)
-        mask0 = N.in_pasture_mask_nb(tables, s, seat)
-        walls0, bld0 = N.farm_walls_nb(tables, s, seat)
-        for i in range(n_options):
-            o = options[i]
-            if o == STOP:
-                v = 0.5
-            elif o >= N_EDGES:
-                e = o - N_EDGES
-                # move a fence only if it stands off the plan and the plan needs one
-                v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
-                            N.in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
-            else:
-                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_fence_nb(tables, s, seat, options, n_options)
     if decision == DEC_SHEEP:
-        for i in range(n_options):
-            v = sheep_option_value_nb(tables, s, seat, options[i], params, planner)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_sheep_nb(tables, s, seat, params, planner, options, n_options)
     if decision == DEC_CARDS:
-        for i in range(n_options):
-            m = options[i]
-            v = 0.0
-            for j in range(DISPLAY_CARDS):
-                if (m >> j) & 1:
-                    v += 1.0 + 0.1 * (3 - s.hand[seat, s.display[j]])
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_cards_nb(s, seat, options, n_options)
     if decision == DEC_ASK:
-        for i in range(n_options):
-            q = options[i]
-            v = float(N.hand_total_nb(s, q))      # hand sizes are public
-            if planner and N.hand_total_nb(s, q) > 0:
-                v -= 0.3 * N.dike_points_nb(tables, s, q)   # rather not push a rival ahead
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_ask_nb(tables, s, planner, options, n_options)
     if decision == DEC_TOKEN:
-        if n_options < 2:
-            return 0
-        alt = tables.token_alt[ctx[0]]
-        coins = tables.token_coins[ctx[0]]
-        altv = 0.0
-        if alt == ALT_REMOVE_WAVE:
-            altv = 4.0 if dike_gap_nb(tables, s) > 0 else 0.5
-        elif alt == ALT_FARMHAND:
-            altv = 4.0 if s.g[G_STAGE] < 2 else 1.0
-        elif alt == ALT_FREE_FENCE:
-            altv = 1.0 + params[P_SHEEP]
-        elif alt == ALT_PLUS2:
-            altv = 3.0 if s.g[G_STAGE] < 2 else 1.0
-        return 1 if altv > coins else 0
+        return 0 if n_options < 2 else choose_token_nb(tables, s, params, ctx[0])
     if decision == DEC_FARMHAND:
         target = A_DIKE if params[P_DIKE] >= params[P_SHEEP] else A_FENCE
         if not planner:
             target = A_CARDS
         return choose_farmhand_nb(options, n_options, target)
     if decision == DEC_INCOME:
-        return 0 if N.hand_total_nb(s, seat) < 5 else 1
+        return 0 if hand_total_nb(s, seat) < 5 else 1
     if decision == DEC_UPKEEP_TRADE or decision == DEC_MARKET_HALL:
         return choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx)
-    # DEC_DISCARD: the type held most
+    return choose_discard_nb(s, seat, options, n_options)
+
+
+@njit(cache=True, error_model="numpy")
+def choose_build_nb(tables, s, seat, params, options, n_options):
+    """The face-up tile of the highest tile_value_nb."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
+        v = tile_value_nb(tables, s, seat, x, params)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_cell_nb(tables, s, seat, x, options, n_options):
+    """The cell for tile x that keeps the most sheep places (a building outside pastures
+    otherwise), ties to the lower cell."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        k = options[i]
+        v = float(capacity_with_nb(tables, s, seat, x, k)) - 0.01 * k
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def capacity_with_nb(tables, s, seat, x, k):
+    """The sheep seat's farm would house with tile x standing on the free cell k. The tile
+    is set on the farm, the rules' capacity_nb reads it, and the cell is emptied again, so the
+    state is unchanged on return: capacity depends on the whole farm (enclosures, buildings'
+    borders as fences, the tiles' places), and reading it on the farm itself keeps one
+    definition of it instead of a second one over a hypothetical farm."""
+    s.tile_at[seat, k] = x
+    cap = capacity_nb(tables, s, seat)
+    s.tile_at[seat, k] = -1
+    return cap
+
+
+@njit(cache=True, error_model="numpy")
+def choose_dike_nb(tables, s, seat, params, planner, options, n_options, ctx):
+    """The payment (or STOP) of the highest dike_pay_value_nb; ctx = the T_DIKE task's
+    fields (mode, resources paid, discounts used)."""
+    support = ctx[1] == DIKE_SUPPORT
+    used = ctx[4]
+    work = dike_work_nb(tables, s, seat)
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        if options[i] == STOP:
+            v = 0.0
+        else:
+            v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
+                                  support and ctx[2] == 0, work)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_fence_nb(tables, s, seat, options, n_options):
+    """A fence on the planned pasture's edges (target_edges_nb); a placed fence is moved only
+    when it stands off the plan, the income board is empty and no pasture is closed."""
+    mark = np.zeros(N_EDGES, np.int64)
+    target_edges_nb(tables, s, seat, mark)
+    cap0 = capacity_nb(tables, s, seat)
+    mask0 = in_pasture_mask_nb(tables, s, seat)
+    walls0, bld0 = farm_walls_nb(tables, s, seat)
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        o = options[i]
+        if o == STOP:
+            v = 0.5
+        elif o >= N_EDGES:
+            e = o - N_EDGES
+            v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
+                        in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
+        else:
+            v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_sheep_nb(tables, s, seat, params, planner, options, n_options):
+    """The market trade of the highest sheep_option_value_nb."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        v = sheep_option_value_nb(tables, s, seat, options[i], params, planner)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_cards_nb(s, seat, options, n_options):
+    """The display cards worth most: 1 each, more for a type the seat holds little of."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        m = options[i]
+        v = 0.0
+        for j in range(DISPLAY_CARDS):
+            if (m >> j) & 1:
+                v += 1.0 + 0.1 * (3 - s.hand[seat, s.display[j]])
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_ask_nb(tables, s, planner, options, n_options):
+    """The seat to ask for dike support: the largest hand (hand sizes are public); the
+    planner would rather not push a rival further up the dike track."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        q = options[i]
+        v = float(hand_total_nb(s, q))
+        if planner and hand_total_nb(s, q) > 0:
+            v -= 0.3 * dike_points_nb(tables, s, q)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_token_nb(tables, s, params, k):
+    """Progress token k: 1 (its alternative) when the alternative is worth more than its
+    coins, else 0."""
+    alt = tables.token_alt[k]
+    coins = tables.token_coins[k]
+    altv = 0.0
+    if alt == ALT_REMOVE_WAVE:
+        altv = 4.0 if dike_gap_nb(tables, s, 0) > 0 else 0.5
+    elif alt == ALT_FARMHAND:
+        altv = 4.0 if s.stage < 2 else 1.0
+    elif alt == ALT_FREE_FENCE:
+        altv = 1.0 + params[P_SHEEP]
+    elif alt == ALT_PLUS2:
+        altv = 3.0 if s.stage < 2 else 1.0
+    return 1 if altv > coins else 0
+
+
+@njit(cache=True, error_model="numpy")
+def choose_discard_nb(s, seat, options, n_options):
+    """The card type held most."""
+    best = 0
+    bv = -1e18
     for i in range(n_options):
         v = float(s.hand[seat, options[i]])
         if v > bv:
@@ -471,10 +557,10 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
 @njit(cache=True, error_model="numpy")
 def upkeeps_left_nb(s):
     """Upkeeps still to come in the game, the current one included if it has not run yet."""
-    n = 2 * (N_STAGES - s.g[G_STAGE])
-    if s.g[G_STEP] > STEP_UP1:
+    n = 2 * (N_STAGES - s.stage)
+    if s.step > STEP_UP1:
         n -= 1
-    if s.g[G_STEP] > STEP_UP2:
+    if s.step > STEP_UP2:
         n -= 1
     return n if n > 0 else 0
 
@@ -484,9 +570,9 @@ def trade_sheep_value_nb(tables, s, params, planner):
     """What a sheep is worth in a trade: greedy, the sheep value now; the planner, the value
     after this stage's high tide as it expects it (the price moves right if the dike holds
     against the waves it expects from the flood cards' backs, left if not)."""
-    pos = s.g[G_PRICE]
-    if planner and s.g[G_STAGE] < N_STAGES:
-        pos += -1 if dike_gap_nb(tables, s) > 0 else 1
+    pos = s.price
+    if planner and s.stage < N_STAGES:
+        pos += -1 if dike_gap_nb(tables, s, 0) > 0 else 1
         if pos < 0:
             pos = 0
         if pos > tables.n_price - 1:
@@ -496,7 +582,7 @@ def trade_sheep_value_nb(tables, s, params, planner):
 
 @njit(cache=True, error_model="numpy")
 def lambs_nb(tables, sheep, cap):
-    k = sheep // tables.rules[R_SHEEP_BREED_PER]
+    k = sheep // tables.breed_per
     room = cap - sheep
     if room < k:
         k = room
@@ -515,9 +601,9 @@ def trade_value_nb(tables, s, seat, params, planner, decision, code, x, cap):
     if decision == DEC_UPKEEP_TRADE:
         aslots = np.empty(TRADE_MAX, np.int64)
         fslots = np.empty(TRADE_MAX, np.int64)
-        N.trade_slots_nb(tables, s, seat, EF_AUCTION, aslots)
-        N.trade_slots_nb(tables, s, seat, EF_FODDER_SILO, fslots)
-        gain, cost = N.upkeep_trade_coins_nb(tables, s, seat, ds, db, aslots, fslots)
+        trade_slots_nb(tables, s, seat, EF_AUCTION, aslots)
+        trade_slots_nb(tables, s, seat, EF_FODDER_SILO, fslots)
+        gain, cost = upkeep_trade_coins_nb(tables, s, seat, ds, db, aslots, fslots)
         coins = gain - cost
     else:
         coins = ds * tables.tile_sell[x] - db * tables.tile_buy[x]
@@ -528,7 +614,7 @@ def trade_value_nb(tables, s, seat, params, planner, decision, code, x, cap):
 
 @njit(cache=True, error_model="numpy")
 def choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx):
-    cap = N.capacity_nb(tables, s, seat)
+    cap = capacity_nb(tables, s, seat)
     x = ctx[0]
     best = 0
     bv = -1e18
@@ -553,7 +639,7 @@ def trade_tile_value_nb(tables, s, seat, x, params):
         gain = sv - tables.tile_buy[x]
         return 0.5 * upkeeps_left_nb(s) * tables.tile_count[x] * gain if gain > 0 else 0.0
     if ef == EF_MARKET_HALL:
-        room = N.capacity_nb(tables, s, seat) - s.sheep[seat]
+        room = capacity_nb(tables, s, seat) - s.sheep[seat]
         best = 0.0
         for k in range(1, tables.tile_count[x] + 1):
             if k <= room and k * tables.tile_buy[x] <= s.coins[seat] and k * (sv - tables.tile_buy[x]) > best:
@@ -563,9 +649,9 @@ def trade_tile_value_nb(tables, s, seat, x, params):
         return best
     if ef == EF_KENNEL and not (s.owned[seat] >> x) & 1:
         # the sheep places its pasture rule would add now
-        cap0 = N.capacity_nb(tables, s, seat)
+        cap0 = capacity_nb(tables, s, seat)
         s.owned[seat] |= 1 << x
-        cap1 = N.capacity_nb(tables, s, seat)
+        cap1 = capacity_nb(tables, s, seat)
         s.owned[seat] &= ~(1 << x)
         return 0.8 * (cap1 - cap0) * sv
     return 0.0
@@ -584,18 +670,18 @@ def clamp01_nb(x):
 @njit(cache=True, error_model="numpy")
 def high_tides_left_nb(s):
     """High tides still to come (this stage's included until it has run)."""
-    n = N_STAGES - s.g[G_STAGE]
+    n = N_STAGES - s.stage
     return n if n > 0 else 0
 
 
 @njit(cache=True, error_model="numpy")
 def work_phases_left_nb(s):
     """Work phases still to come, the current one counted as half (its farmers are placed)."""
-    st = s.g[G_STAGE]
+    st = s.stage
     if st >= N_STAGES:
         return 0.0
     n = 2.0 * (N_STAGES - st)
-    step = s.g[G_STEP]
+    step = s.step
     if step >= STEP_WORK1:
         n -= 0.5 if step == STEP_WORK1 else 1.0
     if step >= STEP_WORK2:
@@ -606,7 +692,7 @@ def work_phases_left_nb(s):
 @njit(cache=True, error_model="numpy")
 def phases_to_tide_nb(s):
     """Work phases left before this stage's high tide (the current one counted as half)."""
-    step = s.g[G_STEP]
+    step = s.step
     if step < STEP_WORK1:
         return 2.0
     if step == STEP_WORK1:
@@ -623,12 +709,10 @@ def hold_chance_nb(tables, s, params, removed):
     """Chance that this stage's high tide holds: the resources still needed against the waves
     the flood cards' backs promise (`removed` waves fewer), against what the players are
     expected to pay before it (dike_pace per player per work phase), spread tide_spread."""
-    if s.g[G_STAGE] >= N_STAGES:
+    if s.stage >= N_STAGES:
         return 1.0
-    s.g[G_WAVES] -= removed
-    gap = dike_gap_nb(tables, s)
-    s.g[G_WAVES] += removed
-    pay = params[P_DIKE_PACE] * s.g[G_NP] * phases_to_tide_nb(s)
+    gap = dike_gap_nb(tables, s, removed)
+    pay = params[P_DIKE_PACE] * s.n_players * phases_to_tide_nb(s)
     spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
     return 1.0 / (1.0 + np.exp((gap - pay) / spread))
 
@@ -649,7 +733,7 @@ def price_at_nb(table, n, pos):
 def final_price_pos_nb(tables, s, params):
     """Where the price marker is expected at the end: right when a high tide holds, left when
     it breaks: this stage's by the forecast, the later ones by hold_prior."""
-    pos = float(s.g[G_PRICE])
+    pos = float(s.price)
     left = high_tides_left_nb(s)
     if left > 0:
         h = hold_chance_nb(tables, s, params, 0)
@@ -673,7 +757,7 @@ def end_dike_price_nb(tables, s, params):
 def final_flock_nb(tables, sheep, cap, upkeeps):
     """Sheep at the end from `sheep` now: each upkeep breeds 1 per breed_per, as housed."""
     n = sheep
-    per = tables.rules[R_SHEEP_BREED_PER]
+    per = tables.breed_per
     for _ in range(upkeeps):
         k = n // per
         if k > cap - n:
@@ -703,7 +787,7 @@ def token_cost_nb(tables, s, params, price):
     """What a breach token is expected to cost at the storm surge: a sheep (or its price in
     coins) when the final check breaks."""
     p = params[P_FINAL_BREAK]
-    if s.g[G_STAGE] == N_STAGES - 1:
+    if s.stage == N_STAGES - 1:
         p = 1.0 - hold_chance_nb(tables, s, params, 0)
     return p * price
 
@@ -721,8 +805,8 @@ def holds_left_nb(tables, s, params):
 def lowest_and_highest_nb(tables, s):
     lo = 1 << 40
     hi = -1
-    for q in range(s.g[G_NP]):
-        d = N.dike_points_nb(tables, s, q)
+    for q in range(s.n_players):
+        d = dike_points_nb(tables, s, q)
         lo = d if d < lo else lo
         hi = d if d > hi else hi
     return lo, hi
@@ -736,15 +820,15 @@ def dike_steps_worth_nb(tables, s, seat, steps, params):
     breaks."""
     if steps <= 0:
         return 0.0
-    d0 = N.dike_points_nb(tables, s, seat)
+    d0 = dike_points_nb(tables, s, seat)
     pos = s.dike_pos[seat]
-    L = tables.rules[R_TRACK_LEN]
+    L = tables.track_length
     tokens = 0.0
     p = pos
     for _ in range(steps):
         p += 1
         if p >= L:      # a lap (rare): counted as the spaces it moves
-            p = tables.rules[R_WRAP_TO]
+            p = tables.wrap_to
         for i in range(tables.n_tokens):
             if tables.token_space[i] == p:
                 tokens += tables.token_coins[s.token_order[i]]
@@ -769,8 +853,8 @@ def dike_steps_worth_nb(tables, s, seat, steps, params):
 @njit(cache=True, error_model="numpy")
 def lo_unique_nb(tables, s, seat, lo):
     """Is seat alone on the lowest dike points (raising it raises the lowest)?"""
-    for q in range(s.g[G_NP]):
-        if q != seat and N.dike_points_nb(tables, s, q) == lo:
+    for q in range(s.n_players):
+        if q != seat and dike_points_nb(tables, s, q) == lo:
             return False
     return True
 
@@ -780,15 +864,15 @@ def tide_swing_nb(tables, s, seat, params):
     """Points the seat gains if this stage's high tide holds rather than breaks: the coins
     above the lowest, the breach tokens below the highest, and the price moving two spaces
     (sheep dearer, dike cheaper) on its flock and its dike points."""
-    if s.g[G_STAGE] >= N_STAGES:
+    if s.stage >= N_STAGES:
         return 0.0
     lo, hi = lowest_and_highest_nb(tables, s)
-    d = N.dike_points_nb(tables, s, seat)
+    d = dike_points_nb(tables, s, seat)
     pos = final_price_pos_nb(tables, s, params)
     n = tables.n_price
     dsheep = price_at_nb(tables.price_sheep, n, pos + 1.0) - price_at_nb(tables.price_sheep, n, pos - 1.0)
     ddike = price_at_nb(tables.price_dike, n, pos + 1.0) - price_at_nb(tables.price_dike, n, pos - 1.0)
-    flock = final_flock_nb(tables, s.sheep[seat], N.capacity_nb(tables, s, seat), upkeeps_left_nb(s))
+    flock = final_flock_nb(tables, s.sheep[seat], capacity_nb(tables, s, seat), upkeeps_left_nb(s))
     v = (d - lo) + (hi - d) * token_cost_nb(tables, s, params, price_at_nb(tables.price_sheep, n, pos))
     v += flock * dsheep * params[P_SHEEP] + d * ddike * params[P_DIKE]
     return v * params[P_DANGER]
@@ -798,12 +882,12 @@ def tide_swing_nb(tables, s, seat, params):
 def gap_closing_worth_nb(tables, s, seat, params, resources):
     """What `resources` paid into the dike now change in the chance the high tide holds, times
     the seat's swing. The dike's gap is shared: a payment closes it for everyone."""
-    if s.g[G_STAGE] >= N_STAGES or resources <= 0:
+    if s.stage >= N_STAGES or resources <= 0:
         return 0.0
     h0 = hold_chance_nb(tables, s, params, 0)
-    pay = params[P_DIKE_PACE] * s.g[G_NP] * phases_to_tide_nb(s)
+    pay = params[P_DIKE_PACE] * s.n_players * phases_to_tide_nb(s)
     spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
-    gap = dike_gap_nb(tables, s) - resources
+    gap = dike_gap_nb(tables, s, 0) - resources
     h1 = 1.0 / (1.0 + np.exp((gap - pay) / spread))
     return (h1 - h0) * tide_swing_nb(tables, s, seat, params)
 
@@ -829,8 +913,8 @@ def cards_cost_nb(tables, s, seat, x, free_any):
     cannot pay."""
     need = np.empty(N_RES, np.int64)
     out = np.empty(N_RES, np.int64)
-    N.tile_cost_nb(tables, s, seat, x, need)
-    if not N.pay_plan_nb(tables, s, seat, need, free_any, out):
+    tile_cost_nb(tables, s, seat, x, need)
+    if not pay_plan_nb(tables, s, seat, need, free_any, out):
         return 99
     return out[0] + out[1] + out[2]
 
@@ -872,7 +956,7 @@ def cell_worth_nb(tables, s, seat, x, k, params, price, sheep):
     and bush cells outside pastures, the Lake Cabin's empty neighbours, the Estate's
     pastures)."""
     place_tile_nb(s, seat, x, k)
-    cap = N.capacity_nb(tables, s, seat)
+    cap = capacity_nb(tables, s, seat)
     v = flock_worth_nb(tables, s, seat, params, sheep, cap, price)
     v += farm_scoring_nb(tables, s, seat, x, k)
     lift_tile_nb(s, seat, x, k)
@@ -885,12 +969,12 @@ def farm_scoring_nb(tables, s, seat, x, k):
     ef = tables.tile_effect[x]
     if ef != EF_LAKE_POINTS and ef != EF_TREE_POINTS and ef != EF_LAKE_CABIN and ef != EF_ESTATE:
         return 0.0
-    inmask = N.in_pasture_mask_nb(tables, s, seat)
+    inmask = in_pasture_mask_nb(tables, s, seat)
     if ef == EF_LAKE_POINTS:
-        nl = N.terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, inmask)
+        nl = terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, inmask)
         return 10.0 if nl >= 4 else (7.0 if nl >= 3 else 0.0)
     if ef == EF_TREE_POINTS:
-        nt = N.terrain_outside_nb(tables, s, seat, TERRAIN_TREE, inmask)
+        nt = terrain_outside_nb(tables, s, seat, TERRAIN_TREE, inmask)
         return 15.0 if nt >= 5 else (10.0 if nt >= 4 else (5.0 if nt >= 3 else 0.0))
     if ef == EF_LAKE_CABIN:
         c = 0
@@ -899,14 +983,14 @@ def farm_scoring_nb(tables, s, seat, x, k):
             if nb >= 0 and s.tile_at[seat, nb] < 0 and not (inmask >> nb) & 1:
                 c += 1
         return float(c * tables.tile_param[x])
-    return float(tables.tile_param[x] * N.n_pastures_nb(tables, s, seat))
+    return float(tables.tile_param[x] * n_pastures_nb(tables, s, seat))
 
 
 @njit(cache=True, error_model="numpy")
 def best_cell_nb(tables, s, seat, x, params, price):
     """(best cell, its worth) for tile x on seat's farm (cell_worth_nb); -1 if none."""
     cells = np.empty(N_CELLS, np.int64)
-    n = N.tile_cells_nb(tables, s, seat, x, cells)
+    n = tile_cells_nb(tables, s, seat, x, cells)
     best = -1
     bv = -1e18
     sheep = s.sheep[seat]
@@ -938,11 +1022,11 @@ def fence_worth_nb(tables, s, seat, params, price):
             need += 1
     if need == 0:
         return 0.0
-    cap1 = N.capacity_nb(tables, s, seat)
+    cap1 = capacity_nb(tables, s, seat)
     for e in range(N_EDGES):
         if mark[e] == 1:
             s.fence[seat, e] = 0
-    cap0 = N.capacity_nb(tables, s, seat)
+    cap0 = capacity_nb(tables, s, seat)
     sheep = s.sheep[seat]
     gain = (flock_worth_nb(tables, s, seat, params, sheep, cap1, price)
             - flock_worth_nb(tables, s, seat, params, sheep, cap0, price))
@@ -965,10 +1049,27 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
     """Points of tile x's effect over the rest of the game (cap: the farm's places with the
     tile on its best cell). The farm-scoring '!' effects and the places are in cell_worth_nb."""
     ef = tables.tile_effect[x]
-    prm = tables.tile_param[x]
-    card = params[P_CARD]
+    if ef == EF_AUCTION or ef == EF_FODDER_SILO or ef == EF_MARKET_HALL:
+        return trade_tile_value_nb(tables, s, seat, x, params)
     dike_uses = uses_left_nb(s, params[P_DIKE_RATE])
     step = dike_steps_worth_nb(tables, s, seat, 1, params)
+    if (ef == EF_DIKE_ASSOC or ef == EF_MOUND or ef == EF_HALF_BREACH or ef == EF_DIKE_PLUS
+            or ef == EF_BUILD_DIKE or ef == EF_COMPLETE_SEGMENT or ef == EF_WAVES
+            or ef == EF_LAKE_DIKE or ef == EF_DIKE_ACTION):
+        return dike_effect_worth_nb(tables, s, seat, x, params, price, dike_uses, step)
+    if (ef == EF_DISCOUNT or ef == EF_REPEAT_PLUS or ef == EF_COIN_PLUS or ef == EF_FENCE_BONUS
+            or ef == EF_SHEARER or ef == EF_BUSH_COINS or ef == EF_TREE_CARDS
+            or ef == EF_BUSH_SHEEP):
+        return recurring_effect_worth_nb(tables, s, seat, x, params, price, cap, dike_uses)
+    return farm_effect_worth_nb(tables, s, seat, x, params, price, cap)
+
+
+@njit(cache=True, error_model="numpy")
+def farm_effect_worth_nb(tables, s, seat, x, params, price, cap):
+    """Points of the effects paid once, in coins, sheep, fences or a facility (tile x)."""
+    ef = tables.tile_effect[x]
+    prm = tables.tile_param[x]
+    card = params[P_CARD]
     if ef == EF_COINS or ef == EF_BANK:
         v = float(prm)
         if ef == EF_BANK:
@@ -998,87 +1099,103 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
             if y >= 0 and tables.tile_kind[y] == K_FACILITY:
                 nf += 1
         return best + prm * nf
+    if ef == EF_DAIRY:
+        return float(s.sheep[seat] // 2)
+    if ef == EF_CAPACITY_COINS:
+        room = cap - s.sheep[seat]
+        return float(prm * room) if room > 0 else 0.0
+    if ef == EF_FENCE_AND_SHEEP:
+        k = 3 if 3 < s.fence_supply[seat] else s.fence_supply[seat]
+        return (k * (fence_worth_nb(tables, s, seat, params, price) - card)
+                + sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price))
+    if ef == EF_SHEEP_FARM:
+        inmask = in_pasture_mask_nb(tables, s, seat)
+        c = 0
+        for k in range(N_CELLS):
+            if (inmask >> k) & 1 and (tables.layout_terrain[s.layout[seat], k] & TERRAIN_BUSH):
+                c += prm
+        return c + sheep_gain_worth_nb(tables, s, seat, params, 1, cap, price)
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def dike_effect_worth_nb(tables, s, seat, x, params, price, dike_uses, step):
+    """Points of the effects on the dike and the sea (tile x): dike_uses = the seat's dike
+    actions to come, step = the worth of one dike-track space."""
+    ef = tables.tile_effect[x]
+    prm = tables.tile_param[x]
+    card = params[P_CARD]
     if ef == EF_DIKE_ASSOC:
-        d_end = N.dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
+        d_end = dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
         return dike_steps_worth_nb(tables, s, seat, prm, params) + 2.0 * (d_end // prm) * step
     if ef == EF_MOUND:
         # the breach tokens it holds at the storm surge: those it has, and the points below
         # the highest (a rival gains on it meanwhile) at each high tide expected to break
         lo, hi = lowest_and_highest_nb(tables, s)
         breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
-        k = s.breach[seat] + (hi - N.dike_points_nb(tables, s, seat) + 1.0) * breaks
+        k = s.breach[seat] + (hi - dike_points_nb(tables, s, seat) + 1.0) * breaks
         return k * token_cost_nb(tables, s, params, price) if k <= prm else 0.0
     if ef == EF_HALF_BREACH:
         lo, hi = lowest_and_highest_nb(tables, s)
-        below = hi - N.dike_points_nb(tables, s, seat) + 1.0
+        below = hi - dike_points_nb(tables, s, seat) + 1.0
         breaks = high_tides_left_nb(s) - holds_left_nb(tables, s, params)
         return 0.5 * (s.breach[seat] + below * breaks) * token_cost_nb(tables, s, params, price)
     if ef == EF_DIKE_PLUS:
         return dike_uses * step
-    if ef == EF_DISCOUNT:
-        return (dike_uses + uses_left_nb(s, params[P_BUILD_RATE])) * card
     if ef == EF_BUILD_DIKE:
         builds = 1.0 + uses_left_nb(s, params[P_BUILD_RATE])
         per = 2.0 * (step - card) + gap_closing_worth_nb(tables, s, seat, params, 2)
         return builds * per if per > 0.0 else 0.0
     if ef == EF_COMPLETE_SEGMENT:
-        L = tables.rules[R_SITE_LENGTH]
-        pos = s.g[G_SITE_POS] if (s.g[G_SITE_RES] >= 0 and s.g[G_SITE_POS] < L) else 0
+        L = tables.site_length
+        pos = s.site_pos if (s.site_res >= 0 and s.site_pos < L) else 0
         return (dike_steps_worth_nb(tables, s, seat, prm, params)
                 + gap_closing_worth_nb(tables, s, seat, params, L - pos))
     if ef == EF_WAVES:
         n = s.n_buildings[seat] + 1
         h1 = hold_chance_nb(tables, s, params, n)
         return (h1 - hold_chance_nb(tables, s, params, 0)) * tide_swing_nb(tables, s, seat, params)
+    if ef == EF_LAKE_DIKE:
+        lakes = terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, in_pasture_mask_nb(tables, s, seat))
+        plus = 2 if lakes >= 4 else (1 if lakes >= 3 else 0)
+        return dike_uses * plus * step
+    # EF_DIKE_ACTION: the best payment of a dike action of value prm now
+    work = dike_work_nb(tables, s, seat)
+    opts = np.empty(MAX_OPTIONS, np.int64)
+    n = dike_options_nb(tables, s, seat, prm, 0, 0, opts)
+    best = 0.0
+    for i in range(n):
+        w = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
+        if w > best:
+            best = w
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def recurring_effect_worth_nb(tables, s, seat, x, params, price, cap, dike_uses):
+    """Points of the effects that pay on every use of an action, or at every high tide, for
+    the rest of the game (tile x)."""
+    ef = tables.tile_effect[x]
+    prm = tables.tile_param[x]
+    card = params[P_CARD]
+    if ef == EF_DISCOUNT:
+        return (dike_uses + uses_left_nb(s, params[P_BUILD_RATE])) * card
     if ef == EF_REPEAT_PLUS or ef == EF_COIN_PLUS:
         v = work_phases_left_nb(s) * card
         return v if ef == EF_REPEAT_PLUS else 0.5 * v
-    if ef == EF_LAKE_DIKE:
-        lakes = N.terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, N.in_pasture_mask_nb(tables, s, seat))
-        plus = 2 if lakes >= 4 else (1 if lakes >= 3 else 0)
-        return dike_uses * plus * step
     if ef == EF_FENCE_BONUS:
         return uses_left_nb(s, params[P_FENCE_RATE]) * fence_worth_nb(tables, s, seat, params, price)
-    if ef == EF_DAIRY:
-        return float(s.sheep[seat] // 2)
-    if ef == EF_CAPACITY_COINS:
-        room = cap - s.sheep[seat]
-        return float(prm * room) if room > 0 else 0.0
     if ef == EF_SHEARER:
         return uses_left_nb(s, params[P_SALE_RATE]) * prm
-    if ef == EF_FENCE_AND_SHEEP:
-        k = 3 if 3 < s.fence_supply[seat] else s.fence_supply[seat]
-        return (k * (fence_worth_nb(tables, s, seat, params, price) - card)
-                + sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price))
     if ef == EF_BUSH_COINS:
-        b = N.terrain_outside_nb(tables, s, seat, TERRAIN_BUSH, N.in_pasture_mask_nb(tables, s, seat))
+        b = terrain_outside_nb(tables, s, seat, TERRAIN_BUSH, in_pasture_mask_nb(tables, s, seat))
         return float(b * (1 + high_tides_left_nb(s)))
-    if ef == EF_SHEEP_FARM:
-        inmask = N.in_pasture_mask_nb(tables, s, seat)
-        c = 0
-        for k in range(N_CELLS):
-            if (inmask >> k) & 1 and (tables.layout_terrain[s.layout[seat], k] & TERRAIN_BUSH):
-                c += prm
-        return c + sheep_gain_worth_nb(tables, s, seat, params, 1, cap, price)
-    if ef == EF_TREE_CARDS or ef == EF_BUSH_SHEEP:
-        # once per fence action that closes a pasture holding such a cell
-        times = uses_left_nb(s, params[P_FENCE_RATE]) * 0.5
-        if ef == EF_TREE_CARDS:
-            return times * prm * card
-        return times * sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price)
-    if ef == EF_DIKE_ACTION:
-        work = dike_work_nb(tables, s, seat)
-        opts = np.empty(MAX_OPTIONS, np.int64)
-        n = N.dike_options_nb(tables, s, seat, prm, 0, 0, opts)
-        best = 0.0
-        for i in range(n):
-            w = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
-            if w > best:
-                best = w
-        return best
-    if ef == EF_AUCTION or ef == EF_FODDER_SILO or ef == EF_MARKET_HALL:
-        return trade_tile_value_nb(tables, s, seat, x, params)
-    return 0.0
+    # EF_TREE_CARDS, EF_BUSH_SHEEP: once per fence action that closes a pasture holding such
+    # a cell
+    times = uses_left_nb(s, params[P_FENCE_RATE]) * 0.5
+    if ef == EF_TREE_CARDS:
+        return times * prm * card
+    return times * sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1090,14 +1207,14 @@ def tile_worth_nb(tables, s, seat, x, params, free_any):
     k, on_cell = best_cell_nb(tables, s, seat, x, params, price)
     if k < 0:
         return -1e9
-    cap0 = N.capacity_nb(tables, s, seat)
+    cap0 = capacity_nb(tables, s, seat)
     now = flock_worth_nb(tables, s, seat, params, s.sheep[seat], cap0, price)
     place_tile_nb(s, seat, x, k)
-    cap = N.capacity_nb(tables, s, seat)
+    cap = capacity_nb(tables, s, seat)
     eff = effect_worth_nb(tables, s, seat, x, params, price, cap)
     lift_tile_nb(s, seat, x, k)
     v = float(tables.tile_shields[x]) + (on_cell - now) + eff
-    if tables.tile_kind[x] != K_FACILITY and s.n_buildings[seat] < tables.rules[R_MAX_BUILDINGS]:
+    if tables.tile_kind[x] != K_FACILITY and s.n_buildings[seat] < tables.max_buildings:
         v += income_icon_worth_nb(tables, s, tables.building_income[s.n_buildings[seat]], params)
     return v - cards_cost_nb(tables, s, seat, x, free_any) * params[P_CARD]
 
@@ -1108,7 +1225,7 @@ def planner_sheep_value_nb(tables, s, seat, code, params, cap, price):
     bought or sold (their lambs included, as housed)."""
     mode = code // 100
     k = code % 10
-    now = tables.price_sheep[s.g[G_PRICE]]
+    now = tables.price_sheep[s.price]
     hand = s.hands[seat, A_SHEEP]
     sheep = s.sheep[seat]
     base = flock_worth_nb(tables, s, seat, params, sheep, cap, price)
@@ -1116,7 +1233,7 @@ def planner_sheep_value_nb(tables, s, seat, code, params, cap, price):
         each = now - hand
         each = each if each > 0 else 0
         return flock_worth_nb(tables, s, seat, params, sheep + k, cap, price) - base - k * each
-    each = now + hand + N.shearer_bonus_nb(tables, s, seat)
+    each = now + hand + shearer_bonus_nb(tables, s, seat)
     return k * each - (base - flock_worth_nb(tables, s, seat, params, sheep - k, cap, price))
 
 
@@ -1159,17 +1276,17 @@ def planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals):
                 best = val if val > best else best
         return best
     if a == A_DIKE:
-        n = N.dike_options_nb(tables, s, seat, v, 0, 0, opts)
+        n = dike_options_nb(tables, s, seat, v, 0, 0, opts)
         best = -1e9
         work = dike_work_nb(tables, s, seat)
-        plus = N.has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
+        plus = has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
         for i in range(n):
             val = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
             val += (v - opts[i] % 16) * card
             best = val if val > best else best
         if n > 0:
             extra = plus
-            if s.g[G_NP] > 1 and tables.rules[R_TWO_PLAYER_SUPPORT] == 0 or s.g[G_NP] > 2:
+            if s.n_players > 1 and tables.two_player_support == SUPPORT_OPPONENT or s.n_players > 2:
                 best += params[P_ANSWERED] * dike_steps_worth_nb(tables, s, seat, 1, params)
             best += dike_steps_worth_nb(tables, s, seat, extra, params)
         return best
@@ -1177,8 +1294,8 @@ def planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals):
     if a == A_FENCE:
         return planner_fence_action_nb(tables, s, seat, v, params, price)
     if a == A_SHEEP:
-        n = N.sheep_options_nb(tables, s, seat, v, opts)
-        cap = N.capacity_nb(tables, s, seat)
+        n = sheep_options_nb(tables, s, seat, v, opts)
+        cap = capacity_nb(tables, s, seat)
         best = -1e9
         for i in range(n):
             val = planner_sheep_value_nb(tables, s, seat, opts[i], params, cap, price)
@@ -1193,7 +1310,7 @@ def display_worth_nb(tables, s, seat, params, free_any, worth, tvals):
     """worth[k*MAX_DISPLAY+i], tvals[...]: each face-up tile's worth and build value (-1: no
     tile there, or it cannot be built: the limits, its cost)."""
     opts = np.empty(MAX_OPTIONS, np.int64)
-    n = N.build_options_nb(tables, s, seat, 99, False, free_any, opts)
+    n = build_options_nb(tables, s, seat, 99, False, free_any, opts)
     worth[:] = -1e9
     tvals[:] = -1
     for i in range(n):
@@ -1215,13 +1332,13 @@ def planner_place_nb(tables, s, seat, params, options, n_options):
         o = options[i]
         if o == PASS_PLACE:
             return i
-        a, f, p2, cp = N.place_option_nb(o)
-        v = N.place_value_nb(tables, s, seat, a, f, p2, cp)
+        a, f, p2, cp = place_option_nb(o)
+        v = place_value_nb(tables, s, seat, a, f, p2, cp)
         j = a * 32 + (v if v < 32 else 31)
         if not known[j]:
             memo[j] = planner_action_value_nb(tables, s, seat, a, v, params, worth, tvals)
             known[j] = True
-        val = memo[j] - s.uses[seat, a] * tables.rules[R_REUSE_COST] - cp
+        val = memo[j] - s.uses[seat, a] * tables.reuse_cost - cp
         val -= p2 * params[P_TOKEN]
         if val > bv:
             bv = val
@@ -1240,7 +1357,7 @@ def planner_token_value_nb(tables, s, seat, params, alt):
     if alt == ALT_FREE_FENCE:
         return fence_worth_nb(tables, s, seat, params, end_sheep_price_nb(tables, s, params))
     if alt == ALT_PLUS2:
-        return tables.rules[R_FARMER_PLUS] * params[P_CARD] if work_phases_left_nb(s) > 0 else 0.0
+        return tables.farmer_plus * params[P_CARD] if work_phases_left_nb(s) > 0 else 0.0
     return 0.0
 
 
@@ -1276,7 +1393,7 @@ def choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx
         work = dike_work_nb(tables, s, seat)
         plus = 0
         if ctx[1] == DIKE_OWN and ctx[2] == 0:
-            plus = N.has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
+            plus = has_effect_nb(tables, s, seat, EF_DIKE_PLUS)
         for i in range(n_options):
             if options[i] == STOP:
                 v = 0.0
@@ -1289,7 +1406,7 @@ def choose_planner_nb(tables, s, seat, params, decision, options, n_options, ctx
                 best = i
         return best
     if decision == DEC_SHEEP:
-        cap = N.capacity_nb(tables, s, seat)
+        cap = capacity_nb(tables, s, seat)
         price = end_sheep_price_nb(tables, s, params)
         for i in range(n_options):
             v = planner_sheep_value_nb(tables, s, seat, options[i], params, cap, price)

@@ -6,7 +6,6 @@ from numba import njit
 
 from sim.games.lowlands import enums as E
 from sim.games.lowlands import model as M
-from sim.games.lowlands import nb as N
 # the board positions for the rule scenarios live in the package (the game's `positions`)
 from sim.games.lowlands.positions import (COLS, bare_farm, enclose, fresh, h,  # noqa: F401
                                           no_trace, tables, tile_names, v)

@@ -27,7 +27,7 @@ def _closed_cells(t, s, p):
             return True
         if _building(t, s, p, a) or (b >= 0 and _building(t, s, p, b)):
             return True
-        return b < 0 and t.rules[E.R_BORDER_IS_FENCE] == 1
+        return b < 0 and t.border_is_fence == 1
 
     leaks = set()
     for r in range(E.ROWS):
@@ -103,7 +103,7 @@ def _edges_of(k):
 
 
 def dike_points(t, lap, pos):
-    return lap * t.rules[E.R_WRAP_POINTS] + pos // 2
+    return lap * t.wrap_points + pos // 2
 
 
 def dike_holds(t, segments, waves):
@@ -123,17 +123,17 @@ def dike_holds(t, segments, waves):
 def naive_final(t, s):
     """[(pts_dike, pts_sheep, pts_shields, pts_coins, pts_cards, pts_bonus, score)] per seat
     for the state `s` (a copy; it is changed) as if the storm surge came now."""
-    n = int(s.g[E.G_NP])
-    pos = int(s.g[E.G_PRICE])
+    n = int(s.n_players)
+    pos = int(s.price)
     sheep_price = int(t.price_sheep[pos])
     dike_value = int(t.price_dike[pos])
-    L = int(t.rules[E.R_TRACK_LEN])
+    L = int(t.track_length)
     bonus = [0] * n
     for p in range(n):
         inside, n_past = pasture_cells(t, s, p)
         lay = s.layout[p]
 
-        hidden = int(t.rules[E.R_TERRAIN_NOT_UNDER_BUILDINGS]) == 1   # rules.terrain_under_buildings
+        hidden = int(t.terrain_under_buildings) == E.TERRAIN_HIDDEN
 
         def outside(bit):
             return sum(1 for k in range(E.N_CELLS) if t.layout_terrain[lay, k] & bit
@@ -152,7 +152,7 @@ def naive_final(t, s):
                 for _ in range(steps):
                     s.dike_pos[p] += 1
                     if s.dike_pos[p] >= L:
-                        s.dike_pos[p] = t.rules[E.R_WRAP_TO]
+                        s.dike_pos[p] = t.wrap_to
                         s.dike_lap[p] += 1
             elif ef == EFFECTS["dwelling_mound"]:
                 if s.breach[p] <= prm:
@@ -175,7 +175,7 @@ def naive_final(t, s):
                         nb = rr * E.COLS + cc
                         if s.tile_at[p, nb] < 0 and nb not in inside:
                             bonus[p] += prm
-    holds = dike_holds(t, int(s.g[E.G_SEGMENTS]), int(s.g[E.G_WAVES]))
+    holds = dike_holds(t, int(s.segments), int(s.waves))
     out = []
     for p in range(n):
         sheep, tile_sheep, coins = int(s.sheep[p]), int(s.sheep_tile[p]), int(s.coins[p])
@@ -196,6 +196,6 @@ def naive_final(t, s):
         shields = sum(int(t.tile_shields[x]) for x in range(t.n_tiles) if (int(s.owned[p]) >> x) & 1)
         parts = (dike_points(t, int(s.dike_lap[p]), int(s.dike_pos[p])) * dike_value,
                  (sheep + tile_sheep) * sheep_price, shields, coins - lost_points,
-                 int(s.hand[p].sum()) // t.rules[E.R_CARDS_PER_POINT], bonus[p])
+                 int(s.hand[p].sum()) // t.cards_per_point, bonus[p])
         out.append(parts + (sum(parts),))
     return out

@@ -1,7 +1,7 @@
 """Lowlands invariants after every step of random and built-in games (check_state_nb):
 66 resource cards conserved, fences per player conserved, every housed sheep in a closed
 pasture or on a tile that houses sheep, wave pieces within 0..36, farmhands conserved,
-logged scores equal to the sum of their components. The issue's 10,000 games per player
+logged scores equal to the sum of their components. 10,000 checked games per player
 count run in scripts/lowlands_invariants.py (too long for the suite)."""
 import numpy as np
 import pytest

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sim.games.lowlands import enums as E
-from sim.games.lowlands import nb as N
+from sim.games.lowlands.storm_surge import storm_surge_nb
 from sim.rng import game_seed_nb
 from tests.lowlands_helpers import no_trace, params_for, play_steps_nb, tables
 from tests.naive_lowlands import naive_final
@@ -24,7 +24,7 @@ def test_engine_final_scoring_equals_the_naive_scorer(names):
         s[0].breach[:len(names)] += g % 4
         naive = naive_final(t, s.copy()[0])
         tr, tn = no_trace()
-        N.storm_surge_nb(t, s[0], tr, tn)
+        storm_surge_nb(t, s[0], tr, tn)
         for p in range(len(names)):
             assert tuple(int(x) for x in s[0].pts[p]) + (int(s[0].score[p]),) == naive[p], (g, p)
         checked += 1

@@ -17,7 +17,13 @@ import pytest
 
 from sim.games.lowlands import enums as E
 from sim.games.lowlands import model as M
-from sim.games.lowlands import nb as N
+from sim.games.lowlands.advance import advance_nb
+from sim.games.lowlands.decisions import apply_task_nb
+from sim.games.lowlands.farm import capacity_nb
+from sim.games.lowlands.pastures import in_pasture_mask_nb, n_pastures_nb
+from sim.games.lowlands.setup import setup_state_nb
+from sim.games.lowlands.storm_surge import storm_surge_nb
+from sim.games.lowlands.tasks import push_nb
 from strategies import lowlands as S
 from tests.lowlands_helpers import (bare_farm, enclose, fresh, h, names, no_trace,  # noqa: F401 - names: a fixture
                                     params_for, play_many_nb, tables, v)
@@ -33,11 +39,11 @@ def own(s, p, x, cell):
 
 def to_upkeep(t, s):
     """Start upkeep I of stage 1 and run up to its first decision."""
-    s.g[E.G_NTASK] = 0
-    s.g[E.G_STEP] = E.STEP_UP1
-    s.g[E.G_STARTED] = 0
+    s.n_tasks = 0
+    s.step = E.STEP_UP1
+    s.step_started = 0
     tr, tn = no_trace()
-    N.advance_nb(t, s, tr, tn)
+    advance_nb(t, s, tr, tn)
 
 
 def legal(t, s):
@@ -61,16 +67,16 @@ def test_auction_house_sells_one_sheep_before_breeding_for_the_price_plus_one(na
     own(s, 0, x, 0)
     s.hands[0, E.A_SHEEP] = 1                   # the sheep action's farmhand: no bonus here
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] == E.DEC_UPKEEP_TRADE and s.g[E.G_SEAT] == 0
+    assert s.dec == E.DEC_UPKEEP_TRADE and s.seat == 0
     assert legal(t, s) == [0, 16]               # keep, or sell 1 (no more than 1)
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     tr, tn = no_trace()
     M.apply_nb(t, s, 16, np.zeros(1), tr, tn)
     assert s.coins[0] - coins == price + 1
     # breeding came after the sale: 3 sheep -> 1 lamb (4 would have given 2)
-    assert s.sheep[0] == 4 and s.st[0, E.ST_BRED] == 1
-    assert s.st[0, E.ST_TILE_SOLD] == 1 and s.st[0, E.ST_SHEEP_SOLD] == 0
+    assert s.sheep[0] == 4 and s.sheep_bred[0] == 1
+    assert s.tile_sheep_sold[0] == 1 and s.sheep_sold[0] == 0
 
 
 def test_auction_house_pays_one_more_coin_with_the_shearer(names):
@@ -79,7 +85,7 @@ def test_auction_house_pays_one_more_coin_with_the_shearer(names):
     own(s, 0, names.index("Auction House"), 0)
     own(s, 0, names.index("Shearer"), 5)
     to_upkeep(t, s)
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     tr, tn = no_trace()
     M.apply_nb(t, s, 16, np.zeros(1), tr, tn)
@@ -95,14 +101,14 @@ def test_auction_house_is_asked_at_every_upkeep_and_declining_changes_nothing(na
     tr, tn = no_trace()
     M.apply_nb(t, s, 0, np.zeros(1), tr, tn)
     assert s.coins[0] >= coins and s.sheep[0] == 2      # full pasture: no lamb, nothing sold
-    assert s.st[0, E.ST_TILE_SOLD] == 0
+    assert s.tile_sheep_sold[0] == 0
     # no sheep: nothing to sell, the seat is not asked
     t, s = fresh()
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2)], 0)
     own(s, 0, names.index("Auction House"), 0)
     s.hand[:, :] = 0                                    # no discards at the tide
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE
+    assert s.dec != E.DEC_UPKEEP_TRADE
 
 
 def test_auction_house_rule_option_market_needs_a_free_market_place(names):
@@ -112,7 +118,7 @@ def test_auction_house_rule_option_market_needs_a_free_market_place(names):
     s.market_free[:] = 0
     s.hand[:, :] = 0
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE           # the market is full: no sale
+    assert s.dec != E.DEC_UPKEEP_TRADE           # the market is full: no sale
     t, s = fresh(overrides=["rules.auction_house_sells_to=market"])
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2)], 2)
     own(s, 0, names.index("Auction House"), 0)
@@ -120,7 +126,7 @@ def test_auction_house_rule_option_market_needs_a_free_market_place(names):
     s.market_free[1] = 2
     to_upkeep(t, s)
     tr, tn = no_trace()
-    N.apply_task_nb(t, s, 16, tr, tn)
+    apply_task_nb(t, s, 16, tr, tn)
     assert s.market_free[1] == 1                          # the sheep took a market place
 
 
@@ -132,13 +138,13 @@ def test_fodder_silo_buys_one_sheep_for_one_coin_before_breeding(names):
     farm_with_pasture(t, s, 0, [(r, c) for r in (1, 2) for c in (1, 2, 3)], 3)   # 6 places
     own(s, 0, x, 0)
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] == E.DEC_UPKEEP_TRADE and legal(t, s) == [0, 1]
+    assert s.dec == E.DEC_UPKEEP_TRADE and legal(t, s) == [0, 1]
     coins = s.coins[0]
     tr, tn = no_trace()
     M.apply_nb(t, s, 1, np.zeros(1), tr, tn)
     assert s.coins[0] - coins == -1 + 0                   # paid 1 (upkeep income: a card)
-    assert s.sheep[0] == 6 and s.st[0, E.ST_BRED] == 2    # 4 sheep bred 2 lambs
-    assert s.st[0, E.ST_TILE_BOUGHT] == 1 and s.st[0, E.ST_SHEEP_BOUGHT] == 0
+    assert s.sheep[0] == 6 and s.sheep_bred[0] == 2    # 4 sheep bred 2 lambs
+    assert s.tile_sheep_bought[0] == 1 and s.sheep_bought[0] == 0
 
 
 def test_fodder_silo_cannot_buy_a_sheep_that_cannot_be_housed(names):
@@ -147,7 +153,7 @@ def test_fodder_silo_cannot_buy_a_sheep_that_cannot_be_housed(names):
     own(s, 0, names.index("Fodder Silo"), 0)
     s.hand[:, :] = 0
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE and s.sheep[0] == 2
+    assert s.dec != E.DEC_UPKEEP_TRADE and s.sheep[0] == 2
     # no coin: no purchase either
     t, s = fresh()
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2), (1, 3)], 2)
@@ -155,7 +161,7 @@ def test_fodder_silo_cannot_buy_a_sheep_that_cannot_be_housed(names):
     s.coins[0] = 0
     s.hand[:, :] = 0
     to_upkeep(t, s)
-    assert s.g[E.G_DEC] != E.DEC_UPKEEP_TRADE
+    assert s.dec != E.DEC_UPKEEP_TRADE
 
 
 def test_auction_house_and_fodder_silo_together_sell_then_buy_with_a_full_farm(names):
@@ -165,21 +171,21 @@ def test_auction_house_and_fodder_silo_together_sell_then_buy_with_a_full_farm(n
     own(s, 0, names.index("Fodder Silo"), 5)
     to_upkeep(t, s)
     assert legal(t, s) == [0, 16, 17]                       # no purchase without a sale
-    price = t.price_sheep[s.g[E.G_PRICE]]
+    price = t.price_sheep[s.price]
     coins = s.coins[0]
     tr, tn = no_trace()
-    N.apply_task_nb(t, s, 17, tr, tn)
+    apply_task_nb(t, s, 17, tr, tn)
     assert s.sheep[0] == 2 and s.coins[0] - coins == price + 1 - 1
 
 
 # --- Market Hall -----------------------------------------------------------------------
 def build(t, s, p, x, cell):
-    s.g[E.G_NTASK] = 0
+    s.n_tasks = 0
     s.hand[p, :] = (9, 9, 9)
-    N.push_nb(s, E.T_CELL, p, x, 0, 0, 0, 0, 0)
+    push_nb(s, E.T_CELL, p, x, 0, 0, 0, 0, 0)
     tr, tn = no_trace()
-    N.apply_task_nb(t, s, cell, tr, tn)
-    N.advance_nb(t, s, tr, tn)
+    apply_task_nb(t, s, cell, tr, tn)
+    advance_nb(t, s, tr, tn)
 
 
 def test_market_hall_buys_up_to_three_sheep_at_two_coins_when_built(names):
@@ -189,10 +195,10 @@ def test_market_hall_buys_up_to_three_sheep_at_two_coins_when_built(names):
     farm_with_pasture(t, s, 0, [(r, c) for r in (1, 2) for c in (1, 2, 3)], 2)   # room 4
     s.coins[0] = 5                                           # 2 sheep affordable, not 3
     build(t, s, 0, x, 0)
-    assert s.g[E.G_DEC] == E.DEC_MARKET_HALL and s.g[E.G_SEAT] == 0
+    assert s.dec == E.DEC_MARKET_HALL and s.seat == 0
     assert legal(t, s) == [0, 1, 2, 16, 32]                 # buy 1-2, or sell 1-2 (2 sheep)
     tr, tn = no_trace()
-    N.apply_task_nb(t, s, 2, tr, tn)
+    apply_task_nb(t, s, 2, tr, tn)
     assert s.sheep[0] == 4 and s.coins[0] == 1
 
 
@@ -206,9 +212,9 @@ def test_market_hall_sells_up_to_three_sheep_at_four_coins_without_other_bonuses
     build(t, s, 0, x, 0)
     assert legal(t, s) == [0, 16, 32, 48]                   # no coins: selling only, up to 3
     tr, tn = no_trace()
-    N.apply_task_nb(t, s, 48, tr, tn)
+    apply_task_nb(t, s, 48, tr, tn)
     assert s.sheep[0] == 2 and s.coins[0] == 12
-    assert s.st[0, E.ST_TILE_SOLD] == 3
+    assert s.tile_sheep_sold[0] == 3
 
 
 # --- Dog Kennel ------------------------------------------------------------------------
@@ -217,14 +223,14 @@ def test_dog_kennel_counts_a_pasture_short_of_one_fence_as_closed(names):
     bare_farm(s, 0)
     enclose(s, 0, [(1, 1), (1, 2)])
     s.fence[0, v(1, 3)] = 0                 # the right side open, into the open farm
-    assert N.n_pastures_nb(t, s, 0) == 0 and N.capacity_nb(t, s, 0) == 0
+    assert n_pastures_nb(t, s, 0) == 0 and capacity_nb(t, s, 0) == 0
     own(s, 0, names.index("Dog Kennel"), 3 * COLS + 5)
-    assert N.n_pastures_nb(t, s, 0) == 1
-    assert N.in_pasture_mask_nb(t, s, 0) == (1 << (COLS + 1)) | (1 << (COLS + 2))
-    assert N.capacity_nb(t, s, 0) == 2 + 1  # its 2 cells + the kennel's own sheep
+    assert n_pastures_nb(t, s, 0) == 1
+    assert in_pasture_mask_nb(t, s, 0) == (1 << (COLS + 1)) | (1 << (COLS + 2))
+    assert capacity_nb(t, s, 0) == 2 + 1  # its 2 cells + the kennel's own sheep
     # short of two fences: still open
     s.fence[0, h(1, 1)] = 0
-    assert N.n_pastures_nb(t, s, 0) == 0 and N.capacity_nb(t, s, 0) == 1
+    assert n_pastures_nb(t, s, 0) == 0 and capacity_nb(t, s, 0) == 1
 
 
 def test_dog_kennel_closes_only_one_pasture_the_one_housing_most(names):
@@ -235,16 +241,16 @@ def test_dog_kennel_closes_only_one_pasture_the_one_housing_most(names):
     s.fence[0, h(0, 0)] = 0                 # against the farm's border, one fence missing
     s.fence[0, v(2, 4)] = 0                 # one fence missing in the middle of the farm
     own(s, 0, names.index("Dog Kennel"), 5)
-    assert N.n_pastures_nb(t, s, 0) == 1
-    mask = N.in_pasture_mask_nb(t, s, 0)
+    assert n_pastures_nb(t, s, 0) == 1
+    mask = in_pasture_mask_nb(t, s, 0)
     assert mask == sum(1 << (r * COLS + c) for r in (2, 3) for c in (2, 3))
-    assert N.capacity_nb(t, s, 0) == 4 + 1
+    assert capacity_nb(t, s, 0) == 4 + 1
 
 
 def test_dog_kennel_pasture_is_inside_for_the_storm_surge_and_the_naive_scorer(names):
     t = tables()[0]
     arr = E.new_state()
-    N.setup_state_nb(t, arr[0], 2, 1)
+    setup_state_nb(t, arr[0], 2, 1)
     s = arr[0]
     bare_farm(s, 0)
     enclose(s, 0, [(1, 1), (1, 2)])
@@ -256,7 +262,7 @@ def test_dog_kennel_pasture_is_inside_for_the_storm_surge_and_the_naive_scorer(n
     assert inside == {COLS + 1, COLS + 2} and n_past == 1
     naive = naive_final(t, arr.copy()[0])
     tr, tn = no_trace()
-    N.storm_surge_nb(t, s, tr, tn)
+    storm_surge_nb(t, s, tr, tn)
     assert s.pts[0, E.PTS_BONUS] == t.tile_param[names.index("Estate")] * 1
     assert tuple(int(x) for x in s.pts[0]) + (int(s.score[0]),) == naive[0]
 
@@ -354,12 +360,12 @@ def test_trading_tile_numbers_come_from_the_file_not_the_code(names):
     x = names.index("Market Hall")
     assert t.tile_sell[x] == 7
     s_arr = E.new_state()
-    N.setup_state_nb(t, s_arr[0], 2, 1)
+    setup_state_nb(t, s_arr[0], 2, 1)
     s = s_arr[0]
     farm_with_pasture(t, s, 0, [(1, 1), (1, 2)], 2)
     own(s, 0, names.index("Auction House"), 0)
     to_upkeep(t, s)
     coins = s.coins[0]
     tr, tn = no_trace()
-    N.apply_task_nb(t, s, 16, tr, tn)
-    assert s.coins[0] - coins == t.price_sheep[s.g[E.G_PRICE]] + 3
+    apply_task_nb(t, s, 16, tr, tn)
+    assert s.coins[0] - coins == t.price_sheep[s.price] + 3

@@ -15,7 +15,7 @@ CONTRACT = GameContract(
     model="sim.games.lowlands.model",
     components="sim.games.lowlands.components",
     tables="sim.games.lowlands.enums:pack_tables",
-    new_state="sim.games.lowlands.nb:new_state",
+    new_state="sim.games.lowlands.enums:new_state",
     trace="sim.games.lowlands.trace:format_trace",
     strategies="strategies.lowlands",
     catalog="strategies.lowlands_catalog",
@@ -38,9 +38,8 @@ class LowlandsSpec(CompiledGameSpec):
     max_players = 4
     default_strategy = "greedy"
     # mcts and flatmc as shipped: a search among the planner's 3 first choices on common worlds
-    # (docs/search-players.md, "Lowlands"). mcts is measured against the value-model planner
-    # of issue 21 (the ladder's mcts-48 level: docs/games/lowlands.md, "Ladder"), and so is
-    # flatmc (2026-12-02)
+    # (docs/search-players.md, "Lowlands"), both measured against the value-model planner
+    # (mcts is the ladder's mcts-48 level: docs/games/lowlands.md, "Ladder")
     search_defaults = {
         "mcts": SearchDefault(
             params={"iterations": 48, "rollout": "planner", "ranked": 1, "candidates": 3,
@@ -91,7 +90,7 @@ class LowlandsSpec(CompiledGameSpec):
 
     def report_metadata(self, components: Components | None = None) -> dict:
         """What the balance report needs: the 46 farm expansion tiles as a card type (value:
-        shield points), the score components, and the issue's questions as breakdowns."""
+        shield points), the score components, and the designer's questions as breakdowns."""
         comp = components or self.load_components()
         t = comp.tables[0]
         names = comp.card_names["tile"]

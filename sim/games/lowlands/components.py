@@ -379,37 +379,10 @@ def build_tables(m: LowlandsComponentFile) -> np.recarray:
         t.fence_income[i] = E.INCOME_NAMES.index(x)
     for i, x in enumerate(m.income.buildings):
         t.building_income[i] = E.INCOME_NAMES.index(x)
-    r = m.rules
-    R = t.rules
-    R[E.R_HAND_LIMIT] = r.hand_limit
-    R[E.R_SITE_LENGTH] = m.dike.site_length
-    R[E.R_TRACK_LEN] = m.dike.track_length
-    R[E.R_WRAP_TO] = m.dike.wrap_to
-    R[E.R_WRAP_POINTS] = m.dike.wrap_points
-    R[E.R_PRICE_START] = r.price_start
-    R[E.R_START_COINS] = r.start_coins
-    R[E.R_START_CARDS] = r.start_cards
-    R[E.R_NON_START_BONUS] = r.non_start_bonus
-    R[E.R_START_SHEEP] = r.start_sheep
-    R[E.R_TWO_PLAYER_SUPPORT] = 0 if r.two_player_support == "opponent" else 1
-    R[E.R_FIRST_GAME] = int(r.first_game)
-    R[E.R_BORDER_IS_FENCE] = int(r.border_is_fence)
-    R[E.R_SAME_RES_AFTER_SEGMENT] = int(r.same_resource_after_segment)
-    R[E.R_MAX_BUILDINGS] = r.max_buildings
-    R[E.R_MAX_STORM] = r.max_storm_buildings
-    R[E.R_REUSE_COST] = r.reuse_cost
-    R[E.R_FARMHANDS] = r.farmhands
-    R[E.R_MAX_FARMHAND_SHEEP] = r.max_farmhands_sheep
-    R[E.R_MAX_FARMHAND_OTHER] = r.max_farmhands_other
-    R[E.R_FENCES] = r.fences
-    R[E.R_SHEEP_BREED_PER] = r.breed_per
-    R[E.R_FARMER_PLUS] = r.farmer_plus
-    R[E.R_STORM_DISPLAY_EXTRA] = r.storm_display_extra
-    R[E.R_DISPLAY_PER_KIND] = r.display_per_kind
-    R[E.R_CARDS_PER_POINT] = r.cards_per_point
-    R[E.R_EXCHANGE_RATE] = r.exchange_rate
-    R[E.R_SHUFFLE_TOKENS] = int(r.shuffle_progress_tokens)
-    R[E.R_AUCTION_TO_MARKET] = int(r.auction_house_sells_to == "market")
-    R[E.R_CORNERS_ONE_MORE] = int(r.corner_pens == "one_more")
-    R[E.R_TERRAIN_NOT_UNDER_BUILDINGS] = int(r.terrain_under_buildings == "hidden")
+    for name in E.DIKE_RULES:
+        t[name] = getattr(m.dike, name)
+    for name in E.NUMBER_RULES:
+        t[name] = int(getattr(m.rules, name))
+    for name, codes in E.RULE_OPTIONS.items():
+        t[name] = codes[getattr(m.rules, name)]
     return rec

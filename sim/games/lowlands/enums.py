@@ -103,7 +103,7 @@ EFFECT_NAMES = (
     "bush_sheep",         # 32 sheep: closing a pasture holding a bush by fencing: 1 sheep
     "feed_adjacent",      # 33 sheep: +1 capacity per adjacent empty cell inside a pasture
     "between_buildings",  # 34 sheep: +1 capacity per pair of adjacent buildings
-    "not_implemented",    # 35 shields only (kept for old files; no default tile uses it any more)
+    "not_implemented",    # 35 shields only: a tile whose effect is not played (no shipped tile)
     "coin_plus",          # 36 action: once per work phase pay 1 coin: a farmer's value +1
     "auction_house",      # 37 sheep: each upkeep, before breeding, sell up to `count` sheep at
                           #    the sheep price + param (+ the Shearer's bonus)
@@ -132,44 +132,32 @@ ALT_NONE, ALT_REMOVE_WAVE, ALT_FARMHAND, ALT_FREE_FENCE, ALT_PLUS2 = range(5)
 INCOME_NAMES = ("none", "card", "coin", "card_or_coin", "farmhand", "card_and_coin")
 INC_NONE, INC_CARD, INC_COIN, INC_CARD_OR_COIN, INC_FARMHAND, INC_CARD_AND_COIN = range(6)
 
-# --- rule options: rules[] in the tables --------------------------------------------------
-R_HAND_LIMIT = 0          # resource cards kept at the turn of the tide (8)
-R_SITE_LENGTH = 1         # resources per dike segment (construction-site track) [reconstructed]
-R_TRACK_LEN = 2           # dike-track spaces before the wrap [reconstructed: 42 = 0..20 points]
-R_WRAP_TO = 3             # space the marker continues on after the last one (2: the 3rd space)
-R_WRAP_POINTS = 4         # dike points added per lap (20)
-R_PRICE_START = 5         # price-marker start position (the middle)
-R_START_COINS = 6         # coins each player starts with (4) [C1]
-R_START_CARDS = 7         # resource cards each player starts with (4) [C1]
-R_NON_START_BONUS = 8     # extra coins for non-start players (1)
-R_START_SHEEP = 9         # sheep in the starting pasture (2)
-R_TWO_PLAYER_SUPPORT = 10 # 2-player dike support: 0 = ask the opponent as in 3-4 players,
-                          # 1 = no support request in 2-player games [reconstructed]
-R_FIRST_GAME = 11         # 1: the first-game variant (flood cards of value 6 removed)
-R_BORDER_IS_FENCE = 12    # 1: the farm's outer border closes pastures (default 0)
-R_SAME_RES_AFTER_SEGMENT = 13  # 1: a segment completed in an action may be followed by one
-                               # of the same resource in that action (default 0: text)
-R_MAX_BUILDINGS = 14      # buildings (non-facilities) per player (4)
-R_MAX_STORM = 15          # storm-surge buildings per player (1)
-R_REUSE_COST = 16         # coins per own farmer already on the space (1)
-R_FARMHANDS = 17          # farmhands per player (2)
-R_MAX_FARMHAND_SHEEP = 18 # farmhands allowed on the sheep action (1)
-R_MAX_FARMHAND_OTHER = 19 # farmhands allowed on the other actions (2)
-R_FENCES = 20             # fences per player (16)
-R_SHEEP_BREED_PER = 21    # sheep per new lamb (2)
-R_FARMER_PLUS = 22        # value of a "farmer +2" token (2)
-R_STORM_DISPLAY_EXTRA = 23  # storm buildings face up = players + this (1)
-R_DISPLAY_PER_KIND = 24   # face-up tiles of the other kinds (3)
-R_CARDS_PER_POINT = 25    # resource cards per final point (2)
-R_EXCHANGE_RATE = 26      # cards of one type for one of another (2)
-R_SHUFFLE_TOKENS = 27     # 1: progress tokens shuffled onto the large spaces (default 0)
-R_AUCTION_TO_MARKET = 28  # 1: the Auction House's sale needs (and fills) an empty place on a
-                          # sheep-market row; 0 (default): sold to the supply
-R_CORNERS_ONE_MORE = 29   # 1: a tile-free corner inside a pasture holds its pasture place
-                          # plus 1 (Corner Pens); 0 (default, the rulebook's words): exactly 1
-R_TERRAIN_NOT_UNDER_BUILDINGS = 30  # 1: terrain under a building is not counted "outside
-                          # pastures"; 0 (default, the rulebook's words): every such cell counts
-N_RULES = 31
+# --- rule options: the codes of the tables' rule fields (component file `rules`) -----------
+SUPPORT_OPPONENT = 0      # "two_player_support = opponent": ask the opponent, as in 3-4 players
+SUPPORT_NONE = 1          # "none": no support request in 2-player games
+TWO_PLAYER_SUPPORT = {"opponent": SUPPORT_OPPONENT, "none": SUPPORT_NONE}
+AUCTION_TO_SUPPLY = 0     # "auction_house_sells_to = supply": the Auction House sells to the supply
+AUCTION_TO_MARKET = 1     # "market": the sale needs (and fills) empty places on sheep-market rows
+AUCTION_HOUSE_SELLS_TO = {"supply": AUCTION_TO_SUPPLY, "market": AUCTION_TO_MARKET}
+CORNERS_EXACTLY_ONE = 0   # "corner_pens = exactly_one": a tile-free corner in a pasture holds 1
+                          #   (the rulebook's words)
+CORNERS_ONE_MORE = 1      # "one_more": its pasture place plus 1
+CORNER_PENS = {"exactly_one": CORNERS_EXACTLY_ONE, "one_more": CORNERS_ONE_MORE}
+TERRAIN_COUNTS = 0        # "terrain_under_buildings = counts": terrain under a building counts as
+                          #   outside pastures (the rulebook's words)
+TERRAIN_HIDDEN = 1        # "hidden": it does not count
+TERRAIN_UNDER_BUILDINGS = {"counts": TERRAIN_COUNTS, "hidden": TERRAIN_HIDDEN}
+# rule fields copied as numbers (yes/no as 1/0), and those coded by the tables above
+NUMBER_RULES = ("hand_limit", "price_start", "start_coins", "start_cards", "non_start_bonus",
+                "start_sheep", "first_game", "border_is_fence", "same_resource_after_segment",
+                "max_buildings", "max_storm_buildings", "reuse_cost", "farmhands",
+                "max_farmhands_sheep", "max_farmhands_other", "fences", "breed_per",
+                "farmer_plus", "storm_display_extra", "display_per_kind", "cards_per_point",
+                "exchange_rate", "shuffle_progress_tokens")
+RULE_OPTIONS = {"two_player_support": TWO_PLAYER_SUPPORT,
+                "auction_house_sells_to": AUCTION_HOUSE_SELLS_TO,
+                "corner_pens": CORNER_PENS, "terrain_under_buildings": TERRAIN_UNDER_BUILDINGS}
+DIKE_RULES = ("site_length", "track_length", "wrap_to", "wrap_points")   # component file `dike`
 
 # --- tables record (what the kernels read) -----------------------------------------------
 TABLES_DTYPE = np.dtype([
@@ -209,7 +197,41 @@ TABLES_DTYPE = np.dtype([
     ("n_fence_income", np.int64),               # income-board fence slots (left to right)
     ("fence_income", np.int64, (MAX_INCOME,)),  # INC_* uncovered when the slot's fence leaves
     ("building_income", np.int64, (MAX_INCOME,)),  # INC_* uncovered by the k-th building marker
-    ("rules", np.int64, (N_RULES,)),
+    # the dike track (component file `dike`; the shipped value in brackets)
+    ("site_length", np.int64),        # resources per dike segment (construction-site track) (4)
+    ("track_length", np.int64),       # dike-track spaces before the wrap (42: 0..20 points)
+    ("wrap_to", np.int64),            # space the marker continues on after the last one (2: the 3rd)
+    ("wrap_points", np.int64),        # dike points added per lap (20)
+    # the rules (component file `rules`, the same names): numbers as written there, yes/no as
+    # 1/0, rule options as their codes; the shipped value in brackets
+    ("hand_limit", np.int64),         # resource cards kept at the turn of the tide (8)
+    ("price_start", np.int64),        # price-marker start position (4, the middle)
+    ("start_coins", np.int64),        # coins each player starts with (4)
+    ("start_cards", np.int64),        # resource cards each player starts with (4)
+    ("non_start_bonus", np.int64),    # extra coins for the players after the start player (1)
+    ("start_sheep", np.int64),        # sheep in the starting pasture (2)
+    ("two_player_support", np.int64),  # dike support in 2-player games: SUPPORT_* (opponent)
+    ("first_game", np.int64),         # 1: the first-game variant, flood cards of value 6 out (0)
+    ("border_is_fence", np.int64),    # 1: the farm's outer border closes pastures (0)
+    ("same_resource_after_segment", np.int64),  # 1: a segment completed in an action may be
+                                      #   followed by one of the same resource in it (0: text)
+    ("max_buildings", np.int64),      # buildings (non-facilities) per player (4)
+    ("max_storm_buildings", np.int64),  # storm-surge buildings per player (1)
+    ("reuse_cost", np.int64),         # coins per own farmer already on the space (1)
+    ("farmhands", np.int64),          # farmhands per player (2)
+    ("max_farmhands_sheep", np.int64),  # farmhands allowed on the sheep action (1)
+    ("max_farmhands_other", np.int64),  # farmhands allowed on each other action (2)
+    ("fences", np.int64),             # fences per player (16)
+    ("breed_per", np.int64),          # sheep per new lamb (2)
+    ("farmer_plus", np.int64),        # value of a "farmer +2" token (2)
+    ("storm_display_extra", np.int64),  # storm buildings face up = players + this (1)
+    ("display_per_kind", np.int64),   # face-up tiles of the other kinds (3)
+    ("cards_per_point", np.int64),    # resource cards per final point (2)
+    ("exchange_rate", np.int64),      # cards of one type for one of another (2)
+    ("shuffle_progress_tokens", np.int64),  # 1: progress tokens shuffled onto the large spaces (0)
+    ("auction_house_sells_to", np.int64),   # where the Auction House sells: AUCTION_TO_* (supply)
+    ("corner_pens", np.int64),        # a tile-free corner in a pasture: CORNERS_* (exactly_one)
+    ("terrain_under_buildings", np.int64),  # terrain under a building: TERRAIN_* (counts)
     # tile trades (Auction House, Market Hall, Fodder Silo; 0 for other tiles)
     ("tile_count", np.int64, (MAX_TILES,)),     # sheep the effect moves per use
     ("tile_buy", np.int64, (MAX_TILES,)),       # coins paid per sheep bought
@@ -217,58 +239,9 @@ TABLES_DTYPE = np.dtype([
     ("effect_tiles", np.int64, (MAX_EFFECTS,)), # bitmask of the tiles with each effect (O(1) tests)
 ])
 
-# --- game scalars: state.g[...] ------------------------------------------------------------
-G_NP = 0            # players
-G_OVER = 1          # 1 once final scoring is done
-G_STAGE = 2         # 0..2, 3 = storm surge
-G_STEP = 3          # STEP_* within the stage
-G_PLACED = 4        # farmers placed in this work phase
-G_START = 5         # start player seat
-G_WAVES = 6         # wave pieces on the board (0..36)
-G_SEGMENTS = 7      # dike segments built
-G_SITE_RES = 8      # resource of the segment being built, -1 none
-G_SITE_POS = 9      # construction-site position 0..site length
-G_PRICE = 10        # price-marker position
-G_FLOOD_N = 11      # cards left in the flood deck (flood_deck[:n], drawn from the end)
-G_SEA_N = 12        # flood cards laid this stage
-G_SEA_SHOWN = 13    # of them revealed
-G_DECK_N = 14       # resource deck size (res_deck[:n], drawn from the end)
-G_STAMP = 15        # arrival counter for the marker stacks (higher = on top)
-G_NTASK = 16        # entries on the task stack
-G_DEC = 17          # current decision kind DEC_*, -1 none
-G_SEAT = 18         # seat deciding, -1 none
-G_TURNS = 19        # decisions taken (length)
-G_BREACHES = 20     # high tides at which the dike broke
-G_FINAL_BREACH = 21 # 1 if the final storm-surge check broke the dike
-G_ASK_FROM = 22     # seat asking support (context), -1
-G_STAGE_BREACH = 23 # bitmask of stages whose high tide broke
-G_STARTED = 24      # 1 once the current step's automatic start ran
-G_FIRST_START = 25  # the start player of the first stage (for the start-player question)
-G_PICKED = 26       # edge of the fence being moved (T_FENCE_TO), -1 none
-N_G = 27
-
+# --- steps of a stage (state.step) -------------------------------------------------------
 STEP_TIDE, STEP_WORK1, STEP_UP1, STEP_WORK2, STEP_UP2, STEP_HIGH = range(6)
 N_STEPS = 6
-
-# --- per-seat statistics: state.st[p, ...] ---------------------------------------------
-ST_SUPPORT_ASKED = 0      # requests this seat received
-ST_SUPPORT_GIVEN = 1      # requests it answered with >= 1 resource
-ST_DIKE_RES = 2           # resources it put in the dike (own actions and support)
-ST_SHEEP_BOUGHT = 3
-ST_SHEEP_SOLD = 4
-ST_ESCAPED = 5            # sheep lost from open pastures
-ST_BRED = 6
-ST_FENCES_BUILT = 7
-ST_ACTIONS = 8            # base: ST_ACTIONS + action = uses of each action
-ST_BONUS_PTS = 13         # '!' points
-ST_PENALTY_SHEEP = 14     # sheep lost to breach tokens
-ST_PENALTY_COINS = 15
-ST_PENALTY_PTS = 16
-ST_BREACH_FINAL = 17      # breach tokens held at the storm surge (before effects)
-ST_TOKENS = 18            # progress-token bonuses taken
-ST_TILE_SOLD = 19         # sheep sold through tiles (Auction House, Market Hall)
-ST_TILE_BOUGHT = 20       # sheep bought through tiles (Market Hall, Fodder Silo)
-N_STATS = 21
 
 # --- score components (pts[p, ...]) ---------------------------------------------------------
 PTS_DIKE, PTS_SHEEP, PTS_SHIELDS, PTS_COINS, PTS_CARDS, PTS_BONUS = range(6)
@@ -287,7 +260,7 @@ T_FENCE = 4        # a = value left, b = FENCE_* mode, c = resource (-1 unset),
                    # d = new fences built so far, e = fences placed or moved so far,
                    # f = bitmask of cells in pastures when the action began
 T_FENCE_TO = 5     # T_FENCE's fields (a = value left after the move); the fence picked up
-                   # stands on edge g[G_PICKED] until put down
+                   # stands on edge state.picked_edge until put down
 T_SHEEP = 6        # a = value
 T_CARDS = 7        # a = cards to take
 T_ASK = 8          # a = resources the builder paid
@@ -360,17 +333,46 @@ EV_MARKET = 19     # a = row, b = sheep before, c = empty places before, d = she
 TRACE_WIDTH = 6
 
 STATE_DTYPE = np.dtype([
-    ("g", np.int64, (N_G,)),                         # scalars, G_*
+    # the game
+    ("n_players", np.int64),
+    ("over", np.int64),                              # 1 once final scoring is done
+    ("stage", np.int64),                             # 0..2, 3 = storm surge
+    ("step", np.int64),                              # STEP_* within the stage
+    ("placed", np.int64),                            # farmers placed in this work phase
+    ("start_player", np.int64),                      # start player seat
+    ("waves", np.int64),                             # wave pieces on the board (0..36)
+    ("segments", np.int64),                          # dike segments built
+    ("site_res", np.int64),                          # resource of the segment being built, -1 none
+    ("site_pos", np.int64),                          # construction-site position 0..site length
+    ("price", np.int64),                             # price-marker position
+    ("flood_n", np.int64),                           # cards left in the flood deck
+    ("sea_n", np.int64),                             # flood cards laid this stage
+    ("sea_shown", np.int64),                         # of them revealed
+    ("deck_n", np.int64),                            # resource deck size
+    ("stamp", np.int64),                             # arrival counter for the marker stacks
+                                                     #   (higher = on top)
+    ("n_tasks", np.int64),                           # entries on the task stack
+    ("dec", np.int64),                               # current decision kind DEC_*, -1 none
+    ("seat", np.int64),                              # seat deciding, -1 none
+    ("decisions", np.int64),                         # decisions taken (the game's length)
+    ("floods_broke", np.int64),                      # high tides at which the dike broke
+    ("final_breach", np.int64),                      # 1 if the storm surge broke the dike
+    ("ask_from", np.int64),                          # seat asking support (context), -1 none
+    ("stages_broke", np.int64),                      # bitmask of stages whose high tide broke
+    ("step_started", np.int64),                      # 1 once the current step's automatic start ran
+    ("first_start", np.int64),                       # the start player of the first stage
+    ("picked_edge", np.int64),                       # edge of the fence being moved (T_FENCE_TO),
+                                                     #   -1 none
     ("streams", np.uint64, (1 + MAX_PLAYERS,)),      # RNG counters: chance, then one per seat
-    ("task", np.int64, (MAX_TASKS, TASK_W)),         # explicit task stack task[:g[G_NTASK]]
+    ("task", np.int64, (MAX_TASKS, TASK_W)),         # explicit task stack task[:n_tasks]
     ("order_stamp", np.int64, (MAX_PLAYERS,)),       # dike-marker stack order: higher = on top
     ("layout", np.int64, (MAX_PLAYERS,)),            # farm layout of each seat
     ("coins", np.int64, (MAX_PLAYERS,)),
     ("hand", np.int64, (MAX_PLAYERS, N_RES)),        # resource cards by type (hidden: count public)
-    ("res_deck", np.int64, (MAX_RES_CARDS,)),        # types, top = res_deck[g[G_DECK_N] - 1]
+    ("res_deck", np.int64, (MAX_RES_CARDS,)),        # types, top = res_deck[deck_n - 1]
     ("discard", np.int64, (N_RES,)),                 # discard pile by type (face up)
     ("display", np.int64, (DISPLAY_CARDS,)),         # face-up resource cards, -1 empty
-    ("flood_deck", np.int64, (MAX_FLOOD,)),          # flood card ids, top = [g[G_FLOOD_N]-1]
+    ("flood_deck", np.int64, (MAX_FLOOD,)),          # flood card ids, top = [flood_n - 1]
     ("sea", np.int64, (SEA,)),                       # flood card ids laid this stage, -1 none
     ("tile_deck", np.int64, (N_KINDS, MAX_TILES)),   # tile ids by kind, top = [k, n-1]
     ("tile_deck_n", np.int64, (N_KINDS,)),
@@ -395,7 +397,29 @@ STATE_DTYPE = np.dtype([
     ("token_order", np.int64, (MAX_TOKENS,)),        # token (kind) index on each large space
     ("market_avail", np.int64, (MAX_ROWS,)),         # sheep on each market row
     ("market_free", np.int64, (MAX_ROWS,)),          # empty selling places on each row
-    ("st", np.int64, (MAX_PLAYERS, N_STATS)),        # statistics (ST_*)
+    # per-seat counters, [seat]: the log columns of the same name (model.RECORD), except
+    # actions_taken (its dike column is the log's dike_actions) and bonus_points (pts_bonus)
+    ("support_asked", np.int64, (MAX_PLAYERS,)),     # dike-support requests this seat received
+    ("support_given", np.int64, (MAX_PLAYERS,)),     # requests it answered with >= 1 resource
+    ("dike_resources", np.int64, (MAX_PLAYERS,)),    # resources it put in the dike (own actions
+                                                     #   and support)
+    ("sheep_bought", np.int64, (MAX_PLAYERS,)),      # at the sheep market
+    ("sheep_sold", np.int64, (MAX_PLAYERS,)),        # at the sheep market
+    ("sheep_escaped", np.int64, (MAX_PLAYERS,)),     # sheep lost from open pastures
+    ("sheep_bred", np.int64, (MAX_PLAYERS,)),        # lambs born
+    ("fences_built", np.int64, (MAX_PLAYERS,)),      # new fences placed
+    ("actions_taken", np.int64, (MAX_PLAYERS, N_ACTIONS)),  # farmers placed on each action
+    ("bonus_points", np.int64, (MAX_PLAYERS,)),      # '!' points
+    ("penalty_sheep", np.int64, (MAX_PLAYERS,)),     # sheep lost to breach tokens
+    ("penalty_coins", np.int64, (MAX_PLAYERS,)),     # coins lost to breach tokens
+    ("penalty_points", np.int64, (MAX_PLAYERS,)),    # points lost to breach tokens
+    ("breach_tokens", np.int64, (MAX_PLAYERS,)),     # breach tokens held at the storm surge
+                                                     #   (before the '!' effects)
+    ("progress_tokens", np.int64, (MAX_PLAYERS,)),   # progress-token bonuses taken
+    ("tile_sheep_sold", np.int64, (MAX_PLAYERS,)),   # sheep sold through tiles (Auction House,
+                                                     #   Market Hall)
+    ("tile_sheep_bought", np.int64, (MAX_PLAYERS,)),  # sheep bought through tiles (Market Hall,
+                                                      #   Fodder Silo)
     ("pts", np.int64, (MAX_PLAYERS, N_PTS)),         # final score components
     ("score", np.int64, (MAX_PLAYERS,)),
 ])

@@ -6,21 +6,19 @@ import numpy as np
 from numba import njit
 
 from sim.outcomes import ranks_and_win_shares_nb
-from sim.rng import init_streams_nb, mix64_nb, randint_nb, redraw_nb
-from sim.games.lowlands import nb as N
+from sim.records import declare
+from sim.rng import init_streams_nb, mix64_nb, redraw_nb
+from sim.games.lowlands.advance import advance_nb
+from sim.games.lowlands.cards import hand_total_nb
+from sim.games.lowlands.decisions import apply_task_nb, task_options_nb
+from sim.games.lowlands.dike import ahead_nb, dike_points_nb, dike_progress_nb
+from sim.games.lowlands.farm import capacity_nb
+from sim.games.lowlands.setup import setup_state_nb
 from sim.games.lowlands.enums import (
-    A_DIKE, DISPLAY_CARDS, G_BREACHES, G_DEC, G_DECK_N, G_FINAL_BREACH, G_FIRST_START,
-    G_FLOOD_N, G_NP, G_NTASK, G_OVER, G_PICKED, G_PRICE, G_SEA_N, G_SEA_SHOWN, G_SEAT, G_STAGE_BREACH,
-    G_TURNS, G_WAVES, K_FACILITY, MAX_OPTIONS as _MAX_OPTIONS, MAX_PLAYERS, MAX_TASKS,
-    N_ACTIONS, N_CELLS, N_EDGES, N_KINDS, N_PTS, N_RES, PTS_BONUS, PTS_CARDS, PTS_COINS,
-    PTS_DIKE, PTS_SHEEP, PTS_SHIELDS, R_FARMHANDS, R_FENCES, R_FIRST_GAME, R_MAX_BUILDINGS, R_MAX_FARMHAND_OTHER,
-    R_MAX_FARMHAND_SHEEP, R_MAX_STORM, A_SHEEP,
-    SEA, ST_BRED, ST_BREACH_FINAL, ST_DIKE_RES, ST_ESCAPED, ST_FENCES_BUILT, ST_PENALTY_COINS,
-    ST_PENALTY_PTS, ST_PENALTY_SHEEP, ST_SHEEP_BOUGHT, ST_SHEEP_SOLD, ST_SUPPORT_ASKED,
-    ST_SUPPORT_GIVEN, ST_TOKENS, TASK_W, T_ESCAPE, T_FENCE, T_FENCE_TO,
+    A_DIKE, A_SHEEP, DISPLAY_CARDS, K_FACILITY, MAX_PLAYERS, MAX_TASKS, N_ACTIONS, N_CELLS,
+    N_EDGES, N_KINDS, N_PTS, N_RES, PTS_BONUS, PTS_CARDS, PTS_COINS, PTS_DIKE, PTS_SHEEP,
+    PTS_SHIELDS, SEA, TASK_W, T_ESCAPE, T_FENCE, T_FENCE_TO, MAX_OPTIONS as _MAX_OPTIONS,
 )
-
-from sim.games.lowlands.enums import ST_TILE_BOUGHT, ST_TILE_SOLD  # noqa: E402
 
 MAX_OPTIONS = _MAX_OPTIONS
 OBS_LEN = 2048     # observe_nb output capacity
@@ -28,18 +26,6 @@ CTX_LEN = 8        # ctx[0:6] = the decision task's fields a..f (value left, mod
 KEEP_LEN = 1       # no keep values in Lowlands
 # determinize_nb's redraw depends only on what the seat saw and the seed (docs/search-players.md)
 CANONICAL_DETERMINIZE = True
-
-try:  # the platform's typed record (harness helper); a minimal stand-in until it lands
-    from sim.records import declare
-except ImportError:  # pragma: no cover - replaced by sim.records when merged
-    class _Declared:
-        def __init__(self, cols):
-            self.columns = [(n, d) for n, _, d in cols]
-            self.names = [n for n, _, _ in cols]
-            self.dtype = np.dtype([(n, t) for n, t, _ in cols])
-
-    def declare(*cols):
-        return _Declared(cols)
 
 ROUTE_DIKE, ROUTE_SHEEP, ROUTE_NONE = 0, 1, 2
 ROUTE_NAMES = ("dike", "sheep", "none")
@@ -91,28 +77,28 @@ RECORD = declare(
 
 @njit(cache=True, error_model="numpy")
 def setup_nb(tables, s, n_players, game_seed, trace, tn):
-    N.setup_state_nb(tables, s, n_players, game_seed)
-    N.advance_nb(tables, s, trace, tn)
+    setup_state_nb(tables, s, n_players, game_seed)
+    advance_nb(tables, s, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
 def is_over_nb(s):
-    return s.g[G_OVER] == 1
+    return s.over == 1
 
 
 @njit(cache=True, error_model="numpy")
 def to_move_nb(s):
-    return s.g[G_SEAT] if s.g[G_OVER] == 0 else -1
+    return s.seat if s.over == 0 else -1
 
 
 @njit(cache=True, error_model="numpy")
 def decision_nb(s):
-    return s.g[G_DEC]
+    return s.dec
 
 
 @njit(cache=True, error_model="numpy")
 def legal_nb(tables, s, options):
-    n = N.task_options_nb(tables, s, options)
+    n = task_options_nb(tables, s, options)
     if n == 0:  # pragma: no cover - advance_nb never stops on such a task
         options[0] = 0
         n = 1
@@ -121,17 +107,17 @@ def legal_nb(tables, s, options):
 
 @njit(cache=True, error_model="numpy")
 def context_nb(tables, s, ctx, keep):
-    i = s.g[G_NTASK] - 1
+    i = s.n_tasks - 1
     for k in range(6):
         ctx[k] = s.task[i, 2 + k] if i >= 0 else 0
-    ctx[6] = s.g[G_SEAT]
+    ctx[6] = s.seat
     ctx[7] = 0
 
 
 @njit(cache=True, error_model="numpy")
 def apply_nb(tables, s, option, keep, trace, tn):
-    N.apply_task_nb(tables, s, option, trace, tn)
-    N.advance_nb(tables, s, trace, tn)
+    apply_task_nb(tables, s, option, trace, tn)
+    advance_nb(tables, s, trace, tn)
 
 
 @njit(cache=True, error_model="numpy")
@@ -146,7 +132,7 @@ def ranks_nb(tables, s, n_players, rank):
     keys = np.empty((3, n_players), np.float64)
     for p in range(n_players):
         keys[0, p] = s.score[p]
-        keys[1, p] = N.dike_progress_nb(tables, s, p)   # N.ahead_nb's order
+        keys[1, p] = dike_progress_nb(tables, s, p)   # ahead_nb's order
         keys[2, p] = s.order_stamp[p]
     ranks_and_win_shares_nb(keys, n_players, rank, np.empty(n_players, np.float64))
 
@@ -166,10 +152,10 @@ def returns_nb(tables, s, n_players, out):
 def estimate_nb(tables, s, p):
     """A seat's score if the game ended now (public information only), breach tokens valued
     as lost sheep."""
-    price = tables.price_sheep[s.g[G_PRICE]]
-    v = N.dike_points_nb(tables, s, p) * tables.price_dike[s.g[G_PRICE]]
+    price = tables.price_sheep[s.price]
+    v = dike_points_nb(tables, s, p) * tables.price_dike[s.price]
     v += (s.sheep[p] + s.sheep_tile[p] - s.breach[p]) * price
-    v += s.coins[p] + N.hand_total_nb(s, p) // 2
+    v += s.coins[p] + hand_total_nb(s, p) // 2
     for x in range(tables.n_tiles):
         if (s.owned[p] >> x) & 1:
             v += tables.tile_shields[x]
@@ -178,7 +164,7 @@ def estimate_nb(tables, s, p):
 
 @njit(cache=True, error_model="numpy")
 def evaluate_nb(tables, s, seat):
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     mine = estimate_nb(tables, s, seat)
     best = -1 << 40
     for q in range(np_):
@@ -200,11 +186,11 @@ def determinize_nb(tables, s, seat, seed):
     the result depends only on what the seat has seen and `seed`, not on the hidden order it
     replaces (a search player's answer never changes when the hidden cards are redrawn)."""
     init_streams_nb(s.streams[0:1], mix64_nb(np.uint64(seed)))
-    np_ = s.g[G_NP]
+    np_ = s.n_players
     # resource cards: pool the deck and the other hands, deal back the same sizes
     pool = np.empty(s.res_deck.shape[0] + MAX_PLAYERS * 64, np.int64)
     n = 0
-    for i in range(s.g[G_DECK_N]):
+    for i in range(s.deck_n):
         pool[n] = s.res_deck[i]
         n += 1
     for q in range(np_):
@@ -224,7 +210,7 @@ def determinize_nb(tables, s, seat, seed):
         for _ in range(size):
             s.hand[q, pool[k]] += 1
             k += 1
-    for i in range(s.g[G_DECK_N]):
+    for i in range(s.deck_n):
         s.res_deck[i] = pool[k]
         k += 1
     for kk in range(N_KINDS):
@@ -232,15 +218,15 @@ def determinize_nb(tables, s, seat, seed):
     # floods: unseen = deck + face-down sea cards; sea cards keep their back
     unseen = np.empty(32, np.int64)
     m = 0
-    for i in range(s.g[G_FLOOD_N]):
+    for i in range(s.flood_n):
         unseen[m] = s.flood_deck[i]
         m += 1
-    for j in range(s.g[G_SEA_SHOWN], s.g[G_SEA_N]):
+    for j in range(s.sea_shown, s.sea_n):
         unseen[m] = s.sea[j]
         m += 1
     redraw_nb(s.streams, 0, unseen, m)
     used = np.zeros(32, np.int64)
-    for j in range(s.g[G_SEA_SHOWN], s.g[G_SEA_N]):
+    for j in range(s.sea_shown, s.sea_n):
         back = tables.flood_back_high[s.sea[j]]
         for u in range(m):
             if used[u] == 0 and tables.flood_back_high[unseen[u]] == back:
@@ -261,15 +247,47 @@ def _put(out, k, x):
 
 
 @njit(cache=True, error_model="numpy")
+def _put_game(out, s):
+    """The game's scalars, in STATE_DTYPE's order (all public)."""
+    k = 0
+    k = _put(out, k, s.n_players)
+    k = _put(out, k, s.over)
+    k = _put(out, k, s.stage)
+    k = _put(out, k, s.step)
+    k = _put(out, k, s.placed)
+    k = _put(out, k, s.start_player)
+    k = _put(out, k, s.waves)
+    k = _put(out, k, s.segments)
+    k = _put(out, k, s.site_res)
+    k = _put(out, k, s.site_pos)
+    k = _put(out, k, s.price)
+    k = _put(out, k, s.flood_n)
+    k = _put(out, k, s.sea_n)
+    k = _put(out, k, s.sea_shown)
+    k = _put(out, k, s.deck_n)
+    k = _put(out, k, s.stamp)
+    k = _put(out, k, s.n_tasks)
+    k = _put(out, k, s.dec)
+    k = _put(out, k, s.seat)
+    k = _put(out, k, s.decisions)
+    k = _put(out, k, s.floods_broke)
+    k = _put(out, k, s.final_breach)
+    k = _put(out, k, s.ask_from)
+    k = _put(out, k, s.stages_broke)
+    k = _put(out, k, s.step_started)
+    k = _put(out, k, s.first_start)
+    k = _put(out, k, s.picked_edge)
+    return k
+
+
+@njit(cache=True, error_model="numpy")
 def observe_nb(tables, s, seat, out):
     """What `seat` may know: the whole public state (boards, farms, tracks, market, displays,
     task stack, counts of every pile), its own hand, the other hands' SIZES, the face-up
     flood cards and the backs of the face-down ones. Not: deck orders, other hands' contents,
     face-down flood values."""
-    k = 0
-    for i in range(s.g.shape[0]):
-        k = _put(out, k, s.g[i])
-    np_ = s.g[G_NP]
+    k = _put_game(out, s)
+    np_ = s.n_players
     for p in range(np_):
         k = _put(out, k, s.coins[p])
         k = _put(out, k, s.hand[p, 0] + s.hand[p, 1] + s.hand[p, 2])
@@ -305,7 +323,7 @@ def observe_nb(tables, s, seat, out):
         c = s.sea[j]
         if c < 0:
             k = _put(out, k, -1)
-        elif j < s.g[G_SEA_SHOWN]:
+        elif j < s.sea_shown:
             k = _put(out, k, tables.flood_value[c])
         else:
             k = _put(out, k, 100 + tables.flood_back_high[c])   # only the back shows
@@ -318,7 +336,7 @@ def observe_nb(tables, s, seat, out):
     for i in range(s.market_avail.shape[0]):
         k = _put(out, k, s.market_avail[i])
         k = _put(out, k, s.market_free[i])
-    for i in range(min(s.g[G_NTASK], MAX_TASKS)):
+    for i in range(min(s.n_tasks, MAX_TASKS)):
         for j in range(TASK_W):
             k = _put(out, k, s.task[i, j])
     return k
@@ -335,83 +353,138 @@ def check_state_nb(tables, s):
     6 more buildings / storm buildings than allowed, or a tile on two farms
     7 the task stack overflowed
     8 a finished game's score differs from the sum of its components
-    9 farmhands not conserved / over a space's limit"""
-    np_ = s.g[G_NP]
+    9 farmhands not conserved / over a space's limit
+    10 a sheep-market row's sheep and empty places do not add up to its places"""
+    if not cards_conserved_nb(tables, s):
+        return 1
+    if not fences_conserved_nb(tables, s):
+        return 2
+    if not sheep_housed_nb(tables, s):
+        return 3
+    if s.waves < 0 or s.waves > tables.n_layers * tables.layer_width:
+        return 4
+    if not counts_nonnegative_nb(s):
+        return 5
+    if not buildings_allowed_nb(tables, s):
+        return 6
+    if s.n_tasks > MAX_TASKS or s.n_tasks < 0:
+        return 7
+    if s.over == 1 and not scores_add_up_nb(s):
+        return 8
+    if not farmhands_conserved_nb(tables, s):
+        return 9
+    if not market_conserved_nb(tables, s):
+        return 10
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def cards_conserved_nb(tables, s):
     total = 0
     for r in range(N_RES):
         total += tables.n_res_cards[r]
-    have = s.g[G_DECK_N] + s.discard[0] + s.discard[1] + s.discard[2]
+    have = s.deck_n + s.discard[0] + s.discard[1] + s.discard[2]
     for i in range(DISPLAY_CARDS):
         if s.display[i] >= 0:
             have += 1
-    for p in range(np_):
+    for p in range(s.n_players):
         have += s.hand[p, 0] + s.hand[p, 1] + s.hand[p, 2]
-    if have != total:
-        return 1
-    for p in range(np_):
+    return have == total
+
+
+@njit(cache=True, error_model="numpy")
+def fences_conserved_nb(tables, s):
+    for p in range(s.n_players):
         nf = 0
         for e in range(N_EDGES):
             nf += s.fence[p, e]
-        if s.g[G_PICKED] >= 0 and s.g[G_NTASK] > 0 and s.task[s.g[G_NTASK] - 1, 1] == p:
+        if s.picked_edge >= 0 and s.n_tasks > 0 and s.task[s.n_tasks - 1, 1] == p:
             nf += 1            # a fence picked up, being moved
-        if nf + s.fence_supply[p] != tables.rules[R_FENCES]:
-            return 2
-    # (during a fence action sheep stay in open pastures until it ends: rules text; after a
-    # build the escape check is a pending task)
+        if nf + s.fence_supply[p] != tables.fences:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def sheep_housed_nb(tables, s):
+    """During a fence action sheep stay in open pastures until it ends (rules text); after a
+    build the escape check is a pending task: the seat in the middle of either is skipped."""
     midway = -1
-    for i in range(min(s.g[G_NTASK], MAX_TASKS)):
+    for i in range(min(s.n_tasks, MAX_TASKS)):
         kd = s.task[i, 0]
         if kd == T_FENCE or kd == T_FENCE_TO or kd == T_ESCAPE:
             midway = s.task[i, 1] if midway < 0 or midway == s.task[i, 1] else MAX_PLAYERS
-    for p in range(np_):
-        if (midway != p and midway != MAX_PLAYERS) and s.sheep[p] > N.capacity_nb(tables, s, p):
-            return 3
-    if s.g[G_WAVES] < 0 or s.g[G_WAVES] > tables.n_layers * tables.layer_width:
-        return 4
-    for p in range(np_):
+    for p in range(s.n_players):
+        if (midway != p and midway != MAX_PLAYERS) and s.sheep[p] > capacity_nb(tables, s, p):
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def counts_nonnegative_nb(s):
+    for p in range(s.n_players):
         if s.coins[p] < 0 or s.sheep[p] < 0 or s.fence_supply[p] < 0 or s.hands_supply[p] < 0:
-            return 5
+            return False
         for r in range(N_RES):
             if s.hand[p, r] < 0:
-                return 5
+                return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def buildings_allowed_nb(tables, s):
     seen = 0
-    for p in range(np_):
+    for p in range(s.n_players):
         nb = 0
         for k in range(N_CELLS):
             x = s.tile_at[p, k]
             if x >= 0:
                 if (seen >> x) & 1:
-                    return 6
+                    return False
                 seen |= 1 << x
                 if tables.tile_kind[x] != K_FACILITY:
                     nb += 1
-        if nb != s.n_buildings[p] or nb > tables.rules[R_MAX_BUILDINGS] or s.storm_built[p] > tables.rules[R_MAX_STORM]:
-            return 6
-    if s.g[G_NTASK] > MAX_TASKS or s.g[G_NTASK] < 0:
-        return 7
-    if s.g[G_OVER] == 1:
-        for p in range(np_):
-            tot = 0
-            for c in range(N_PTS):
-                tot += s.pts[p, c]
-            if tot != s.score[p]:
-                return 8
-    for p in range(np_):
+        if (nb != s.n_buildings[p] or nb > tables.max_buildings
+                or s.storm_built[p] > tables.max_storm_buildings):
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def scores_add_up_nb(s):
+    for p in range(s.n_players):
+        tot = 0
+        for c in range(N_PTS):
+            tot += s.pts[p, c]
+        if tot != s.score[p]:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def farmhands_conserved_nb(tables, s):
+    for p in range(s.n_players):
         h = s.hands_supply[p]
         for a in range(N_ACTIONS):
             h += s.hands[p, a]
-            lim = tables.rules[R_MAX_FARMHAND_SHEEP] if a == A_SHEEP else tables.rules[R_MAX_FARMHAND_OTHER]
+            lim = tables.max_farmhands_sheep if a == A_SHEEP else tables.max_farmhands_other
             if s.hands[p, a] > lim:
-                return 9
-        if h != tables.rules[R_FARMHANDS]:
-            return 9
-    # the sheep market: a bought sheep leaves its place empty, a sold one fills one
+                return False
+        if h != tables.farmhands:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def market_conserved_nb(tables, s):
+    """A bought sheep leaves its place empty, a sold one fills one."""
+    np_ = s.n_players
     for r in range(tables.n_market_rows[np_]):
         if s.market_avail[r] + s.market_free[r] != tables.market_buy[np_, r] + tables.market_sell[np_, r]:
-            return 10
+            return False
         if s.market_avail[r] < 0 or s.market_free[r] < 0:
-            return 10
-    return 0
+            return False
+    return True
 
 
 @njit(cache=True, error_model="numpy")
@@ -437,7 +510,7 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
             rec["route"][i] = 1
         else:
             rec["route"][i] = 2
-        rec["dike_points"][i] = N.dike_points_nb(tables, s, p)
+        rec["dike_points"][i] = dike_points_nb(tables, s, p)
         rec["sheep"][i] = s.sheep[p] + s.sheep_tile[p]
         rec["coins"][i] = s.coins[p]
         rec["tiles_mask"][i] = s.owned[p]
@@ -446,25 +519,25 @@ def record_nb(tables, s, n_players, game_index, rec, row0):
             if (s.owned[p] >> x) & 1:
                 nt += 1
         rec["n_tiles"][i] = nt
-        rec["start_player"][i] = 1 if p == s.g[G_FIRST_START] else 0
-        rec["start_order"][i] = (p - s.g[G_FIRST_START] + n_players) % n_players
-        rec["floods_broke"][i] = s.g[G_BREACHES]
-        rec["final_breach"][i] = s.g[G_FINAL_BREACH]
-        rec["breach_tokens"][i] = s.st[p, ST_BREACH_FINAL]
-        rec["support_asked"][i] = s.st[p, ST_SUPPORT_ASKED]
-        rec["support_given"][i] = s.st[p, ST_SUPPORT_GIVEN]
-        rec["dike_resources"][i] = s.st[p, ST_DIKE_RES]
-        rec["sheep_bought"][i] = s.st[p, ST_SHEEP_BOUGHT]
-        rec["sheep_sold"][i] = s.st[p, ST_SHEEP_SOLD]
-        rec["sheep_escaped"][i] = s.st[p, ST_ESCAPED]
-        rec["sheep_bred"][i] = s.st[p, ST_BRED]
-        rec["fences_built"][i] = s.st[p, ST_FENCES_BUILT]
-        rec["penalty_sheep"][i] = s.st[p, ST_PENALTY_SHEEP]
-        rec["penalty_coins"][i] = s.st[p, ST_PENALTY_COINS]
-        rec["penalty_points"][i] = s.st[p, ST_PENALTY_PTS]
-        rec["progress_tokens"][i] = s.st[p, ST_TOKENS]
-        rec["dike_actions"][i] = s.st[p, 8 + A_DIKE]
-        rec["first_game"][i] = tables.rules[R_FIRST_GAME]
-        rec["length"][i] = s.g[G_TURNS]
-        rec["tile_sheep_sold"][i] = s.st[p, ST_TILE_SOLD]
-        rec["tile_sheep_bought"][i] = s.st[p, ST_TILE_BOUGHT]
+        rec["start_player"][i] = 1 if p == s.first_start else 0
+        rec["start_order"][i] = (p - s.first_start + n_players) % n_players
+        rec["floods_broke"][i] = s.floods_broke
+        rec["final_breach"][i] = s.final_breach
+        rec["breach_tokens"][i] = s.breach_tokens[p]
+        rec["support_asked"][i] = s.support_asked[p]
+        rec["support_given"][i] = s.support_given[p]
+        rec["dike_resources"][i] = s.dike_resources[p]
+        rec["sheep_bought"][i] = s.sheep_bought[p]
+        rec["sheep_sold"][i] = s.sheep_sold[p]
+        rec["sheep_escaped"][i] = s.sheep_escaped[p]
+        rec["sheep_bred"][i] = s.sheep_bred[p]
+        rec["fences_built"][i] = s.fences_built[p]
+        rec["penalty_sheep"][i] = s.penalty_sheep[p]
+        rec["penalty_coins"][i] = s.penalty_coins[p]
+        rec["penalty_points"][i] = s.penalty_points[p]
+        rec["progress_tokens"][i] = s.progress_tokens[p]
+        rec["dike_actions"][i] = s.actions_taken[p, A_DIKE]
+        rec["first_game"][i] = tables.first_game
+        rec["length"][i] = s.decisions
+        rec["tile_sheep_sold"][i] = s.tile_sheep_sold[p]
+        rec["tile_sheep_bought"][i] = s.tile_sheep_bought[p]

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.games.lowlands import components as C
 from sim.games.lowlands import enums as E
-from sim.games.lowlands import nb as N
+from sim.games.lowlands.setup import setup_state_nb
 
 COLS = E.COLS
 
@@ -49,7 +49,7 @@ def fresh(n=2, seed=1, overrides=()):
     """(tables record, state record) of an n-player game after set-up."""
     t = tables(overrides)[0]
     s = E.new_state()
-    N.setup_state_nb(t, s[0], n, seed)
+    setup_state_nb(t, s[0], n, seed)
     return t, s[0]
 
 

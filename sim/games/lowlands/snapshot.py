@@ -4,10 +4,11 @@ functions (sim/snapshots.py does), so this file is outside the game's compile-ca
 from numba import njit
 
 from sim.games.lowlands.enums import (
-    G_OVER, G_PRICE, G_SEGMENTS, G_STAGE, G_STEP, G_WAVES, MAX_PLAYERS, R_CARDS_PER_POINT,
-    STEP_WORK2,
+    MAX_PLAYERS, STEP_WORK2,
 )
-from sim.games.lowlands.nb import dike_points_nb, hand_total_nb, sheep_price_nb
+from sim.games.lowlands.cards import hand_total_nb
+from sim.games.lowlands.dike import dike_points_nb
+from sim.games.lowlands.market import sheep_price_nb
 
 # (name, label, scope, unit): scope "seat" = one value per seat, "game" = one per game
 ROWS = (
@@ -27,7 +28,7 @@ PERIOD = "half-stage"
 @njit(cache=True, error_model="numpy")
 def period_nb(s):
     """The half-stage being played: stage * 2, + 1 from the second work phase on."""
-    return s.g[G_STAGE] * 2 + (1 if s.g[G_STEP] >= STEP_WORK2 else 0)
+    return s.stage * 2 + (1 if s.step >= STEP_WORK2 else 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -38,18 +39,18 @@ def snapshot_nb(tables, s, n_players, out):
     once the game is over it is the final score."""
     price = sheep_price_nb(tables, s)
     for p in range(min(n_players, MAX_PLAYERS)):
-        if s.g[G_OVER] == 1:
+        if s.over == 1:
             out[p, 0] = s.score[p]
         else:
             shields = 0
             for x in range(tables.n_tiles):
                 if (s.owned[p] >> x) & 1:
                     shields += tables.tile_shields[x]
-            out[p, 0] = (dike_points_nb(tables, s, p) * tables.price_dike[s.g[G_PRICE]]
+            out[p, 0] = (dike_points_nb(tables, s, p) * tables.price_dike[s.price]
                          + (s.sheep[p] + s.sheep_tile[p]) * price + shields + s.coins[p]
-                         + hand_total_nb(s, p) // tables.rules[R_CARDS_PER_POINT])
+                         + hand_total_nb(s, p) // tables.cards_per_point)
         out[p, 1] = s.coins[p]
         out[p, 2] = s.sheep[p] + s.sheep_tile[p]
         out[p, 3] = dike_points_nb(tables, s, p)
-        out[p, 4] = s.g[G_SEGMENTS]
-        out[p, 5] = s.g[G_WAVES]
+        out[p, 4] = s.segments
+        out[p, 5] = s.waves
