@@ -7,13 +7,6 @@ hand. They never read the deck orders, other hands' contents or face-down flood 
 
 ctx (model.context_nb): ctx[0:6] = the decision task's fields (value left, mode, resources
 paid, ...), ctx[6] = the seat deciding.
-
-Trying a move in place: a few value functions (capacity_with_nb, cell_worth_nb,
-fence_worth_nb, fence_edge_value_nb) set a tile or fences on the seat's own farm in the
-state, read the rules' capacity_nb or pasture mask, and take them off again before they
-return. The capacity depends on the whole farm (enclosures, buildings' borders as fences,
-the tiles' places), and reading it on the farm itself keeps one definition of it; the state
-is the same on return (only free cells and fence-less edges are tried).
 """
 import numpy as np
 from numba import njit
@@ -58,10 +51,10 @@ from strategies.lowlands_catalog import (  # noqa: F401  (ids, parameter slots, 
 # public estimates
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy")
-def expected_waves_nb(tables, s, removed):
-    """Waves expected at this stage's high tide: those on the board (`removed` fewer) plus the
-    face-down sea cards by their backs (1-3: 2 on average, 4-6: 4.75 with the file's cards)."""
-    w = float(s.waves - removed)
+def expected_waves_nb(tables, s):
+    """Waves expected at this stage's high tide: those on the board plus the face-down sea
+    cards by their backs (1-3: 2 on average, 4-6: 4.75 with the file's cards)."""
+    w = float(s.waves)
     for j in range(s.sea_shown, s.sea_n):
         w += 4.75 if tables.flood_back_high[s.sea[j]] == 1 else 2.0
     if s.sea_n == 0:      # before the tide: a whole stage to come
@@ -70,10 +63,9 @@ def expected_waves_nb(tables, s, removed):
 
 
 @njit(cache=True, error_model="numpy")
-def dike_gap_nb(tables, s, removed):
-    """Resources still needed for the dike to hold against the expected waves, `removed`
-    waves fewer on the board (0 if it holds)."""
-    w = int(expected_waves_nb(tables, s, removed) + 0.5)
+def dike_gap_nb(tables, s):
+    """Resources still needed for the dike to hold against the expected waves (0 if it does)."""
+    w = int(expected_waves_nb(tables, s) + 0.5)
     width = tables.layer_width
     wl = (w + width - 1) // width if w > 0 else 0
     wlen = w - (wl - 1) * width if w > 0 else 0
@@ -165,7 +157,7 @@ def dike_pay_value_nb(tables, s, seat, code, params, planner, used, support, wor
     v = a * dike_step_value_nb(tables, s, params) - cards * params[P_CARD]
     if planner and s.stage == 2:
         # only the storm surge's check costs sheep: before it a breach only moves the price
-        gap = dike_gap_nb(tables, s, 0)
+        gap = dike_gap_nb(tables, s)
         closes = a if a < gap else gap
         v += closes * params[P_DANGER] * (0.5 + 0.1 * s.sheep[seat])
     if support:
@@ -340,9 +332,7 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
 
 @njit(cache=True, error_model="numpy")
 def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
-    """Dispatch to a built-in strategy by id: random draws from the seat's stream; the
-    planner answers what its value model covers (choose_planner_nb, -1 otherwise) and the
-    greedy rules below answer the rest for every other built-in."""
+    """Dispatch to a built-in strategy by id."""
     if sid == RANDOM:
         return randint_nb(s.streams, 1 + seat, n_options)
     if n_options == 1:
@@ -354,22 +344,107 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
             return i
     if decision == DEC_PLACE:
         return choose_place_nb(tables, s, seat, params, planner, options, n_options)
+    best = 0
+    bv = -1e18
     if decision == DEC_BUILD:
-        return choose_build_nb(tables, s, seat, params, options, n_options)
+        for i in range(n_options):
+            x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
+            v = tile_value_nb(tables, s, seat, x, params)
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_CELL:
-        return choose_cell_nb(tables, s, seat, ctx[0], options, n_options)
+        # the cell that keeps the most sheep places; a building outside pastures otherwise
+        x = ctx[0]
+        for i in range(n_options):
+            k = options[i]
+            s.tile_at[seat, k] = x
+            v = float(capacity_nb(tables, s, seat))
+            s.tile_at[seat, k] = -1
+            v -= 0.01 * k
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_DIKE:
-        return choose_dike_nb(tables, s, seat, params, planner, options, n_options, ctx)
+        support = ctx[1] == DIKE_SUPPORT
+        used = ctx[4]
+        work = dike_work_nb(tables, s, seat)
+        for i in range(n_options):
+            if options[i] == STOP:
+                v = 0.0
+            else:
+                v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
+                                      support and ctx[2] == 0, work)
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_FENCE or decision == DEC_FENCE_TO:
-        return choose_fence_nb(tables, s, seat, options, n_options)
+        mark = np.zeros(N_EDGES, np.int64)
+        target_edges_nb(tables, s, seat, mark)
+        cap0 = capacity_nb(tables, s, seat)
+        mask0 = in_pasture_mask_nb(tables, s, seat)
+        walls0, bld0 = farm_walls_nb(tables, s, seat)
+        for i in range(n_options):
+            o = options[i]
+            if o == STOP:
+                v = 0.5
+            elif o >= N_EDGES:
+                e = o - N_EDGES
+                # move a fence only if it stands off the plan and the plan needs one
+                v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
+                            in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
+            else:
+                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_SHEEP:
-        return choose_sheep_nb(tables, s, seat, params, planner, options, n_options)
+        for i in range(n_options):
+            v = sheep_option_value_nb(tables, s, seat, options[i], params, planner)
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_CARDS:
-        return choose_cards_nb(s, seat, options, n_options)
+        for i in range(n_options):
+            m = options[i]
+            v = 0.0
+            for j in range(DISPLAY_CARDS):
+                if (m >> j) & 1:
+                    v += 1.0 + 0.1 * (3 - s.hand[seat, s.display[j]])
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_ASK:
-        return choose_ask_nb(tables, s, planner, options, n_options)
+        for i in range(n_options):
+            q = options[i]
+            v = float(hand_total_nb(s, q))      # hand sizes are public
+            if planner and hand_total_nb(s, q) > 0:
+                v -= 0.3 * dike_points_nb(tables, s, q)   # rather not push a rival ahead
+            if v > bv:
+                bv = v
+                best = i
+        return best
     if decision == DEC_TOKEN:
-        return 0 if n_options < 2 else choose_token_nb(tables, s, params, ctx[0])
+        if n_options < 2:
+            return 0
+        alt = tables.token_alt[ctx[0]]
+        coins = tables.token_coins[ctx[0]]
+        altv = 0.0
+        if alt == ALT_REMOVE_WAVE:
+            altv = 4.0 if dike_gap_nb(tables, s) > 0 else 0.5
+        elif alt == ALT_FARMHAND:
+            altv = 4.0 if s.stage < 2 else 1.0
+        elif alt == ALT_FREE_FENCE:
+            altv = 1.0 + params[P_SHEEP]
+        elif alt == ALT_PLUS2:
+            altv = 3.0 if s.stage < 2 else 1.0
+        return 1 if altv > coins else 0
     if decision == DEC_FARMHAND:
         target = A_DIKE if params[P_DIKE] >= params[P_SHEEP] else A_FENCE
         if not planner:
@@ -379,169 +454,7 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         return 0 if hand_total_nb(s, seat) < 5 else 1
     if decision == DEC_UPKEEP_TRADE or decision == DEC_MARKET_HALL:
         return choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx)
-    return choose_discard_nb(s, seat, options, n_options)
-
-
-@njit(cache=True, error_model="numpy")
-def choose_build_nb(tables, s, seat, params, options, n_options):
-    """The face-up tile of the highest tile_value_nb."""
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
-        v = tile_value_nb(tables, s, seat, x, params)
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def choose_cell_nb(tables, s, seat, x, options, n_options):
-    """The cell for tile x that keeps the most sheep places (a building outside pastures
-    otherwise), ties to the lower cell."""
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        k = options[i]
-        v = float(capacity_with_nb(tables, s, seat, x, k)) - 0.01 * k
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def capacity_with_nb(tables, s, seat, x, k):
-    """The sheep seat's farm would house with tile x standing on the free cell k. The tile
-    is set on the farm, the rules' capacity_nb reads it, and the cell is emptied again, so the
-    state is unchanged on return: capacity depends on the whole farm (enclosures, buildings'
-    borders as fences, the tiles' places), and reading it on the farm itself keeps one
-    definition of it instead of a second one over a hypothetical farm."""
-    s.tile_at[seat, k] = x
-    cap = capacity_nb(tables, s, seat)
-    s.tile_at[seat, k] = -1
-    return cap
-
-
-@njit(cache=True, error_model="numpy")
-def choose_dike_nb(tables, s, seat, params, planner, options, n_options, ctx):
-    """The payment (or STOP) of the highest dike_pay_value_nb; ctx = the T_DIKE task's
-    fields (mode, resources paid, discounts used)."""
-    support = ctx[1] == DIKE_SUPPORT
-    used = ctx[4]
-    work = dike_work_nb(tables, s, seat)
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        if options[i] == STOP:
-            v = 0.0
-        else:
-            v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
-                                  support and ctx[2] == 0, work)
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def choose_fence_nb(tables, s, seat, options, n_options):
-    """A fence on the planned pasture's edges (target_edges_nb); a placed fence is moved only
-    when it stands off the plan, the income board is empty and no pasture is closed."""
-    mark = np.zeros(N_EDGES, np.int64)
-    target_edges_nb(tables, s, seat, mark)
-    cap0 = capacity_nb(tables, s, seat)
-    mask0 = in_pasture_mask_nb(tables, s, seat)
-    walls0, bld0 = farm_walls_nb(tables, s, seat)
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        o = options[i]
-        if o == STOP:
-            v = 0.5
-        elif o >= N_EDGES:
-            e = o - N_EDGES
-            v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
-                        in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
-        else:
-            v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def choose_sheep_nb(tables, s, seat, params, planner, options, n_options):
-    """The market trade of the highest sheep_option_value_nb."""
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        v = sheep_option_value_nb(tables, s, seat, options[i], params, planner)
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def choose_cards_nb(s, seat, options, n_options):
-    """The display cards worth most: 1 each, more for a type the seat holds little of."""
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        m = options[i]
-        v = 0.0
-        for j in range(DISPLAY_CARDS):
-            if (m >> j) & 1:
-                v += 1.0 + 0.1 * (3 - s.hand[seat, s.display[j]])
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def choose_ask_nb(tables, s, planner, options, n_options):
-    """The seat to ask for dike support: the largest hand (hand sizes are public); the
-    planner would rather not push a rival further up the dike track."""
-    best = 0
-    bv = -1e18
-    for i in range(n_options):
-        q = options[i]
-        v = float(hand_total_nb(s, q))
-        if planner and hand_total_nb(s, q) > 0:
-            v -= 0.3 * dike_points_nb(tables, s, q)
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def choose_token_nb(tables, s, params, k):
-    """Progress token k: 1 (its alternative) when the alternative is worth more than its
-    coins, else 0."""
-    alt = tables.token_alt[k]
-    coins = tables.token_coins[k]
-    altv = 0.0
-    if alt == ALT_REMOVE_WAVE:
-        altv = 4.0 if dike_gap_nb(tables, s, 0) > 0 else 0.5
-    elif alt == ALT_FARMHAND:
-        altv = 4.0 if s.stage < 2 else 1.0
-    elif alt == ALT_FREE_FENCE:
-        altv = 1.0 + params[P_SHEEP]
-    elif alt == ALT_PLUS2:
-        altv = 3.0 if s.stage < 2 else 1.0
-    return 1 if altv > coins else 0
-
-
-@njit(cache=True, error_model="numpy")
-def choose_discard_nb(s, seat, options, n_options):
-    """The card type held most."""
-    best = 0
-    bv = -1e18
+    # DEC_DISCARD: the type held most
     for i in range(n_options):
         v = float(s.hand[seat, options[i]])
         if v > bv:
@@ -572,7 +485,7 @@ def trade_sheep_value_nb(tables, s, params, planner):
     against the waves it expects from the flood cards' backs, left if not)."""
     pos = s.price
     if planner and s.stage < N_STAGES:
-        pos += -1 if dike_gap_nb(tables, s, 0) > 0 else 1
+        pos += -1 if dike_gap_nb(tables, s) > 0 else 1
         if pos < 0:
             pos = 0
         if pos > tables.n_price - 1:
@@ -711,7 +624,9 @@ def hold_chance_nb(tables, s, params, removed):
     expected to pay before it (dike_pace per player per work phase), spread tide_spread."""
     if s.stage >= N_STAGES:
         return 1.0
-    gap = dike_gap_nb(tables, s, removed)
+    s.waves -= removed
+    gap = dike_gap_nb(tables, s)
+    s.waves += removed
     pay = params[P_DIKE_PACE] * s.n_players * phases_to_tide_nb(s)
     spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
     return 1.0 / (1.0 + np.exp((gap - pay) / spread))
@@ -887,7 +802,7 @@ def gap_closing_worth_nb(tables, s, seat, params, resources):
     h0 = hold_chance_nb(tables, s, params, 0)
     pay = params[P_DIKE_PACE] * s.n_players * phases_to_tide_nb(s)
     spread = params[P_TIDE_SPREAD] if params[P_TIDE_SPREAD] > 0.1 else 0.1
-    gap = dike_gap_nb(tables, s, 0) - resources
+    gap = dike_gap_nb(tables, s) - resources
     h1 = 1.0 / (1.0 + np.exp((gap - pay) / spread))
     return (h1 - h0) * tide_swing_nb(tables, s, seat, params)
 
@@ -1049,27 +964,10 @@ def effect_worth_nb(tables, s, seat, x, params, price, cap):
     """Points of tile x's effect over the rest of the game (cap: the farm's places with the
     tile on its best cell). The farm-scoring '!' effects and the places are in cell_worth_nb."""
     ef = tables.tile_effect[x]
-    if ef == EF_AUCTION or ef == EF_FODDER_SILO or ef == EF_MARKET_HALL:
-        return trade_tile_value_nb(tables, s, seat, x, params)
-    dike_uses = uses_left_nb(s, params[P_DIKE_RATE])
-    step = dike_steps_worth_nb(tables, s, seat, 1, params)
-    if (ef == EF_DIKE_ASSOC or ef == EF_MOUND or ef == EF_HALF_BREACH or ef == EF_DIKE_PLUS
-            or ef == EF_BUILD_DIKE or ef == EF_COMPLETE_SEGMENT or ef == EF_WAVES
-            or ef == EF_LAKE_DIKE or ef == EF_DIKE_ACTION):
-        return dike_effect_worth_nb(tables, s, seat, x, params, price, dike_uses, step)
-    if (ef == EF_DISCOUNT or ef == EF_REPEAT_PLUS or ef == EF_COIN_PLUS or ef == EF_FENCE_BONUS
-            or ef == EF_SHEARER or ef == EF_BUSH_COINS or ef == EF_TREE_CARDS
-            or ef == EF_BUSH_SHEEP):
-        return recurring_effect_worth_nb(tables, s, seat, x, params, price, cap, dike_uses)
-    return farm_effect_worth_nb(tables, s, seat, x, params, price, cap)
-
-
-@njit(cache=True, error_model="numpy")
-def farm_effect_worth_nb(tables, s, seat, x, params, price, cap):
-    """Points of the effects paid once, in coins, sheep, fences or a facility (tile x)."""
-    ef = tables.tile_effect[x]
     prm = tables.tile_param[x]
     card = params[P_CARD]
+    dike_uses = uses_left_nb(s, params[P_DIKE_RATE])
+    step = dike_steps_worth_nb(tables, s, seat, 1, params)
     if ef == EF_COINS or ef == EF_BANK:
         v = float(prm)
         if ef == EF_BANK:
@@ -1099,32 +997,6 @@ def farm_effect_worth_nb(tables, s, seat, x, params, price, cap):
             if y >= 0 and tables.tile_kind[y] == K_FACILITY:
                 nf += 1
         return best + prm * nf
-    if ef == EF_DAIRY:
-        return float(s.sheep[seat] // 2)
-    if ef == EF_CAPACITY_COINS:
-        room = cap - s.sheep[seat]
-        return float(prm * room) if room > 0 else 0.0
-    if ef == EF_FENCE_AND_SHEEP:
-        k = 3 if 3 < s.fence_supply[seat] else s.fence_supply[seat]
-        return (k * (fence_worth_nb(tables, s, seat, params, price) - card)
-                + sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price))
-    if ef == EF_SHEEP_FARM:
-        inmask = in_pasture_mask_nb(tables, s, seat)
-        c = 0
-        for k in range(N_CELLS):
-            if (inmask >> k) & 1 and (tables.layout_terrain[s.layout[seat], k] & TERRAIN_BUSH):
-                c += prm
-        return c + sheep_gain_worth_nb(tables, s, seat, params, 1, cap, price)
-    return 0.0
-
-
-@njit(cache=True, error_model="numpy")
-def dike_effect_worth_nb(tables, s, seat, x, params, price, dike_uses, step):
-    """Points of the effects on the dike and the sea (tile x): dike_uses = the seat's dike
-    actions to come, step = the worth of one dike-track space."""
-    ef = tables.tile_effect[x]
-    prm = tables.tile_param[x]
-    card = params[P_CARD]
     if ef == EF_DIKE_ASSOC:
         d_end = dike_points_nb(tables, s, seat) + prm // 2 + dike_uses
         return dike_steps_worth_nb(tables, s, seat, prm, params) + 2.0 * (d_end // prm) * step
@@ -1142,6 +1014,8 @@ def dike_effect_worth_nb(tables, s, seat, x, params, price, dike_uses, step):
         return 0.5 * (s.breach[seat] + below * breaks) * token_cost_nb(tables, s, params, price)
     if ef == EF_DIKE_PLUS:
         return dike_uses * step
+    if ef == EF_DISCOUNT:
+        return (dike_uses + uses_left_nb(s, params[P_BUILD_RATE])) * card
     if ef == EF_BUILD_DIKE:
         builds = 1.0 + uses_left_nb(s, params[P_BUILD_RATE])
         per = 2.0 * (step - card) + gap_closing_worth_nb(tables, s, seat, params, 2)
@@ -1155,47 +1029,55 @@ def dike_effect_worth_nb(tables, s, seat, x, params, price, dike_uses, step):
         n = s.n_buildings[seat] + 1
         h1 = hold_chance_nb(tables, s, params, n)
         return (h1 - hold_chance_nb(tables, s, params, 0)) * tide_swing_nb(tables, s, seat, params)
+    if ef == EF_REPEAT_PLUS or ef == EF_COIN_PLUS:
+        v = work_phases_left_nb(s) * card
+        return v if ef == EF_REPEAT_PLUS else 0.5 * v
     if ef == EF_LAKE_DIKE:
         lakes = terrain_outside_nb(tables, s, seat, TERRAIN_LAKE, in_pasture_mask_nb(tables, s, seat))
         plus = 2 if lakes >= 4 else (1 if lakes >= 3 else 0)
         return dike_uses * plus * step
-    # EF_DIKE_ACTION: the best payment of a dike action of value prm now
-    work = dike_work_nb(tables, s, seat)
-    opts = np.empty(MAX_OPTIONS, np.int64)
-    n = dike_options_nb(tables, s, seat, prm, 0, 0, opts)
-    best = 0.0
-    for i in range(n):
-        w = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
-        if w > best:
-            best = w
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def recurring_effect_worth_nb(tables, s, seat, x, params, price, cap, dike_uses):
-    """Points of the effects that pay on every use of an action, or at every high tide, for
-    the rest of the game (tile x)."""
-    ef = tables.tile_effect[x]
-    prm = tables.tile_param[x]
-    card = params[P_CARD]
-    if ef == EF_DISCOUNT:
-        return (dike_uses + uses_left_nb(s, params[P_BUILD_RATE])) * card
-    if ef == EF_REPEAT_PLUS or ef == EF_COIN_PLUS:
-        v = work_phases_left_nb(s) * card
-        return v if ef == EF_REPEAT_PLUS else 0.5 * v
     if ef == EF_FENCE_BONUS:
         return uses_left_nb(s, params[P_FENCE_RATE]) * fence_worth_nb(tables, s, seat, params, price)
+    if ef == EF_DAIRY:
+        return float(s.sheep[seat] // 2)
+    if ef == EF_CAPACITY_COINS:
+        room = cap - s.sheep[seat]
+        return float(prm * room) if room > 0 else 0.0
     if ef == EF_SHEARER:
         return uses_left_nb(s, params[P_SALE_RATE]) * prm
+    if ef == EF_FENCE_AND_SHEEP:
+        k = 3 if 3 < s.fence_supply[seat] else s.fence_supply[seat]
+        return (k * (fence_worth_nb(tables, s, seat, params, price) - card)
+                + sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price))
     if ef == EF_BUSH_COINS:
         b = terrain_outside_nb(tables, s, seat, TERRAIN_BUSH, in_pasture_mask_nb(tables, s, seat))
         return float(b * (1 + high_tides_left_nb(s)))
-    # EF_TREE_CARDS, EF_BUSH_SHEEP: once per fence action that closes a pasture holding such
-    # a cell
-    times = uses_left_nb(s, params[P_FENCE_RATE]) * 0.5
-    if ef == EF_TREE_CARDS:
-        return times * prm * card
-    return times * sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price)
+    if ef == EF_SHEEP_FARM:
+        inmask = in_pasture_mask_nb(tables, s, seat)
+        c = 0
+        for k in range(N_CELLS):
+            if (inmask >> k) & 1 and (tables.layout_terrain[s.layout[seat], k] & TERRAIN_BUSH):
+                c += prm
+        return c + sheep_gain_worth_nb(tables, s, seat, params, 1, cap, price)
+    if ef == EF_TREE_CARDS or ef == EF_BUSH_SHEEP:
+        # once per fence action that closes a pasture holding such a cell
+        times = uses_left_nb(s, params[P_FENCE_RATE]) * 0.5
+        if ef == EF_TREE_CARDS:
+            return times * prm * card
+        return times * sheep_gain_worth_nb(tables, s, seat, params, prm, cap, price)
+    if ef == EF_DIKE_ACTION:
+        work = dike_work_nb(tables, s, seat)
+        opts = np.empty(MAX_OPTIONS, np.int64)
+        n = dike_options_nb(tables, s, seat, prm, 0, 0, opts)
+        best = 0.0
+        for i in range(n):
+            w = planner_dike_value_nb(tables, s, seat, opts[i], params, 0, False, work)
+            if w > best:
+                best = w
+        return best
+    if ef == EF_AUCTION or ef == EF_FODDER_SILO or ef == EF_MARKET_HALL:
+        return trade_tile_value_nb(tables, s, seat, x, params)
+    return 0.0
 
 
 @njit(cache=True, error_model="numpy")

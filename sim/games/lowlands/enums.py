@@ -237,7 +237,7 @@ TABLES_DTYPE = np.dtype([
     ("tile_buy", np.int64, (MAX_TILES,)),       # coins paid per sheep bought
     ("tile_sell", np.int64, (MAX_TILES,)),      # coins received per sheep sold (Market Hall)
     ("effect_tiles", np.int64, (MAX_EFFECTS,)), # bitmask of the tiles with each effect (O(1) tests)
-])
+], align=True)
 
 # --- steps of a stage (state.step) -------------------------------------------------------
 STEP_TIDE, STEP_WORK1, STEP_UP1, STEP_WORK2, STEP_UP2, STEP_HIGH = range(6)
@@ -422,7 +422,7 @@ STATE_DTYPE = np.dtype([
                                                       #   Fodder Silo)
     ("pts", np.int64, (MAX_PLAYERS, N_PTS)),         # final score components
     ("score", np.int64, (MAX_PLAYERS,)),
-])
+], align=True)
 
 
 def new_state():
