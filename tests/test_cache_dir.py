@@ -24,7 +24,12 @@ def _rel(files) -> set:
 def test_a_games_folder_holds_its_own_sources_and_the_platform_it_compiles_in():
     for game in GAMES:
         files = _rel(game_files(game))
-        assert f"sim/games/{game}/nb.py" in files and f"strategies/{game}.py" in files
+        # the forward model and every rules module it imports (Lowlands' rules are split
+        # into modules; the others keep theirs in nb.py), and the game's players
+        assert f"sim/games/{game}/model.py" in files and f"strategies/{game}.py" in files
+        rules = {f for f in files if f.startswith(f"sim/games/{game}/")} - {
+            f"sim/games/{game}/model.py", f"sim/games/{game}/enums.py"}
+        assert rules, game
         assert {"sim/harness.py", "sim/rng.py", "sim/records.py"} <= files
         others = [f for f in files for g in GAMES if g != game and f"/{g}" in f]
         assert not others, (game, others)           # no other game's file: no recompile
