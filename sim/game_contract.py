@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import importlib
 import importlib.util
 import os
@@ -207,6 +208,63 @@ def _defined_names(module_path: str):
     origin = spec.origin
     if not origin or not origin.endswith(".py") or not os.path.isfile(origin):
         return None
+    stat = os.stat(origin)
+    key = f"{stat.st_mtime_ns}:{stat.st_size}"
+    stored = _stored_names().get(origin)
+    if isinstance(stored, list) and len(stored) == 2 and stored[0] == key:
+        return None if stored[1] is None else set(stored[1])
+    names = _names_in_source(origin, stat.st_mtime_ns, stat.st_size)
+    _store_names(origin, key, names)
+    return names
+
+
+# The names each source file defines, kept in the toolkit's cache folder per version of the
+# file (modification time and size): parsing every piece of every game costs about 0.4 s, which
+# every listing would pay at registration; a file changed since is parsed again.
+_NAMES_FILE = "contract-names.json"
+_STORED: dict = {}
+
+
+def _names_path():
+    import sim
+    return None if sim.TOOL_CACHE_ROOT is None else os.path.join(sim.TOOL_CACHE_ROOT,
+                                                                 _NAMES_FILE)
+
+
+def _stored_names() -> dict:
+    if not _STORED:
+        _STORED["loaded"] = {}
+        path = _names_path()
+        try:
+            import json
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            _STORED["loaded"] = data if isinstance(data, dict) else {}
+        except (OSError, TypeError, ValueError):
+            pass          # none yet, unreadable or no cache folder: parse the sources
+    return _STORED["loaded"]
+
+
+def _store_names(origin: str, key: str, names) -> None:
+    stored = _stored_names()
+    stored[origin] = [key, None if names is None else sorted(names)]
+    path = _names_path()
+    if path is None:
+        return
+    try:
+        import json
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(stored, fh)
+        os.replace(tmp, path)     # atomic: a concurrent command reads the old or the new file
+    except OSError:
+        pass                      # a speed-up only: registration still checks every piece
+
+
+@functools.lru_cache(maxsize=None)
+def _names_in_source(origin: str, mtime_ns: int, size: int):
+    """_defined_names of one source file, parsed (once per version of the file)."""
     with open(origin, encoding="utf-8") as fh:
         tree = ast.parse(fh.read(), origin)
     names = set()
