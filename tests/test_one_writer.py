@@ -50,23 +50,30 @@ def nothing_written(path) -> bool:
 
 
 # --- 1. two writers, one folder ---------------------------------------------------------------
-def _user_run(out, seed):
+def _user_run(out, seed, games=40):
     """The issue's command, made small: the user's strategy compiles (the long window
-    between the folder check and the first write), then 2 x 20 games."""
-    return balance("run", "sunset", "--players", "2", "--games", "40", "--chunk-size", "20",
+    between the folder check and the first write; loaded from the cache once compiled), then
+    2 chunks of games/2 games."""
+    return balance("run", "sunset", "--players", "2", "--games", str(games), "--chunk-size",
+                   str(games // 2),
                    "--strategies", "@examples/waterfall_lover.py:waterfall_lover,greedy",
                    "--workers", "1", "--no-progress", "--seed", str(seed), "--out", str(out))
 
 
 def test_two_runs_into_one_folder_one_plays_the_other_says_who_holds_it(tmp_path):
-    """Two runs started at the same instant, and a third 3 s later (while the first compiles
-    the user's strategy: the window where a finished run used to be replaced): exactly one
+    """Two runs started at the same instant, and a third 3 s later, once one of them holds the
+    folder (compiling or loading the user's strategy, then playing): exactly one
     plays, each other one says in one line who holds the folder. One folder, so that the
     suite waits for one compile of the user's strategy."""
     out = tmp_path / "D"
-    procs = {1: _user_run(out, 1), 2: _user_run(out, 2)}
+    # enough games that the winner still holds the folder when the third run checks it, also
+    # when the user's strategy is already compiled (a run of 40 games then ends in ~3 s)
+    procs = {1: _user_run(out, 1, 40000), 2: _user_run(out, 2, 40000)}
     time.sleep(3)
-    procs[3] = _user_run(out, 3)
+    deadline = time.monotonic() + 300
+    while not (out / folder_lock.LOCK_NAME).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)       # the third run starts while one of the two holds the folder
+    procs[3] = _user_run(out, 3, 40000)
     done = {seed: (p.wait(timeout=600), *p.communicate()) for seed, p in procs.items()}
     winners = [s for s, (code, _, _) in done.items() if code == 0]
     assert len(winners) == 1 and winners != [3], done
