@@ -232,7 +232,7 @@ def _names_path():
 
 
 def _stored_names() -> dict:
-    if not _STORED:
+    if "loaded" not in _STORED:
         _STORED["loaded"] = {}
         path = _names_path()
         try:
@@ -246,11 +246,16 @@ def _stored_names() -> dict:
 
 
 def _store_names(origin: str, key: str, names) -> None:
-    stored = _stored_names()
-    stored[origin] = [key, None if names is None else sorted(names)]
+    _stored_names()[origin] = [key, None if names is None else sorted(names)]
+    _STORED["changed"] = True
+
+
+def _write_names() -> None:
+    """The names parsed by this registration, written once (not once per file parsed)."""
     path = _names_path()
-    if path is None:
+    if path is None or not _STORED.pop("changed", False):
         return
+    stored = _stored_names()
     try:
         import json
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -353,6 +358,7 @@ def validate(spec) -> None:
         line = _problem(spec.name, piece, location, _defined_names(_split(location)[0]))
         if line:
             problems.append(line)
+    _write_names()
     raise_if(problems)
 
 
