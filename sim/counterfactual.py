@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from sim.game_api import ToolkitError
-from sim.harness import SEARCH_BASE, instantiate, source_token
+from sim.harness import HARNESS_SEATS, SEARCH_BASE, instantiate, model_globals, source_token
 from sim.rng import game_seed_nb
 
 # columns of a scan row (int64)
@@ -42,11 +42,45 @@ SCAN_COLUMNS = ("game", "step", "seat", "type", "card", "chosen", "n_options", "
 PLAYON_SALT = 0x5EED_C0FF_EE00_0019    # play-on seeds: never a game seed of the run
 
 
-def _template(token):
-    """The kernels (module doc of sim.harness: why a template). Globals bound per game: the
-    model's functions and constants, DECIDE (the harness dispatcher), ROLLOUT (the harness
-    rollout), and the kernels built before (TURN_END, MASKS, GAINS, ADVANCE)."""
+@njit(cache=True, error_model="numpy")
+def scan_rows_nb(gains, n_types, n, chosen, game, step, seat, out, count):
+    """The scan rows (SCAN_COLUMNS) of one decision, written into out from row `count`: one
+    per card brought by some but not all of its n options (gains[j, t]: gains_nb's masks of
+    option j; `chosen`: the option played). Returns the rows found so far (rows beyond out's
+    length are counted, not written)."""
+    for t in range(n_types):
+        union = np.int64(0)
+        for j in range(n):
+            union |= gains[j, t]
+        for c in range(63):
+            if (union >> c) & 1 == 0:
+                continue
+            k = 0
+            for j in range(n):
+                k += (gains[j, t] >> c) & 1
+            if k == n:
+                continue      # every option brings it: no alternative
+            if count < out.shape[0]:
+                out[count, 0] = game
+                out[count, 1] = step
+                out[count, 2] = seat
+                out[count, 3] = t
+                out[count, 4] = c
+                out[count, 5] = (gains[chosen, t] >> c) & 1
+                out[count, 6] = n
+                out[count, 7] = k
+            count += 1
+    return count
 
+
+# ---------------------------------------------------------------------------------------
+# The kernels, one maker each (sim/harness.py's module doc: why makers over a `token`).
+# Globals bound per game by `counterfactual_kernels`: the model's functions and constants,
+# determinize_nb, SEATS, DECIDE (the harness dispatcher), ROLLOUT (the harness rollout), and
+# the kernels built before (TURN_END, MASKS, GAINS, ADVANCE, BRANCH).
+# ---------------------------------------------------------------------------------------
+
+def _make_turn_end(token):
     def turn_end_nb(tables, s, n_players, seat, sids, params, options, ctx, keep):
         """Play on while `seat` is to move (its own strategy): the rest of its turn."""
         token
@@ -60,7 +94,10 @@ def _template(token):
             if i < 0:
                 i = 0
             apply_nb(tables, s, options[i], keep, no_trace, tn)
+    return turn_end_nb
 
+
+def _make_masks(token):
     def masks_nb(tables, state, n_players, seat, rec, recv, mask_cols, out):
         """out[t] = the seat's mask of card type t in state[0] (read through record_nb on a
         copy: the record is the game's own definition of "took")."""
@@ -69,7 +106,10 @@ def _template(token):
         record_nb(tables, w[0], n_players, 0, rec, 0)
         for t in range(mask_cols.shape[0]):
             out[t] = recv[seat, mask_cols[t]]
+    return masks_nb
 
+
+def _make_gains(token):
     def gains_nb(tables, state, n_players, seat, sids, params, opts, n, rec, recv, mask_cols,
                  gains):
         """gains[i, t] = the cards of type t that option opts[i] brings the seat (applied to a
@@ -98,7 +138,10 @@ def _template(token):
             MASKS(tables, w, n_players, seat, rec, recv, mask_cols, after)
             for t in range(n_types):
                 gains[i, t] = after[t] & ~before[t]
+    return gains_nb
 
+
+def _make_scan(token):
     def scan_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
                 params, mask_cols, rec, recv, out):
         """Play games first_game.. (as the run plays them) and write one row per decision and
@@ -131,32 +174,14 @@ def _template(token):
                 if i < 0:
                     i = 0
                 if n > 1:
-                    for t in range(n_types):
-                        union = np.int64(0)
-                        for j in range(n):
-                            union |= gains[j, t]
-                        for c in range(63):
-                            if (union >> c) & 1 == 0:
-                                continue
-                            k = 0
-                            for j in range(n):
-                                k += (gains[j, t] >> c) & 1
-                            if k == n:
-                                continue      # every option brings it: no alternative
-                            if count < out.shape[0]:
-                                out[count, 0] = game
-                                out[count, 1] = step
-                                out[count, 2] = seat
-                                out[count, 3] = t
-                                out[count, 4] = c
-                                out[count, 5] = (gains[i, t] >> c) & 1
-                                out[count, 6] = n
-                                out[count, 7] = k
-                            count += 1
+                    count = scan_rows_nb(gains, n_types, n, i, game, step, seat, out, count)
                 apply_nb(tables, s, options[i], keep, no_trace, tn)
                 step += 1
         return count
+    return scan_nb
 
+
+def _make_advance(token):
     def advance_nb(tables, s, n_players, sids, params, steps, options, ctx, keep):
         """Play `steps` decisions of state s as the run does (fewer if the game ends)."""
         token
@@ -173,7 +198,10 @@ def _template(token):
             if i < 0:
                 i = 0
             apply_nb(tables, s, options[i], keep, no_trace, tn)
+    return advance_nb
 
+
+def _make_branch(token):
     def branch_nb(tables, state, work, n_players, seat, sids, params, opts, n, rec, recv_i,
                   recv_f, score_col, score_float, win):
         """The seat's strategy chooses among opts[:n] in work[0], a copy of state[0], then
@@ -199,7 +227,10 @@ def _template(token):
         record_nb(tables, ws, n_players, 0, rec, 0)
         sc = recv_f[seat, score_col] if score_float else float(recv_i[seat, score_col])
         return win[seat], sc
+    return branch_nb
 
+
+def _make_branches(token):
     def branches_nb(tables_rec, tables_list, state_rec, n_players, run_seed, games, steps,
                     seats, types, cards, configs, sids, params, mask_cols, rec, recv_i, recv_f,
                     score_col, score_float, playons, playon_seed, out, valid):
@@ -272,9 +303,7 @@ def _template(token):
                     out[r, v, k, 1] = wa
                     out[r, v, k, 2] = st
                     out[r, v, k, 3] = sa
-
-    return {f.__name__: f for f in (turn_end_nb, masks_nb, gains_nb, scan_nb, advance_nb,
-                                    branch_nb, branches_nb)}
+    return branches_nb
 
 
 @njit(cache=True, error_model="numpy")
@@ -303,30 +332,27 @@ def counterfactual_kernels(spec) -> CounterfactualKernels:
     if model is None:
         raise ToolkitError(f"{spec.name}: counterfactual play needs a game on the forward-model "
                            f"template (docs/adding-a-game.md)")
-    from sim.harness import HARNESS_SEATS, MODEL_CONSTANTS, MODEL_FUNCTIONS
     k = spec.kernels()
     token = source_token(f"{spec.name}-counterfactual", model, spec.choose_builtin(),
-                         _template) + "-" + k.token
-    glb = {"np": np, "game_seed_nb": game_seed_nb, "DECIDE": k.decide, "ROLLOUT": k.rollout,
+                         _make_scan) + "-" + k.token
+    glb = {"np": np, "game_seed_nb": game_seed_nb, "scan_rows_nb": scan_rows_nb,
+           "DECIDE": k.decide, "ROLLOUT": k.rollout,
            "SEATS": max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0))),
-           "determinize_nb": getattr(model, "determinize_nb", reseed_chance_nb)}
-    for name in MODEL_FUNCTIONS:
-        glb[name] = getattr(model, name)
-    for name in MODEL_CONSTANTS:
-        glb[name] = int(getattr(model, name))
-    funcs = _template(token)
+           "determinize_nb": getattr(model, "determinize_nb", reseed_chance_nb),
+           **model_globals(model)}
 
-    def make(name, **extra):
+    def make(maker, **extra):
         glb.update(extra)
-        return instantiate(funcs[name], token, dict(glb), f"cf_{name}__{token}")
+        fn = maker(token)
+        return instantiate(fn, token, dict(glb), f"cf_{fn.__name__}__{token}")
 
-    turn_end = make("turn_end_nb")
-    masks = make("masks_nb")
-    gains = make("gains_nb", TURN_END=turn_end, MASKS=masks)
-    scan = make("scan_nb", GAINS=gains)
-    advance = make("advance_nb")
-    branch = make("branch_nb")
-    branches = make("branches_nb", ADVANCE=advance, BRANCH=branch)
+    turn_end = make(_make_turn_end)
+    masks = make(_make_masks)
+    gains = make(_make_gains, TURN_END=turn_end, MASKS=masks)
+    scan = make(_make_scan, GAINS=gains)
+    advance = make(_make_advance)
+    branch = make(_make_branch)
+    branches = make(_make_branches, ADVANCE=advance, BRANCH=branch)
     _BUILT[spec.name] = CounterfactualKernels(scan, branches)
     return _BUILT[spec.name]
 

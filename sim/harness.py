@@ -58,14 +58,15 @@ compiled once per game, and a worker process must load that machine code from th
 (a cold compile of a game costs 30-90 s). Numba's cache index key holds a function's
 bytecode and the pickled contents of its closure cells, but not its globals; a closure over
 numba dispatchers never hits the cache across processes (a dispatcher pickles with a
-per-process id). So each kernel is written once, as a nested function of `_template(token)`
-that mentions the plain string `token` (the game key, the variant and a hash of the game's
-model and strategy sources), and is re-created with `types.FunctionType` on globals holding
-that game's functions, under a per-game `__qualname__`: its closure holds only that string,
-so each game (and variant) gets its own cache entry, stable across processes. The cache
-folder is the game's own, keyed on the sources its kernels compile in (sim/compile_cache.py),
-so an edited rule never loads stale code and an edit of another game recompiles nothing
-here. Kernels around user strategies are built from the same template with nogil=True
+per-process id). So each kernel is written once, as the nested function of a maker
+`_make_*(token)` that mentions the plain string `token` (the game key, the variant and a
+hash of the game's model and strategy sources), and is re-created with `types.FunctionType`
+on globals holding that game's functions, under a per-game `__qualname__`: its closure
+holds only that string, so each game (and variant) gets its own cache entry, stable across
+processes. The cache folder is the game's own, keyed on the sources its kernels compile in
+(sim/compile_cache.py), so an edited rule never loads stale code and an edit of another game
+recompiles nothing here. Kernels around user strategies are built from the same makers with
+nogil=True
 (Ctrl-C stays possible: sim/processes.py), cached in a folder per game and user file; the
 cached kernels with the search players release the GIL too (a search chunk plays for seconds).
 """
@@ -115,15 +116,18 @@ def unknown_choose_nb(sid, params, tables, s, seat, decision, options, n_options
     return -1
 
 
-def _template(token):
-    """The generic kernels; `token` only marks the game in the closure (see the module doc).
-    A kernel calls another through an upper-case global name (DECIDE, OTHERS, PLAY_ON,
-    PLAY_GAMES, ROLLOUT), never by the sibling's own name: that would make the sibling a
-    closure cell.
-    Globals they read (bound per game by `_instantiate`): the model's functions and
-    constants, `choose_builtin`, `user_choose`, `search_choose`, N_BUILTIN, SEARCH_BASE,
-    SEATS, and the kernels built before them."""
+# ---------------------------------------------------------------------------------------
+# The generic kernels. Each `_make_*(token)` returns one kernel whose only closure cell is
+# `token`, which marks the game (and variant) in the closure (see the module doc);
+# `build_kernels` re-creates it on globals naming that game's functions. A kernel calls
+# another through an upper-case global name (DECIDE, OTHERS, PLAY_ON), never by the
+# callee's own name: that would make the callee a closure cell. Globals they read (bound per
+# game by `kernel_globals` and `build_kernels`): the model's functions and constants,
+# `choose_builtin`, `user_choose`, `search_choose`, N_BUILTIN, SEARCH_BASE, SEATS, CHECK,
+# and the kernels built before them.
+# ---------------------------------------------------------------------------------------
 
+def _make_decide(token):
     def decide_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
         """Index of the seat's answer into options[:n_options], or -1 when it is illegal: a
         built-in's here, any other id's from OTHERS (others_nb)."""
@@ -136,7 +140,10 @@ def _template(token):
         if i < 0 or i >= n_options:
             return -1
         return i
+    return decide_nb
 
+
+def _make_others(token):
     def others_nb(sids, params, tables, s, seat, decision, options, n_options, ctx, keep):
         """decide_nb for the ids play_on_nb does not answer itself (search players, user
         functions, unknown ids): without the built-ins' code, which play_on_nb calls
@@ -154,7 +161,10 @@ def _template(token):
         if i < 0 or i >= n_options:
             return -1
         return i
+    return others_nb
 
+
+def _make_play_on(token):
     def play_on_nb(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
                    illegal, choices, check, fail, assigned, astream):
         """Play state s to its end; returns the number of decisions taken. With `check`,
@@ -194,7 +204,10 @@ def _template(token):
                     fail[0] = c
                     fail[1] = steps
         return steps
+    return play_on_nb
 
+
+def _make_play_games(token):
     def play_games_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
                       params, rec, assigned):
         """Games first_game..first_game+n_games-1 into rec; with the global CHECK (a
@@ -236,7 +249,10 @@ def _template(token):
                 rec[row0 + p].illegal = illegal[p]
                 rec[row0 + p].choices = choices[p]
         return first_fail
+    return play_games_nb
 
+
+def _make_trace_assigned(token):
     def trace_assigned_nb(tables_rec, state_rec, n_players, run_seed, game, sids, params,
                           max_events, rec, assigned):
         """trace_game with the decisions flagged in `assigned` drawn at random."""
@@ -262,7 +278,10 @@ def _template(token):
             rec[p].illegal = illegal[p]
             rec[p].choices = choices[p]
         return trace, tn[0]
+    return trace_assigned_nb
 
+
+def _make_rollout(token):
     def rollout_nb(tables, s, n_players, sids, params, out):
         """From state record s (modified: pass a copy), play to the end with the built-in
         players sids (ids 0..n_builtin-1; anything else plays option 0); out[:n_players] =
@@ -282,9 +301,7 @@ def _template(token):
                            np.zeros(1, np.uint64))
         returns_nb(tables, s, n_players, out)
         return steps
-
-    return {f.__name__: f for f in (decide_nb, others_nb, play_on_nb, play_games_nb,
-                                    trace_assigned_nb, rollout_nb)}
+    return rollout_nb
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -292,11 +309,11 @@ _SAFE = re.compile(r"[^A-Za-z0-9_]")
 
 def instantiate(fn, token: str, glb: dict, qualname: str, cache: bool = True,
                 nogil: bool = False, group=None):
-    """`fn` (a nested function of a template whose only closure cell is `token`, rebuilt here
+    """`fn` (a nested function of a maker whose only closure cell is `token`, rebuilt here
     with this very token) re-created on globals `glb` and jitted: with cache=True each
     (qualname, token) gets its own entry in numba's disk cache, in the folder of `group`
     ((label, source files): sim/compile_cache.py; by default found from `glb`). Reusable by
-    other templates (strategies/search.py builds its per-game players the same way)."""
+    other makers (strategies/search.py builds its per-game players the same way)."""
     copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = _SAFE.sub("_", qualname)
     copy.__module__ = __name__
@@ -401,6 +418,72 @@ def user_choose_for(user_functions):
     return njit(env["user_choose"], error_model="numpy", nogil=True)
 
 
+def model_globals(model) -> dict:
+    """The contract's functions (MODEL_FUNCTIONS) and constants (MODEL_CONSTANTS, as ints) of
+    `model` by name: the part of a kernel's globals that names the game."""
+    glb = {name: getattr(model, name) for name in MODEL_FUNCTIONS}
+    glb.update({name: int(getattr(model, name)) for name in MODEL_CONSTANTS})
+    return glb
+
+
+def kernel_globals(model, choose_builtin, n_builtin: int) -> dict:
+    """The globals every harness kernel of a game reads: the model's names, the built-ins'
+    dispatcher and the harness's own constants (the kernels' callees are added per kernel)."""
+    seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
+    return {"np": np, "game_seed_nb": game_seed_nb, "assign_stream_nb": assign_stream_nb,
+            "randint_nb": randint_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
+            "N_BUILTIN": int(n_builtin), "choose_builtin": choose_builtin,
+            **model_globals(model)}
+
+
+def _kernel(maker, token, glb, extra, group, cache=True, nogil=False, name=None):
+    """maker(token)'s kernel jitted on the globals glb and extra (its callees), under the
+    qualname `<name>__<token>` (name: the kernel's own by default)."""
+    fn = maker(token)
+    return instantiate(fn, token, {**glb, **extra}, f"{name or fn.__name__}__{token}",
+                       cache=cache, nogil=nogil, group=group)
+
+
+def _rollout_kernel(glb, token, group):
+    """rollout_nb over its own play loop, which answers the built-in ids only: shared by every
+    variant of the game (a search player calls it), so always cached, in the game's folder."""
+    no_other = {"user_choose": unknown_choose_nb, "search_choose": unknown_choose_nb}
+    others = _kernel(_make_others, token, glb, no_other, group)
+    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others}, group)
+    return _kernel(_make_rollout, token, glb, {"PLAY_ON": play_on}, group)
+
+
+def _variant(user_functions, search_choose, cache_users: bool) -> tuple:
+    """(the variant's part of the token, whether its kernels are cached on disk): built-ins
+    only or with user functions, with or without the search players. Kernels around user
+    functions are cached (the token then holds a hash of the user files) unless a function
+    has no source file or cache_users is off."""
+    users = bool(user_functions)
+    variant = ("user" if users else "builtin") + ("+search" if search_choose is not None else "")
+    cache = not users or (cache_users and all(source_file(f) for f in user_functions))
+    if users and cache:
+        variant += "-" + source_token("u", *user_functions)
+    return variant, cache
+
+
+def _entry_kernels(glb, token, chooser, group, cache: bool, nogil: bool) -> tuple:
+    """(decide, play_games, checked_games, trace_assigned) of one variant, over the play loop
+    that asks the players of `chooser` (user and search dispatchers). Every way of playing a
+    chunk is play_games (an `assigned` array of zeros when nothing is assigned; the checked
+    one is the same code with CHECK on), every trace trace_assigned; a command compiles only
+    what it calls."""
+    others = _kernel(_make_others, token, glb, chooser, group, cache, nogil)
+    decide = _kernel(_make_decide, token, glb, {"OTHERS": others}, group, cache, nogil)
+    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others}, group, cache, nogil)
+    play_games = _kernel(_make_play_games, token, glb, {"PLAY_ON": play_on, "CHECK": False},
+                         group, cache, nogil)
+    checked_games = _kernel(_make_play_games, token, glb, {"PLAY_ON": play_on, "CHECK": True},
+                            group, cache, nogil, name="checked_games_nb")
+    trace_assigned = _kernel(_make_trace_assigned, token, glb, {"PLAY_ON": play_on}, group,
+                             cache, nogil)
+    return decide, play_games, checked_games, trace_assigned
+
+
 _BUILT: dict = {}
 
 
@@ -424,58 +507,21 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     if missing:
         raise AttributeError(f"{getattr(model, '__name__', model)} lacks {', '.join(missing)}")
     base_token = source_token(game_key, model, choose_builtin)
-    users = bool(user_functions)
-    variant = ("user" if users else "builtin") + ("+search" if search_choose is not None else "")
-    cache = not users or (cache_users and all(source_file(f) for f in user_functions))
-    if users and cache:
-        variant += "-" + source_token("u", *user_functions)
+    variant, cache = _variant(user_functions, search_choose, cache_users)
     platform = (model, choose_builtin) + ((search_choose,) if search_choose is not None else ())
     game_group = kernel_group(game_key, platform)
-    group = kernel_group(game_key, platform, user_functions) if users else game_group
-    seats = max(HARNESS_SEATS, int(getattr(model, "MAX_PLAYERS", 0)))
-    glb = {"np": np, "game_seed_nb": game_seed_nb, "assign_stream_nb": assign_stream_nb,
-           "randint_nb": randint_nb, "SEARCH_BASE": SEARCH_BASE, "SEATS": seats,
-           "N_BUILTIN": int(n_builtin), "choose_builtin": choose_builtin}
-    for name in MODEL_FUNCTIONS:
-        glb[name] = getattr(model, name)
-    for name in MODEL_CONSTANTS:
-        glb[name] = int(getattr(model, name))
-
-    def make(funcs, name, token, extra, cache_it, nogil, where=group):
-        g = dict(glb)
-        g.update(extra)
-        return instantiate(funcs[name], token, g, f"{name}__{token}", cache=cache_it,
-                           nogil=nogil, group=where)
-
-    # the rollout chain: built-ins only, always cached (shared by every variant)
-    rtoken = f"{base_token}-rollout"
-    rf = _template(rtoken)
-    r_decide = make(rf, "others_nb", rtoken, {"user_choose": unknown_choose_nb,
-                                             "search_choose": unknown_choose_nb}, True, False,
-                    game_group)
-    r_play_on = make(rf, "play_on_nb", rtoken, {"DECIDE": r_decide}, True, False, game_group)
-    rollout = make(rf, "rollout_nb", rtoken, {"PLAY_ON": r_play_on}, True, False, game_group)
-
-    token = f"{base_token}-{variant}"
-    tf = _template(token)
+    group = kernel_group(game_key, platform, user_functions) if user_functions else game_group
+    glb = kernel_globals(model, choose_builtin, n_builtin)
+    rollout = _rollout_kernel(glb, f"{base_token}-rollout", game_group)
     # kernels that may run long inside one call release the GIL, so that Ctrl-C reaches the
     # main thread while a chunk plays in another (sim/processes.py): a user's strategy (it
     # may loop), the search players (a chunk of a few games takes seconds)
-    nogil = users or search_choose is not None
+    nogil = bool(user_functions) or search_choose is not None
     chooser = {"user_choose": user_choose_for(tuple(user_functions)),
                "search_choose": search_choose if search_choose is not None else unknown_choose_nb}
-    others = make(tf, "others_nb", token, chooser, cache, nogil)
-    decide = make(tf, "decide_nb", token, {"OTHERS": others}, cache, nogil)
-    play_on = make(tf, "play_on_nb", token, {"DECIDE": others}, cache, nogil)
-    # entry kernels: every way of playing a chunk is play_games (an `assigned` array of
-    # zeros when nothing is assigned; the checked one is the same code with CHECK on), every
-    # trace trace_assigned; a command compiles only what it calls
-    play_games = make(tf, "play_games_nb", token, {"PLAY_ON": play_on, "CHECK": False},
-                      cache, nogil)
-    checked_games = instantiate(tf["play_games_nb"], token, {
-        **glb, **chooser, "PLAY_ON": play_on, "CHECK": True}, f"checked_games_nb__{token}",
-        cache=cache, nogil=nogil, group=group)
-    trace_assigned = make(tf, "trace_assigned_nb", token, {"PLAY_ON": play_on}, cache, nogil)
+    token = f"{base_token}-{variant}"
+    decide, play_games, checked_games, trace_assigned = _entry_kernels(
+        glb, token, chooser, group, cache, nogil)
     kernels = Kernels(
         play_chunk=Entry(play_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
         checked_chunk=Entry(checked_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),

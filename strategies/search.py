@@ -281,34 +281,17 @@ def _make_mcts(token):
         if iters < 1:
             iters = 1
         rollout_id = int(params[P_ROLLOUT])
-        c = params[P_C]
         depth = int(params[P_DEPTH])
-        widen = params[P_WIDEN]
-        ranked = params[P_RANKED] > 0.0
-        cand = int(params[P_CANDIDATES])
         margin = params[P_MARGIN]
-        tree = int(params[P_TREE])
         worlds = int(params[P_WORLDS])
         n_players = int(params[P_NPLAYERS])
         rparams = params[P_ROLL_PARAMS:].copy()
-        cap = iters + 1
-        # the tree: node 0 is the root (the seat's present decision)
-        parent = np.full(cap, -1, np.int64)
-        first = np.full(cap, -1, np.int64)    # first child
-        nxt = np.full(cap, -1, np.int64)      # next sibling
-        code = np.zeros(cap, np.int64)        # option code of the edge into the node
-        mover = np.zeros(cap, np.int64)       # seat that chose it
-        dkind = np.zeros(cap, np.int64)       # decision kind it answered
-        visits = np.zeros(cap, np.float64)
-        avail = np.zeros(cap, np.float64)     # times it was legal when its parent was visited
-        value = np.zeros(cap, np.float64)     # summed win share of `mover`
+        tree = new_tree_nb(iters + 1)     # node 0 is the root (the seat's present decision)
+        parent, first, nxt, code, mover, dkind, visits, avail, value = tree
         n_nodes = 1
-        path = np.zeros(cap, np.int64)
+        path = np.zeros(iters + 1, np.int64)
         w = np.empty(1, dtype=STATE_DTYPE)
         opts = np.zeros(MAX_OPTIONS, np.int64)
-        child_of = np.zeros(MAX_OPTIONS, np.int64)
-        untried = np.zeros(MAX_OPTIONS, np.int64)     # ranked: the untried options' codes
-        untried_at = np.zeros(MAX_OPTIONS, np.int64)  # and their indices in opts
         ctx2 = np.zeros(CTX_LEN, np.int64)
         keep2 = np.zeros(KEEP_LEN, np.float64)
         out = np.zeros(MAX_SEATS, np.float64)
@@ -333,48 +316,9 @@ def _make_mcts(token):
             fresh_world_nb(tables, s, wr, seat, wseeds[0], ctx, keep, ctx2, keep2)
         for _it in range(iters):
             iteration_world_nb(tables, s, w, wr, seat, worlds, ctx, keep, ctx2, keep2)
-            node = 0
-            n_path = 1
-            path[0] = 0
-            steps = 0
-            expanded = False
-            # selection and expansion
-            while not is_over_nb(w[0]) and not expanded:
-                if depth > 0 and steps >= depth:
-                    break
-                if tree > 0 and steps >= tree:
-                    break
-                p = to_move_nb(w[0])
-                d = decision_nb(w[0])
-                n = legal_nb(tables, w[0], opts)
-                context_nb(tables, w[0], ctx2, keep2)
-                n_new = legal_children_nb(first, nxt, mover, dkind, code, avail, node, p, d,
-                                          opts, n, child_of)
-                if may_grow_nb(n, n_new, n_nodes, cap, widen, cand, visits[node]):
-                    choice = expansion_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
-                                          child_of, n_new, untried, untried_at, ranked, rs,
-                                          ctx2, keep2)
-                    add_child_nb(parent, first, nxt, code, mover, dkind, avail, node, n_nodes,
-                                 opts[choice], p, d)
-                    node = n_nodes
-                    n_nodes += 1
-                    expanded = True
-                else:
-                    choice = ucb_choice_nb(child_of, n, visits, value, avail, c)
-                    if choice == -1:     # no child legal here yet and none may be added
-                        break
-                    node = child_of[choice]
-                path[n_path] = node
-                n_path += 1
-                cc = opts[choice]
-                if worlds > 0 and steps == 0:
-                    # the chosen root child's next world (its k-th visit: world k mod W)
-                    root_child_world_nb(tables, s, w, wr, seat,
-                                        wseeds[int(visits[node]) % worlds], cc, opts, ctx,
-                                        keep, ctx2, keep2)
-                default_keep_nb(tables, w[0], keep2)
-                apply_nb(tables, w[0], cc, keep2, trace, tn)
-                steps += 1
+            n_nodes, n_path, steps = descend_nb(params, rparams, tables, s, w, wr, seat,
+                                                wseeds, tree, n_nodes, path, rs, opts, ctx,
+                                                keep, ctx2, keep2, trace, tn)
             # simulation
             left = -1
             if depth > 0:
@@ -393,6 +337,75 @@ def _make_mcts(token):
         return most_visited_nb(options, n_options, seat, first, nxt, code, mover, visits,
                                value)
     return mcts_nb
+
+
+def _make_descend(token):
+    def descend_nb(params, rparams, tables, s, w, wr, seat, wseeds, tree, n_nodes, path, rs,
+                   opts, ctx, keep, ctx2, keep2, trace, tn):
+        """Selection and expansion: one iteration's way down `tree` (new_tree_nb's arrays,
+        n_nodes of them in use), playing its moves on the world w[0]. At each decision the
+        node's children legal in this world are found; while the node may grow one is added
+        (the rollout policy's order, expansion_nb) and the way down ends there, else UCB1
+        picks among them. It also ends when the game does, `depth` or `tree` decisions below
+        the root (params), or when no child is legal and none may be added. With fixed
+        worlds the root's move is played in the chosen root child's own world.
+        path[:n_path] = the nodes passed, the root first. Returns (n_nodes, n_path, steps)."""
+        _ = token
+        parent, first, nxt, code, mover, dkind, visits, avail, value = tree
+        rollout_id = int(params[P_ROLLOUT])
+        c = params[P_C]
+        depth = int(params[P_DEPTH])
+        widen = params[P_WIDEN]
+        ranked = params[P_RANKED] > 0.0
+        cand = int(params[P_CANDIDATES])
+        tree_depth = int(params[P_TREE])
+        worlds = int(params[P_WORLDS])
+        cap = parent.shape[0]
+        child_of = np.zeros(MAX_OPTIONS, np.int64)
+        untried = np.zeros(MAX_OPTIONS, np.int64)     # ranked: the untried options' codes
+        untried_at = np.zeros(MAX_OPTIONS, np.int64)  # and their indices in opts
+        node = 0
+        n_path = 1
+        path[0] = 0
+        steps = 0
+        expanded = False
+        while not is_over_nb(w[0]) and not expanded:
+            if depth > 0 and steps >= depth:
+                break
+            if tree_depth > 0 and steps >= tree_depth:
+                break
+            p = to_move_nb(w[0])
+            d = decision_nb(w[0])
+            n = legal_nb(tables, w[0], opts)
+            context_nb(tables, w[0], ctx2, keep2)
+            n_new = legal_children_nb(first, nxt, mover, dkind, code, avail, node, p, d, opts,
+                                      n, child_of)
+            if may_grow_nb(n, n_new, n_nodes, cap, widen, cand, visits[node]):
+                choice = expansion_nb(rollout_id, rparams, tables, w[0], p, d, opts, n,
+                                      child_of, n_new, untried, untried_at, ranked, rs, ctx2,
+                                      keep2)
+                add_child_nb(parent, first, nxt, code, mover, dkind, avail, node, n_nodes,
+                             opts[choice], p, d)
+                node = n_nodes
+                n_nodes += 1
+                expanded = True
+            else:
+                choice = ucb_choice_nb(child_of, n, visits, value, avail, c)
+                if choice == -1:     # no child legal here yet and none may be added
+                    break
+                node = child_of[choice]
+            path[n_path] = node
+            n_path += 1
+            cc = opts[choice]
+            if worlds > 0 and steps == 0:
+                # the chosen root child's next world (its k-th visit: world k mod W)
+                root_child_world_nb(tables, s, w, wr, seat, wseeds[int(visits[node]) % worlds],
+                                    cc, opts, ctx, keep, ctx2, keep2)
+            default_keep_nb(tables, w[0], keep2)
+            apply_nb(tables, w[0], cc, keep2, trace, tn)
+            steps += 1
+        return n_nodes, n_path, steps
+    return descend_nb
 
 
 def _make_iteration_world(token):
@@ -440,6 +453,24 @@ def _make_is_legal(token):
 
 
 # --- the tree of mcts_nb: game-independent steps on its arrays ---------------------------
+@njit(cache=True, error_model="numpy")
+def new_tree_nb(cap):
+    """An empty tree of `cap` nodes, as the arrays (parent, first child, next sibling, option
+    code of the edge into the node, seat that chose it, decision kind it answered, visits,
+    availability: times it was legal when its parent was visited, summed value of the seat
+    that moved into it)."""
+    parent = np.full(cap, -1, np.int64)
+    first = np.full(cap, -1, np.int64)
+    nxt = np.full(cap, -1, np.int64)
+    code = np.zeros(cap, np.int64)
+    mover = np.zeros(cap, np.int64)
+    dkind = np.zeros(cap, np.int64)
+    visits = np.zeros(cap, np.float64)
+    avail = np.zeros(cap, np.float64)
+    value = np.zeros(cap, np.float64)
+    return parent, first, nxt, code, mover, dkind, visits, avail, value
+
+
 @njit(cache=True, error_model="numpy")
 def legal_children_nb(first, nxt, mover, dkind, code, avail, node, p, d, opts, n, child_of):
     """child_of[j] = the child of `node` reached by seat p answering decision d with opts[j],
@@ -712,6 +743,7 @@ def build_search(game_key: str, model, choose_builtin):
     g["iteration_world_nb"] = _rebind(_make_iteration_world, token, g, "iteration_world_nb")
     g["root_child_world_nb"] = _rebind(_make_root_child_world, token, g,
                                        "root_child_world_nb")
+    g["descend_nb"] = _rebind(_make_descend, token, g, "descend_nb")
     g["mcts_nb"] = _rebind(_make_mcts, token, g, "mcts_nb")
     choose = _rebind(_make_choose, token, g, "search_choose_nb")
     _BENCH[key] = g
