@@ -1,4 +1,5 @@
-"""Games per second per core of each game's built-in players, before and after a change.
+"""Games per second per core of each game's built-in players (or a named search player, e.g.
+`--strategy mcts`), before and after a change.
 
     python scripts/bench_before_after.py [--commit fc6f2d9] [--games 2000] [--players 4]
                                          [--game sunset --game sagrada ...] [--rounds 2]
@@ -9,7 +10,7 @@ exported with `git archive` into a folder of the temp directory (kept per commit
 a subprocess with its own numba cache there; "after" is this checkout, also in a
 subprocess, with the usual cache (the cache folder is keyed on the sources, so the sides
 never share machine code). Both play the identical games (same seed,
-same game indices, same components, every seat the same built-in) with one worker, through
+same game indices, same components, every seat the same player) with one worker, through
 `spec.play_chunk` (the path of a run, logs excluded); the sides alternate for --rounds
 rounds and the fastest round of each counts. Compile time is excluded (a 2-game warm-up).
 
@@ -41,7 +42,9 @@ for job in jobs:
     spec = get_game(job["game"])
     comp = spec.load_components()
     n = min(max(job["players"], spec.min_players), spec.max_players)
-    names = [c["name"] for c in spec.strategy_catalog() if int(c["id"]) < 1000]
+    # every built-in by default; a search player only when named (it plays far slower)
+    names = [c["name"] for c in spec.strategy_catalog()
+             if int(c["id"]) < 1000 or c["name"] in job["strategies"]]
     names = [n for n in names if not job["strategies"] or n in job["strategies"]]
     for name in names:
         p = spec.prepare(comp, n, [name] * n, 7)
@@ -91,7 +94,8 @@ def main(argv=None) -> int:
                          "before commit's registry that this checkout also has)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--strategy", action="append", dest="strategies", default=[],
-                    help="a built-in to measure (repeatable; default: every built-in)")
+                    help="a player to measure (repeatable; default: every built-in; a "
+                         "search player such as mcts only when named)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="time with the wall clock (default) or the process's CPU time "
                          "(steadier on a loaded machine)")
