@@ -343,12 +343,12 @@ def _make_descend(token):
     def descend_nb(params, rparams, tables, s, w, wr, seat, wseeds, tree, n_nodes, path, rs,
                    opts, ctx, keep, ctx2, keep2, trace, tn):
         """Selection and expansion: one iteration's way down `tree` (new_tree_nb's arrays,
-        n_nodes of them in use), playing its moves on the world w[0]. At each decision the
-        node's children legal in this world are found; while the node may grow one is added
-        (the rollout policy's order, expansion_nb) and the way down ends there, else UCB1
-        picks among them. It also ends when the game does, `depth` or `tree` decisions below
-        the root (params), or when no child is legal and none may be added. With fixed
-        worlds the root's move is played in the chosen root child's own world.
+        n_nodes of them in use), its moves played on the world w[0]. At each decision: the
+        node's children legal in this world; if the node may grow, a new child (expansion_nb)
+        and the way down ends there, else the best of them by UCB1. The way down also ends
+        with the game, `depth` or `tree` decisions below the root (read from params, as the
+        other settings), or when no child is legal here and none may be added. With fixed
+        worlds the root's move continues in the chosen root child's own world.
         path[:n_path] = the nodes passed, the root first. Returns (n_nodes, n_path, steps)."""
         _ = token
         parent, first, nxt, code, mover, dkind, visits, avail, value = tree
