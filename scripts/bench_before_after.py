@@ -84,6 +84,12 @@ def export_commit(commit: str, dest: str) -> None:
     subprocess.run(["tar", "-x", "-C", dest], input=archive.stdout, check=True)
 
 
+def _rate(gps: float) -> str:
+    """Games per second, with two decimals when few (a search player plays a game or two a
+    second)."""
+    return f"{gps:>10.0f}" if gps >= 100 else f"{gps:>10.2f}"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--commit", default="fc6f2d9")
@@ -140,7 +146,7 @@ def main(argv=None) -> int:
             continue
         after = best[(game, players, strategy, "after")]
         same = "yes" if after["digest"] == row["digest"] else "NO"
-        print(f"{game:10} {players:>7} {strategy:12} {row['gps']:>10.0f} {after['gps']:>10.0f} "
+        print(f"{game:10} {players:>7} {strategy:12} {_rate(row['gps'])} {_rate(after['gps'])} "
               f"{after['gps'] / row['gps']:>12.3f}  {same}")
     return 0
 

@@ -292,6 +292,7 @@ def _make_mcts(token):
         path = np.zeros(iters + 1, np.int64)
         w = np.empty(1, dtype=STATE_DTYPE)
         opts = np.zeros(MAX_OPTIONS, np.int64)
+        per_option = np.zeros((3, MAX_OPTIONS), np.int64)    # descend_nb's work rows
         ctx2 = np.zeros(CTX_LEN, np.int64)
         keep2 = np.zeros(KEEP_LEN, np.float64)
         out = np.zeros(MAX_SEATS, np.float64)
@@ -317,8 +318,8 @@ def _make_mcts(token):
         for _it in range(iters):
             iteration_world_nb(tables, s, w, wr, seat, worlds, ctx, keep, ctx2, keep2)
             n_nodes, n_path, steps = descend_nb(params, rparams, tables, s, w, wr, seat,
-                                                wseeds, tree, n_nodes, path, rs, opts, ctx,
-                                                keep, ctx2, keep2, trace, tn)
+                                                wseeds, tree, n_nodes, path, rs, opts,
+                                                per_option, ctx, keep, ctx2, keep2, trace, tn)
             # simulation
             left = -1
             if depth > 0:
@@ -341,7 +342,7 @@ def _make_mcts(token):
 
 def _make_descend(token):
     def descend_nb(params, rparams, tables, s, w, wr, seat, wseeds, tree, n_nodes, path, rs,
-                   opts, ctx, keep, ctx2, keep2, trace, tn):
+                   opts, per_option, ctx, keep, ctx2, keep2, trace, tn):
         """Selection and expansion: one iteration's way down `tree` (new_tree_nb's arrays,
         n_nodes of them in use), its moves played on the world w[0]. At each decision: the
         node's children legal in this world; if the node may grow, a new child (expansion_nb)
@@ -349,7 +350,9 @@ def _make_descend(token):
         with the game, `depth` or `tree` decisions below the root (read from params, as the
         other settings), or when no child is legal here and none may be added. With fixed
         worlds the root's move continues in the chosen root child's own world.
-        path[:n_path] = the nodes passed, the root first. Returns (n_nodes, n_path, steps)."""
+        path[:n_path] = the nodes passed, the root first; per_option: three work rows of
+        MAX_OPTIONS (allocated once per decision, not per iteration: a game's MAX_OPTIONS
+        may be thousands). Returns (n_nodes, n_path, steps)."""
         _ = token
         parent, first, nxt, code, mover, dkind, visits, avail, value = tree
         rollout_id = int(params[P_ROLLOUT])
@@ -361,9 +364,9 @@ def _make_descend(token):
         tree_depth = int(params[P_TREE])
         worlds = int(params[P_WORLDS])
         cap = parent.shape[0]
-        child_of = np.zeros(MAX_OPTIONS, np.int64)
-        untried = np.zeros(MAX_OPTIONS, np.int64)     # ranked: the untried options' codes
-        untried_at = np.zeros(MAX_OPTIONS, np.int64)  # and their indices in opts
+        child_of = per_option[0]
+        untried = per_option[1]       # ranked: the untried options' codes
+        untried_at = per_option[2]    # and their indices in opts
         node = 0
         n_path = 1
         path[0] = 0
