@@ -308,12 +308,14 @@ _SAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def instantiate(fn, token: str, glb: dict, qualname: str, cache: bool = True,
-                nogil: bool = False, group=None):
+                nogil: bool = False, group=None, inline: str = "never"):
     """`fn` (a nested function of a maker whose only closure cell is `token`, rebuilt here
     with this very token) re-created on globals `glb` and jitted: with cache=True each
     (qualname, token) gets its own entry in numba's disk cache, in the folder of `group`
     ((label, source files): sim/compile_cache.py; by default found from `glb`). Reusable by
-    other makers (strategies/search.py builds its per-game players the same way)."""
+    other makers (strategies/search.py builds its per-game players the same way).
+    inline="always": numba inlines the kernel into its callers (a step split out of a hot
+    loop for the reader, compiled as if written in place)."""
     copy = types.FunctionType(fn.__code__, glb, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = _SAFE.sub("_", qualname)
     copy.__module__ = __name__
@@ -321,8 +323,8 @@ def instantiate(fn, token: str, glb: dict, qualname: str, cache: bool = True,
     if group is not None:
         setattr(copy, "_compile_group", group)
     if cache:
-        return njit(cache=True, error_model="numpy", nogil=nogil)(copy)
-    return njit(error_model="numpy", nogil=nogil)(copy)
+        return njit(cache=True, error_model="numpy", nogil=nogil, inline=inline)(copy)
+    return njit(error_model="numpy", nogil=nogil, inline=inline)(copy)
 
 
 def source_file(obj) -> str | None:
