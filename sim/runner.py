@@ -473,11 +473,9 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
     """A joblib Parallel for the backend, and a context manager to run it in."""
     import contextlib
 
-    from joblib import Parallel
-
     n_jobs = min(plan.workers, max(1, len(plan.todo)))
     if backend == "dask":
-        from joblib import parallel_config
+        from joblib import Parallel, parallel_config
         client = _dask_client(scheduler)
         stack = contextlib.ExitStack()
         stack.callback(client.close)
@@ -487,8 +485,14 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if n_jobs == 1:  # in a thread of this process, so that Ctrl-C stops even a looping strategy
         return processes.one_worker, contextlib.nullcontext()
+    from joblib import Parallel
     return (Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
                      pre_dispatch="2 * n_jobs"), contextlib.nullcontext())
+
+
+def _joblib_delayed():
+    from joblib import delayed
+    return delayed
 
 
 def _check_dask() -> None:
@@ -630,7 +634,7 @@ def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progre
                 out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
                 run_id="", chunks=[], todo=tasks)
             parallel, ctx = _parallel(pool_plan, backend, scheduler)
-            from joblib import delayed
+            delayed = processes.delayed if parallel is processes.one_worker else _joblib_delayed()
             with ctx:
                 # loky workers are processes of this machine: they write their own chunks;
                 # dask workers may be other machines: the parent writes what they return
