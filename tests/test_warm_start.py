@@ -3,19 +3,25 @@
 What a warm run does before its first game is imports, the component file, the run folder
 and numba's load of the cached kernels (README, "Instant commands"). The harms guarded here:
 a module of statistics, tables or figures imported on the way to the first game (pandas,
-pyarrow, scipy.stats, matplotlib: a second or more on a loaded machine), and every process
+pyarrow, scipy.stats, matplotlib: a second or more on a loaded machine), every process
 parsing the game's sources again to find its compile-cache folder (sim/compile_cache.py keeps
-each file's imports per version of the file).
+each file's imports per version of the file), and every process that writes a chunk (each
+worker) importing pandas because pyarrow's `pa.array` asks pandas about every array.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 import sim
-from sim import compile_cache
+from sim import compile_cache, runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_BEFORE_THE_FIRST_GAME = ("pandas", "pyarrow", "scipy.stats", "scipy.linalg", "matplotlib",
@@ -91,3 +97,59 @@ def test_without_the_toolkits_own_folder_nothing_is_written(tmp_path, monkeypatc
     assert _imports_of(module) == (("os", (), 0),)
     assert sorted(os.listdir(tmp_path)) == ["kernel.py"]
     compile_cache._imports.cache_clear()
+
+
+CHUNK_PROBE = """
+import json, os, sys, tempfile
+sys.path.insert(0, {root!r})
+import numpy as np
+from sim import runner
+class Prepared:
+    game, n_players, strategy_names, assigned = "toy", 2, ["b", "a"], None
+cols = {{"game": np.arange(4) // 2, "seat": np.tile([0, 1], 2), "score": np.ones(4),
+        "counts": np.ones((4, 3), np.int16), "won": np.array([True, False, False, True])}}
+out = tempfile.mkdtemp()
+os.makedirs(os.path.join(out, runner.CHUNK_DIR))
+record = runner._write_chunk(runner._to_table(cols, Prepared, "run", 0, 2), out, 0, 2)
+print(json.dumps({{"rows": record["rows"], "pandas": "pandas" in sys.modules}}))
+"""
+
+
+def test_a_chunk_is_built_and_written_without_importing_pandas():
+    res = subprocess.run([sys.executable, "-c", CHUNK_PROBE.format(root=ROOT)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == {"rows": 4, "pandas": False}
+
+
+class _Prepared:
+    game, n_players, strategy_names, assigned = "toy", 2, ["b", "a"], None
+
+
+def test_a_chunk_holds_what_pa_array_would_make_of_the_columns_to_the_byte():
+    """The same table and the same Parquet bytes as converting each column with pa.array
+    (the logs' SHA-256 do not change), for every kind of column a game records."""
+    cols = {"game": np.arange(6) // 2, "seat": np.tile([0, 1], 3),
+            "strategy": np.array([0, 1, 1, 0, 0, 1], np.int32),
+            "score": np.arange(6, dtype=np.float64) / 3, "share": np.full(6, np.nan),
+            "won": np.array([True, False, True, True, False, False]),
+            "small": np.arange(6, dtype=np.int8) - 3, "code": np.arange(6, dtype=np.uint64),
+            "counts": np.arange(12, dtype=np.int16).reshape(6, 2)[:, ::-1]}
+    got = runner._to_table(cols, _Prepared, "run-1", 0, 3)
+    want = {"run_id": pa.DictionaryArray.from_arrays(np.zeros(6, np.int32), pa.array(["run-1"])),
+            "game": pa.array(cols["game"].astype(np.int64)),
+            "seat": pa.array(cols["seat"].astype(np.int64)),
+            "strategy": pa.DictionaryArray.from_arrays(cols["strategy"], pa.array(["a", "b"]))}
+    for name in ("score", "share", "won", "small", "code"):
+        want[name] = pa.array(cols[name])
+    want["counts"] = pa.FixedSizeListArray.from_arrays(
+        pa.array(np.ascontiguousarray(cols["counts"]).ravel()), 2)
+    want = pa.table(want)
+    assert got.schema.equals(want.schema)
+    for name in want.column_names:      # Arrow never finds NaN equal to NaN: that column is
+        if name != "share":             # checked by the bytes below
+            assert got[name].equals(want[name]), name
+    written, expected = io.BytesIO(), io.BytesIO()
+    pq.write_table(got, written)
+    pq.write_table(want, expected)
+    assert written.getvalue() == expected.getvalue()
