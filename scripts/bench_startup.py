@@ -8,8 +8,10 @@ Prints one table, each figure measured in a child process (as a user's command w
 
 * `balance --help`, `games`, `strategies sunset`, `components sunset`: wall time and peak
   memory (the child's maximum resident set, from the OS).
-* cold compile per game: `balance run GAME --games 200 --workers 1` in a fresh, empty numba
-  cache folder (a temporary folder, removed afterwards), with where numba's time went: LLVM's
+* cold compile per game: `balance run GAME --games 200 --workers 1` in a fresh, empty cache
+  home (XDG_CACHE_HOME: numba's kernels and the toolkit's own small caches, as on a machine
+  where the toolkit never ran; a temporary folder, removed afterwards; the bytecode cache on,
+  as for a user), with where numba's time went: LLVM's
   optimisation passes (summed over every compiled function), the number of functions
   compiled, and how many function bodies LLVM optimised and emitted in all (a callee is
   linked, optimised and emitted again into every kernel that calls it: the ratio of the two
@@ -18,7 +20,8 @@ Prints one table, each figure measured in a child process (as a user's command w
   issue's warm start `balance run sunset --games 2000 --workers 1` (in that cache folder, or
   in the toolkit's own with `--skip-cold`, filled by one run first).
 * the second run of a user strategy file (`--user-file`, Sunset's worked example by
-  default): the first run compiles its play loop, then `--rounds` runs load it from the cache.
+  default): the first run (in a fresh cache home) compiles its play loop, then `--rounds`
+  runs load it from the cache.
 
 Every run of the play gives two times: from the process's start to its first game played
 (the runner enters the play of the chunks, after the kernels are loaded and the two-game
@@ -146,10 +149,17 @@ def _rounds(cmd: list, checkout: str, env: dict, out: str, rounds: int) -> tuple
 
 
 def _env(cache: str | None) -> dict:
+    """The child's environment. `cache`: a fresh cache home (XDG_CACHE_HOME) for the child, so
+    that it starts as on a machine where the toolkit never ran: no kernels, and none of the
+    toolkit's own small caches (the contract's names, each file's imports, the last compile's
+    time), which it then writes there as it would in ~/.cache. (NUMBA_CACHE_DIR would leave
+    those out for good: the toolkit keeps them only in its own folder, so every run would
+    parse the sources again, which a designer's runs do not.)"""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
+           if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "XDG_CACHE_HOME")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)   # the bytecode cache on, as for a user
     if cache:
-        env["NUMBA_CACHE_DIR"] = cache
+        env["XDG_CACHE_HOME"] = cache
     return env
 
 
