@@ -15,8 +15,9 @@ in:
 * any other cached function (sim/rng.py, a test's toy game, a user's own @njit helper):
   `<module>-<hash>` over its file and what it imports.
 
-Imports are read from the source (module level, `ast`), not executed; files of installed
-packages (numpy, numba) are not hashed, as numba does not either.
+Imports are read from the source (module level, `ast`), not executed, once per version of
+each file (IMPORTS_FILE in the toolkit's cache folder); files of installed packages (numpy,
+numba) are not hashed, as numba does not either.
 
 numba finds these folders through `FolderPerGameLocator`, which sim/__init__.py names in
 NUMBA_CACHE_LOCATOR_CLASSES. Under the toolkit's own folder (~/.cache/balance-toolkit/kernels)
