@@ -153,3 +153,22 @@ def test_a_chunk_holds_what_pa_array_would_make_of_the_columns_to_the_byte():
     pq.write_table(got, written)
     pq.write_table(want, expected)
     assert written.getvalue() == expected.getvalue()
+
+
+def test_a_worker_keeps_the_toolkits_own_caches(tmp_path):
+    """A process started by the toolkit (a loky worker, `balance warm`'s processes) inherits
+    the NUMBA_CACHE_DIR its parent chose: that is still the toolkit's own folder, with its
+    small caches (the contract's names, each file's imports), or every worker would parse
+    every game's sources again. A folder the user chose stays without them."""
+    probe = "import sim; print(sim.TOOL_CACHE_ROOT)"
+    base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    own = tmp_path / "balance-toolkit"
+    for numba_dir, want in ((None, str(own)), (str(own / "kernels"), str(own)),
+                            (str(tmp_path / "mine"), "None")):
+        env = dict(base, XDG_CACHE_HOME=str(tmp_path))
+        if numba_dir:
+            env["NUMBA_CACHE_DIR"] = numba_dir
+        res = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.strip() == want, (numba_dir, res.stdout)
