@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from analysis import game_shape as gs
-from analysis.stats import z_value
+from sim.stats import z_value
 
 
 def frame(games: dict) -> pd.DataFrame:
