@@ -29,7 +29,7 @@ from analysis.metadata import component_name, game_metadata, normalise, value_te
 from analysis.tables import dominant, head_to_head, win_table
 from analysis.tables import ratings as rating_table
 from analysis.ratings import RATING_PRIOR  # noqa: F401  (the one prior, kept for callers)
-from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
+from sim.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
                             proportion_test, wilson_interval, z_value)
 from sim.game_api import ToolkitError
 
@@ -101,12 +101,12 @@ class BalanceAnalysis:
 
 
 # --- helpers ------------------------------------------------------------------------------
-# the one formatting module (analysis/formatting.py), under the short names the report
+# the one formatting module (sim/formatting.py), under the short names the report
 # modules use
-from analysis.formatting import num  # noqa: E402,F401
-from analysis.formatting import p_text as fmt_p  # noqa: E402
-from analysis.formatting import share as pct  # noqa: E402
-from analysis.formatting import share_interval as pct_interval  # noqa: E402
+from sim.formatting import num  # noqa: E402,F401
+from sim.formatting import p_text as fmt_p  # noqa: E402
+from sim.formatting import share as pct  # noqa: E402
+from sim.formatting import share_interval as pct_interval  # noqa: E402
 
 
 def seat_label(seat: int) -> str:

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.findings import Note
-from analysis.stats import wilson_interval, z_value
+from sim.stats import wilson_interval, z_value
 from analysis.tables import GROUPINGS, fair_share_table
 
 MAX_VALUES = 40

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from analysis.stats import z_value
+from sim.stats import z_value
 
 # "not chosen by these players": chosen in fewer than 5% of the decisions where it was an
 # option (a card the players take now and then is still a choice they make)

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from analysis.stats import newcombe_difference, wilson_interval, z_value
+from sim.stats import newcombe_difference, wilson_interval, z_value
 
 # the take rate moves by less than half a percentage point per point of value, interval
 # included: the players do not respond to the value (a card taken in 75% of games whose take

@@ -16,14 +16,14 @@ import pandas as pd
 from analysis.cards import baseline_name, card_sums, gap_from_sums, taker_gap
 from analysis.metadata import component_name
 from analysis.cards import per_game as per_game_taken
-from analysis.stats import holm, mean_interval, wilson_interval, z_test_p, z_value
+from sim.stats import holm, mean_interval, wilson_interval, z_test_p, z_value
 from analysis.tables import aggregate_frame
 
 Z = z_value(0.95)
 
 
 def mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    """(mean, low, high) of per-game values (analysis.stats.mean_interval)."""
+    """(mean, low, high) of per-game values (sim.stats.mean_interval)."""
     return mean_interval(values, 0.95)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.stats import z_value
+from sim.stats import z_value
 
 DECISIVE_SHARE = 0.95     # the leader "can be called" when leads this large won this often
 

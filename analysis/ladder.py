@@ -48,7 +48,7 @@ import pandas as pd
 
 from analysis.metadata import component_name
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
-from analysis.stats import wilson_interval, z_value
+from sim.stats import wilson_interval, z_value
 
 ELO = 400.0 / math.log(10.0)
 MCTS_PREFIX = "mcts-"
@@ -194,7 +194,7 @@ VERDICT_COLUMNS = ["verdict", "level_base", "verdict_base", "level_top", "verdic
 def _share_effects(label, base_row, top_row, fair, confidence):
     """A seat's or start position's effect (win share minus the fair share) at both levels
     and the difference of the shares (Newcombe's interval)."""
-    from analysis.stats import newcombe_difference
+    from sim.stats import newcombe_difference
     d, lo, hi = newcombe_difference(top_row["wins"], top_row["rows"], base_row["wins"],
                                     base_row["rows"], confidence)
     return {"verdict": label, "unit": "pp",

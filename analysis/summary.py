@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analysis.stats import z_value
+from sim.stats import z_value
 
 
 @dataclass

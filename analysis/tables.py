@@ -6,7 +6,7 @@ API and the CLI all build their win shares, head-to-head shares and ratings here
                                              score_mean/sd/se/min/max, rank_mean, games
     head_to_head(agg, idx, names, conf)      P(a finishes ahead of b): the POOLED ratio over
                                              every seat pair where a and b met (ties 1/2), with
-                                             an interval over games (analysis.stats.ratio_interval)
+                                             an interval over games (sim.stats.ratio_interval)
     ratings(agg, idx, names, conf)           Plackett-Luce (analysis/ratings.py, RATING_PRIOR)
     aggregate_run(folders) / aggregate_frame(df)  the aggregation of opened run folders or of a DataFrame
 """
@@ -20,7 +20,7 @@ import pandas as pd
 from analysis.aggregate import RunAggregates, aggregate_logs, new_aggregates
 from analysis.findings import Note
 from analysis.ratings import RATING_PRIOR, expand_ties, fit_plackett_luce
-from analysis.stats import ratio_interval, wilson_interval, z_value
+from sim.stats import ratio_interval, wilson_interval, z_value
 
 GENERIC_META = {"cards": [], "score_components": [], "length_column": None, "length_unit": "",
                 "end_reason_names": []}
@@ -244,10 +244,10 @@ def fair_share_table(rows, wins, players: int, confidence: float = 0.95, alpha: 
                      grouping: str = "before") -> pd.DataFrame:
     """One family of groups (the seats, the start positions, the values of a breakdown): per
     group rows, wins, win_share with its Wilson interval, the score test against the fair
-    share 1/players (analysis.stats.proportion_test), Holm's correction across the groups of
+    share 1/players (sim.stats.proportion_test), Holm's correction across the groups of
     this family, and the verdict of its grouping (GROUPINGS). The one definition of the start
     position table and of every fair-share test of the toolkit."""
-    from analysis.stats import holm, proportion_test
+    from sim.stats import holm, proportion_test
     n = np.asarray(rows, dtype=float)
     w = np.asarray(wins, dtype=float)
     fair = 1.0 / players if players > 0 else float("nan")

@@ -2,7 +2,7 @@
 terminal lines: a header saying what was read, then one row per strategy and card type."""
 from __future__ import annotations
 
-from analysis import formatting as fmt
+from sim import formatting as fmt
 
 HEADERS = ["strategy", "card type", "cards", "taken", "coverage", "seat-games",
            "never taken"]

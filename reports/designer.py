@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from analysis import formatting as F
+from sim import formatting as F
 from analysis.cards import BASELINE as CARD_BASELINE
 from analysis.designer import Comparison, SweepResult
-from analysis.stats import z_value
+from sim.stats import z_value
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png, short_names
 from reports.output import ReportFolder, render_into
@@ -19,7 +19,7 @@ Z95 = z_value(0.95)
 PALETTE = ["#3b6fb6", "#c44e52", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#8c8c8c"]
 
 
-# the one formatting module (analysis/formatting.py): the same form as the run report
+# the one formatting module (sim/formatting.py): the same form as the run report
 _pct = F.share
 _pci = F.share_interval
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from analysis import formatting as F
+from sim import formatting as F
 from analysis.metadata import component_name
 from analysis.balance import BalanceAnalysis, fmt_p, num, pct, pct_interval
 from reports.figures import Figure, make_figures
@@ -47,7 +47,7 @@ class Document:
     sections: list
 
 
-# the one formatting module (analysis/formatting.py): the terminal shows the same strings
+# the one formatting module (sim/formatting.py): the terminal shows the same strings
 _p = F.p_value
 _interval = F.interval
 _signed = F.signed

@@ -9,11 +9,11 @@ and the HTML report print.
     verdict_lines(a)   every verdict line of a BalanceAnalysis, in reading order
     flag_lines(a)      every flag's text
 
-Numbers are written by the one formatting module (analysis/formatting.py).
+Numbers are written by the one formatting module (sim/formatting.py).
 """
 from __future__ import annotations
 
-from analysis import formatting as F
+from sim import formatting as F
 from analysis.cards import baseline_name, response_word
 from analysis.findings import Finding
 from analysis.metadata import component_name

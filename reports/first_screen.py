@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from analysis import formatting as F
+from sim import formatting as F
 from analysis.metadata import component_name, value_text
 from reports.figures import (BLUE, GREY, RED, Figure, mini_effect_chart, mini_share_chart,
                              short_names)

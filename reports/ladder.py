@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from analysis import formatting as fmt
+from sim import formatting as fmt
 from analysis.ladder import LadderResult
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, RED, Figure, _new, _png
@@ -89,7 +89,7 @@ def ladder_verdict_lines(res: LadderResult) -> list:
             word = "weaker than"
         else:
             word = "not distinguishable from"
-        # the one number format of every report (analysis/formatting.py)
+        # the one number format of every report (sim/formatting.py)
         out.append(f"{row.level} wins {fmt.share_interval(row.win_share, row.win_low, row.win_high)}"
                    f" against {res.players - 1} x {res.reference} "
                    f"(fair {fmt.fair_share(fair)}): {word} {res.reference}.")

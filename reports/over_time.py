@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis import formatting as F
+from sim import formatting as F
 from analysis import game_shape as gs
 from reports.figures import BLUE, GREY, Figure, _new, _png
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis import formatting as F
+from sim import formatting as F
 from reports.document import Document, Section, Table
 from reports.figures import BLUE, GREY, Figure, _new, _png, short_names
 from reports.first_screen import VERDICT_COLORS, _fairness_rows

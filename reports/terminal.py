@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 
-from analysis import formatting as F
+from sim import formatting as F
 from analysis.summary import Summary
 
 

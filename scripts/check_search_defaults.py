@@ -30,8 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 def check(game: str, player: str, players: int, n: int, seed: int, workers, out) -> bool:
     from scipy.stats import binom
 
-    from analysis.formatting import share_interval
-    from analysis.stats import wilson_interval
+    from sim.formatting import share_interval
+    from sim.stats import wilson_interval
     from sim.api import run
     from sim.registry import get_game
 

@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from analysis.stats import wilson_interval  # noqa: E402
+from sim.stats import wilson_interval  # noqa: E402
 from sim.games.surfers import SPEC  # noqa: E402
 
 Z95 = 1.959964

@@ -5,7 +5,7 @@
 
 Plays G games with NAME in every seat (or reads DIR when it already holds that run) and
 prints, per seat, the win share (ties split) with its 95% Wilson interval and the two-sided
-test against the fair share 1/N, Holm-adjusted over the seats (analysis.stats: the summary's
+test against the fair share 1/N, Holm-adjusted over the seats (sim.stats: the summary's
 definitions); then, where the logs have a start-position column (start_order, start_position),
 the win share of each start position, and of each seat within each start position. With the
 same strategy in every seat and a random start player the seats are exchangeable: a seat
@@ -29,8 +29,8 @@ START_COLUMNS = ("start_order", "start_position")
 
 
 def share_lines(df, by, fair):
-    from analysis.formatting import share_interval
-    from analysis.stats import holm, proportion_test, wilson_interval
+    from sim.formatting import share_interval
+    from sim.stats import holm, proportion_test, wilson_interval
     g = df.groupby(by)["win"]
     wins, n = g.sum().to_numpy(float), g.size().to_numpy(float)
     lo, hi = wilson_interval(wins, n)

@@ -28,11 +28,17 @@ TOOL_CACHE_ROOT = None   # ~/.cache/balance-toolkit when the toolkit chose the c
 LOCATORS = ("sim.compile_cache.FolderPerGameLocator,UserProvidedCacheLocator,"
             "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
 
+_base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+_own = os.path.join(_base, "balance-toolkit")
 if "NUMBA_CACHE_DIR" not in os.environ:
-    _base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    TOOL_CACHE_ROOT = os.path.join(_base, "balance-toolkit")
+    TOOL_CACHE_ROOT = _own
     # the same folder as sim.compile_cache.tool_folder() (which pruning compares against)
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(TOOL_CACHE_ROOT, "kernels")
+elif os.path.realpath(os.environ["NUMBA_CACHE_DIR"]) == os.path.realpath(
+        os.path.join(_own, "kernels")):
+    # the toolkit's own folder, inherited (a worker process, `balance warm`'s processes) or
+    # named: its small caches too (each of them parsed every game's sources again: 0.2 s)
+    TOOL_CACHE_ROOT = _own
 os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES", LOCATORS)
 if "numba" in sys.modules:  # numba read its settings already: tell it directly
     sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

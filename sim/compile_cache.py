@@ -15,8 +15,9 @@ in:
 * any other cached function (sim/rng.py, a test's toy game, a user's own @njit helper):
   `<module>-<hash>` over its file and what it imports.
 
-Imports are read from the source (module level, `ast`), not executed; files of installed
-packages (numpy, numba) are not hashed, as numba does not either.
+Imports are read from the source (module level, `ast`), not executed, once per version of
+each file (IMPORTS_FILE in the toolkit's cache folder); files of installed packages (numpy,
+numba) are not hashed, as numba does not either.
 
 numba finds these folders through `FolderPerGameLocator`, which sim/__init__.py names in
 NUMBA_CACHE_LOCATOR_CLASSES. Under the toolkit's own folder (~/.cache/balance-toolkit/kernels)
@@ -30,6 +31,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import json
 import os
 import shutil
 import sys
@@ -58,7 +60,25 @@ def _installed(path: str) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _imports(path: str, mtime: float, size: int) -> tuple:
-    """(module name, imported names, level) of each module-level import of `path`."""
+    """(module name, imported names, level) of each module-level import of `path`: parsed
+    once per version of the file (its SHA-256), kept in the toolkit's cache folder."""
+    try:
+        digest = _file_digest(path, mtime, size).hex()
+    except OSError:
+        return ()
+    stored = _stored_imports().get(path)
+    if isinstance(stored, list) and len(stored) == 2 and stored[0] == digest:
+        try:
+            return tuple((str(m), tuple(map(str, names)), int(level))
+                         for m, names, level in stored[1])
+        except (TypeError, ValueError):
+            pass                   # a damaged entry: parsed again below
+    found = _parsed_imports(path)
+    _store_imports(path, digest, found)
+    return found
+
+
+def _parsed_imports(path: str) -> tuple:
     try:
         tree = ast.parse(Path(path).read_bytes())
     except (OSError, SyntaxError, ValueError):
@@ -78,6 +98,56 @@ def _imports(path: str, mtime: float, size: int) -> tuple:
                     visit(handler.body)
     visit(tree.body)
     return tuple(found)
+
+
+# The imports each source file makes, kept in the toolkit's own cache folder per version of
+# the file (its SHA-256, which the folder's hash reads anyway): parsing a game's dozen-odd
+# files costs about 0.05 s, which every process that loads a kernel (a run, each worker)
+# would pay again. Only under the toolkit's own folder: under a NUMBA_CACHE_DIR the user
+# chose, the toolkit writes none of its own files.
+IMPORTS_FILE = "compile-imports.json"
+_IMPORTS: dict = {}
+
+
+def _imports_path() -> str | None:
+    import sim
+    root = getattr(sim, "TOOL_CACHE_ROOT", None)
+    return None if root is None else os.path.join(root, IMPORTS_FILE)
+
+
+def _stored_imports() -> dict:
+    if "loaded" not in _IMPORTS:
+        _IMPORTS["loaded"] = {}
+        path = _imports_path()
+        if path is not None:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    data = json.load(fh)
+                _IMPORTS["loaded"] = data if isinstance(data, dict) else {}
+            except (OSError, ValueError):
+                pass          # none yet or unreadable: the sources are parsed
+    return _IMPORTS["loaded"]
+
+
+def _store_imports(path: str, digest: str, found: tuple) -> None:
+    """Adds one file's imports and writes the whole file again (atomically: a concurrent
+    process reads the old or the new one; the last writer's entries win, a lost one is only
+    parsed again). Files that no longer exist (a test's temporary modules) are left out."""
+    stored = _stored_imports()
+    stored[path] = [digest, [[m, list(names), level] for m, names, level in found]]
+    for gone in [name for name in stored if not os.path.isfile(name)]:
+        del stored[gone]
+    target = _imports_path()
+    if target is None:
+        return
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        tmp = f"{target}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(stored, fh)
+        os.replace(tmp, target)
+    except OSError:
+        pass                  # a speed-up only: the next process parses again
 
 
 def _module_file(base: Path, dotted: str) -> Path | None:
@@ -184,7 +254,12 @@ def _stamps_hash(stamps: tuple) -> str:
 def game_of(path) -> str | None:
     """The game owning a source file: sim/games/<game>/..., strategies/<game>.py or
     strategies/<game>_*.py."""
-    path = Path(os.path.realpath(path))
+    return _game_of(_real(os.fspath(path)))
+
+
+@functools.lru_cache(maxsize=None)
+def _game_of(real: str) -> str | None:
+    path = Path(real)
     if path.is_relative_to(GAMES_DIR) and len(path.relative_to(GAMES_DIR).parts) > 1:
         return path.relative_to(GAMES_DIR).parts[0]
     if path.parent == ROOT / "strategies":
@@ -228,7 +303,7 @@ def _globals_files(py_func) -> list:
         if isinstance(value, (types.FunctionType, types.ModuleType)):
             name = getattr(value, "__file__", None) if isinstance(value, types.ModuleType) \
                 else value.__code__.co_filename
-            if name and os.path.isfile(name) and not _installed(_real(name)):
+            if name and _is_source(_real(name)):
                 files.append(name)
     return files
 
@@ -312,8 +387,13 @@ def prune_root() -> str | None:
     """Where pruning is allowed: the toolkit's own cache folder (None when the user chose
     another NUMBA_CACHE_DIR: the toolkit removes nothing there)."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")
-    return chosen if chosen and os.path.realpath(chosen) == os.path.realpath(tool_folder()) \
-        else None
+    return chosen if chosen and _same_folder(chosen, tool_folder()) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _same_folder(a: str, b: str) -> bool:
+    """Once per pair and process: every cached function asks as its module is imported."""
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 class FolderPerGameLocator(UserProvidedCacheLocator):

@@ -8,14 +8,13 @@ through the contract.
 """
 from __future__ import annotations
 
-import importlib
 import os
 
 from sim.game_api import Components, GameSpec, Prepared, ToolkitError
 from sim.game_contract import GameContract, load_model
 
 MAX_TRACE_EVENTS = 20000
-_MODELS: dict = {}   # the contract's model module path -> the loaded module (defaults filled in)
+_MODELS: dict = {}   # the model module's name -> the module (defaults filled in)
 _SEARCH: dict = {}   # game name -> its search players' dispatcher (None: none)
 
 
@@ -90,57 +89,37 @@ def kernel_needs_compile(dispatcher) -> bool:
         return False
 
 
-class EnumsAttribute:
-    """A class attribute read from the game's `enums` module on first use (e.g. its
-    END_REASON_NAMES): a listing of the games imports no enums (numpy)."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __get__(self, spec, owner=None):
-        if spec is None:
-            return self
-        return getattr(spec._module("enums"), self.name)
-
-
 class CompiledGameSpec(GameSpec):
-    package: str = ""            # e.g. "sim.games.sunset"
-    strategies_module: str = ""  # e.g. "strategies.sunset"
-    contract: GameContract | None = None   # None: the template layout of `package`
+    contract: GameContract | None = None   # where each piece lives (the game's __init__.py)
 
     def pieces(self) -> GameContract:
         """The game's contract (sim/game_contract.py)."""
         if self.contract is None:
-            self.contract = GameContract.template(self.package, self.strategies_module)
+            raise ToolkitError(f"game '{self.name}' has no contract (docs/adding-a-game.md, "
+                               f"\"The game contract\")")
         return self.contract
 
-    def _module(self, part: str):
-        return importlib.import_module(f"{self.package}.{part}")
-
     def _strategies(self):
-        return self.pieces().module("strategies")
+        return self.pieces().players("strategies")
 
     def catalog_module(self):
-        """The module holding the built-ins' CATALOG and N_PARAMS: `<strategies>_catalog`
-        (plain Python: listing the strategies compiles nothing), else the strategies
-        module itself."""
-        return self.pieces().module("catalog")
+        """The module holding the built-ins' CATALOG and N_PARAMS (plain Python: listing the
+        strategies compiles nothing)."""
+        return self.pieces().players("catalog")
 
     # -- components -------------------------------------------------------------------
     def default_components_text(self) -> str:
-        """The shipped default file, read as it is (`default_components.toml` next to the
-        game's components module: no validation, no numpy), else from that module."""
-        import importlib.util
-        found = importlib.util.find_spec(self.pieces().components)   # not imported
-        path = os.path.join(os.path.dirname(found.origin), "default_components.toml")
+        """The shipped default file, read as it is (`default_components.toml` in the game's
+        package folder: no validation, no numpy), else from the components module."""
+        path = os.path.join(self.pieces().folder(), "default_components.toml")
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as fh:
                 return fh.read()
-        return self.pieces().module("components").default_components_text()
+        return self.pieces().components().default_components_text()
 
     def load_components(self, path: str | None = None, overrides: tuple = ()) -> Components:
         from sim.limits import check_component_values
-        components = self.pieces().module("components").load_components(path, overrides)
+        components = self.pieces().components().load_components(path, overrides)
         check_component_values(components)  # no value that could overflow a score
         return components
 
@@ -150,22 +129,22 @@ class CompiledGameSpec(GameSpec):
         strategies/search.py (`catalog_for(spec)`, ids >= SEARCH_BASE); plain Python, from
         the catalog modules (no numba)."""
         catalog = list(self.catalog_module().CATALOG)
-        if self.pieces().search_catalog is not None:
-            catalog += list(self.pieces().module("search_catalog").catalog_for(self))
+        if self.pieces().offers("search_catalog"):
+            catalog += list(self.pieces().players("search_catalog").catalog_for(self))
         return catalog
 
     def estimated_seconds_per_game(self, prepared: Prepared) -> float | None:
         """A rough cost of one game when a seat plays a search player (strategies/search.py
         estimated_seconds_per_game: the runner's chunk size follows from it), else None."""
-        if self.pieces().search is None:
+        if not self.pieces().offers("search"):
             return None
-        return self.pieces().module("search").estimated_seconds_per_game(
+        return self.pieces().players("search").estimated_seconds_per_game(
             self.strategy_catalog(), prepared)
 
     def prepare(self, components, n_players, strategy_names, seed, variants_file=None) -> Prepared:
         import numpy as np
 
-        resolve_strategies = self.pieces().module("strategy_names").resolve_strategies
+        resolve_strategies = self.pieces().players("strategy_names").resolve_strategies
         n_players = int(n_players)
         if not self.min_players <= n_players <= self.max_players:
             raise ToolkitError(f"{self.name}: --players must be {self.min_players}.."
@@ -203,21 +182,24 @@ class CompiledGameSpec(GameSpec):
     def model(self):
         """The game's forward model module."""
         # kept outside the instance: a spec is pickled to the workers, a module is not
-        key = self.pieces().model
-        if key not in _MODELS:
-            _MODELS[key] = load_model(self, self.pieces())
-        return _MODELS[key]
+        model = self.pieces().model()
+        if model.__name__ not in _MODELS:
+            _MODELS[model.__name__] = load_model(self, self.pieces())
+        return _MODELS[model.__name__]
 
     def pack_tables(self, components: Components):
-        return self.pieces().get("tables")(components.tables)
+        """The kernels' record of the component tables (the contract's tables builder)."""
+        pack_tables = self.pieces().tables()
+        return pack_tables(components.tables)
 
     def new_state(self):
-        return self.pieces().get("new_state")()
+        return self.pieces().new_state()()
 
     def format_trace(self, prepared: Prepared, game_index: int, events, rec, state) -> list:
         """A template game's trace.format_trace(prepared, game_index, events, rec, state):
         rec is the game's record array (one row per seat, RECORD's columns by name)."""
-        return self.pieces().get("trace")(prepared, game_index, events, rec, state)
+        format_trace = self.pieces().trace()
+        return format_trace(prepared, game_index, events, rec, state)
 
     def choose_builtin(self):
         return self._strategies().choose_builtin_nb
@@ -232,9 +214,9 @@ class CompiledGameSpec(GameSpec):
         """The search players' dispatcher for this game (ids >= SEARCH_BASE), built by
         strategies/search.py (`search_choose_for(spec)`), or None when there is none."""
         if self.name not in _SEARCH:   # once per process: the kernels are keyed on it
-            search = self.pieces().search
-            _SEARCH[self.name] = (None if search is None else
-                                  self.pieces().module("search").search_choose_for(self))
+            offers = self.pieces().offers("search")
+            _SEARCH[self.name] = (self.pieces().players("search").search_choose_for(self)
+                                  if offers else None)
         return _SEARCH[self.name]
 
     def kernels(self, user_functions=(), search: bool = False, cache_users: bool = True):

@@ -211,7 +211,7 @@ def headline_halfwidth(run_dirs: list, by) -> float:
     """Largest half-width of the 95% Wilson intervals of win share, per `by` ('seat',
     'strategy' or a tuple of both), over the given runs; a solo run uses the half-width of
     the mean score relative to the mean instead."""
-    from analysis.stats import wilson_interval, z_value   # the statistics leaf (layering test)
+    from sim.stats import wilson_interval, z_value   # the statistics leaf (layering test)
     from sim.runner import read_logs
     z = z_value(0.95)
     worst = 0.0

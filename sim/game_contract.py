@@ -1,28 +1,42 @@
 """The game contract: every piece a game gives the toolkit, in one typed object, checked when
 the game is registered (docs/adding-a-game.md, "The game contract").
 
-A game's `__init__.py` builds one `GameContract` naming where each piece lives, as
-`"module"` or `"module:attribute"` strings, and hangs it on its spec:
+A game's `__init__.py` subclasses `GameContract` and hangs an instance on its spec:
 
-    CONTRACT = GameContract(
-        model="sim.games.sunset.model",               # the forward model (functions, constants)
-        components="sim.games.sunset.components",     # load_components, default_components_text
-        tables="sim.games.sunset.enums:pack_tables",  # component tables -> the kernels' record
-        new_state="sim.games.sunset.nb:new_state",
-        trace="sim.games.sunset.trace:format_trace",
-        strategies="strategies.sunset",               # choose_builtin_nb
-        catalog="strategies.sunset_catalog",          # CATALOG, N_PARAMS (plain Python)
-        positions="sim.games.sunset.positions",       # optional
-        snapshot="sim.games.sunset.snapshot",         # optional: the game over time
-        test_vary="rules.return_home_bonus=1..2")     # optional
+    class SunsetContract(GameContract):
+        # the engine's pieces: each method imports its piece and returns it
+        def model(self):                    # the forward model (functions, constants)
+            from sim.games.sunset import model
+            return model
 
-Why strings and not the objects: listing the games (`balance games`) must import no numpy or
-numba, and the model and the tables builder are compiled code. So registration checks the
-pieces without importing them: each module must exist and define the names the contract asks
-for (read from its source, not executed). The same check runs on the imported module when the
-game is first played, and that is where the optional model pieces get their defaults
-(`load_model`). A missing or misnamed piece is one `ToolkitError` line naming the game, the
-piece, the module and the docs section.
+        def tables(self):                   # component tables -> the kernels' record
+            from sim.games.sunset.enums import pack_tables
+            return pack_tables
+        ...                                 # components, new_state, trace, positions, snapshot
+
+        # the players, by module name
+        strategies = "strategies.sunset"            # choose_builtin_nb
+        catalog = "strategies.sunset_catalog"       # CATALOG, N_PARAMS (plain Python)
+        # data
+        test_vary = "rules.return_home_bonus=1..2"
+        rule_tests = ("tests/test_sunset_rules.py",)
+        docs_page = "docs/games/sunset-over-water.md"
+
+Why a method with a plain import for each engine piece: the call from the command line to the
+game's tables builder (or its model, its trace) is a chain of plain calls and imports that a
+reader, or an editor's "go to definition", follows; the import sits inside the method because
+listing the games must import no numpy or numba, and the model and the tables builder are
+compiled code. Why module names for the players: the engine (sim/) may not import the players'
+layer (strategies/, tests/test_layering.py), so a game's spec is handed its players by name.
+
+Registration checks every piece without running it: the import each piece method makes is read
+from the method's source (`from M import N`, then `return N`), and module M must exist and
+define N and the names the piece needs, read from M's source, not executed; a player module is
+checked the same way. A piece method that imports nothing (a toy game written in one module
+returns what that module holds) is called at registration and its result checked. The same
+check runs on the imported model when the game is first played, and that is where the
+optional model pieces get their defaults (`load_model`). A missing or misnamed piece is one
+`ToolkitError` line naming the game, the piece, the module and the docs section.
 """
 from __future__ import annotations
 
@@ -42,13 +56,16 @@ DOC = "docs/adding-a-game.md"
 
 @dataclass(frozen=True)
 class Piece:
-    """One entry of the contract: the field that locates it, the names its module must
-    define, and who reads it (the table of docs/adding-a-game.md)."""
+    """One entry of the contract: its field, what it is, the names its module must define,
+    who reads it (the table of docs/adding-a-game.md) and how it is given: "module" (an
+    engine method returning a module), "function" (an engine method returning a function) or
+    "players" (a module name)."""
     field: str
     what: str
-    names: tuple            # names the module defines ("module:attribute" fields: the attribute)
+    names: tuple            # names its module must define
     section: str            # the docs section that explains it
     used_by: str
+    kind: str
     required: bool = True
 
 
@@ -58,48 +75,43 @@ PIECES = (
            "apply_nb", "returns_nb", "evaluate_nb", "determinize_nb", "observe_nb",
            "check_state_nb", "record_nb", "MAX_OPTIONS", "OBS_LEN", "RECORD"),
           "The forward model", "sim/harness.py (the play loop), strategies/search.py, "
-          "the conformance test"),
+          "the conformance test", "module"),
     Piece("components", "the component file module", ("load_components",
                                                       "default_components_text"),
-          "What a game writes", "every command (--components, --set), the report"),
+          "What a game writes", "every command (--components, --set), the report", "module"),
     Piece("tables", "the tables builder", (), "What a game writes",
-          "every kernel call (component tables -> the kernels' record)"),
+          "every kernel call (component tables -> the kernels' record)", "function"),
     Piece("new_state", "the state allocator", (), "What a game writes",
-          "every kernel call, strategies/search.py (STATE_DTYPE)"),
-    Piece("trace", "the trace formatter", (), "What a game writes", "`balance replay`"),
-    Piece("strategies", "the built-in players", ("choose_builtin_nb",), "Strategies",
-          "sim/harness.py (ids 0..n-1), the search players' rollouts"),
-    Piece("catalog", "the strategy catalog", ("CATALOG", "N_PARAMS"), "Strategies",
-          "`balance strategies`, --strategies, the ladder"),
-    Piece("strategy_names", "the strategy-name resolver", ("resolve_strategies",),
-          "Strategies", "`spec.prepare`: --strategies, variants files, user strategy files"),
-    Piece("search_catalog", "the search players' catalog", ("catalog_for",), "Strategies",
-          "`balance strategies`, --strategies (ids >= SEARCH_BASE; plain Python)",
-          required=False),
-    Piece("search", "the search players", ("search_choose_for", "estimated_seconds_per_game"),
-          "Strategies", "sim/harness.py (ids >= SEARCH_BASE), the runner's chunk size",
-          required=False),
+          "every kernel call, strategies/search.py (STATE_DTYPE)", "function"),
+    Piece("trace", "the trace formatter", (), "What a game writes", "`balance replay`",
+          "function"),
     Piece("positions", "positions from text", (), "Everything else the game keeps",
-          "`game(NAME).positions` (sim/api/games.py)", required=False),
+          "`game(NAME).positions` (sim/api/games.py)", "module", required=False),
     Piece("snapshot", "the per-round snapshot", ("ROWS", "PERIOD", "period_nb", "snapshot_nb"),
           "Everything else the game keeps",
           "`balance run --snapshots` (sim/snapshots.py), the report's game over time",
+          "module", required=False),
+    Piece("strategies", "the built-in players", ("choose_builtin_nb",), "Strategies",
+          "sim/harness.py (ids 0..n-1), the search players' rollouts", "players"),
+    Piece("catalog", "the strategy catalog", ("CATALOG", "N_PARAMS"), "Strategies",
+          "`balance strategies`, --strategies, the ladder", "players"),
+    Piece("strategy_names", "the strategy-name resolver", ("resolve_strategies",),
+          "Strategies", "`spec.prepare`: --strategies, variants files, user strategy files",
+          "players"),
+    Piece("search_catalog", "the search players' catalog", ("catalog_for",), "Strategies",
+          "`balance strategies`, --strategies (ids >= SEARCH_BASE; plain Python)", "players",
           required=False),
+    Piece("search", "the search players", ("search_choose_for", "estimated_seconds_per_game"),
+          "Strategies", "sim/harness.py (ids >= SEARCH_BASE), the runner's chunk size",
+          "players", required=False),
 )
 PIECE_BY_FIELD = {p.field: p for p in PIECES}
+ENGINE_PIECES = tuple(p.field for p in PIECES if p.kind != "players")
 # fields that are data, not code: {field: docs line}
 DATA_FIELDS = {
     "test_vary": "one `--vary` for the tests of sweep and tune (tests/test_game_defaults.py)",
     "rule_tests": "the game's rule-test files (the Makefile's coverage target)",
     "docs_page": "the game's docs page",
-}
-
-# the platform's players, handed to every game's spec unless its contract names others (or
-# None: no search players). The engine (sim/) never imports strategies/: it is handed them here.
-PLATFORM_PLAYERS = {
-    "strategy_names": "strategies.registry",
-    "search_catalog": "strategies.search_catalog",
-    "search": "strategies.search",
 }
 
 # optional model pieces and their defaults (set on the model module by load_model)
@@ -112,85 +124,177 @@ MODEL_DEFAULTS = {
 }
 
 
+def _unknown_fields(names) -> list:
+    known = [p.field for p in PIECES] + list(DATA_FIELDS)
+    out = []
+    for key in names:
+        if key.startswith("_") or key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        out.append(f"game contract: unknown piece '{key}'{hint}; the pieces are "
+                   f"{', '.join(known)} ({DOC}, \"The game contract\")")
+    return out
+
+
 class GameContract:
-    """Where each piece of a game lives. Fields: the code pieces of PIECES ("module" or
-    "module:attribute"; `positions` may be None) and the data of DATA_FIELDS."""
-    model: str              # "module"
-    components: str         # "module"
-    tables: str             # "module:attribute"
-    new_state: str          # "module:attribute"
-    trace: str              # "module:attribute"
-    strategies: str         # "module"
-    catalog: str            # "module"
-    strategy_names: str     # "module" (default: PLATFORM_PLAYERS)
-    search_catalog: str | None   # "module", or None: no search players
-    search: str | None      # "module", or None: no search players
-    positions: str | None   # "module", or None: no positions from text
-    snapshot: str | None    # "module", or None: no per-round snapshot (the game over time)
-    test_vary: str | None   # a `--vary` of one rule option, e.g. "rules.x=1..2"
-    rule_tests: tuple       # rule-test files
-    docs_page: str | None
+    """Where each piece of a game lives: subclass it (the module doc). The engine's pieces
+    are methods that import and return them (not overridden: the game has none); the
+    players are module names (None: none); the rest is data."""
 
-    def __init__(self, **fields):
-        known = [p.field for p in PIECES] + list(DATA_FIELDS)
-        for key in fields:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                raise ToolkitError(f"game contract: unknown piece '{key}'{hint}; the pieces are "
-                                   f"{', '.join(known)} ({DOC}, \"The game contract\")")
-        for p in PIECES:
-            setattr(self, p.field, fields.get(p.field, PLATFORM_PLAYERS.get(p.field)))
-        self.test_vary = fields.get("test_vary")
-        self.rule_tests = tuple(fields.get("rule_tests") or ())
-        self.docs_page = fields.get("docs_page")
+    # -- the engine's pieces: override each with a method importing the piece -----------
+    def model(self):
+        return None
 
-    @classmethod
-    def template(cls, package: str, strategies: str, **extra) -> "GameContract":
-        """The layout of docs/adding-a-game.md: a package with model, components, enums,
-        nb and trace modules; strategies/<name>.py and its plain catalog."""
-        catalog = f"{strategies}_catalog"
-        if importlib.util.find_spec(catalog) is None:
-            catalog = strategies
-        fields = dict(model=f"{package}.model", components=f"{package}.components",
-                      tables=f"{package}.enums:pack_tables", new_state=f"{package}.nb:new_state",
-                      trace=f"{package}.trace:format_trace", strategies=strategies,
-                      catalog=catalog)
-        fields.update(extra)
-        return cls(**fields)
+    def components(self):
+        return None
 
-    @classmethod
-    def single_module(cls, module: str, **extra) -> "GameContract":
-        """A game written in one module (the tests' toy games)."""
-        fields = dict(model=module, components=module, tables=f"{module}:pack_tables",
-                      new_state=f"{module}:new_state", trace=f"{module}:format_trace",
-                      strategies=module, catalog=module)
-        fields.update(extra)
-        return cls(**fields)
+    def tables(self):
+        return None
+
+    def new_state(self):
+        return None
+
+    def trace(self):
+        return None
+
+    def positions(self):
+        return None
+
+    def snapshot(self):
+        return None
+
+    # -- the players, by module name (the engine does not import strategies/) -----------
+    strategies: str | None = None
+    catalog: str | None = None
+    strategy_names: str | None = "strategies.registry"
+    search_catalog: str | None = "strategies.search_catalog"    # None: no search players
+    search: str | None = "strategies.search"                    # None: no search players
+
+    # -- data -----------------------------------------------------------------------------
+    test_vary: str | None = None    # a `--vary` of one rule option, e.g. "rules.x=1..2"
+    rule_tests: tuple = ()          # rule-test files
+    docs_page: str | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = [k for k in vars(cls) if k not in vars(GameContract)]   # a misspelled piece
+        problems = _unknown_fields(own)
+        if problems:
+            raise ToolkitError(problems)
+
+    def offers(self, field: str) -> bool:
+        """Whether the game gives this piece (without importing it)."""
+        if PIECE_BY_FIELD[field].kind == "players":
+            return getattr(self, field) is not None
+        return getattr(type(self), field) is not getattr(GameContract, field)
+
+    def players(self, field: str):
+        """A player piece's module (imported by the name the contract gives it)."""
+        return importlib.import_module(getattr(self, field))
+
+    def folder(self) -> str:
+        """The folder of the module that defines this contract (the game's package)."""
+        return os.path.dirname(os.path.abspath(sys.modules[type(self).__module__].__file__))
 
     def __repr__(self):
-        return f"GameContract(model={self.model!r}, ...)"
+        return f"{type(self).__name__}()"
 
-    # -- loading (imports: used when the game is played, never by a listing) ------------
-    def module(self, field: str):
-        return importlib.import_module(_split(getattr(self, field))[0])
-
-    def get(self, field: str):
-        """The piece itself: the module of a "module" field, the attribute of a
-        "module:attribute" one."""
-        module_path, attr = _split(getattr(self, field))
-        module = importlib.import_module(module_path)
-        return module if attr is None else getattr(module, attr)
-
-
-def _split(location: str):
-    module, _, attr = str(location).partition(":")
-    return module, (attr or None)
+    @staticmethod
+    def single_module(module, **players) -> "GameContract":
+        """A game written in one module (the tests' toy games): every engine piece is that
+        module or one of its functions (pack_tables, new_state, format_trace), the players
+        are the module too unless `players` names others."""
+        contract = _OneModuleContract(module)
+        for field, value in players.items():
+            if field not in PIECE_BY_FIELD or PIECE_BY_FIELD[field].kind != "players":
+                raise_if(_unknown_fields([field]) or
+                         [f"game contract: single_module takes only the players, got '{field}'"])
+            setattr(contract, field, value)
+        return contract
 
 
-def _names_required(piece: Piece, location: str) -> tuple:
-    attr = _split(location)[1]
-    return piece.names + ((attr,) if attr else ())
+class _OneModuleContract(GameContract):
+    """single_module's contract: the pieces are what the one module holds."""
+
+    def __init__(self, module):
+        self._module = module
+        self.strategies = self.catalog = module.__name__
+
+    def model(self):
+        return self._module
+
+    def components(self):
+        return self._module
+
+    def tables(self):
+        return self._module.pack_tables
+
+    def new_state(self):
+        return self._module.new_state
+
+    def trace(self):
+        return self._module.format_trace
+
+    def folder(self) -> str:
+        return os.path.dirname(os.path.abspath(self._module.__file__))
+
+
+# -- reading a piece method's import (registration runs no piece) -------------------------
+def imported_piece(method):
+    """(module, name) of the piece a method imports and returns: `from M import N` then
+    `return N` gives (M, N); `import M as N` gives (M, None). None when the method imports
+    nothing. A method that imports but does not return a name it imported: ToolkitError."""
+    code = method.__code__
+    node = _function_node(code.co_filename, code.co_firstlineno, method.__name__)
+    if node is None:
+        return None
+    package = sys.modules[method.__module__].__package__ or ""
+    bound = {}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.ImportFrom):
+            module = _absolute(sub.module, sub.level, package)
+            bound.update({a.asname or a.name: (module, a.name) for a in sub.names})
+        elif isinstance(sub, ast.Import):
+            bound.update({a.asname or a.name: (a.name, None) for a in sub.names
+                          if a.asname or "." not in a.name})
+    if not bound:
+        return None
+    returned = [r.value.id for r in ast.walk(node)
+                if isinstance(r, ast.Return) and isinstance(r.value, ast.Name)]
+    for name in returned:
+        if name in bound:
+            return bound[name]
+    raise ToolkitError(f"game contract: {method.__qualname__} must import its piece and "
+                       f"return it (`from M import N`, then `return N`) ({DOC}, "
+                       f"\"The game contract\")")
+
+
+def _absolute(module: str | None, level: int, package: str) -> str:
+    if not level:
+        return module or ""
+    parts = package.split(".")
+    base = parts[:len(parts) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def _function_node(filename: str, first_line: int, name: str):
+    if not os.path.isfile(filename):
+        return None
+    st = os.stat(filename)
+    for node in _functions(filename, st.st_mtime_ns, st.st_size):
+        lines = [node.lineno] + [d.lineno for d in node.decorator_list]
+        if node.name == name and first_line in lines:
+            return node
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _functions(filename: str, mtime_ns: int, size: int) -> tuple:
+    with open(filename, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), filename)
+    return tuple(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
+                                                              ast.AsyncFunctionDef)))
 
 
 def _defined_names(module_path: str):
@@ -300,16 +404,17 @@ def _bound(node) -> set:
     return set()
 
 
-def _problem(game: str, piece: Piece, location: str, defined) -> str | None:
-    """The one line saying what is wrong with one piece, or None."""
+def _problem(game: str, piece: Piece, module_path: str, defined,
+             names: tuple) -> str | None:
+    """The one line saying what is wrong with one piece (module_path must define `names`),
+    or None."""
     where = f'{DOC}, "{piece.section}"'
-    module_path = _split(location)[0]
     if defined == "missing":
         return (f"game '{game}': {piece.what} ({piece.field}) names module '{module_path}', "
                 f"which does not exist ({where})")
     if defined is None:
         return None
-    missing = [n for n in _names_required(piece, location) if n not in defined]
+    missing = [n for n in names if n not in defined]
     if not missing:
         return None
     hints = []
@@ -318,6 +423,45 @@ def _problem(game: str, piece: Piece, location: str, defined) -> str | None:
         hints.append(f"{name} (is '{close[0]}' meant?)" if close else name)
     return (f"game '{game}': {piece.what} ({module_path}) has no {', '.join(hints)} "
             f"({where})")
+
+
+def _piece_problem(game: str, piece: Piece, contract: GameContract) -> str | None:
+    """What is wrong with one piece the contract gives, read without running it."""
+    if piece.kind == "players":
+        module_path = getattr(contract, piece.field)
+        return _problem(game, piece, module_path, _defined_names(module_path), piece.names)
+    method = getattr(contract, piece.field)
+    target = imported_piece(method)
+    if target is None:       # imports nothing: what it returns is already loaded
+        return _loaded_problem(game, piece, method())
+    module_path, name = target
+    if name is None:
+        return _problem(game, piece, module_path, _defined_names(module_path), piece.names)
+    if piece.kind == "module" and _is_package(module_path):
+        submodule = f"{module_path}.{name}"     # `from package import module`
+        defined = _defined_names(submodule)
+        if defined != "missing":
+            return _problem(game, piece, submodule, defined, piece.names)
+    return _problem(game, piece, module_path, _defined_names(module_path), (name,))
+
+
+def _is_package(module_path: str) -> bool:
+    try:
+        found = importlib.util.find_spec(module_path)
+    except (ImportError, ValueError):
+        return False
+    return found is not None and found.submodule_search_locations is not None
+
+
+def _loaded_problem(game: str, piece: Piece, value) -> str | None:
+    if value is None:
+        return (f"game '{game}': {piece.what} ({piece.field}) is None "
+                f"({DOC}, \"{piece.section}\")")
+    if piece.kind == "function":
+        return None if callable(value) else (
+            f"game '{game}': {piece.what} ({piece.field}) is not a function "
+            f"({DOC}, \"{piece.section}\")")
+    return _problem(game, piece, getattr(value, "__name__", "?"), set(dir(value)), piece.names)
 
 
 def spec_problems(spec) -> list:
@@ -339,8 +483,7 @@ def validate(spec) -> None:
     """Check a spec and its contract at registration: ToolkitError, one line per broken
     piece, when anything is missing or misnamed. Imports nothing of the game's engine."""
     problems = spec_problems(spec)
-    pieces = getattr(spec, "pieces", None)
-    contract = pieces() if callable(pieces) else getattr(spec, "contract", None)
+    contract = getattr(spec, "contract", None)
     if contract is None:
         raise_if(problems)
         return
@@ -349,13 +492,13 @@ def validate(spec) -> None:
                         f"{type(contract).__name__} ({DOC}, \"The game contract\")")
         raise_if(problems)
     for piece in PIECES:
-        location = getattr(contract, piece.field)
-        if location is None:
+        if not contract.offers(piece.field):
             if piece.required:
-                problems.append(f"game '{spec.name}': the contract names no {piece.what} "
-                                f"({piece.field}) ({DOC}, \"{piece.section}\")")
+                problems.append(f"game '{spec.name}': the contract gives no "
+                                f"{piece.what.removeprefix('the ')} ({piece.field}) ({DOC}, "
+                                f"\"{piece.section}\")")
             continue
-        line = _problem(spec.name, piece, location, _defined_names(_split(location)[0]))
+        line = _piece_problem(spec.name, piece, contract)
         if line:
             problems.append(line)
     _write_names()
@@ -372,8 +515,9 @@ def load_model(spec, contract: GameContract):
     filled in (MODEL_DEFAULTS, and default_keep_nb = a no-op, MAX_PLAYERS = the spec's
     max_players, STATE_DTYPE = the dtype of new_state()). Called once per process, when the
     game is first played."""
-    model = contract.module("model")
-    line = _problem(spec.name, PIECE_BY_FIELD["model"], contract.model, set(dir(model)))
+    model = contract.model()
+    piece = PIECE_BY_FIELD["model"]
+    line = _problem(spec.name, piece, model.__name__, set(dir(model)), piece.names)
     if line:
         raise ToolkitError(line)
     for name, value in MODEL_DEFAULTS.items():
@@ -385,7 +529,7 @@ def load_model(spec, contract: GameContract):
     if not hasattr(model, "MAX_PLAYERS"):
         model.MAX_PLAYERS = int(spec.max_players)
     if not hasattr(model, "STATE_DTYPE"):
-        model.STATE_DTYPE = contract.get("new_state")().dtype
+        model.STATE_DTYPE = contract.new_state()().dtype
     return model
 
 
@@ -394,11 +538,9 @@ def rule_test_files(spec) -> list:
     folder when they are there (a shipped game), else to the game's package folder (a game on
     the game path). Used by the Makefile's coverage target."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    contract = spec.pieces()
-    found = importlib.util.find_spec(_split(contract.model)[0])
-    package_dir = os.path.dirname(found.origin) if found and found.origin else root
+    contract = spec.contract
     out = []
     for test in contract.rule_tests:
         in_root = os.path.join(root, test)
-        out.append(in_root if os.path.isfile(in_root) else os.path.join(package_dir, test))
+        out.append(in_root if os.path.isfile(in_root) else os.path.join(contract.folder(), test))
     return out

@@ -114,6 +114,14 @@ def guard_worker(parent_pid: int) -> None:
         os._exit(1)
 
 
+def delayed(fn):
+    """joblib.delayed for `one_worker`: fn(*args, **kwargs) as (fn, args, kwargs), so that a
+    one-worker run imports no joblib (0.1-0.2 s of its start, loky and asyncio included)."""
+    def call(*args, **kwargs):
+        return fn, args, kwargs
+    return call
+
+
 def one_worker(calls):
     """A stand-in for joblib's Parallel with one worker: each delayed call runs in a thread of
     this process (`call_interruptibly`), results in order."""

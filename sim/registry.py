@@ -1,7 +1,8 @@
 """The games the toolkit knows, by command-line name.
 
 Adding a game: a subpackage of `sim.games` exposing `SPEC` (a `GameSpec` instance whose
-`contract` says where each piece lives: sim/game_contract.py) and one line in `GAME_MODULES`.
+`contract` says where each piece lives: sim/game_contract.py) and a function in
+`SHIPPED_GAMES` that imports it.
 A game kept outside the toolkit (`balance new-game`) is found through the game path: the
 folders in the environment variable BALANCE_GAME_PATH (separated like PATH), or `--game-path`
 on the command line, each a game package (a folder with `__init__.py`) or a folder of them.
@@ -20,18 +21,36 @@ from sim.game_contract import validate
 
 GAME_PATH_VARIABLE = "BALANCE_GAME_PATH"
 
-# module path -> its SPEC; order is the order `balance games` lists them
-GAME_MODULES: list[str] = [
-    "sim.games.sunset",
-    "sim.games.sagrada",
-    "sim.games.surfers",
-    "sim.games.lowlands",
-]
+
+
+# the shipped games, each a function importing its spec (a plain import a reader can follow;
+# a spec module imports no numpy). Their order is the order `balance games` lists them.
+def _sunset():
+    from sim.games.sunset import SPEC
+    return SPEC
+
+
+def _sagrada():
+    from sim.games.sagrada import SPEC
+    return SPEC
+
+
+def _surfers():
+    from sim.games.surfers import SPEC
+    return SPEC
+
+
+def _lowlands():
+    from sim.games.lowlands import SPEC
+    return SPEC
+
+
+SHIPPED_GAMES = (_sunset, _sagrada, _surfers, _lowlands)
 
 GAMES: dict[str, GameSpec] = {}      # name -> spec, filled by _load()
 _ALIASES: dict[str, str] = {}        # alias (lower case) -> name
 _loaded = False
-_load_errors: dict[str, str] = {}    # module path -> why it could not be imported
+_load_errors: dict[str, str] = {}    # game -> why its spec could not be imported
 
 
 def _register(spec: GameSpec) -> None:
@@ -46,16 +65,12 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    for module_path in GAME_MODULES:
+    for load_spec in SHIPPED_GAMES:
         try:
-            module = importlib.import_module(module_path)
+            spec = load_spec()
         except ImportError as exc:
             # a game whose engine is not there (yet) must not break the others
-            _load_errors[module_path] = f"{type(exc).__name__}: {exc}"
-            continue
-        spec = getattr(module, "SPEC", None)
-        if spec is None:
-            _load_errors[module_path] = "module has no SPEC"
+            _load_errors[load_spec.__name__.strip("_")] = f"{type(exc).__name__}: {exc}"
             continue
         _register(spec)
     for module_path in _game_path_modules():
@@ -142,7 +157,7 @@ def get_game(name: str) -> GameSpec:
         return GAMES[_ALIASES[key]]
     known = ", ".join(GAMES) or "(none)"
     msg = f"unknown game '{name}'; known games: {known}"
-    for module_path, why in _load_errors.items():
-        if module_path.rsplit(".", 1)[-1] == key:
+    for game, why in _load_errors.items():
+        if game == key:
             msg = f"game '{name}' could not be loaded ({why}); known games: {known}"
     raise ToolkitError(msg)

@@ -326,6 +326,35 @@ def _play_chunk_task(spec: GameSpec, prepared: Prepared, first: int, n: int):
     return first, n, cols, time.perf_counter() - t0
 
 
+def _arrow_array(values):
+    """A 1-d numpy array of numbers as a pyarrow array, made from its memory. pa.array would
+    do the same but first asks pandas whether the array is one of its own, importing pandas
+    (0.3-0.7 s of every process that writes a chunk: each worker of a run). Other arrays
+    (text, objects) go through pa.array."""
+    import pyarrow as pa
+
+    values = np.asarray(values)
+    if values.ndim != 1 or values.dtype.kind not in "biuf" or not values.dtype.isnative:
+        return pa.array(values)
+    values = np.ascontiguousarray(values)
+    if values.dtype.kind == "b":   # Arrow keeps booleans as bits
+        data = np.packbits(values.view(np.uint8), bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(data)])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def _arrow_strings(texts: list):
+    """A pyarrow string array of `texts`, made from its bytes (pa.array imports pandas)."""
+    import pyarrow as pa
+
+    data = [t.encode("utf-8") for t in texts]
+    offsets = np.zeros(len(data) + 1, np.int32)
+    np.cumsum([len(d) for d in data], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(data),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+
+
 def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
     import pyarrow as pa
 
@@ -341,13 +370,14 @@ def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
     uniq = sorted(set(names))
     seat_to_code = np.array([uniq.index(s) for s in names], dtype=np.int32)
     arrays = {
-        "run_id": pa.DictionaryArray.from_arrays(np.zeros(n_rows, dtype=np.int32), pa.array([run_id])),
-        "game": pa.array(np.asarray(cols["game"]).astype(np.int64)),
-        "seat": pa.array(np.asarray(cols["seat"]).astype(np.int64)),
+        "run_id": pa.DictionaryArray.from_arrays(_arrow_array(np.zeros(n_rows, dtype=np.int32)),
+                                                 _arrow_strings([run_id])),
+        "game": _arrow_array(np.asarray(cols["game"]).astype(np.int64)),
+        "seat": _arrow_array(np.asarray(cols["seat"]).astype(np.int64)),
         # per row: the seat's strategy, or (rotated runs) the one that sat there in that game
-        "strategy": pa.DictionaryArray.from_arrays(
+        "strategy": pa.DictionaryArray.from_arrays(_arrow_array(
             np.asarray(cols["strategy"], dtype=np.int32) if "strategy" in cols
-            else seat_to_code[seat], pa.array(uniq)),
+            else seat_to_code[seat]), _arrow_strings(uniq)),
     }
     for name, arr in cols.items():
         if name in arrays:
@@ -355,9 +385,9 @@ def _to_table(cols: dict, prepared: Prepared, run_id: str, first: int, n: int):
         arr = np.asarray(arr)
         if arr.ndim == 2:  # e.g. per-row counts per card type: a fixed-size list column
             arrays[name] = pa.FixedSizeListArray.from_arrays(
-                pa.array(np.ascontiguousarray(arr).ravel()), arr.shape[1])
+                _arrow_array(np.ascontiguousarray(arr).ravel()), arr.shape[1])
         else:
-            arrays[name] = pa.array(arr)
+            arrays[name] = _arrow_array(arr)
     table = pa.table(arrays)
     if getattr(prepared, "assigned", None):   # each chunk says which choices were not the players'
         table = table.replace_schema_metadata(
@@ -473,11 +503,9 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
     """A joblib Parallel for the backend, and a context manager to run it in."""
     import contextlib
 
-    from joblib import Parallel
-
     n_jobs = min(plan.workers, max(1, len(plan.todo)))
     if backend == "dask":
-        from joblib import parallel_config
+        from joblib import Parallel, parallel_config
         client = _dask_client(scheduler)
         stack = contextlib.ExitStack()
         stack.callback(client.close)
@@ -487,8 +515,14 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if n_jobs == 1:  # in a thread of this process, so that Ctrl-C stops even a looping strategy
         return processes.one_worker, contextlib.nullcontext()
+    from joblib import Parallel
     return (Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
                      pre_dispatch="2 * n_jobs"), contextlib.nullcontext())
+
+
+def _joblib_delayed():
+    from joblib import delayed
+    return delayed
 
 
 def _check_dask() -> None:
@@ -630,7 +664,7 @@ def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progre
                 out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
                 run_id="", chunks=[], todo=tasks)
             parallel, ctx = _parallel(pool_plan, backend, scheduler)
-            from joblib import delayed
+            delayed = processes.delayed if parallel is processes.one_worker else _joblib_delayed()
             with ctx:
                 # loky workers are processes of this machine: they write their own chunks;
                 # dask workers may be other machines: the parent writes what they return

@@ -40,12 +40,11 @@ DEFAULT_SNAPSHOT_GAMES = 200
 
 def snapshot_module(spec):
     """The game's snapshot module, or a ToolkitError when it declares none."""
-    import importlib
-    where = getattr(spec.pieces(), "snapshot", None) if hasattr(spec, "pieces") else None
-    if not where:
+    contract = getattr(spec, "contract", None)
+    if contract is None or not contract.offers("snapshot"):
         raise ToolkitError(f"{spec.name} declares no per-round snapshot (its contract's "
-                           f"`snapshot` field; docs/report.md, 'The game over time')")
-    return importlib.import_module(where)
+                           f"`snapshot` piece; docs/report.md, 'The game over time')")
+    return contract.snapshot()
 
 
 def row_names(module) -> list:

@@ -47,7 +47,7 @@ def _warm_one(game: str, kinds) -> None:
         spec.kernels(search=True).play_chunk(*args)   # built-in seats: compiles, plays fast
     if "counterfactual" in kinds:
         _warm_counterfactual(spec, prepared)
-    if "snapshot" in kinds and getattr(spec.pieces(), "snapshot", None):
+    if "snapshot" in kinds and spec.pieces().offers("snapshot"):
         from sim.snapshots import record_games
         record_games(spec, prepared, range(1))
 

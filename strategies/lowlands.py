@@ -332,7 +332,7 @@ def choose_place_nb(tables, s, seat, params, planner, options, n_options):
 
 @njit(cache=True, error_model="numpy")
 def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
-    """Dispatch to a built-in strategy by id."""
+    """Dispatch to a built-in strategy by id, then to the chooser of the decision."""
     if sid == RANDOM:
         return randint_nb(s.streams, 1 + seat, n_options)
     if n_options == 1:
@@ -344,107 +344,22 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
             return i
     if decision == DEC_PLACE:
         return choose_place_nb(tables, s, seat, params, planner, options, n_options)
-    best = 0
-    bv = -1e18
     if decision == DEC_BUILD:
-        for i in range(n_options):
-            x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
-            v = tile_value_nb(tables, s, seat, x, params)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_build_nb(tables, s, seat, params, options, n_options)
     if decision == DEC_CELL:
-        # the cell that keeps the most sheep places; a building outside pastures otherwise
-        x = ctx[0]
-        for i in range(n_options):
-            k = options[i]
-            s.tile_at[seat, k] = x
-            v = float(capacity_nb(tables, s, seat))
-            s.tile_at[seat, k] = -1
-            v -= 0.01 * k
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_cell_nb(tables, s, seat, ctx[0], options, n_options)
     if decision == DEC_DIKE:
-        support = ctx[1] == DIKE_SUPPORT
-        used = ctx[4]
-        work = dike_work_nb(tables, s, seat)
-        for i in range(n_options):
-            if options[i] == STOP:
-                v = 0.0
-            else:
-                v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
-                                      support and ctx[2] == 0, work)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_dike_nb(tables, s, seat, params, planner, options, n_options, ctx)
     if decision == DEC_FENCE or decision == DEC_FENCE_TO:
-        mark = np.zeros(N_EDGES, np.int64)
-        target_edges_nb(tables, s, seat, mark)
-        cap0 = capacity_nb(tables, s, seat)
-        mask0 = in_pasture_mask_nb(tables, s, seat)
-        walls0, bld0 = farm_walls_nb(tables, s, seat)
-        for i in range(n_options):
-            o = options[i]
-            if o == STOP:
-                v = 0.5
-            elif o >= N_EDGES:
-                e = o - N_EDGES
-                # move a fence only if it stands off the plan and the plan needs one
-                v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
-                            in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
-            else:
-                v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_fence_nb(tables, s, seat, options, n_options)
     if decision == DEC_SHEEP:
-        for i in range(n_options):
-            v = sheep_option_value_nb(tables, s, seat, options[i], params, planner)
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_sheep_nb(tables, s, seat, params, planner, options, n_options)
     if decision == DEC_CARDS:
-        for i in range(n_options):
-            m = options[i]
-            v = 0.0
-            for j in range(DISPLAY_CARDS):
-                if (m >> j) & 1:
-                    v += 1.0 + 0.1 * (3 - s.hand[seat, s.display[j]])
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_cards_nb(s, seat, options, n_options)
     if decision == DEC_ASK:
-        for i in range(n_options):
-            q = options[i]
-            v = float(hand_total_nb(s, q))      # hand sizes are public
-            if planner and hand_total_nb(s, q) > 0:
-                v -= 0.3 * dike_points_nb(tables, s, q)   # rather not push a rival ahead
-            if v > bv:
-                bv = v
-                best = i
-        return best
+        return choose_ask_nb(tables, s, planner, options, n_options)
     if decision == DEC_TOKEN:
-        if n_options < 2:
-            return 0
-        alt = tables.token_alt[ctx[0]]
-        coins = tables.token_coins[ctx[0]]
-        altv = 0.0
-        if alt == ALT_REMOVE_WAVE:
-            altv = 4.0 if dike_gap_nb(tables, s) > 0 else 0.5
-        elif alt == ALT_FARMHAND:
-            altv = 4.0 if s.stage < 2 else 1.0
-        elif alt == ALT_FREE_FENCE:
-            altv = 1.0 + params[P_SHEEP]
-        elif alt == ALT_PLUS2:
-            altv = 3.0 if s.stage < 2 else 1.0
-        return 1 if altv > coins else 0
+        return choose_token_nb(tables, s, params, n_options, ctx)
     if decision == DEC_FARMHAND:
         target = A_DIKE if params[P_DIKE] >= params[P_SHEEP] else A_FENCE
         if not planner:
@@ -454,7 +369,158 @@ def choose_builtin_nb(sid, params, tables, s, seat, decision, options, n_options
         return 0 if hand_total_nb(s, seat) < 5 else 1
     if decision == DEC_UPKEEP_TRADE or decision == DEC_MARKET_HALL:
         return choose_trade_nb(tables, s, seat, params, planner, decision, options, n_options, ctx)
-    # DEC_DISCARD: the type held most
+    return choose_discard_nb(s, seat, options, n_options)
+
+
+@njit(cache=True, error_model="numpy")
+def choose_build_nb(tables, s, seat, params, options, n_options):
+    """The display tile of the highest value."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        x = s.tile_display[options[i] // MAX_DISPLAY, options[i] % MAX_DISPLAY]
+        v = tile_value_nb(tables, s, seat, x, params)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_cell_nb(tables, s, seat, x, options, n_options):
+    """The cell for tile x that keeps the most sheep places; a building outside pastures
+    otherwise. Each cell is tried on the state (the tile set, then taken away again)."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        k = options[i]
+        s.tile_at[seat, k] = x
+        v = float(capacity_nb(tables, s, seat))
+        s.tile_at[seat, k] = -1
+        v -= 0.01 * k
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_dike_nb(tables, s, seat, params, planner, options, n_options, ctx):
+    """The dike payment of the highest value (stopping is worth 0)."""
+    support = ctx[1] == DIKE_SUPPORT
+    used = ctx[4]
+    work = dike_work_nb(tables, s, seat)
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        if options[i] == STOP:
+            v = 0.0
+        else:
+            v = dike_pay_value_nb(tables, s, seat, options[i], params, planner, used,
+                                  support and ctx[2] == 0, work)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_fence_nb(tables, s, seat, options, n_options):
+    """The fence toward the planned pastures of the highest value; a fence is moved only if
+    it stands off the plan and the plan needs one."""
+    mark = np.zeros(N_EDGES, np.int64)
+    target_edges_nb(tables, s, seat, mark)
+    cap0 = capacity_nb(tables, s, seat)
+    mask0 = in_pasture_mask_nb(tables, s, seat)
+    walls0, bld0 = farm_walls_nb(tables, s, seat)
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        o = options[i]
+        if o == STOP:
+            v = 0.5
+        elif o >= N_EDGES:
+            e = o - N_EDGES
+            v = 0.8 if (mark[e] == 0 and s.fence_supply[seat] == 0 and
+                        in_pasture_mask_nb(tables, s, seat) == 0) else -5.0
+        else:
+            v = fence_edge_value_nb(tables, s, seat, o, mark, cap0, mask0, walls0, bld0)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_sheep_nb(tables, s, seat, params, planner, options, n_options):
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        v = sheep_option_value_nb(tables, s, seat, options[i], params, planner)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_cards_nb(s, seat, options, n_options):
+    """The display cards (a bit mask per option) that add most, a type held less first."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        m = options[i]
+        v = 0.0
+        for j in range(DISPLAY_CARDS):
+            if (m >> j) & 1:
+                v += 1.0 + 0.1 * (3 - s.hand[seat, s.display[j]])
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_ask_nb(tables, s, planner, options, n_options):
+    """The rival with the largest hand (hand sizes are public); the planner would rather not
+    push a rival ahead on the dike."""
+    best = 0
+    bv = -1e18
+    for i in range(n_options):
+        q = options[i]
+        v = float(hand_total_nb(s, q))
+        if planner and hand_total_nb(s, q) > 0:
+            v -= 0.3 * dike_points_nb(tables, s, q)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def choose_token_nb(tables, s, params, n_options, ctx):
+    """A bonus token's alternative (1) when it is worth more than its coins (0)."""
+    if n_options < 2:
+        return 0
+    alt = tables.token_alt[ctx[0]]
+    coins = tables.token_coins[ctx[0]]
+    altv = 0.0
+    if alt == ALT_REMOVE_WAVE:
+        altv = 4.0 if dike_gap_nb(tables, s) > 0 else 0.5
+    elif alt == ALT_FARMHAND:
+        altv = 4.0 if s.stage < 2 else 1.0
+    elif alt == ALT_FREE_FENCE:
+        altv = 1.0 + params[P_SHEEP]
+    elif alt == ALT_PLUS2:
+        altv = 3.0 if s.stage < 2 else 1.0
+    return 1 if altv > coins else 0
+
+
+@njit(cache=True, error_model="numpy")
+def choose_discard_nb(s, seat, options, n_options):
+    """DEC_DISCARD: the type held most."""
+    best = 0
+    bv = -1e18
     for i in range(n_options):
         v = float(s.hand[seat, options[i]])
         if v > bv:
@@ -962,7 +1028,9 @@ def sheep_gain_worth_nb(tables, s, seat, params, k, cap, price):
 @njit(cache=True, error_model="numpy")
 def effect_worth_nb(tables, s, seat, x, params, price, cap):
     """Points of tile x's effect over the rest of the game (cap: the farm's places with the
-    tile on its best cell). The farm-scoring '!' effects and the places are in cell_worth_nb."""
+    tile on its best cell). The farm-scoring '!' effects and the places are in cell_worth_nb.
+    Kept whole: a table of the effects, one independent branch each, read as a list (the
+    rulebook's tile list, docs/games/lowlands.md) that a split would only cut in two."""
     ef = tables.tile_effect[x]
     prm = tables.tile_param[x]
     card = params[P_CARD]

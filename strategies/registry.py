@@ -448,7 +448,7 @@ def measured_lines(entry: dict) -> list[str]:
     command that played it. The listing stays light (no scipy or statsmodels): the measurement's Wilson
     interval is in docs/search-players.md, and tests/test_search_defaults.py checks that
     every declared measurement's interval excludes the fair share."""
-    from analysis.formatting import fair_share, share
+    from sim.formatting import fair_share, share
     out = []
     for m in entry.get("measured", ()):
         seat = "" if m.players == 2 else ", one search seat"

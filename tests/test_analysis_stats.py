@@ -13,7 +13,7 @@ from statsmodels.stats.proportion import (confint_proportions_2indep, proportion
                                           proportions_ztest)
 
 from analysis.ratings import expand_ties, fit_plackett_luce
-from analysis.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
+from sim.stats import (games_to_halve, holm, mean_difference, newcombe_difference,
                             proportion_test, wilson_interval)
 
 CASES = [(0, 1), (1, 1), (0, 10), (10, 10), (1, 10), (5, 10), (3, 7), (50, 100), (1, 1000),

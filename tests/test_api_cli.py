@@ -9,7 +9,7 @@ import re
 import pandas as pd
 import pytest
 
-from analysis import formatting as F
+from sim import formatting as F
 from scripts.cli import main
 
 GAME = "sunset"

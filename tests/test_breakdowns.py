@@ -56,7 +56,7 @@ def test_sagrada_solo_balance_in_the_summary_and_the_report(tmp_path, capsys):
     summary and in the report, equal to a direct computation from the logs."""
     import re
 
-    from analysis.stats import wilson_interval
+    from sim.stats import wilson_interval
     from scripts.cli import main
     out = str(tmp_path / "solo")
     assert main(["run", "sagrada", "--players", "1", "--games", "400", "--strategies", "planner",

@@ -438,7 +438,7 @@ def seat_effect_pvalues(df, n):
     var = win.groupby(stratum).transform(lambda w: w.var(ddof=1))
     resid = (win - mean).groupby(df["seat"]).sum()
     se = np.sqrt(var.groupby(df["seat"]).sum())
-    from analysis.stats import holm
+    from sim.stats import holm
     from scipy.stats import norm
     p = 2 * norm.sf(np.abs(resid / se.where(se > 0, np.nan)).fillna(0.0))
     return holm(p)

@@ -56,7 +56,7 @@ def test_a_fixed_run_gives_its_verdicts_and_flags_as_findings(tmp_path):
 
 def test_the_sentence_renderer_writes_a_hand_made_finding():
     """One hand-made finding of each common kind, and the exact sentence the report prints
-    for it (in the one number format of analysis/formatting.py)."""
+    for it (in the one number format of sim/formatting.py)."""
     seat = Finding("seat", "Seat 1", "favoured", "win_share", 0.275, 0.2731, 0.2769, 0.25,
                    p_holm=0.0012, effect=0.025, effect_low=0.0231, effect_high=0.0269, unit="pp")
     assert sentence(seat) == "Seat 1 wins 27.50% (27.31 to 27.69) against a fair 25%: favoured."

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from analysis import game_shape as gs
-from analysis.stats import z_value
+from sim.stats import z_value
 
 
 def frame(games: dict) -> pd.DataFrame:
@@ -221,13 +221,10 @@ def test_overwrite_removes_the_runs_own_snapshots(sunset_runs, tmp_path):
 def test_every_game_declares_its_snapshot():
     """Every game's contract names a snapshot module whose rows start with the score per
     seat and say their scope."""
-    import importlib
-
     from sim.registry import get_game
     for game in ("sunset", "sagrada", "surfers", "lowlands"):
-        where = get_game(game).pieces().snapshot
-        assert where == f"sim.games.{game}.snapshot"
-        module = importlib.import_module(where)
+        module = get_game(game).pieces().snapshot()
+        assert module.__name__ == f"sim.games.{game}.snapshot"
         rows = module.ROWS
         assert rows[0][:3] == ("score", rows[0][1], "seat")
         assert all(len(r) == 4 and r[2] in ("seat", "game") for r in rows)

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from analysis.breakdowns import Breakdown, headline_tests
-from analysis.stats import holm, proportion_test
+from sim.stats import holm, proportion_test
 from reports.findings import verdict_lines
 
 

@@ -60,13 +60,13 @@ def test_the_listings_say_what_the_engines_modules_say():
 
     from sim.registry import list_games
     for spec in list_games():
-        players = importlib.import_module(spec.strategies_module)
+        players = importlib.import_module(spec.contract.strategies)
         catalog = spec.catalog_module()
         assert players.CATALOG is catalog.CATALOG and players.N_PARAMS == catalog.N_PARAMS
-        with open(os.path.join(ROOT, *spec.package.split("."), "default_components.toml"),
+        with open(os.path.join(ROOT, "sim", "games", spec.name, "default_components.toml"),
                   encoding="utf-8") as fh:
             assert spec.default_components_text() == fh.read()
-        assert spec.default_components_text() == spec._module("components").default_components_text()
+        assert spec.default_components_text() == spec.contract.components().default_components_text()
     import strategies.search as search
     import strategies.search_catalog as light
     assert search.search_catalog is light.search_catalog and search.MCTS == light.MCTS

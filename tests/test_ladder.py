@@ -123,7 +123,7 @@ def test_the_ladder_compares_effects_not_flags():
     between the two levels excludes 0 (a verdict lost with the same effect is less power); a
     card's effect is its advantage by counterfactual play (card-worth rows), not its takers'
     lead, and its levels (built-in players) are named apart from the seats' levels."""
-    from analysis.stats import wilson_interval
+    from sim.stats import wilson_interval
 
     def analysis(seat_wins, games):
         lo, hi = wilson_interval(np.asarray(seat_wins, float), np.full(2, games))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.stats import wilson_interval
+from sim.stats import wilson_interval
 from sim.games.sagrada import SPEC
 from sim.games.sagrada import enums as E
 from sim.games.sagrada.nb import action_options_nb, apply_draft_nb, begin_turn_nb, window_options_nb

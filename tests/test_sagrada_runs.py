@@ -3,7 +3,7 @@ variants, the report metadata, and the strength order of the built-in players (9
 intervals excluding parity)."""
 from __future__ import annotations
 
-from analysis.stats import wilson_interval
+from sim.stats import wilson_interval
 from scripts.cli import main
 from sim import runner
 from sim.games.sagrada import SPEC

@@ -1,14 +1,14 @@
 """The terminal and the report show the same numbers in the same form, to the printed digit,
 on a fixed run: win shares and their intervals (seats and strategies), head-to-head shares
 and intervals, ratings. One aggregation (analysis/aggregate.py), one definition of each
-statistic (analysis/tables.py), one formatting module (analysis/formatting.py)."""
+statistic (analysis/tables.py), one formatting module (sim/formatting.py)."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from analysis import formatting as F
+from sim import formatting as F
 from reports.findings import verdict_lines
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binom
 
-from analysis.stats import wilson_interval
+from sim.stats import wilson_interval
 from sim import registry
 from sim.game_api import Measured, SearchDefault
 from strategies import search
@@ -167,7 +167,7 @@ def test_a_search_run_uses_every_worker_and_logs_the_same_games(template_toy, tm
 
 
 def test_rates_are_never_shown_as_zero():
-    from analysis.formatting import rate, workers
+    from sim.formatting import rate, workers
     assert rate(0.31) == "0.31" and rate(12331.4) == "12,331" and rate(45.27) == "45.3"
     assert workers(1) == "1 worker" and workers(2) == "2 workers"
 

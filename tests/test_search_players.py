@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tests.search_model as m
-from analysis.stats import wilson_interval
+from sim.stats import wilson_interval
 from strategies import search
 from strategies.registry import describe_catalog, load_variants, resolve_strategies
 from sim.game_api import ToolkitError

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.stats import mean_and_se, wilson_interval
+from sim.stats import mean_and_se, wilson_interval
 
 CASES = [
     (0, 1), (1, 1), (0, 10), (10, 10), (1, 10), (5, 10), (3, 7), (50, 100), (1, 1000),
@@ -44,14 +44,14 @@ def test_mean_and_se():
 def test_z_value_matches_scipy(confidence):
     from scipy.stats import norm
 
-    from analysis.stats import z_value
+    from sim.stats import z_value
     assert z_value(confidence) == pytest.approx(norm.ppf(0.5 + confidence / 2), rel=1e-12)
 
 
 def test_normal_tail_matches_scipy_into_the_far_tail():
     from scipy.stats import norm
 
-    from analysis.stats import _normal_sf
+    from sim.stats import _normal_sf
     z = np.array([-np.inf, -8.0, -1.5, 0.0, 0.3, 1.959964, 5.0, 12.0, 37.0, np.inf])
     got = _normal_sf(z)
     want = norm.sf(z)

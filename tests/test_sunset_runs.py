@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.stats import wilson_interval
+from sim.stats import wilson_interval
 from scripts.cli import main
 from sim import runner
 from sim.games.sunset import SPEC

@@ -85,7 +85,7 @@ def test_balance_calibrate_prints_the_table_and_the_spread(capsys):
     lines = out.splitlines()
     row0 = next(ln for ln in lines if ln.split()[:1] == ["0"])
     assert row0.split()[1:] == ["100.00%"] * 6
-    # the one number format of the toolkit (analysis/formatting.py), intervals with "to"
+    # the one number format of the toolkit (sim/formatting.py), intervals with "to"
     assert re.search(r"row 3: 18/40 hits = 45\.00% \(\d+\.\d\d to \d+\.\d\d\) "
                      r"-> spread 0\.62 \(\d\.\d\d to \d\.\d\d\)", out), out
     assert "row 5: 20.00% hits -> spread" in out

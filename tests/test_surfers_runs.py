@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.stats import wilson_interval
+from sim.stats import wilson_interval
 from scripts.cli import main
 from sim import runner
 from sim.games.surfers import SPEC

@@ -92,7 +92,7 @@ def test_sweep_of_a_whole_list_plays_each_list(in_tmp, capsys):
 
 
 def test_step_p_values_are_two_sided_normal_and_nan_without_spread():
-    from analysis.stats import z_test_p
+    from sim.stats import z_test_p
     assert abs(z_test_p(1.959964, 1.0) - 0.05) < 1e-6
     p = z_test_p([0.0, -3.0, 1.0], [1.0, 1.0, 0.0])
     assert p[0] == 1.0 and abs(p[1] - 0.0026998) < 1e-6 and p[2] != p[2]   # se 0: no test

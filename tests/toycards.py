@@ -14,6 +14,7 @@ that wins when taken, and Fool's Gold one they love that is worth no more than t
 from __future__ import annotations
 
 import hashlib
+import sys
 
 import numpy as np
 from numba import njit
@@ -282,7 +283,7 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
 
 
 class ToyCardsSpec(CompiledGameSpec):
-    contract = GameContract.single_module("tests.toycards")
+    contract = GameContract.single_module(sys.modules[__name__])
     name = "toycards"
     title = "Toy Cards"
     min_players = 2

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 
 import numpy as np
 from numba import njit
@@ -440,7 +441,7 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
 # --- the spec ------------------------------------------------------------------------------
 class ToySpec(CompiledGameSpec):
     # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
-    contract = GameContract.single_module("tests.toygame")
+    contract = GameContract.single_module(sys.modules[__name__])
     name = "toy"
     aliases = ("dice",)
     title = "Toy Dice"

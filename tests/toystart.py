@@ -11,6 +11,7 @@ else (the decisions, the strategies, the information sets) is the toy game's, im
 from __future__ import annotations
 
 import hashlib
+import sys
 
 import numpy as np
 from numba import njit
@@ -150,7 +151,7 @@ def new_state():
 
 
 class ToyStartSpec(toygame.ToySpec):
-    contract = GameContract.single_module("tests.toystart")
+    contract = GameContract.single_module(sys.modules[__name__])
     name = "toystart"
     aliases = ()
     title = "Toy Dice with a start player"

@@ -219,7 +219,7 @@ def format_trace(prepared, game_index, events, rec, state) -> list:
 
 class PickSpec(CompiledGameSpec):
     # by name, not sys.modules[__name__]: run as `python -m`, this file is __main__ too
-    contract = GameContract.single_module("tests.usergame")
+    contract = GameContract.single_module(sys.modules[__name__])
     name = "pick"
     title = "Pick (test game)"
     min_players = 1

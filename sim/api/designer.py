@@ -582,7 +582,7 @@ def _tune_search(job: _TuneJob, trials: int):
     import itertools
 
     from analysis.designer import objective_value
-    from analysis.stats import z_value
+    from sim.stats import z_value
     from sim import designer, runner
 
     z = z_value(0.95)

@@ -10,8 +10,6 @@ can play in memory, replay game by game, and (per game) positions from text.
 """
 from __future__ import annotations
 
-import importlib
-
 from sim.api.common import overrides, players_for, strategy_list
 from sim.game_api import ToolkitError
 
@@ -78,12 +76,11 @@ class Game:
     def positions(self):
         """The game's positions-from-text module, as its contract names it
         (`positions`, e.g. sim/games/sagrada/positions.py)."""
-        pieces = getattr(self.spec, "pieces", None)
-        where = pieces().positions if callable(pieces) else None
-        if where is None:
+        contract = getattr(self.spec, "contract", None)
+        if contract is None or not contract.offers("positions"):
             raise ToolkitError(f"{self.name}: the game offers no positions from text (its "
                                f"contract names no `positions` module: docs/adding-a-game.md)")
-        return importlib.import_module(where)
+        return contract.positions()
 
 
 def game(name: str) -> Game:

@@ -10,27 +10,49 @@ from sim.game_api import Components, Measured, SearchDefault
 from sim.game_contract import GameContract
 
 
-# where each piece of the game lives (sim/game_contract.py; checked at registration)
-CONTRACT = GameContract(
-    model="sim.games.lowlands.model",
-    components="sim.games.lowlands.components",
-    tables="sim.games.lowlands.enums:pack_tables",
-    new_state="sim.games.lowlands.enums:new_state",
-    trace="sim.games.lowlands.trace:format_trace",
-    strategies="strategies.lowlands",
-    catalog="strategies.lowlands_catalog",
-    positions="sim.games.lowlands.positions",
-    snapshot="sim.games.lowlands.snapshot",
-    test_vary="dike.site_length=3..4",
-    rule_tests=("tests/test_lowlands_rules.py",),
-    docs_page="docs/games/lowlands.md",
-)
+class LowlandsContract(GameContract):
+    """Where each piece of the game lives (sim/game_contract.py; checked at registration).
+    Each engine piece is imported when the game is first played: a listing imports no numpy."""
+
+    def model(self):
+        from sim.games.lowlands import model
+        return model
+
+    def components(self):
+        from sim.games.lowlands import components
+        return components
+
+    def tables(self):
+        from sim.games.lowlands.enums import pack_tables
+        return pack_tables
+
+    def new_state(self):
+        from sim.games.lowlands.enums import new_state
+        return new_state
+
+    def trace(self):
+        from sim.games.lowlands.trace import format_trace
+        return format_trace
+
+    def positions(self):
+        from sim.games.lowlands import positions
+        return positions
+
+    def snapshot(self):
+        from sim.games.lowlands import snapshot
+        return snapshot
+
+    # the players, by module name (the engine does not import strategies/)
+    strategies = "strategies.lowlands"
+    catalog = "strategies.lowlands_catalog"
+    # data
+    test_vary = "dike.site_length=3..4"
+    rule_tests = ("tests/test_lowlands_rules.py",)
+    docs_page = "docs/games/lowlands.md"
 
 
 class LowlandsSpec(CompiledGameSpec):
-    package = "sim.games.lowlands"
-    strategies_module = "strategies.lowlands"
-    contract = CONTRACT
+    contract = LowlandsContract()
     name = "lowlands"
     aliases = ("das-tiefe-land", "tiefe-land")
     title = "Lowlands"

@@ -4,32 +4,54 @@ Where each rule lives: docs/games/sagrada.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec, EnumsAttribute
+from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components, Measured, SearchDefault
 from sim.game_contract import GameContract
 
 
-# where each piece of the game lives (sim/game_contract.py; checked at registration)
-CONTRACT = GameContract(
-    model="sim.games.sagrada.model",
-    components="sim.games.sagrada.components",
-    tables="sim.games.sagrada.enums:pack_tables",
-    new_state="sim.games.sagrada.nb:new_state",
-    trace="sim.games.sagrada.trace:format_trace",
-    strategies="strategies.sagrada",
-    catalog="strategies.sagrada_catalog",
-    positions="sim.games.sagrada.positions",
-    snapshot="sim.games.sagrada.snapshot",
-    test_vary="rules.token_points=1..2",
-    rule_tests=("tests/test_sagrada_rules.py",),
-    docs_page="docs/games/sagrada.md",
-)
+class SagradaContract(GameContract):
+    """Where each piece of the game lives (sim/game_contract.py; checked at registration).
+    Each engine piece is imported when the game is first played: a listing imports no numpy."""
+
+    def model(self):
+        from sim.games.sagrada import model
+        return model
+
+    def components(self):
+        from sim.games.sagrada import components
+        return components
+
+    def tables(self):
+        from sim.games.sagrada.enums import pack_tables
+        return pack_tables
+
+    def new_state(self):
+        from sim.games.sagrada.nb import new_state
+        return new_state
+
+    def trace(self):
+        from sim.games.sagrada.trace import format_trace
+        return format_trace
+
+    def positions(self):
+        from sim.games.sagrada import positions
+        return positions
+
+    def snapshot(self):
+        from sim.games.sagrada import snapshot
+        return snapshot
+
+    # the players, by module name (the engine does not import strategies/)
+    strategies = "strategies.sagrada"
+    catalog = "strategies.sagrada_catalog"
+    # data
+    test_vary = "rules.token_points=1..2"
+    rule_tests = ("tests/test_sagrada_rules.py",)
+    docs_page = "docs/games/sagrada.md"
 
 
 class SagradaSpec(CompiledGameSpec):
-    package = "sim.games.sagrada"
-    strategies_module = "strategies.sagrada"
-    contract = CONTRACT
+    contract = SagradaContract()
     name = "sagrada"
     aliases = ()
     title = "Sagrada"
@@ -71,7 +93,12 @@ class SagradaSpec(CompiledGameSpec):
     }
     description = ("Draft dice and build a stained-glass window under its colour and shade "
                    "restrictions (1 player: the solo variant against the round track)")
-    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
+
+    @property
+    def end_reason_names(self) -> tuple:
+        """The enums' END_REASON_NAMES, imported on first use (numpy)."""
+        from sim.games.sagrada.enums import END_REASON_NAMES
+        return END_REASON_NAMES
 
     def variant_for(self, n_players: int) -> str:
         return "solo" if n_players == 1 else "standard"

@@ -6,32 +6,54 @@ Where each rule lives: docs/games/sunset-over-water.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec, EnumsAttribute
+from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components, Measured, SearchDefault
 from sim.game_contract import GameContract
 
 
-# where each piece of the game lives (sim/game_contract.py; checked at registration)
-CONTRACT = GameContract(
-    model="sim.games.sunset.model",
-    components="sim.games.sunset.components",
-    tables="sim.games.sunset.enums:pack_tables",
-    new_state="sim.games.sunset.nb:new_state",
-    trace="sim.games.sunset.trace:format_trace",
-    strategies="strategies.sunset",
-    catalog="strategies.sunset_catalog",
-    positions="sim.games.sunset.positions",
-    snapshot="sim.games.sunset.snapshot",
-    test_vary="rules.return_home_bonus=1..2",
-    rule_tests=("tests/test_sunset_rules.py",),
-    docs_page="docs/games/sunset-over-water.md",
-)
+class SunsetContract(GameContract):
+    """Where each piece of the game lives (sim/game_contract.py; checked at registration).
+    Each engine piece is imported when the game is first played: a listing imports no numpy."""
+
+    def model(self):
+        from sim.games.sunset import model
+        return model
+
+    def components(self):
+        from sim.games.sunset import components
+        return components
+
+    def tables(self):
+        from sim.games.sunset.enums import pack_tables
+        return pack_tables
+
+    def new_state(self):
+        from sim.games.sunset.nb import new_state
+        return new_state
+
+    def trace(self):
+        from sim.games.sunset.trace import format_trace
+        return format_trace
+
+    def positions(self):
+        from sim.games.sunset import positions
+        return positions
+
+    def snapshot(self):
+        from sim.games.sunset import snapshot
+        return snapshot
+
+    # the players, by module name (the engine does not import strategies/)
+    strategies = "strategies.sunset"
+    catalog = "strategies.sunset_catalog"
+    # data
+    test_vary = "rules.return_home_bonus=1..2"
+    rule_tests = ("tests/test_sunset_rules.py",)
+    docs_page = "docs/games/sunset-over-water.md"
 
 
 class SunsetSpec(CompiledGameSpec):
-    package = "sim.games.sunset"
-    strategies_module = "strategies.sunset"
-    contract = CONTRACT
+    contract = SunsetContract()
     name = "sunset"
     aliases = ("sunset-over-water", "sow")
     title = "Sunset Over Water"
@@ -73,7 +95,12 @@ class SunsetSpec(CompiledGameSpec):
     }
     description = ("Hike the wilderness, paint landscapes, sell them for commissions "
                    "(1 player: the Wanderlust solo variant)")
-    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
+
+    @property
+    def end_reason_names(self) -> tuple:
+        """The enums' END_REASON_NAMES, imported on first use (numpy)."""
+        from sim.games.sunset.enums import END_REASON_NAMES
+        return END_REASON_NAMES
 
     def variant_for(self, n_players: int) -> str:
         return "wanderlust-solo" if n_players == 1 else "standard"

@@ -5,32 +5,54 @@ Where each rule lives: docs/games/grand-surfers.md.
 """
 from __future__ import annotations
 
-from sim.compiled_game import CompiledGameSpec, EnumsAttribute
+from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components, Measured, SearchDefault
 from sim.game_contract import GameContract
 
 
-# where each piece of the game lives (sim/game_contract.py; checked at registration)
-CONTRACT = GameContract(
-    model="sim.games.surfers.model",
-    components="sim.games.surfers.components",
-    tables="sim.games.surfers.enums:pack_tables",
-    new_state="sim.games.surfers.nb:new_state",
-    trace="sim.games.surfers.trace:format_trace",
-    strategies="strategies.surfers",
-    catalog="strategies.surfers_catalog",
-    positions="sim.games.surfers.positions",
-    snapshot="sim.games.surfers.snapshot",
-    test_vary="rules.duo_points=2..3",
-    rule_tests=("tests/test_surfers_rules.py",),
-    docs_page="docs/games/grand-surfers.md",
-)
+class SurfersContract(GameContract):
+    """Where each piece of the game lives (sim/game_contract.py; checked at registration).
+    Each engine piece is imported when the game is first played: a listing imports no numpy."""
+
+    def model(self):
+        from sim.games.surfers import model
+        return model
+
+    def components(self):
+        from sim.games.surfers import components
+        return components
+
+    def tables(self):
+        from sim.games.surfers.enums import pack_tables
+        return pack_tables
+
+    def new_state(self):
+        from sim.games.surfers.nb import new_state
+        return new_state
+
+    def trace(self):
+        from sim.games.surfers.trace import format_trace
+        return format_trace
+
+    def positions(self):
+        from sim.games.surfers import positions
+        return positions
+
+    def snapshot(self):
+        from sim.games.surfers import snapshot
+        return snapshot
+
+    # the players, by module name (the engine does not import strategies/)
+    strategies = "strategies.surfers"
+    catalog = "strategies.surfers_catalog"
+    # data
+    test_vary = "rules.duo_points=2..3"
+    rule_tests = ("tests/test_surfers_rules.py",)
+    docs_page = "docs/games/grand-surfers.md"
 
 
 class SurfersSpec(CompiledGameSpec):
-    package = "sim.games.surfers"
-    strategies_module = "strategies.surfers"
-    contract = CONTRACT
+    contract = SurfersContract()
     name = "surfers"
     aliases = ("grand-surfers", "grand_surfers")
     title = "Grand Surfers"
@@ -76,7 +98,12 @@ class SurfersSpec(CompiledGameSpec):
     }
     description = ("Flick a die onto the wave sheet and race two surfers to the beach: push, "
                    "boost, draw channels, outrun the Great Wave (skill: [flick] spread per seat)")
-    end_reason_names = EnumsAttribute("END_REASON_NAMES")   # read on first use (numpy)
+
+    @property
+    def end_reason_names(self) -> tuple:
+        """The enums' END_REASON_NAMES, imported on first use (numpy)."""
+        from sim.games.surfers.enums import END_REASON_NAMES
+        return END_REASON_NAMES
 
     def assignable(self) -> dict:
         """No choice to assign: the players' decisions (aim, act, move, boost) are moves of

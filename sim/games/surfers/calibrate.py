@@ -25,8 +25,8 @@ import math
 
 import numpy as np
 
-from analysis.formatting import share, share_interval
-from analysis.stats import wilson_interval
+from sim.formatting import share, share_interval
+from sim.stats import wilson_interval
 
 MAX_SPREAD = 10.0          # the component file's upper bound for a spread
 DEFAULT_SPREADS = (0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)

@@ -10,23 +10,41 @@ from sim.compiled_game import CompiledGameSpec
 from sim.game_api import Components
 from sim.game_contract import GameContract
 
-# where each piece of the game lives (sim/game_contract.py; checked at registration)
-CONTRACT = GameContract(
-    model=f"{__name__}.model",                      # the forward model and RECORD
-    components=f"{__name__}.components",            # load_components, default_components_text
-    tables=f"{__name__}.model:pack_tables",         # component tables -> the kernels' record
-    new_state=f"{__name__}.model:new_state",
-    trace=f"{__name__}.trace:format_trace",
-    strategies=f"{__name__}.players",               # choose_builtin_nb
-    catalog=f"{__name__}.catalog",                  # CATALOG, N_PARAMS (plain Python)
-    test_vary="game.rounds=4..5",                   # a field the tests of sweep and tune vary
-    rule_tests=("test_rules.py",),
-    docs_page="docs.md",
-)
+class DiceContract(GameContract):
+    """Where each piece of the game lives (sim/game_contract.py; checked at registration).
+    Each engine piece is imported when the game is first played: a listing imports no numpy."""
+
+    def model(self):                    # the forward model and RECORD
+        from . import model
+        return model
+
+    def components(self):               # load_components, default_components_text
+        from . import components
+        return components
+
+    def tables(self):                   # component tables -> the kernels' record
+        from .model import pack_tables
+        return pack_tables
+
+    def new_state(self):
+        from .model import new_state
+        return new_state
+
+    def trace(self):
+        from .trace import format_trace
+        return format_trace
+
+    # the players, by module name (the engine does not import them)
+    strategies = f"{__name__}.players"                  # choose_builtin_nb
+    catalog = f"{__name__}.catalog"                     # CATALOG, N_PARAMS (plain Python)
+    # data
+    test_vary = "game.rounds=4..5"      # a field the tests of sweep and tune vary
+    rule_tests = ("test_rules.py",)
+    docs_page = "docs.md"
 
 
 class DiceSpec(CompiledGameSpec):
-    contract = CONTRACT
+    contract = DiceContract()
     name = "dice"
     title = "Dice"
     min_players = 2

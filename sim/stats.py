@@ -15,8 +15,9 @@ statsmodels (test-only references). What is computed here and nowhere else:
     mean_interval     a mean of per-game values with its normal interval
     proportion_test, z_test_p, holm, newcombe_difference, mean_difference
 
-This module imports nothing of the toolkit: it is the one analysis module that the engine
-layer (sim/) may use (the layering test, tests/test_layering.py).
+This module imports nothing of the toolkit. It sits in sim/, the bottom layer, because the
+engine uses it too (the precision stop of a growing run); analysis/ builds its findings on
+it (tests/test_layering.py).
 """
 from __future__ import annotations
 
