@@ -84,6 +84,20 @@ def export_commit(commit: str, dest: str) -> None:
     subprocess.run(["tar", "-x", "-C", dest], input=archive.stdout, check=True)
 
 
+def before_checkout(commit: str) -> tuple:
+    """(folder, its source tree) of `commit` exported for the before side. The export is
+    kept per commit (git archive gives every file the commit's time), so a second benchmark
+    of the same commit loads its machine code from its own cache (folder/cache)."""
+    short = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", commit],
+                           capture_output=True, text=True).stdout.strip() or commit
+    tmp = os.path.join(tempfile.gettempdir(), f"balance-bench-before-{short}")
+    before_dir = os.path.join(tmp, "src")
+    if not os.path.isdir(os.path.join(before_dir, "sim")):
+        os.makedirs(before_dir, exist_ok=True)
+        export_commit(commit, before_dir)
+    return tmp, before_dir
+
+
 def _rate(gps: float) -> str:
     """Games per second, with two decimals when few (a search player plays a game or two a
     second)."""
@@ -107,15 +121,7 @@ def main(argv=None) -> int:
                          "(steadier on a loaded machine)")
     args = ap.parse_args(argv)
 
-    # the export is kept per commit (git archive gives every file the commit's time), so a
-    # second benchmark of the same commit loads its machine code from its own cache
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", args.commit],
-                            capture_output=True, text=True).stdout.strip() or args.commit
-    tmp = os.path.join(tempfile.gettempdir(), f"balance-bench-before-{commit}")
-    before_dir = os.path.join(tmp, "src")
-    if not os.path.isdir(os.path.join(before_dir, "sim")):
-        os.makedirs(before_dir, exist_ok=True)
-        export_commit(args.commit, before_dir)
+    tmp, before_dir = before_checkout(args.commit)
     games = args.games_list
     if not games:
         list_code = ("from sim.registry import list_games; "

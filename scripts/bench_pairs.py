@@ -18,13 +18,12 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from scripts.bench_before_after import export_commit  # noqa: E402
+from scripts.bench_before_after import before_checkout  # noqa: E402
 
 CHILD = r"""
 import sys, time
@@ -70,13 +69,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=4, help="games per chunk")
     ap.add_argument("--pairs", type=int, default=20)
     args = ap.parse_args(argv)
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", args.commit],
-                            capture_output=True, text=True).stdout.strip() or args.commit
-    tmp = os.path.join(tempfile.gettempdir(), f"balance-bench-before-{commit}")
-    before_dir = os.path.join(tmp, "src")
-    if not os.path.isdir(os.path.join(before_dir, "sim")):
-        os.makedirs(before_dir, exist_ok=True)
-        export_commit(args.commit, before_dir)
+    tmp, before_dir = before_checkout(args.commit)
     sides = {"before": _side(before_dir, os.path.join(tmp, "cache"), args),
              "after": _side(ROOT, None, args)}
     times: dict = {"before": [], "after": []}

@@ -106,7 +106,6 @@ PIECES = (
           "players", required=False),
 )
 PIECE_BY_FIELD = {p.field: p for p in PIECES}
-ENGINE_PIECES = tuple(p.field for p in PIECES if p.kind != "players")
 # fields that are data, not code: {field: docs line}
 DATA_FIELDS = {
     "test_vary": "one `--vary` for the tests of sweep and tune (tests/test_game_defaults.py)",
@@ -208,8 +207,9 @@ class GameContract:
         contract = _OneModuleContract(module)
         for field, value in players.items():
             if field not in PIECE_BY_FIELD or PIECE_BY_FIELD[field].kind != "players":
-                raise_if(_unknown_fields([field]) or
-                         [f"game contract: single_module takes only the players, got '{field}'"])
+                raise ToolkitError(f"game contract: single_module takes only the players "
+                                   f"({', '.join(p.field for p in PIECES if p.kind == 'players')}"
+                                   f"), got '{field}'")
             setattr(contract, field, value)
         return contract
 
