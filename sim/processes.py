@@ -21,6 +21,14 @@ that loops forever would make the run impossible to stop. Three pieces fix that:
 
 `CANCELLED` is set when the parent gives up a run: a chunk finishing in an abandoned thread
 after that is not written.
+
+A run's local workers (`ForkedPool`): on Linux they are forked from the run's own process
+after it has loaded the play kernels, so a worker starts with numba, the game and its machine
+code already in memory. A worker started fresh (joblib's loky, the pool used elsewhere)
+imports numpy, pyarrow and numba and loads the kernels itself: about 1.4 s of CPU each
+(measured 2026-12-02), paid by every worker on top of the parent's own start, which is what
+kept two workers below 1.8x one on the 2-core machine (docs/architecture.md). `BALANCE_POOL`
+= `loky` chooses loky's workers instead (and is the only choice where fork is not available).
 """
 from __future__ import annotations
 
@@ -139,3 +147,79 @@ def release_workers() -> None:
     executor = getattr(module, "_executor", None)
     if executor is not None:
         executor.shutdown(wait=False, kill_workers=True)
+
+
+POOL_ENV = "BALANCE_POOL"
+POOL_CHOICES = ("fork", "loky")
+
+
+def local_pool_kind() -> str:
+    """"fork" (ForkedPool) or "loky" (joblib's loky workers) for a run's local workers: fork
+    on Linux unless the environment's BALANCE_POOL says loky. Forking is what Linux's
+    multiprocessing does by default; elsewhere (macOS, Windows) it is unsafe or absent."""
+    chosen = os.environ.get(POOL_ENV, "").strip().lower()
+    if chosen and chosen not in POOL_CHOICES:
+        from sim.game_api import ToolkitError
+        raise ToolkitError(f"{POOL_ENV}={chosen!r} is not a pool: use one of "
+                           f"{', '.join(POOL_CHOICES)}")
+    if chosen == "loky" or not sys.platform.startswith("linux"):
+        return "loky"
+    import multiprocessing
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "loky"
+
+
+def _forked_worker_start() -> None:
+    """In a forked worker: Ctrl-C is the parent's to handle (it stops the pool), and SIGTERM
+    ends the worker (the handler the parent may have set, inherited by the fork, would raise
+    in it instead)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class ForkedPool:
+    """`n_jobs` worker processes forked from this one (concurrent.futures over a "fork"
+    multiprocessing context), used as a context manager; `unordered(calls)` takes
+    (fn, args, kwargs) triples (`delayed`) and yields each result as it finishes, like
+    joblib's Parallel(return_as="generator_unordered"). Every call is submitted at once (a
+    run's chunks are a few dozen small tasks). Interrupted (Ctrl-C, SIGTERM, an error), it
+    kills its own workers, so that none plays on; it waits in short polls, where signals are
+    handled."""
+
+    def __init__(self, n_jobs: int):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self._multiprocessing = multiprocessing
+        self._executor = ProcessPoolExecutor(n_jobs,
+                                             mp_context=multiprocessing.get_context("fork"),
+                                             initializer=_forked_worker_start)
+        # fork now, while this process runs no other thread (a progress bar starts one)
+        before = set(multiprocessing.active_children())
+        self._executor.submit(int).result()
+        self._workers = [p for p in multiprocessing.active_children() if p not in before]
+
+    def unordered(self, calls):
+        from concurrent.futures import FIRST_COMPLETED, wait
+        try:
+            pending = {self._executor.submit(fn, *args, **kwargs) for fn, args, kwargs in calls}
+            while pending:
+                done, pending = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """Kill the workers now and drop what is queued (the run was given up)."""
+        CANCELLED.set()
+        for worker in self._workers:
+            if worker.is_alive():
+                worker.kill()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        # idle workers leave at once on shutdown (a sentinel each): no wait worth saving
+        self._executor.shutdown(wait=exc[0] is None, cancel_futures=True)

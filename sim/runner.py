@@ -515,6 +515,9 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if n_jobs == 1:  # in a thread of this process, so that Ctrl-C stops even a looping strategy
         return processes.one_worker, contextlib.nullcontext()
+    if processes.local_pool_kind() == "fork":  # workers forked with the kernels loaded
+        pool = processes.ForkedPool(n_jobs)
+        return pool.unordered, pool
     from joblib import Parallel
     return (Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
                      pre_dispatch="2 * n_jobs"), contextlib.nullcontext())
@@ -623,9 +626,10 @@ def _warm_up(spec, jobs: list, plans: list, pooled: bool = False) -> float:
     """Compile / load machine code in the parent, on a tiny chunk, so that it is timed apart
     from play and workers find the on-disk cache. Returns the seconds it took.
 
-    `pooled`: the chunks go to two or more local worker processes. Then a kernel already in
-    the on-disk cache is not loaded here: the parent plays no chunk, and loading it (seconds
-    of a process's start) would only delay the workers, which load it themselves."""
+    `pooled`: the chunks go to two or more loky worker processes, started fresh. Then a
+    kernel already in the on-disk cache is not loaded here: the parent plays no chunk, and
+    loading it would only delay the workers, which load it themselves. Workers forked from
+    this process (processes.ForkedPool) are not `pooled`: they inherit what is loaded here."""
     t0 = time.perf_counter()
     warmed = set()
     for (prepared, _, _), plan in zip(jobs, plans):
@@ -655,18 +659,21 @@ def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progre
     """Every chunk of every run to one pool; each finished chunk recorded in its manifest
     (saved now and then, and whatever happens). Returns the chunks played per run."""
     from sim.user_check import explain_run_error
+    if tasks:   # the pool before the bar: forked workers start before its monitor thread
+        pool_plan = plans[0] if len(plans) == 1 else RunPlan(
+            out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
+            run_id="", chunks=[], todo=tasks)
+        parallel, ctx = _parallel(pool_plan, backend, scheduler)
     bar = _progress_bar(total, games_before, progress)
     n_done = [0] * len(plans)
     saved = [time.perf_counter()] * len(plans)
     try:
         if tasks:
-            pool_plan = plans[0] if len(plans) == 1 else RunPlan(
-                out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
-                run_id="", chunks=[], todo=tasks)
-            parallel, ctx = _parallel(pool_plan, backend, scheduler)
-            delayed = processes.delayed if parallel is processes.one_worker else _joblib_delayed()
+            joblib_parallel = not (parallel is processes.one_worker
+                                   or isinstance(ctx, processes.ForkedPool))
+            delayed = _joblib_delayed() if joblib_parallel else processes.delayed
             with ctx:
-                # loky workers are processes of this machine: they write their own chunks;
+                # local workers are processes of this machine: they write their own chunks;
                 # dask workers may be other machines: the parent writes what they return
                 local = backend == "loky"
                 parent = os.getpid()
@@ -752,6 +759,8 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if backend == "dask":
         _check_dask()
+    else:
+        processes.local_pool_kind()   # a bad BALANCE_POOL is an error before any folder is made
     for _, n_games, _ in jobs:
         limits.check_games(n_games)
     for _, _, out_dir in jobs:   # one writer per folder, from its check to its last write
@@ -768,7 +777,8 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         os.environ.setdefault(var, "1")
     todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
     tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
-    pooled = backend == "loky" and min(plans[0].workers, len(tasks)) > 1
+    pooled = (backend == "loky" and min(plans[0].workers, len(tasks)) > 1
+              and processes.local_pool_kind() == "loky")
     compile_seconds = _warm_up(spec, jobs, plans, pooled) + check_seconds
     total = sum(plan.n_games for plan in plans)
     games_before = total - sum(n for plan in plans for _, n in plan.todo)

@@ -76,7 +76,7 @@ def test_killed_or_terminated_parent_leaves_no_worker_running_or_writing(tmp_pat
             assert time.time() < deadline, "no chunk was written"
             time.sleep(0.1)
         workers = [k for c in _children(proc.pid) for k in [c, *_children(c)]]
-        assert len(workers) >= 2  # the loky workers (and their resource trackers)
+        assert len(workers) >= 2  # the local workers (loky's: and their resource trackers)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
         time.sleep(1.0)

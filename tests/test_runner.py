@@ -4,7 +4,7 @@ import os
 import pandas as pd
 import pytest
 
-from sim import runner
+from sim import processes, runner
 from sim.game_api import ToolkitError
 from tests.toygame import SPEC
 
@@ -19,10 +19,12 @@ def chunk_set(out):
     return sorted(os.listdir(os.path.join(out, "chunks")))
 
 
-def test_same_logs_any_workers_and_chunk_size(tmp_path):
+def test_same_logs_any_workers_and_chunk_size(tmp_path, monkeypatch):
     p = prep()
     logs = []
-    for workers, chunk in [(1, 50), (2, 7), (2, 50), (1, 7)]:
+    # two workers forked from this process (the default on Linux) and started fresh by loky
+    for workers, chunk, pool in [(1, 50, ""), (2, 7, ""), (2, 50, "loky"), (1, 7, "")]:
+        monkeypatch.setenv(processes.POOL_ENV, pool)
         out = str(tmp_path / f"w{workers}-c{chunk}")
         m = runner.run(SPEC, p, N, out, workers=workers, chunk_size=chunk, progress=False)
         assert m["status"] == "complete"
@@ -128,6 +130,37 @@ def test_default_chunk_size_gives_workers_work_without_depending_on_them():
     assert runner.default_chunk_size(100_000) == 3125           # 32 chunks
     assert runner.default_chunk_size(10_000_000) == 20_000
     assert runner.chunk_ranges(10, 4) == [(0, 4), (4, 4), (8, 2)]
+
+
+@pytest.mark.skipif(processes.local_pool_kind() != "fork", reason="workers are forked on Linux")
+def test_forked_workers_play_with_the_kernels_this_process_loaded(tmp_path, monkeypatch):
+    """The parent loads the play kernels before it forks its workers: a worker compiles and
+    loads nothing of its own (numba's loads are counted in the worker's process)."""
+    monkeypatch.delenv(processes.POOL_ENV, raising=False)
+    p = prep()
+    runner.run(SPEC, p, 20, str(tmp_path / "warm"), workers=1, progress=False)
+    with processes.ForkedPool(2) as pool:
+        loads = list(pool.unordered([processes.delayed(_kernel_loads_after_a_chunk)(p)] * 2))
+    assert loads == [0, 0]
+
+
+def _kernel_loads_after_a_chunk(prepared) -> int:
+    from numba.core import caching
+    counted = []
+    original = caching.Cache.load_overload
+    caching.Cache.load_overload = lambda self, *a, **k: counted.append(1) or original(self, *a, **k)
+    try:
+        SPEC.play_chunk(prepared, 0, 3)
+    finally:
+        caching.Cache.load_overload = original
+    return len(counted)
+
+
+def test_unknown_pool_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv(processes.POOL_ENV, "threads")
+    with pytest.raises(ToolkitError, match=r"BALANCE_POOL='threads' is not a pool: use one of "
+                                           r"fork, loky"):
+        runner.run(SPEC, prep(), 10, str(tmp_path / "run"), workers=2, progress=False)
 
 
 def test_dask_backend_missing_is_clear(tmp_path, monkeypatch):

@@ -218,7 +218,7 @@ def test_lowlands_default_mcts_beats_the_planner_at_two_players(tmp_path):
 def test_ctrl_c_stops_a_search_run_within_two_seconds(tmp_path, workers):
     """A Sunset mcts run (each chunk a few games of seconds each) interrupted in the middle of
     a chunk: the search kernels release the GIL (1 worker: the chunk plays in a thread and
-    the main thread takes the signal) and loky's workers are killed (2 workers)."""
+    the main thread takes the signal) and the workers are killed (2 workers)."""
     import signal
     import subprocess
     import time

@@ -168,7 +168,7 @@ def spin_later({SIG}):
     ("spin", signal.SIGINT, 130, "interrupted", 1),        # stuck in the check, before any folder
     ("spin_later", signal.SIGINT, 130, "interrupted", 1),  # stuck in a chunk of the run
     ("spin_later", signal.SIGTERM, 143, "terminated", 1),
-    ("spin_later", signal.SIGINT, 130, "interrupted", 2),  # stuck in loky worker processes
+    ("spin_later", signal.SIGINT, 130, "interrupted", 2),  # stuck in local worker processes
 ])
 def test_a_strategy_that_never_returns_can_be_stopped(tmp_path, fn, sig, code, word, workers):
     from tests.test_processes_limits import _children, _running
