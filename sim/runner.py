@@ -33,6 +33,7 @@ import math
 import os
 import platform
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -549,7 +550,8 @@ def _dask_client(scheduler: str | None):
 def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
         workers: int | None = None, chunk_size: int | None = None, progress: bool = True,
         overwrite: bool = False, backend: str = "loky", scheduler: str | None = None,
-        command_line: list | None = None, _max_chunks: int | None = None) -> dict:
+        command_line: list | None = None, _max_chunks: int | None = None,
+        while_playing=None) -> dict:
     """Play `n_games` games of `prepared` into `out_dir`; returns the final manifest.
 
     workers: processes (default: all cores). chunk_size: games per chunk (default: at most
@@ -557,10 +559,12 @@ def run(spec: GameSpec, prepared: Prepared, n_games: int, out_dir: str,
     backend "loky" (local processes) or "dask" (joblib's dask backend; `scheduler` is the
     address of a dask.distributed scheduler, e.g. tcp://host:8786).
     `_max_chunks` (tests) stops after that many chunks, as an interruption would.
+    `while_playing`: run_many's.
     """
     return run_many(spec, [(prepared, n_games, out_dir)], workers=workers, chunk_size=chunk_size,
                     progress=progress, overwrite=overwrite, backend=backend, scheduler=scheduler,
-                    command_line=command_line, _max_chunks=_max_chunks)[0]
+                    command_line=command_line, _max_chunks=_max_chunks,
+                    while_playing=while_playing)[0]
 
 
 def _play_job_chunk_task(spec: GameSpec, job: int, prepared: Prepared, first: int, n: int,
@@ -655,7 +659,7 @@ def _warm_up(spec, jobs: list, plans: list, pooled: bool = False) -> float:
 
 
 def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progress, backend,
-                scheduler) -> list:
+                scheduler, while_playing=None) -> list:
     """Every chunk of every run to one pool; each finished chunk recorded in its manifest
     (saved now and then, and whatever happens). Returns the chunks played per run."""
     from sim.user_check import explain_run_error
@@ -664,6 +668,9 @@ def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progre
             out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
             run_id="", chunks=[], todo=tasks)
         parallel, ctx = _parallel(pool_plan, backend, scheduler)
+        if while_playing is not None and parallel is not processes.one_worker:
+            threading.Thread(target=while_playing, name="balance-while-playing",
+                             daemon=True).start()
     bar = _progress_bar(total, games_before, progress)
     n_done = [0] * len(plans)
     saved = [time.perf_counter()] * len(plans)
@@ -749,11 +756,15 @@ def _record_session(plans, manifests, todos, tasks, n_done, started, compile_sec
 def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
              chunk_size: int | None = None, progress: bool = True, overwrite: bool = False,
              backend: str = "loky", scheduler: str | None = None,
-             command_line: list | None = None, _max_chunks: int | None = None) -> list:
+             command_line: list | None = None, _max_chunks: int | None = None,
+             while_playing=None) -> list:
     """Several runs of one game at once: `jobs` = [(prepared, n_games, out_dir)]. Every chunk
     of every run goes to one pool of workers, so that many configurations (a sweep, the
     seatings of a comparison) keep every core busy without a pool start-up and an idle tail
     per configuration. Each run is an ordinary run folder (manifest, chunks, resume).
+    `while_playing()`: called in a daemon thread of this process once the chunks are playing
+    in other processes (never when they play in this one), for work of the caller that
+    would otherwise wait until the end (the summary's imports: sim/api/runs.py).
     Returns the final manifests, in the order of `jobs`."""
     if backend not in ("loky", "dask"):
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
@@ -784,7 +795,7 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
     games_before = total - sum(n for plan in plans for _, n in plan.todo)
     t1 = time.perf_counter()
     n_done = _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progress,
-                         backend, scheduler)
+                         backend, scheduler, while_playing)
     _record_session(plans, manifests, todos, tasks, n_done, started, compile_seconds,
                     time.perf_counter() - t1, backend)
     return manifests

@@ -156,6 +156,19 @@ def _kernel_loads_after_a_chunk(prepared) -> int:
     return len(counted)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_while_playing_runs_only_while_other_processes_play(tmp_path, workers):
+    """The summary's imports overlap the play of other processes, never this process's own."""
+    import threading
+    seen = []
+    runner.run(SPEC, prep(), 40, str(tmp_path / "run"), workers=workers, chunk_size=10,
+               progress=False, while_playing=lambda: seen.append(threading.current_thread()))
+    if workers == 1:
+        assert seen == []
+    else:
+        assert len(seen) == 1 and seen[0] is not threading.main_thread()
+
+
 def test_unknown_pool_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv(processes.POOL_ENV, "threads")
     with pytest.raises(ToolkitError, match=r"BALANCE_POOL='threads' is not a pool: use one of "

@@ -189,6 +189,18 @@ def open_run(path: str) -> Run:
     return r
 
 
+def _import_summary() -> None:
+    """The modules of the summary that follows a run (pandas among them: about 0.5 s),
+    imported while other processes play the games rather than after them. A failure here
+    is left to the summary's own import, which says it."""
+    try:
+        import analysis.breakdowns  # noqa: F401
+        import analysis.summary  # noqa: F401
+        import reports.terminal  # noqa: F401
+    except Exception:  # pragma: no cover - the same import fails again, loudly, later
+        pass
+
+
 @folder_lock.scoped
 def run(game: str, players: int | None = None, strategies=None, games: int = 10_000,
         seed: int = 1, set=None, out: str | None = None, *, components: str | None = None,
@@ -235,7 +247,8 @@ def run(game: str, players: int | None = None, strategies=None, games: int = 10_
         chunk_size = _precision_chunk(precision, games, max_games, chunk_size, prepared)
     runner.run(spec, prepared, games, out_dir, workers=workers, chunk_size=chunk_size,
                progress=progress, overwrite=overwrite, backend=backend, scheduler=scheduler,
-               command_line=list(command_line) if command_line else None)
+               command_line=list(command_line) if command_line else None,
+               while_playing=_import_summary)
     notes = []
     if precision is not None:   # then grow the run in batches
         from sim import designer
