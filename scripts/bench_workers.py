@@ -5,7 +5,8 @@
 
 Each round runs `balance run GAME --games N --workers 2` and `--workers 1` (seed 1, logs
 written, the summary printed) in fresh processes, timed from the shell's side: the wall
-time of the whole command and the CPU time of its process tree. The two sides of a round
+time of the whole command and the CPU time of the command and of the workers it waited for
+(forked workers are; loky's, stopped at the end without a wait, are not). The two sides of a round
 run back to back and the order alternates from round to round, so that a burst of load
 spoils a pair rather than one side. `--loky` adds a third arm, two loky workers started
 fresh (`BALANCE_POOL=loky`: the pool before the fork pool); `--commit C` adds the same two
