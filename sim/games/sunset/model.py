@@ -38,11 +38,12 @@ from sim.rng import init_streams_nb, randint_nb, redraw_nb
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
     MAX_COMM, MAX_GOAL, MAX_HAND, MAX_LAND, MAX_MOVE, MAX_OPTIONS, MAX_PATH, MAX_PLAYERS,
-    MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PHASE_OVER, PLAN_DRAW, RANGER, STATE_DTYPE,
+    MAX_ROW, N_CELLS, N_PLAN, PHASE_OVER, PLAN_DRAW, RANGER, STATE_DTYPE,
 )
 from sim.games.sunset.nb import (
     N_PTS, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb,
-    cleanup_nb, clear_turn_nb, draw_plans_nb, goals_held_nb, hike_options_nb, paint_options_nb, path_nb,
+    cleanup_nb, clear_turn_nb, draw_plans_nb, goals_held_nb, hike_options_nb, land_mask_nb,
+    paint_options_nb, path_nb,
     plan_options_nb, rank_nb, score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
 )
 from sim.games.sunset.nb import default_keep_nb as hand_keep_nb
@@ -284,10 +285,7 @@ def apply_nb(tables, s, option, keep, trace, tn):
         for i in range(s.n_path):
             if (option >> i) & 1:
                 n_painted += 1
-                land = s.grid[s.path[i]]
-                for f in range(N_FEATURES):
-                    if tables.landscape_features[land, f] > 0:
-                        features |= 1 << f
+                features |= land_mask_nb(tables, s.grid[s.path[i]])
         s.n_painted = n_painted
         s.painted_features = features
         apply_paint_nb(s, p, s.path, option, trace, tn)

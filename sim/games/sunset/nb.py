@@ -13,16 +13,20 @@ from numba import njit
 from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
+from sim.games.sunset.scratch import frame_array
 from sim.games.sunset.enums import (
     ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, EMPTY, END_COMMISSIONS, END_DAYS,
     EV_DISCARD_COMM, EV_END, EV_GOAL, EV_GOAL_KEPT, EV_INSPIRATION, EV_NEW_GOAL, EV_PAINT,
     EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_SELL_CARD, EV_SETUP_CELL, EV_SETUP_ROW, EV_SETUP_TOP,
     EV_TOP, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
     GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_COMM,
-    MAX_FRAMES, MAX_GOAL, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN,
+    MAX_FRAMES, MAX_GOAL, MAX_HAND, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN,
     PLAN_DRAW, RANGER, SHARED_STAY_MAY_STAY, STATE_DTYPE, STEP_CELL, WAKE_DISCARD_COMMISSIONS,
     WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
+
+N_MASKS = 1 << N_FEATURES   # feature masks (bit f = feature f)
+FRAME_DEPTHS = MAX_FRAMES + 1   # the depths of the sale's search, "no frame filled" included
 
 # Score components, in the order score_nb writes them (the log columns pts_*).
 PTS_COMMISSIONS, PTS_GOALS, PTS_LANDSCAPES, PTS_INSPIRATION, PTS_HOME = range(5)
@@ -284,7 +288,7 @@ def turn_order_nb(tables, s):
     """Trek order: earliest wake-up time first. Equal times (common, since all decks are the
     same) are broken by rule option tables.wake_tie: at random (default) or lower seat first."""
     n = s.n_players
-    keys = np.empty(MAX_PLAYERS, np.float64)
+    keys = frame_array(MAX_PLAYERS, np.float64)
     for p in range(n):
         wake = tables.plan_wake[s.plan_choice[p]]
         if tables.wake_tie == WAKE_TIE_SEAT:
@@ -324,19 +328,20 @@ def others_cells_nb(s, p):
 
 
 @njit(cache=True, error_model="numpy")
-def hike_options_nb(tables, s, p, card, options):
-    """Legal hikes for planning card `card`: k steps (1..move) in one direction shown on the
-    card, never entering or crossing an empty space or leaving the grid, passing artists
-    freely but never ending on another artist's card; and staying put (code 0, listed first
-    when legal). Staying is ending the turn where the artist stands, so on a card shared with
-    another artist (all start on the centre) it is legal only when no hike is (rule option
-    tables.stay_on_shared_card; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
+def legal_hikes_nb(tables, s, p, card):
+    """Legal hikes for planning card `card`, as a bitmask of hike codes (bit code set; code =
+    dir * (MAX_MOVE + 1) + steps < 64): k steps (1..move) in one direction shown on the card,
+    never entering or crossing an empty space or leaving the grid, passing artists freely but
+    never ending on another artist's card; and staying put (code 0). Staying is ending the
+    turn where the artist stands, so on a card shared with another artist (all start on the
+    centre) it is legal only when no hike is (rule option tables.stay_on_shared_card;
+    "may_stay": always legal). A mask, so that a player can test every hike of a card for
+    legality without a list of options."""
     start = s.pos[p]
     others = others_cells_nb(s, p)
     may_stay = (tables.stay_on_shared_card == SHARED_STAY_MAY_STAY
                 or (others >> start) & 1 == 0)
-    n = 1 if may_stay else 0
-    options[0] = 0
+    legal = 1 if may_stay else 0
     dirs = tables.plan_dirs[card]
     move = tables.plan_move[card]
     for d in range(N_DIRS):
@@ -347,11 +352,25 @@ def hike_options_nb(tables, s, p, card, options):
             if cell < 0 or s.grid[cell] == EMPTY:
                 break  # no entering or crossing an empty space; the grid ends here
             if (others >> cell) & 1 == 0:
-                options[n] = d * (MAX_MOVE + 1) + k
-                n += 1
-    if n == 0:  # boxed in: "you can not move even if you wish to"
-        options[0] = 0
-        n = 1
+                legal |= 1 << (d * (MAX_MOVE + 1) + k)
+    if legal == 0:  # boxed in: "you can not move even if you wish to"
+        legal = 1
+    return legal
+
+
+@njit(cache=True, error_model="numpy")
+def hike_options_nb(tables, s, p, card, options):
+    """The legal hikes of `card` (legal_hikes_nb) as options, in increasing code order:
+    staying put (code 0) first when legal."""
+    legal = legal_hikes_nb(tables, s, p, card)
+    n = 0
+    code = 0
+    while legal:
+        if legal & 1:
+            options[n] = code
+            n += 1
+        legal >>= 1
+        code += 1
     return n
 
 
@@ -484,12 +503,9 @@ def frame_matches_nb(tables, frame, land):
 
 @njit(cache=True, error_model="numpy")
 def land_mask_nb(tables, land):
-    """Bitmask of the features a landscape shows (bit f = feature f)."""
-    m = 0
-    for f in range(N_FEATURES):
-        if tables.landscape_features[land, f] > 0:
-            m |= 1 << f
-    return m
+    """Bitmask of the features a landscape shows (bit f = feature f; components.py derives
+    it from landscape_features when the file is loaded)."""
+    return tables.landscape_mask[land]
 
 
 @njit(cache=True, error_model="numpy")
@@ -539,8 +555,11 @@ def match_search_nb(frames, nf, masks, n, keep, best):
     Iterative depth-first search with branch and bound (numba cannot cache recursion);
     masks[j] = feature mask of hand card j."""
     best_cost = np.inf
-    choice = np.full(MAX_FRAMES, -1, np.int64)   # hand index tried at each depth
-    cost = np.zeros(MAX_FRAMES + 1, np.float64)  # cost of depths 0..f-1
+    choice = frame_array(MAX_FRAMES, np.int64)       # hand index tried at each depth
+    cost = frame_array(FRAME_DEPTHS, np.float64)     # cost of depths 0..f-1
+    for i in range(MAX_FRAMES):
+        choice[i] = -1
+    cost[0] = 0.0
     used = 0
     f = 0
     while f >= 0:
@@ -585,7 +604,7 @@ def sell_options_nb(tables, s, p, options):
     """Legal sales: each commission of the row whose frames the hand can fill, plus, in solo
     on the last day, the commission on top of the deck; then -1 (stop selling)."""
     n = 0
-    counts = np.zeros(1 << N_FEATURES, np.int64)
+    counts = frame_array(N_MASKS, np.int64)
     hand_mask_counts_nb(tables, s, p, counts)
     hand_n = s.hand_n[p]
     for slot in range(s.row_len):
@@ -616,8 +635,10 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
     commission to the seller. Its slot stays empty until clean-up. Returns the commission."""
     comm = sellable_commission_nb(s, slot)
     nf = tables.commission_n_frames[comm]
-    best = np.full(MAX_FRAMES, -1, np.int64)
-    masks = np.empty(s.hand_n[p], np.int64)
+    best = frame_array(MAX_FRAMES, np.int64)
+    for i in range(MAX_FRAMES):
+        best[i] = -1
+    masks = frame_array(MAX_HAND, np.int64)
     for j in range(s.hand_n[p]):
         masks[j] = land_mask_nb(tables, s.hand[p, j])
     match_search_nb(tables.commission_frames[comm], nf, masks, s.hand_n[p], keep, best)
