@@ -24,8 +24,8 @@ from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_FRAMES, MAX_HAND, MAX_MOVE,
-    MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
+    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_FRAMES, MAX_MOVE, MAX_ROW,
+    N_CELLS, N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
 )
 from sim.games.sunset.nb import (
     goal_met_nb, land_mask_nb, legal_hikes_nb, others_cells_nb, popcount_nb,
@@ -64,26 +64,30 @@ def comm_value_nb(tables, s, comm):
 ANY_BIT = 1 << ANY_FEATURE
 N_BITS = ANY_FEATURE + 1         # the feature bits and ANY_BIT
 N_MASKS = 1 << N_FEATURES        # the feature masks of a landscape (bit f = feature f)
+N_COUNTS = N_FEATURES + 1        # features a landscape shows: 0..N_FEATURES (each at most once)
 N_CODES = N_DIRS * (MAX_MOVE + 1)
 
 
 @njit(cache=True, error_model="numpy")
-def hand_summary_nb(tables, s, p, showing, n_features):
-    """showing[f] = the hand cards showing feature f (bit j = hand card j), n_features[j] =
-    hand card j's features: what every commission's demand reads, read once per valuation."""
+def hand_summary_nb(tables, s, p, showing, by_count):
+    """Seat p's hand as bitmasks over its cards (bit j = hand card j): showing[f] = the
+    cards showing feature f, by_count[c] = the cards showing c features. What every
+    commission's demand reads, read once per valuation."""
     for f in range(N_FEATURES):
         showing[f] = 0
+    for c in range(N_COUNTS):
+        by_count[c] = 0
     for j in range(s.hand_n[p]):
         land = s.hand[p, j]
         mask = land_mask_nb(tables, land)
-        n_features[j] = tables.landscape_n_features[land]
+        by_count[tables.landscape_n_features[land]] |= 1 << j
         for f in range(N_FEATURES):
             if (mask >> f) & 1:
                 showing[f] |= 1 << j
 
 
 @njit(cache=True, error_model="numpy")
-def slot_demand_nb(tables, s, p, k, showing, n_features, enough):
+def slot_demand_nb(tables, s, p, k, showing, by_count, enough):
     """(missing, fills) of commission slot k (slot MAX_ROW: the revealed top commission) for
     seat p's hand (hand_summary_nb): the frames the hand cannot fill yet (-1 when the slot
     is empty) and the features that fill one of them (bit f; ANY_BIT when a "?" frame is
@@ -103,9 +107,9 @@ def slot_demand_nb(tables, s, p, k, showing, n_features, enough):
         if frame == ANY_FEATURE:
             n_any += 1
             continue
-        best = best_card_nb(showing[frame] & ~used, n_features)
-        if best >= 0:
-            used |= 1 << best
+        card = fewest_features_nb(showing[frame] & ~used, by_count)
+        if card:
+            used |= card
             continue
         fills |= 1 << frame
         missing += 1
@@ -119,17 +123,16 @@ def slot_demand_nb(tables, s, p, k, showing, n_features, enough):
 
 
 @njit(cache=True, error_model="numpy")
-def best_card_nb(candidates, n_features):
-    """The hand card among `candidates` (bit j = hand card j) with the fewest features, the
-    lowest index on a tie; -1 if none."""
-    best = -1
-    j = 0
-    while candidates:
-        if candidates & 1 and (best < 0 or n_features[j] < n_features[best]):
-            best = j
-        candidates >>= 1
-        j += 1
-    return best
+def fewest_features_nb(candidates, by_count):
+    """The hand card among `candidates` (bitmasks over the hand, hand_summary_nb) with the
+    fewest features, the lowest index on a tie, as its bit; 0 if none."""
+    if candidates == 0:
+        return 0
+    for c in range(N_COUNTS):
+        cards = candidates & by_count[c]
+        if cards:
+            return cards & -cards
+    return 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -166,8 +169,8 @@ def bit_gains_nb(tables, s, p, params, planner, best):
     features `mask` gains mask_gain_nb(best, mask): the best of the slots it fills. One
     pass over the row per valuation."""
     showing = frame_array(N_FEATURES, np.int64)
-    n_features = frame_array(MAX_HAND, np.int64)
-    hand_summary_nb(tables, s, p, showing, n_features)
+    by_count = frame_array(N_COUNTS, np.int64)
+    hand_summary_nb(tables, s, p, showing, by_count)
     for b in range(N_BITS):
         best[b] = 0.0
     solo = s.solo == 1
@@ -175,7 +178,7 @@ def bit_gains_nb(tables, s, p, params, planner, best):
     for k in range(MAX_ROW + 1):
         if not planner and k == MAX_ROW and not solo:
             continue  # greedy: tomorrow's commission gains nothing today
-        missing, fills = slot_demand_nb(tables, s, p, k, showing, n_features, enough)
+        missing, fills = slot_demand_nb(tables, s, p, k, showing, by_count, enough)
         gain, fills = slot_gain_nb(tables, s, k, missing, fills, params, planner)
         if fills == 0 or not gain > 0.0:
             continue
