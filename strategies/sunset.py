@@ -28,10 +28,10 @@ from sim.games.sunset.enums import (
     N_CELLS, N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, land_mask_nb, legal_hikes_nb, others_cells_nb, popcount_nb,
+    goal_met_nb, hand_showing_nb, land_mask_nb, legal_hikes_nb, others_cells_nb, popcount_nb,
     sellable_commission_nb, step_cell_nb,
 )
-from sim.games.sunset.scratch import frame_array
+from sim.games.sunset.intrinsics import frame_array
 
 from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
     RANDOM, GREEDY, PLANNER, P_LANDSCAPE, P_COMPLETE, P_PROGRESS, P_TOMORROW, P_GOAL,
@@ -71,19 +71,13 @@ N_CODES = N_DIRS * (MAX_MOVE + 1)
 @njit(cache=True, error_model="numpy")
 def hand_summary_nb(tables, s, p, showing, by_count):
     """Seat p's hand as bitmasks over its cards (bit j = hand card j): showing[f] = the
-    cards showing feature f, by_count[c] = the cards showing c features. What every
-    commission's demand reads, read once per valuation."""
-    for f in range(N_FEATURES):
-        showing[f] = 0
+    cards showing feature f (hand_showing_nb), by_count[c] = the cards showing c features.
+    What every commission's demand reads, read once per valuation."""
+    hand_showing_nb(tables, s, p, showing)
     for c in range(N_COUNTS):
         by_count[c] = 0
     for j in range(s.hand_n[p]):
-        land = s.hand[p, j]
-        mask = land_mask_nb(tables, land)
-        by_count[tables.landscape_n_features[land]] |= 1 << j
-        for f in range(N_FEATURES):
-            if (mask >> f) & 1:
-                showing[f] |= 1 << j
+        by_count[tables.landscape_n_features[s.hand[p, j]]] |= 1 << j
 
 
 @njit(cache=True, error_model="numpy")

@@ -13,7 +13,7 @@ from numba import njit
 from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
-from sim.games.sunset.scratch import frame_array
+from sim.games.sunset.intrinsics import bit_count, frame_array
 from sim.games.sunset.enums import (
     ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, EMPTY, END_COMMISSIONS, END_DAYS,
     EV_DISCARD_COMM, EV_END, EV_GOAL, EV_GOAL_KEPT, EV_INSPIRATION, EV_NEW_GOAL, EV_PAINT,
@@ -25,7 +25,6 @@ from sim.games.sunset.enums import (
     WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
 
-N_MASKS = 1 << N_FEATURES   # feature masks (bit f = feature f)
 FRAME_DEPTHS = MAX_FRAMES + 1   # the depths of the sale's search, "no frame filled" included
 
 # Score components, in the order score_nb writes them (the log columns pts_*).
@@ -452,11 +451,8 @@ def paintable_mask_nb(s, p, path, n_path):
 
 @njit(cache=True, error_model="numpy")
 def popcount_nb(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """The set bits of x >= 0 (a bitmask of cards, cells or path positions)."""
+    return bit_count(x)
 
 
 @njit(cache=True, error_model="numpy")
@@ -509,20 +505,24 @@ def land_mask_nb(tables, land):
 
 
 @njit(cache=True, error_model="numpy")
-def hand_mask_counts_nb(tables, s, p, counts):
-    """counts[m] = hand cards whose feature mask is m (m < 2**N_FEATURES)."""
-    for m in range(counts.shape[0]):
-        counts[m] = 0
+def hand_showing_nb(tables, s, p, showing):
+    """showing[f] = the cards of seat p's hand showing feature f, as a bitmask over the hand
+    (bit j = hand card j; a hand holds at most MAX_HAND = 48 cards)."""
+    for f in range(N_FEATURES):
+        showing[f] = 0
     for j in range(s.hand_n[p]):
-        counts[land_mask_nb(tables, s.hand[p, j])] += 1
+        mask = land_mask_nb(tables, s.hand[p, j])
+        for f in range(N_FEATURES):
+            if (mask >> f) & 1:
+                showing[f] |= 1 << j
 
 
 @njit(cache=True, error_model="numpy")
-def can_fill_nb(tables, comm, counts, hand_n):
+def can_fill_nb(tables, comm, showing, hand_n):
     """Whether distinct hand cards can fill every frame of `comm` (one card per frame).
     Hall's theorem for this bipartite matching: every set S of specific frames must see at
     least |S| cards showing one of their features, and the hand must hold at least as many
-    cards as there are frames ("?" frames take any card)."""
+    cards as there are frames ("?" frames take any card). `showing`: hand_showing_nb."""
     nf = tables.commission_n_frames[comm]
     if hand_n < nf:
         return False
@@ -532,17 +532,13 @@ def can_fill_nb(tables, comm, counts, hand_n):
             specific |= 1 << i
     sub = specific
     while sub:  # every non-empty subset of the specific frames
-        union = 0
+        seen = 0  # the hand cards showing a feature of one of the frames in S
         size = 0
         for i in range(nf):
             if (sub >> i) & 1:
-                union |= 1 << tables.commission_frames[comm, i]
+                seen |= showing[tables.commission_frames[comm, i]]
                 size += 1
-        seen = 0
-        for m in range(counts.shape[0]):
-            if m & union:
-                seen += counts[m]
-        if seen < size:
+        if popcount_nb(seen) < size:
             return False
         sub = (sub - 1) & specific
     return True
@@ -604,17 +600,17 @@ def sell_options_nb(tables, s, p, options):
     """Legal sales: each commission of the row whose frames the hand can fill, plus, in solo
     on the last day, the commission on top of the deck; then -1 (stop selling)."""
     n = 0
-    counts = frame_array(N_MASKS, np.int64)
-    hand_mask_counts_nb(tables, s, p, counts)
+    showing = frame_array(N_FEATURES, np.int64)
+    hand_showing_nb(tables, s, p, showing)
     hand_n = s.hand_n[p]
     for slot in range(s.row_len):
         comm = s.crow[slot]
-        if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
+        if comm >= 0 and can_fill_nb(tables, comm, showing, hand_n):
             options[n] = slot
             n += 1
     if s.solo == 1 and s.day == s.n_days - 1:
         comm = s.comm_top
-        if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
+        if comm >= 0 and can_fill_nb(tables, comm, showing, hand_n):
             options[n] = MAX_ROW
             n += 1
     options[n] = -1

@@ -1,4 +1,5 @@
-"""Scratch arrays in the stack frame of the compiled function that asks for them.
+"""Two machine operations numba does not offer, for Sunset's hottest code: scratch arrays
+in the stack frame of the compiled function that asks for them, and a population count.
 
 numba has no stack arrays: `np.empty` allocates on the heap and reference-counts the array,
 and in Sunset's hottest code (every decision of the built-in players, every sale) those
@@ -40,3 +41,16 @@ def frame_array(typingctx, n, dtype):
         return out._getvalue()
 
     return array_type(n, dtype), codegen
+
+
+@intrinsic
+def bit_count(typingctx, x):
+    """The number of set bits of the integer x (x >= 0): the processor's population count
+    (LLVM ctpop) where a loop over the bits costs one iteration per bit."""
+    if not isinstance(x, types.Integer):
+        raise errors.TypingError(f"bit_count: an integer is needed, got {x}")
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
