@@ -28,7 +28,8 @@ from sim.games.sunset.enums import (
     N_CELLS, N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, hand_showing_nb, land_mask_nb, legal_hikes_nb, others_cells_nb, popcount_nb,
+    N_COUNTS, goal_met_nb, hand_bits_nb, land_mask_nb, legal_hikes_nb, others_cells_nb,
+    popcount_nb,
     sellable_commission_nb, step_cell_nb,
 )
 from sim.games.sunset.intrinsics import frame_array
@@ -64,26 +65,13 @@ def comm_value_nb(tables, s, comm):
 ANY_BIT = 1 << ANY_FEATURE
 N_BITS = ANY_FEATURE + 1         # the feature bits and ANY_BIT
 N_MASKS = 1 << N_FEATURES        # the feature masks of a landscape (bit f = feature f)
-N_COUNTS = N_FEATURES + 1        # features a landscape shows: 0..N_FEATURES (each at most once)
 N_CODES = N_DIRS * (MAX_MOVE + 1)
-
-
-@njit(cache=True, error_model="numpy")
-def hand_summary_nb(tables, s, p, showing, by_count):
-    """Seat p's hand as bitmasks over its cards (bit j = hand card j): showing[f] = the
-    cards showing feature f (hand_showing_nb), by_count[c] = the cards showing c features.
-    What every commission's demand reads, read once per valuation."""
-    hand_showing_nb(tables, s, p, showing)
-    for c in range(N_COUNTS):
-        by_count[c] = 0
-    for j in range(s.hand_n[p]):
-        by_count[tables.landscape_n_features[s.hand[p, j]]] |= 1 << j
 
 
 @njit(cache=True, error_model="numpy")
 def slot_demand_nb(tables, s, p, k, showing, by_count, enough):
     """(missing, fills) of commission slot k (slot MAX_ROW: the revealed top commission) for
-    seat p's hand (hand_summary_nb): the frames the hand cannot fill yet (-1 when the slot
+    seat p's hand (hand_bits_nb): the frames the hand cannot fill yet (-1 when the slot
     is empty) and the features that fill one of them (bit f; ANY_BIT when a "?" frame is
     open). A quick greedy assignment: specific frames first, each by the hand card with the
     fewest features showing it (the first such card on a tie), then "?" frames by any
@@ -118,7 +106,7 @@ def slot_demand_nb(tables, s, p, k, showing, by_count, enough):
 
 @njit(cache=True, error_model="numpy")
 def fewest_features_nb(candidates, by_count):
-    """The hand card among `candidates` (bitmasks over the hand, hand_summary_nb) with the
+    """The hand card among `candidates` (bitmasks over the hand, hand_bits_nb) with the
     fewest features, the lowest index on a tie, as its bit; 0 if none."""
     if candidates == 0:
         return 0
@@ -164,7 +152,7 @@ def bit_gains_nb(tables, s, p, params, planner, best):
     pass over the row per valuation."""
     showing = frame_array(N_FEATURES, np.int64)
     by_count = frame_array(N_COUNTS, np.int64)
-    hand_summary_nb(tables, s, p, showing, by_count)
+    hand_bits_nb(tables, s, p, showing, by_count)
     for b in range(N_BITS):
         best[b] = 0.0
     solo = s.solo == 1
@@ -217,15 +205,19 @@ def cell_values_nb(tables, s, p, params, planner, vals):
     another artist on it). Computed once per decision, then every hike is valued from it."""
     best = frame_array(N_BITS, np.float64)
     gain_by_mask = frame_array(N_MASKS, np.float64)
+    end_by_count = frame_array(N_COUNTS, np.float64)
     bit_gains_nb(tables, s, p, params, planner, best)
     mask_gains_nb(best, gain_by_mask)
+    for c in range(N_COUNTS):  # end_value_nb of a card showing c features
+        end_by_count[c] = params[P_LANDSCAPE] * float(c) / float(tables.features_per_point)
     others = others_cells_nb(s, p)
     for cell in range(N_CELLS):
         land = s.grid[cell]
         if land < 0 or (others >> cell) & 1:
             vals[cell] = -1.0
             continue
-        vals[cell] = end_value_nb(tables, land, params) + gain_by_mask[land_mask_nb(tables, land)]
+        vals[cell] = (end_by_count[tables.landscape_n_features[land]]
+                      + gain_by_mask[land_mask_nb(tables, land)])
 
 
 @njit(cache=True, error_model="numpy")
@@ -451,6 +443,8 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     chosen = 0
     hand_n0 = s.hand_n[p]
     for _ in range(paint):
+        if allowed & ~chosen == 0:
+            break  # every paintable card is picked: nothing left to value
         bit_gains_nb(tables, s, p, params, planner, best_gain)
         best_pos = -1
         best_v = 0.0

@@ -25,6 +25,7 @@ from sim.games.sunset.enums import (
     WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
 
+N_COUNTS = N_FEATURES + 1       # features a landscape shows: 0..N_FEATURES (each at most once)
 FRAME_DEPTHS = MAX_FRAMES + 1   # the depths of the sale's search, "no frame filled" included
 
 # Score components, in the order score_nb writes them (the log columns pts_*).
@@ -505,16 +506,20 @@ def land_mask_nb(tables, land):
 
 
 @njit(cache=True, error_model="numpy")
-def hand_showing_nb(tables, s, p, showing):
-    """showing[f] = the cards of seat p's hand showing feature f, as a bitmask over the hand
-    (bit j = hand card j; a hand holds at most MAX_HAND = 48 cards)."""
+def hand_bits_nb(tables, s, p, showing, by_count):
+    """Seat p's hand as bitmasks over its cards (bit j = hand card j; a hand holds at most
+    MAX_HAND = 48 cards): showing[f] = the cards showing feature f, by_count[c] = the cards
+    showing c features (c = 0..N_FEATURES). One pass over the hand, no branch per card."""
     for f in range(N_FEATURES):
         showing[f] = 0
+    for c in range(N_COUNTS):
+        by_count[c] = 0
     for j in range(s.hand_n[p]):
-        mask = land_mask_nb(tables, s.hand[p, j])
+        land = s.hand[p, j]
+        mask = land_mask_nb(tables, land)
+        by_count[tables.landscape_n_features[land]] |= 1 << j
         for f in range(N_FEATURES):
-            if (mask >> f) & 1:
-                showing[f] |= 1 << j
+            showing[f] |= ((mask >> f) & 1) << j
 
 
 @njit(cache=True, error_model="numpy")
@@ -522,7 +527,7 @@ def can_fill_nb(tables, comm, showing, hand_n):
     """Whether distinct hand cards can fill every frame of `comm` (one card per frame).
     Hall's theorem for this bipartite matching: every set S of specific frames must see at
     least |S| cards showing one of their features, and the hand must hold at least as many
-    cards as there are frames ("?" frames take any card). `showing`: hand_showing_nb."""
+    cards as there are frames ("?" frames take any card). `showing`: hand_bits_nb."""
     nf = tables.commission_n_frames[comm]
     if hand_n < nf:
         return False
@@ -601,7 +606,8 @@ def sell_options_nb(tables, s, p, options):
     on the last day, the commission on top of the deck; then -1 (stop selling)."""
     n = 0
     showing = frame_array(N_FEATURES, np.int64)
-    hand_showing_nb(tables, s, p, showing)
+    by_count = frame_array(N_COUNTS, np.int64)
+    hand_bits_nb(tables, s, p, showing, by_count)
     hand_n = s.hand_n[p]
     for slot in range(s.row_len):
         comm = s.crow[slot]
