@@ -68,7 +68,7 @@ N_MASKS = 1 << N_FEATURES        # the feature masks of a landscape (bit f = fea
 N_CODES = N_DIRS * (MAX_MOVE + 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def slot_demand_nb(tables, s, p, k, showing, by_count, enough):
     """(missing, fills) of commission slot k (slot MAX_ROW: the revealed top commission) for
     seat p's hand (hand_bits_nb): the frames the hand cannot fill yet (-1 when the slot
@@ -104,7 +104,7 @@ def slot_demand_nb(tables, s, p, k, showing, by_count, enough):
     return missing, fills
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def fewest_features_nb(candidates, by_count):
     """The hand card among `candidates` (bitmasks over the hand, hand_bits_nb) with the
     fewest features, the lowest index on a tie, as its bit; 0 if none."""
@@ -117,7 +117,7 @@ def fewest_features_nb(candidates, by_count):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def slot_gain_nb(tables, s, k, missing, fills, params, planner):
     """What a painting that fills one open frame of commission slot k is worth to a seat
     missing `missing` of its frames, and the features that fill one (slot_demand_nb; 0.0
@@ -169,7 +169,7 @@ def bit_gains_nb(tables, s, p, params, planner, best):
                 best[b] = gain
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def mask_gain_nb(best, mask):
     """The commission gain of a painting showing the features `mask` (bit_gains_nb)."""
     gain = best[ANY_FEATURE]
@@ -257,7 +257,7 @@ def home_value_nb(tables, s, end, params, planner, last_card):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def top4_push_nb(t0, t1, t2, t3, v):
     """The best four values (decreasing) once v is added to them."""
     if v > t3:
@@ -271,7 +271,7 @@ def top4_push_nb(t0, t1, t2, t3, v):
     return t0, t1, t2, t3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card):
     """hike_value_nb from the best four painting values of the hike's path (t0..t3,
     decreasing) and the card it ends on."""

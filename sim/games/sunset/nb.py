@@ -310,13 +310,13 @@ def turn_order_nb(tables, s):
 # ---------------------------------------------------------------------------------------
 # hike
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def step_cell_nb(cell, d, k):
     """The cell k steps from `cell` in direction d, or -1 off the grid (enums.STEP_CELL)."""
     return STEP_CELL[cell, d, k]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def others_cells_nb(s, p):
     """Bitmask of the cells another artist stands on (bit c = cell c): one pass over the
     seats, so a loop over many cells tests a bit instead of every seat each time."""
@@ -450,7 +450,7 @@ def paintable_mask_nb(s, p, path, n_path):
     return mask
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def popcount_nb(x):
     """The set bits of x >= 0 (a bitmask of cards, cells or path positions)."""
     return bit_count(x)
@@ -498,14 +498,14 @@ def frame_matches_nb(tables, frame, land):
     return frame == ANY_FEATURE or tables.landscape_features[land, frame] > 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def land_mask_nb(tables, land):
     """Bitmask of the features a landscape shows (bit f = feature f; components.py derives
     it from landscape_features when the file is loaded)."""
     return tables.landscape_mask[land]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def hand_bits_nb(tables, s, p, showing, by_count):
     """Seat p's hand as bitmasks over its cards (bit j = hand card j; a hand holds at most
     MAX_HAND = 48 cards): showing[f] = the cards showing feature f, by_count[c] = the cards
@@ -591,7 +591,7 @@ def match_search_nb(frames, nf, masks, n, keep, best):
     return best_cost
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def sellable_commission_nb(s, slot):
     """Commission at a sell slot: row slots 0..MAX_ROW-1, slot MAX_ROW = the revealed top card
     of the deck (solo, last day only)."""
