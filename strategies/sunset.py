@@ -43,7 +43,7 @@ from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CA
 # ---------------------------------------------------------------------------------------
 # what a commission is worth to the seat
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def comm_value_nb(tables, s, comm):
     """Points a commission brings its seller: its printed points, plus in solo the inspiration
     bonus (rule number tables.inspiration_points) when one of its frames shows the feature of the
@@ -144,7 +144,7 @@ def slot_gain_nb(tables, s, k, missing, fills, params, planner):
     return gain, fills
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def bit_gains_nb(tables, s, p, params, planner, best):
     """best[b] = the most a painting showing feature b (b = ANY_FEATURE: any painting) gains
     towards one visible commission for seat p (0.0: nothing), so a painting showing the
@@ -179,7 +179,7 @@ def mask_gain_nb(best, mask):
     return gain
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def mask_gains_nb(best, gain_by_mask):
     """gain_by_mask[m] = mask_gain_nb(best, m) for every feature mask m, each from the mask
     without its highest bit."""
@@ -190,7 +190,7 @@ def mask_gains_nb(best, gain_by_mask):
             gain_by_mask[m] = best[f] if best[f] > below else below
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def end_value_nb(tables, land, params):
     """What landscape `land` is worth unsold at the end: features / features per point
     (float() first: numba's int / int is slow), weighted by the seat's P_LANDSCAPE."""
@@ -293,7 +293,7 @@ def hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, l
     return total
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, legal, out):
     """out[code] = the value of hike `code` with planning card `card` (the best `paint`
     paintings along its path, start card included, plus the daily goal if the hike meets

@@ -327,7 +327,7 @@ def others_cells_nb(s, p):
     return m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def legal_hikes_nb(tables, s, p, card):
     """Legal hikes for planning card `card`, as a bitmask of hike codes (bit code set; code =
     dir * (MAX_MOVE + 1) + steps < 64): k steps (1..move) in one direction shown on the card,
@@ -522,7 +522,7 @@ def hand_bits_nb(tables, s, p, showing, by_count):
             showing[f] |= ((mask >> f) & 1) << j
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def can_fill_nb(tables, comm, showing, hand_n):
     """Whether distinct hand cards can fill every frame of `comm` (one card per frame).
     Hall's theorem for this bipartite matching: every set S of specific frames must see at
@@ -671,7 +671,7 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
 # ---------------------------------------------------------------------------------------
 # daily goal
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
     """Whether this turn meets daily goal `goal` (a condition on the player's own turn)."""
     kind = tables.goal_kind[goal]
