@@ -99,7 +99,7 @@ RECORD = declare(*RECORD_FIELDS)
 # ---------------------------------------------------------------------------------------
 # the flow of a day (automatic steps between decisions)
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def open_plan_nb(s, p):
     """Seat p's planning decision is next: multiplayer, it draws its 3 cards now (solo: its
     open cards stay). Drawing here, not for every seat at once, keeps the chance draws in
@@ -119,7 +119,7 @@ def start_day_nb(s, trace, tn):
     open_plan_nb(s, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def start_turn_nb(s, t):
     """The t-th turn of the trek (wake-up order) begins with its hike decision."""
     p = s.order[t]
@@ -170,7 +170,7 @@ def end_turn_nb(tables, s, trace, tn):
         start_day_nb(s, trace, tn)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def open_sales_nb(tables, s, trace, tn):
     """(Re-)enter the sale loop: a DEC_SELL decision when a sale is legal, else the turn ends
     (a decision whose only option is "stop" is not asked: no strategy can change it)."""
@@ -248,7 +248,7 @@ def context_nb(tables, s, ctx, keep):
         default_keep_nb(tables, s, keep)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def default_keep_nb(tables, s, keep):
     """Default keep values of the seat to move: each hand card's features (what it scores
     unsold); the rest of the buffer 0."""

@@ -74,7 +74,7 @@ def clear_game_nb(s):
     clear_turn_nb(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def clear_turn_nb(s):
     """The fields of the turn in progress back to 0: at set-up and when a turn begins."""
     s.hike = 0
@@ -214,7 +214,7 @@ def deal_planning_nb(s):
 # ---------------------------------------------------------------------------------------
 # planning
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def pop_plan_nb(s, p):
     """Take the top card of p's planning deck (-1 if empty). Cards never drawn lie on top
     (returned cards go to the bottom), so drawing one shortens that unknown segment."""
@@ -230,14 +230,14 @@ def pop_plan_nb(s, p):
     return top
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def draw_plans_nb(s, p):
     """Planning: draw the top 3 cards of the planning deck (multiplayer)."""
     for k in range(PLAN_DRAW):
         s.popen[p, k] = pop_plan_nb(s, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def plan_options_nb(s, p, options):
     """Legal planning choices: code = slot * 2 + return order. In the multiplayer game the two
     cards not chosen go to the bottom of the deck "in either order" (order 0: lower slot
@@ -254,7 +254,7 @@ def plan_options_nb(s, p, options):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_plan_nb(s, p, code):
     """Keep the chosen card face down; multiplayer: return the other two to the bottom of the
     deck in the chosen order; solo: leave them open for the next days."""
@@ -358,7 +358,7 @@ def legal_hikes_nb(tables, s, p, card):
     return legal
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def hike_options_nb(tables, s, p, card, options):
     """The legal hikes of `card` (legal_hikes_nb) as options, in increasing code order:
     staying put (code 0) first when legal."""
@@ -374,7 +374,7 @@ def hike_options_nb(tables, s, p, card, options):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def path_nb(start, code, path):
     """Cells of the hike `code` from `start`, the start card included; returns its length."""
     d = code // (MAX_MOVE + 1)
@@ -385,7 +385,7 @@ def path_nb(start, code, path):
     return k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def refill_cell_nb(tables, s, cell, trace, tn):
     """Place the next landscape of the deck on an empty cell (reshuffling the discards into a
     new deck when it runs out). With no card anywhere the space stays empty."""
@@ -419,7 +419,7 @@ def refill_around_ranger_nb(tables, s, station, trace, tn):
                     refill_cell_nb(tables, s, cell, trace, tn)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_hike_nb(tables, s, p, code, trace, tn):
     """Move the artist; in solo, every ranger station passed or reached refills around it."""
     d = code // (MAX_MOVE + 1)
@@ -437,7 +437,7 @@ def apply_hike_nb(tables, s, p, code, trace, tn):
 # ---------------------------------------------------------------------------------------
 # paint
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def paintable_mask_nb(s, p, path, n_path):
     """Path positions whose card may be painted: a landscape (not a ranger station, not an
     empty space) not under another artist. The start card counts."""
@@ -456,7 +456,7 @@ def popcount_nb(x):
     return bit_count(x)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def paint_options_nb(s, p, path, n_path, paint, options):
     """Legal paint choices: every subset of the paintable path positions with at most
     `paint` cards (the empty set included). Code = bitmask over path positions."""
@@ -473,7 +473,7 @@ def paint_options_nb(s, p, path, n_path, paint, options):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_paint_nb(s, p, path, mask, trace, tn):
     """Pick up the chosen cards; their spaces stay empty until clean-up."""
     i = 0
@@ -623,7 +623,7 @@ def sell_options_nb(tables, s, p, options):
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def default_keep_nb(tables, s, p, keep):
     """Default value of keeping each hand card: its features (what it scores unsold)."""
     for j in range(s.hand_n[p]):
@@ -697,7 +697,7 @@ def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def check_goal_nb(tables, s, p, hike_code, n_painted, painted_features, n_sold, trace, tn):
     """After a turn: a player meeting today's goal takes the card, from whoever held it."""
     goal = s.goal
