@@ -18,6 +18,12 @@ keep      float64[MAX_HAND]: for DEC_SELL the engine fills it with each hand car
           count; a strategy may overwrite it: the engine sells the legal set of landscapes
           with the lowest total keep value.
 Randomness: the seat's own stream, `randint_nb(s.streams, 1 + seat, n)`.
+
+Speed (every decision of every greedy and planner game runs through here): the helpers
+called in the loops over commissions, cells and hikes are `inline="always"` (a call between
+numba-compiled functions is not inlined and costs more than the work of most of them), the
+scratch arrays live in the deciding function's frame (frame_array), and the hand is read as
+bitmasks once per valuation (hand_bits_nb). docs/games/sunset-over-water.md, "Speed".
 """
 import numpy as np
 from numba import njit

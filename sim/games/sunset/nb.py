@@ -6,6 +6,12 @@ strategy: `model.py` sequences these rules into the forward model (the current d
 legal options, applying the chosen one), and the platform's loop asks the strategies.
 
 All tunable numbers come from `tables` (built from the component file); see enums.py.
+
+Speed: the small rules run at every decision (legal options, paths, the hand's bitmasks,
+Hall's test of a sale) are `inline="always"`: numba compiles each function apart and a call
+between compiled functions is not inlined by LLVM, and those calls were about a sixth of a
+4-player greedy game (docs/games/sunset-over-water.md, "Speed"). Scratch arrays live in the
+caller's frame (intrinsics.frame_array), not on the heap.
 """
 import numpy as np
 from numba import njit
@@ -20,8 +26,8 @@ from sim.games.sunset.enums import (
     EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_SELL_CARD, EV_SETUP_CELL, EV_SETUP_ROW, EV_SETUP_TOP,
     EV_TOP, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
     GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_COMM,
-    MAX_FRAMES, MAX_GOAL, MAX_HAND, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN,
-    PLAN_DRAW, RANGER, SHARED_STAY_MAY_STAY, STATE_DTYPE, STEP_CELL, WAKE_DISCARD_COMMISSIONS,
+    MAX_FRAMES, MAX_GOAL, MAX_HAND, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
+    N_PLAN, PLAN_DRAW, RANGER, SHARED_STAY_MAY_STAY, STATE_DTYPE, STEP_CELL, WAKE_DISCARD_COMMISSIONS,
     WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
 
