@@ -18,19 +18,27 @@ keep      float64[MAX_HAND]: for DEC_SELL the engine fills it with each hand car
           count; a strategy may overwrite it: the engine sells the legal set of landscapes
           with the lowest total keep value.
 Randomness: the seat's own stream, `randint_nb(s.streams, 1 + seat, n)`.
+
+Speed (every decision of every greedy and planner game runs through here): the helpers
+called in the loops over commissions, cells and hikes are `inline="always"` (a call between
+numba-compiled functions is not inlined and costs more than the work of most of them), the
+scratch arrays live in the deciding function's frame (frame_array), and the hand is read as
+bitmasks once per valuation (hand_bits_nb). docs/games/sunset-over-water.md, "Speed".
 """
 import numpy as np
 from numba import njit
 
 from sim.rng import randint_nb
 from sim.games.sunset.enums import (
-    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_MOVE, MAX_OPTIONS, MAX_ROW,
+    ANY_FEATURE, CENTER, DEC_HIKE, DEC_PAINT, DEC_PLAN, EMPTY, MAX_FRAMES, MAX_MOVE, MAX_ROW,
     N_CELLS, N_DIRS, N_FEATURES, N_PLAN, PLAN_DRAW,
 )
 from sim.games.sunset.nb import (
-    goal_met_nb, hike_options_nb, land_mask_nb, others_cells_nb, popcount_nb,
+    N_COUNTS, goal_met_nb, hand_bits_nb, land_mask_nb, legal_hikes_nb, others_cells_nb,
+    popcount_nb,
     sellable_commission_nb, step_cell_nb,
 )
+from sim.games.sunset.intrinsics import frame_array
 
 from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CATALOG)
     RANDOM, GREEDY, PLANNER, P_LANDSCAPE, P_COMPLETE, P_PROGRESS, P_TOMORROW, P_GOAL,
@@ -41,7 +49,7 @@ from strategies.sunset_catalog import (  # noqa: F401  (ids, parameter slots, CA
 # ---------------------------------------------------------------------------------------
 # what a commission is worth to the seat
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def comm_value_nb(tables, s, comm):
     """Points a commission brings its seller: its printed points, plus in solo the inspiration
     bonus (rule number tables.inspiration_points) when one of its frames shows the feature of the
@@ -57,68 +65,75 @@ def comm_value_nb(tables, s, comm):
 
 
 # ---------------------------------------------------------------------------------------
-# what the hand still lacks for each visible commission
+# what the hand still lacks for each visible commission, and what a painting is worth
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
-def demand_nb(tables, s, p, need):
-    """need[k, f] = frames of feature f of commission slot k the hand cannot fill yet,
-    need[k, ANY_FEATURE] = "?" frames unfilled, need[k, N_FEATURES + 1] = total missing,
-    (-1 total when the slot is empty). Slot MAX_ROW is the revealed top commission.
-    A quick greedy assignment: specific frames first, each by the hand card with fewest
-    features showing it, then "?" frames by any remaining card."""
-    for k in range(MAX_ROW + 1):
-        for f in range(N_FEATURES + 2):
-            need[k, f] = 0
-        comm = sellable_commission_nb(s, k) if k < s.row_len or k == MAX_ROW else -1
-        if comm < 0:
-            need[k, N_FEATURES + 1] = -1
-            continue
-        used = 0
-        missing = 0
-        n_any = 0
-        for fi in range(tables.commission_n_frames[comm]):
-            frame = tables.commission_frames[comm, fi]
-            if frame == ANY_FEATURE:
-                n_any += 1
-                continue
-            best = -1
-            for j in range(s.hand_n[p]):
-                land = s.hand[p, j]
-                if (used >> j) & 1 == 0 and tables.landscape_features[land, frame] > 0:
-                    if best < 0 or tables.landscape_n_features[land] < tables.landscape_n_features[s.hand[p, best]]:
-                        best = j
-            if best >= 0:
-                used |= 1 << best
-            else:
-                need[k, frame] += 1
-                missing += 1
-        free = s.hand_n[p] - popcount_nb(used)
-        if free < n_any:
-            need[k, ANY_FEATURE] = n_any - free
-            missing += n_any - free
-        need[k, N_FEATURES + 1] = missing
-
-
 # a bit beside the feature bits: "a "?" frame is open", which any painting fills
 ANY_BIT = 1 << ANY_FEATURE
+N_BITS = ANY_FEATURE + 1         # the feature bits and ANY_BIT
+N_MASKS = 1 << N_FEATURES        # the feature masks of a landscape (bit f = feature f)
+N_CODES = N_DIRS * (MAX_MOVE + 1)
 
 
-@njit(cache=True, error_model="numpy")
-def slot_gain_nb(tables, s, k, need, params, planner):
-    """What a painting that fills one open frame of commission slot k is worth to a seat whose
-    demand is `need` (0.0: nothing), and the features that fill one (bit f; ANY_BIT when a "?"
-    frame is open). The same for every painting: commission_gain_nb and mask_gains_nb take
-    the best slot a painting fills."""
-    missing = need[k, N_FEATURES + 1]
+@njit(cache=True, error_model="numpy", inline="always")
+def slot_demand_nb(tables, s, p, k, showing, by_count, enough):
+    """(missing, fills) of commission slot k (slot MAX_ROW: the revealed top commission) for
+    seat p's hand (hand_bits_nb): the frames the hand cannot fill yet (-1 when the slot
+    is empty) and the features that fill one of them (bit f; ANY_BIT when a "?" frame is
+    open). A quick greedy assignment: specific frames first, each by the hand card with the
+    fewest features showing it (the first such card on a tie), then "?" frames by any
+    remaining card. Stops counting once `enough` frames are missing (a seat that values
+    only commissions it completes today need not count on)."""
+    comm = sellable_commission_nb(s, k) if k < s.row_len or k == MAX_ROW else -1
+    if comm < 0:
+        return -1, 0
+    used = 0
+    missing = 0
+    fills = 0
+    n_any = 0
+    for fi in range(tables.commission_n_frames[comm]):
+        frame = tables.commission_frames[comm, fi]
+        if frame == ANY_FEATURE:
+            n_any += 1
+            continue
+        card = fewest_features_nb(showing[frame] & ~used, by_count)
+        if card:
+            used |= card
+            continue
+        fills |= 1 << frame
+        missing += 1
+        if missing >= enough:
+            return missing, fills
+    free = s.hand_n[p] - popcount_nb(used)
+    if free < n_any:
+        fills |= ANY_BIT
+        missing += n_any - free
+    return missing, fills
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def fewest_features_nb(candidates, by_count):
+    """The hand card among `candidates` (bitmasks over the hand, hand_bits_nb) with the
+    fewest features, the lowest index on a tie, as its bit; 0 if none."""
+    if candidates == 0:
+        return 0
+    for c in range(N_COUNTS):
+        cards = candidates & by_count[c]
+        if cards:
+            return cards & -cards
+    return 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def slot_gain_nb(tables, s, k, missing, fills, params, planner):
+    """What a painting that fills one open frame of commission slot k is worth to a seat
+    missing `missing` of its frames, and the features that fill one (slot_demand_nb; 0.0
+    and 0: nothing). The same for every painting that fills one: bit_gains_nb keeps the
+    best slot a painting fills."""
     if missing <= 0:
         return 0.0, 0
     solo = s.solo == 1
     if not planner and (missing != 1 or (k == MAX_ROW and not solo)):
         return 0.0, 0  # greedy values only what it can complete today
-    fills = ANY_BIT if need[k, ANY_FEATURE] > 0 else 0
-    for f in range(N_FEATURES):
-        if need[k, f] > 0:
-            fills |= 1 << f
     comm = sellable_commission_nb(s, k)
     # the solo inspiration bonus only in solo: this is hot in every game
     pts = comm_value_nb(tables, s, comm) if solo else float(tables.commission_points[comm])
@@ -135,34 +150,53 @@ def slot_gain_nb(tables, s, k, need, params, planner):
     return gain, fills
 
 
-@njit(cache=True, error_model="numpy")
-def commission_gain_nb(tables, s, mask, need, params, planner):
-    """The best use a painting showing the features `mask` has towards one visible
-    commission (a card fills one frame), for a seat whose demand is `need`."""
-    best = 0.0
+@njit(cache=True, error_model="numpy", inline="always")
+def bit_gains_nb(tables, s, p, params, planner, best):
+    """best[b] = the most a painting showing feature b (b = ANY_FEATURE: any painting) gains
+    towards one visible commission for seat p (0.0: nothing), so a painting showing the
+    features `mask` gains mask_gain_nb(best, mask): the best of the slots it fills. One
+    pass over the row per valuation."""
+    showing = frame_array(N_FEATURES, np.int64)
+    by_count = frame_array(N_COUNTS, np.int64)
+    hand_bits_nb(tables, s, p, showing, by_count)
+    for b in range(N_BITS):
+        best[b] = 0.0
+    solo = s.solo == 1
+    enough = MAX_FRAMES + 1 if planner else 2   # greedy: one frame missing or worthless
     for k in range(MAX_ROW + 1):
-        gain, fills = slot_gain_nb(tables, s, k, need, params, planner)
-        if fills & (mask | ANY_BIT) and gain > best:
-            best = gain
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def mask_gains_nb(tables, s, need, params, planner, gain_by_mask):
-    """gain_by_mask[m] = commission_gain_nb(tables, s, m, need, params, planner) for every
-    feature mask m, with one pass over the visible commissions."""
-    for m in range(1 << N_FEATURES):
-        gain_by_mask[m] = 0.0
-    for k in range(MAX_ROW + 1):
-        gain, fills = slot_gain_nb(tables, s, k, need, params, planner)
+        if not planner and k == MAX_ROW and not solo:
+            continue  # greedy: tomorrow's commission gains nothing today
+        missing, fills = slot_demand_nb(tables, s, p, k, showing, by_count, enough)
+        gain, fills = slot_gain_nb(tables, s, k, missing, fills, params, planner)
         if fills == 0 or not gain > 0.0:
             continue
-        for m in range(1 << N_FEATURES):
-            if fills & (m | ANY_BIT) and gain > gain_by_mask[m]:
-                gain_by_mask[m] = gain
+        for b in range(N_BITS):
+            if (fills >> b) & 1 and gain > best[b]:
+                best[b] = gain
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
+def mask_gain_nb(best, mask):
+    """The commission gain of a painting showing the features `mask` (bit_gains_nb)."""
+    gain = best[ANY_FEATURE]
+    for f in range(N_FEATURES):
+        if (mask >> f) & 1 and best[f] > gain:
+            gain = best[f]
+    return gain
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def mask_gains_nb(best, gain_by_mask):
+    """gain_by_mask[m] = mask_gain_nb(best, m) for every feature mask m, each from the mask
+    without its highest bit."""
+    gain_by_mask[0] = best[ANY_FEATURE]
+    for f in range(N_FEATURES):
+        for m in range(1 << f, 2 << f):
+            below = gain_by_mask[m - (1 << f)]
+            gain_by_mask[m] = best[f] if best[f] > below else below
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def end_value_nb(tables, land, params):
     """What landscape `land` is worth unsold at the end: features / features per point
     (float() first: numba's int / int is slow), weighted by the seat's P_LANDSCAPE."""
@@ -171,27 +205,25 @@ def end_value_nb(tables, land, params):
 
 
 @njit(cache=True, error_model="numpy")
-def land_value_nb(tables, s, land, need, params, planner):
-    """Value of painting landscape `land`: its end-of-game value plus its best commission use."""
-    return end_value_nb(tables, land, params) + commission_gain_nb(
-        tables, s, land_mask_nb(tables, land), need, params, planner)
-
-
-@njit(cache=True, error_model="numpy")
-def cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask):
-    """vals[cell] = value of painting that cell's card for seat p, or -1 when it cannot be
-    painted (empty space, ranger station, another artist on it). Computed once per
-    decision, then every hike is valued from it. gain_by_mask: 2**N_FEATURES floats of
-    scratch (cards with the same features share a gain)."""
-    mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
+def cell_values_nb(tables, s, p, params, planner, vals):
+    """vals[cell] = value of painting that cell's card for seat p (its end-of-game value plus
+    its best commission gain), or -1 when it cannot be painted (empty space, ranger station,
+    another artist on it). Computed once per decision, then every hike is valued from it."""
+    best = frame_array(N_BITS, np.float64)
+    gain_by_mask = frame_array(N_MASKS, np.float64)
+    end_by_count = frame_array(N_COUNTS, np.float64)
+    bit_gains_nb(tables, s, p, params, planner, best)
+    mask_gains_nb(best, gain_by_mask)
+    for c in range(N_COUNTS):  # end_value_nb of a card showing c features
+        end_by_count[c] = params[P_LANDSCAPE] * float(c) / float(tables.features_per_point)
     others = others_cells_nb(s, p)
     for cell in range(N_CELLS):
         land = s.grid[cell]
         if land < 0 or (others >> cell) & 1:
             vals[cell] = -1.0
             continue
-        mask = land_mask_nb(tables, land)
-        vals[cell] = end_value_nb(tables, land, params) + gain_by_mask[mask]
+        vals[cell] = (end_by_count[tables.landscape_n_features[land]]
+                      + gain_by_mask[land_mask_nb(tables, land)])
 
 
 @njit(cache=True, error_model="numpy")
@@ -231,7 +263,7 @@ def home_value_nb(tables, s, end, params, planner, last_card):
     return 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def top4_push_nb(t0, t1, t2, t3, v):
     """The best four values (decreasing) once v is added to them."""
     if v > t3:
@@ -245,7 +277,7 @@ def top4_push_nb(t0, t1, t2, t3, v):
     return t0, t1, t2, t3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card):
     """hike_value_nb from the best four painting values of the hike's path (t0..t3,
     decreasing) and the card it ends on."""
@@ -267,36 +299,21 @@ def hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, l
     return total
 
 
-@njit(cache=True, error_model="numpy")
-def hike_value_nb(tables, s, p, card, code, vals, params, planner, last_card):
-    """Value of hike `code` with planning card `card`: the best `paint` paintings along its
-    path (start card included), plus the daily goal if the hike meets it, plus in solo the
-    return-home bonus it secures (home_value_nb; `last_card`: the card left for the last
-    day, -1 if unknown)."""
-    d = code // (MAX_MOVE + 1)
-    k = code % (MAX_MOVE + 1)
-    start = s.pos[p]
-    t0 = 0.0  # the best four values, in decreasing order
-    t1 = 0.0
-    t2 = 0.0
-    t3 = 0.0
-    for i in range(k + 1):
-        v = vals[step_cell_nb(start, d, i)] if i > 0 else vals[start]
-        t0, t1, t2, t3 = top4_push_nb(t0, t1, t2, t3, v)
-    end = step_cell_nb(start, d, k) if k > 0 else start
-    return hike_total_nb(tables, s, card, code, end, t0, t1, t2, t3, params, planner, last_card)
-
-
-@njit(cache=True, error_model="numpy")
-def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, out):
-    """out[code] = hike_value_nb(..., code, ...) for staying put and for every hike of the
-    card along its arrows up to the first gap or the grid's edge (a superset of the legal
-    hikes, hike_options_nb): one walk per arrow, each step adding one card to the best four
-    of the shorter hike, instead of walking every hike's path again."""
+@njit(cache=True, error_model="numpy", inline="always")
+def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, legal, out):
+    """out[code] = the value of hike `code` with planning card `card` (the best `paint`
+    paintings along its path, start card included, plus the daily goal if the hike meets
+    it, plus in solo the return-home bonus it secures: hike_total_nb; `last_card`: the card
+    left for the last day, -1 if unknown), for staying put and for every hike of the card
+    along its arrows up to the first gap or the grid's edge (a superset of the legal hikes):
+    one walk per arrow, each step adding one card to the best four of the shorter hike.
+    Returns the best value among the codes in `legal` (a bitmask, legal_hikes_nb), 0.0 if
+    none is better."""
     start = s.pos[p]
     v0 = vals[start]
     a0, a1, a2, a3 = top4_push_nb(0.0, 0.0, 0.0, 0.0, v0)
     out[0] = hike_total_nb(tables, s, card, 0, start, a0, a1, a2, a3, params, planner, last_card)
+    best = out[0] if legal & 1 and out[0] > 0.0 else 0.0
     dirs = tables.plan_dirs[card]
     move = tables.plan_move[card]
     for d in range(N_DIRS):
@@ -309,21 +326,11 @@ def hike_values_nb(tables, s, p, card, vals, params, planner, last_card, out):
                 break
             t0, t1, t2, t3 = top4_push_nb(t0, t1, t2, t3, vals[cell])
             code = d * (MAX_MOVE + 1) + k
-            out[code] = hike_total_nb(tables, s, card, code, cell, t0, t1, t2, t3, params,
-                                      planner, last_card)
-
-
-@njit(cache=True, error_model="numpy")
-def best_hike_nb(tables, s, p, card, vals, params, planner, options, last_card, by_code):
-    """Best value reachable with planning card `card` from the seat's position (options and
-    by_code: scratch of MAX_OPTIONS ints and N_DIRS * (MAX_MOVE + 1) floats)."""
-    n = hike_options_nb(tables, s, p, card, options)
-    hike_values_nb(tables, s, p, card, vals, params, planner, last_card, by_code)
-    best = 0.0
-    for i in range(n):
-        v = by_code[options[i]]
-        if v > best:
-            best = v
+            v = hike_total_nb(tables, s, card, code, cell, t0, t1, t2, t3, params, planner,
+                              last_card)
+            out[code] = v
+            if (legal >> code) & 1 and v > best:
+                best = v
     return best
 
 
@@ -344,29 +351,6 @@ def last_card_nb(s, p, chosen_slot):
 # ---------------------------------------------------------------------------------------
 # the decisions
 # ---------------------------------------------------------------------------------------
-NEED_SIZE = (MAX_ROW + 1) * (N_FEATURES + 2)
-N_CODES = N_DIRS * (MAX_MOVE + 1)
-
-
-@njit(cache=True, error_model="numpy")
-def int_scratch_nb(extra):
-    """A decision's int64 scratch in one allocation (an allocation costs about as much as
-    valuing a few hikes): the demand table `need` and `extra` more ints."""
-    buf = np.empty(NEED_SIZE + extra, np.int64)
-    return buf[:NEED_SIZE].reshape((MAX_ROW + 1, N_FEATURES + 2)), buf[NEED_SIZE:]
-
-
-@njit(cache=True, error_model="numpy")
-def float_scratch_nb(extra):
-    """A decision's float64 scratch in one allocation: cell values, the gain of each feature
-    mask, the value of each hike code, and `extra` more floats."""
-    gains_at = N_CELLS
-    codes_at = gains_at + (1 << N_FEATURES)
-    extra_at = codes_at + N_CODES
-    buf = np.empty(extra_at + extra, np.float64)
-    return (buf[:gains_at], buf[gains_at:codes_at], buf[codes_at:extra_at], buf[extra_at:])
-
-
 @njit(cache=True, error_model="numpy")
 def rivals_earlier_nb(tables, s, p, card):
     """Expected number of rivals waking before `card`: for each rival, the share of its
@@ -390,21 +374,22 @@ def rivals_earlier_nb(tables, s, p, card):
 
 @njit(cache=True, error_model="numpy")
 def choose_plan_nb(tables, s, p, params, planner, options, n_options):
-    need, scratch = int_scratch_nb(MAX_OPTIONS)
-    vals, gain_by_mask, by_code, card_value = float_scratch_nb(PLAN_DRAW)
-    demand_nb(tables, s, p, need)
-    cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask)
-    card_value[:] = np.nan
+    vals = frame_array(N_CELLS, np.float64)
+    by_code = frame_array(N_CODES, np.float64)
+    card_value = frame_array(PLAN_DRAW, np.float64)
+    cell_values_nb(tables, s, p, params, planner, vals)
+    for slot in range(PLAN_DRAW):
+        card_value[slot] = np.nan
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
         slot = options[i] // 2
         order = options[i] % 2
         card = s.popen[p, slot]
-        if np.isnan(card_value[slot]):
+        if np.isnan(card_value[slot]):  # the best legal hike of the card
             last = last_card_nb(s, p, slot) if s.solo == 1 else -1
-            card_value[slot] = best_hike_nb(tables, s, p, card, vals, params, planner, scratch, last,
-                                            by_code)
+            card_value[slot] = hike_values_nb(tables, s, p, card, vals, params, planner, last,
+                                              legal_hikes_nb(tables, s, p, card), by_code)
         v = card_value[slot]
         if planner:
             v *= 1.0 - params[P_CONTEST] * rivals_earlier_nb(tables, s, p, card) / float(max(1, s.n_players - 1))
@@ -432,12 +417,11 @@ def choose_plan_nb(tables, s, p, params, planner, options, n_options):
 
 @njit(cache=True, error_model="numpy")
 def choose_hike_nb(tables, s, p, card, params, planner, options, n_options):
-    need, _ = int_scratch_nb(0)
-    vals, gain_by_mask, by_code, _ = float_scratch_nb(0)
-    demand_nb(tables, s, p, need)
-    cell_values_nb(tables, s, p, need, params, planner, vals, gain_by_mask)
+    vals = frame_array(N_CELLS, np.float64)
+    by_code = frame_array(N_CODES, np.float64)
+    cell_values_nb(tables, s, p, params, planner, vals)
     last = last_card_nb(s, p, -1) if s.solo == 1 else -1
-    hike_values_nb(tables, s, p, card, vals, params, planner, last, by_code)
+    hike_values_nb(tables, s, p, card, vals, params, planner, last, 0, by_code)
     best_i = 0
     best_v = -1e18
     for i in range(n_options):
@@ -453,8 +437,7 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     """Pick paintings one at a time, best value first, re-evaluating the demand after each
     (so two paintings do not both count for the same frame); take the matching option."""
     n_path = ctx[1]
-    need, _ = int_scratch_nb(0)
-    _, gain_by_mask, _, _ = float_scratch_nb(0)
+    best_gain = frame_array(N_BITS, np.float64)
     allowed = 0
     for i in range(n_options):
         allowed |= options[i]
@@ -466,15 +449,17 @@ def choose_paint_nb(tables, s, p, params, planner, options, n_options, ctx):
     chosen = 0
     hand_n0 = s.hand_n[p]
     for _ in range(paint):
-        demand_nb(tables, s, p, need)
-        mask_gains_nb(tables, s, need, params, planner, gain_by_mask)
+        if allowed & ~chosen == 0:
+            break  # every paintable card is picked: nothing left to value
+        bit_gains_nb(tables, s, p, params, planner, best_gain)
         best_pos = -1
         best_v = 0.0
         for i in range(n_path):
             if (allowed >> i) & 1 == 0 or (chosen >> i) & 1:
                 continue
-            land = s.grid[ctx[2 + i]]  # land_value_nb, its commission gain looked up
-            v = end_value_nb(tables, land, params) + gain_by_mask[land_mask_nb(tables, land)]
+            land = s.grid[ctx[2 + i]]
+            v = end_value_nb(tables, land, params) + mask_gain_nb(best_gain,
+                                                                  land_mask_nb(tables, land))
             if v > best_v:
                 best_v = v
                 best_pos = i

@@ -102,6 +102,18 @@ def test_default_feature_facts(default):
     assert set(np.unique(n)) == {1, 2, 3}
 
 
+def test_landscape_mask_is_derived_from_the_features(default):
+    """The one field not read from the file: each landscape's features as a bitmask (bit f =
+    feature f), what the rules and players look up at every decision; 0 past the cards. An
+    override of a card's features changes it with them."""
+    t = card_tables(default.tables)
+    shows = t.landscape_features > 0
+    assert (t.landscape_mask == (shows * (1 << np.arange(E.N_FEATURES))).sum(axis=1)).all()
+    assert not default.tables[0].landscape_mask[t.landscape_mask.size:].any()
+    changed = load_components(overrides=('landscapes[0].features=["lake", "mountain"]',))
+    assert changed.tables[0].landscape_mask[0] == (1 << 4) | (1 << 0)
+
+
 def test_default_commissions(default):
     t = card_tables(default.tables)
     nf = t.commission_n_frames

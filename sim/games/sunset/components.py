@@ -520,6 +520,8 @@ def _fill_landscapes(t, cards: list, fcode: dict) -> None:
         for f in card.features:
             t.landscape_features[i, fcode[f]] += 1
         t.landscape_n_features[i] = len(card.features)
+        t.landscape_mask[i] = sum(1 << f for f in range(E.N_FEATURES)
+                                  if t.landscape_features[i, f] > 0)
 
 
 def _fill_commissions(t, cards: list, fcode: dict) -> None:

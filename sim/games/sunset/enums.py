@@ -107,6 +107,9 @@ def _tables_dtype():
         ("n_band", np.int64),            # solo wake-up bands
         ("landscape_features", np.int64, (MAX_LAND, N_FEATURES)),  # how many of each feature
         ("landscape_n_features", np.int64, (MAX_LAND,)),   # features shown in all (scoring)
+        # derived from landscape_features when the file is loaded (not a number of the file):
+        # bit f set = the card shows feature f, looked up by every decision and sale
+        ("landscape_mask", np.int64, (MAX_LAND,)),
         ("commission_frames", np.int64, (MAX_COMM, MAX_FRAMES)),   # feature, ANY_FEATURE, NO_FRAME
         ("commission_n_frames", np.int64, (MAX_COMM,)),
         ("commission_points", np.int64, (MAX_COMM,)),

@@ -38,11 +38,12 @@ from sim.rng import init_streams_nb, randint_nb, redraw_nb
 from sim.games.sunset.enums import (
     DEC_HIKE, DEC_PAINT, DEC_PLAN, DEC_SELL, EV_DAY, EV_HIKE, EV_PLAN, EV_SELL, EV_WAKE,
     MAX_COMM, MAX_GOAL, MAX_HAND, MAX_LAND, MAX_MOVE, MAX_OPTIONS, MAX_PATH, MAX_PLAYERS,
-    MAX_ROW, N_CELLS, N_FEATURES, N_PLAN, PHASE_OVER, PLAN_DRAW, RANGER, STATE_DTYPE,
+    MAX_ROW, N_CELLS, N_PLAN, PHASE_OVER, PLAN_DRAW, RANGER, STATE_DTYPE,
 )
 from sim.games.sunset.nb import (
     N_PTS, apply_hike_nb, apply_paint_nb, apply_plan_nb, apply_sell_nb, check_goal_nb,
-    cleanup_nb, clear_turn_nb, draw_plans_nb, goals_held_nb, hike_options_nb, paint_options_nb, path_nb,
+    cleanup_nb, clear_turn_nb, draw_plans_nb, goals_held_nb, hike_options_nb, land_mask_nb,
+    paint_options_nb, path_nb,
     plan_options_nb, rank_nb, score_nb, sell_options_nb, turn_order_nb, wake_effect_nb,
 )
 from sim.games.sunset.nb import default_keep_nb as hand_keep_nb
@@ -98,7 +99,7 @@ RECORD = declare(*RECORD_FIELDS)
 # ---------------------------------------------------------------------------------------
 # the flow of a day (automatic steps between decisions)
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def open_plan_nb(s, p):
     """Seat p's planning decision is next: multiplayer, it draws its 3 cards now (solo: its
     open cards stay). Drawing here, not for every seat at once, keeps the chance draws in
@@ -118,7 +119,7 @@ def start_day_nb(s, trace, tn):
     open_plan_nb(s, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def start_turn_nb(s, t):
     """The t-th turn of the trek (wake-up order) begins with its hike decision."""
     p = s.order[t]
@@ -169,7 +170,7 @@ def end_turn_nb(tables, s, trace, tn):
         start_day_nb(s, trace, tn)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def open_sales_nb(tables, s, trace, tn):
     """(Re-)enter the sale loop: a DEC_SELL decision when a sale is legal, else the turn ends
     (a decision whose only option is "stop" is not asked: no strategy can change it)."""
@@ -247,7 +248,7 @@ def context_nb(tables, s, ctx, keep):
         default_keep_nb(tables, s, keep)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def default_keep_nb(tables, s, keep):
     """Default keep values of the seat to move: each hand card's features (what it scores
     unsold); the rest of the buffer 0."""
@@ -284,10 +285,7 @@ def apply_nb(tables, s, option, keep, trace, tn):
         for i in range(s.n_path):
             if (option >> i) & 1:
                 n_painted += 1
-                land = s.grid[s.path[i]]
-                for f in range(N_FEATURES):
-                    if tables.landscape_features[land, f] > 0:
-                        features |= 1 << f
+                features |= land_mask_nb(tables, s.grid[s.path[i]])
         s.n_painted = n_painted
         s.painted_features = features
         apply_paint_nb(s, p, s.path, option, trace, tn)

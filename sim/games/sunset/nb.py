@@ -6,6 +6,12 @@ strategy: `model.py` sequences these rules into the forward model (the current d
 legal options, applying the chosen one), and the platform's loop asks the strategies.
 
 All tunable numbers come from `tables` (built from the component file); see enums.py.
+
+Speed: the small rules run at every decision (legal options, paths, the hand's bitmasks,
+Hall's test of a sale) are `inline="always"`: numba compiles each function apart and a call
+between compiled functions is not inlined by LLVM, and those calls were about a sixth of a
+4-player greedy game (docs/games/sunset-over-water.md, "Speed"). Scratch arrays live in the
+caller's frame (intrinsics.frame_array), not on the heap.
 """
 import numpy as np
 from numba import njit
@@ -13,16 +19,20 @@ from numba import njit
 from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
+from sim.games.sunset.intrinsics import bit_count, frame_array
 from sim.games.sunset.enums import (
     ANY_FEATURE, CENTER, DIR_E, DIR_N, DIR_S, DIR_W, EMPTY, END_COMMISSIONS, END_DAYS,
     EV_DISCARD_COMM, EV_END, EV_GOAL, EV_GOAL_KEPT, EV_INSPIRATION, EV_NEW_GOAL, EV_PAINT,
     EV_REFILL, EV_RESHUFFLE, EV_ROW, EV_SELL_CARD, EV_SETUP_CELL, EV_SETUP_ROW, EV_SETUP_TOP,
     EV_TOP, GOAL_HIKE_AT_LEAST, GOAL_MOVE_DIAGONAL, GOAL_MOVE_HORIZONTAL, GOAL_MOVE_VERTICAL,
     GOAL_NO_HIKE, GOAL_PAINT_AT_LEAST, GOAL_PAINT_FEATURE, GOAL_SELL_AT_LEAST, GRID, MAX_COMM,
-    MAX_FRAMES, MAX_GOAL, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES, N_PLAN,
-    PLAN_DRAW, RANGER, SHARED_STAY_MAY_STAY, STATE_DTYPE, STEP_CELL, WAKE_DISCARD_COMMISSIONS,
+    MAX_FRAMES, MAX_GOAL, MAX_HAND, MAX_MOVE, MAX_PLAYERS, MAX_ROW, N_CELLS, N_DIRS, N_FEATURES,
+    N_PLAN, PLAN_DRAW, RANGER, SHARED_STAY_MAY_STAY, STATE_DTYPE, STEP_CELL, WAKE_DISCARD_COMMISSIONS,
     WAKE_REFILL_WILDERNESS, WAKE_TIE_SEAT,
 )
+
+N_COUNTS = N_FEATURES + 1       # features a landscape shows: 0..N_FEATURES (each at most once)
+FRAME_DEPTHS = MAX_FRAMES + 1   # the depths of the sale's search, "no frame filled" included
 
 # Score components, in the order score_nb writes them (the log columns pts_*).
 PTS_COMMISSIONS, PTS_GOALS, PTS_LANDSCAPES, PTS_INSPIRATION, PTS_HOME = range(5)
@@ -70,7 +80,7 @@ def clear_game_nb(s):
     clear_turn_nb(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def clear_turn_nb(s):
     """The fields of the turn in progress back to 0: at set-up and when a turn begins."""
     s.hike = 0
@@ -210,7 +220,7 @@ def deal_planning_nb(s):
 # ---------------------------------------------------------------------------------------
 # planning
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def pop_plan_nb(s, p):
     """Take the top card of p's planning deck (-1 if empty). Cards never drawn lie on top
     (returned cards go to the bottom), so drawing one shortens that unknown segment."""
@@ -226,14 +236,14 @@ def pop_plan_nb(s, p):
     return top
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def draw_plans_nb(s, p):
     """Planning: draw the top 3 cards of the planning deck (multiplayer)."""
     for k in range(PLAN_DRAW):
         s.popen[p, k] = pop_plan_nb(s, p)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def plan_options_nb(s, p, options):
     """Legal planning choices: code = slot * 2 + return order. In the multiplayer game the two
     cards not chosen go to the bottom of the deck "in either order" (order 0: lower slot
@@ -250,7 +260,7 @@ def plan_options_nb(s, p, options):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_plan_nb(s, p, code):
     """Keep the chosen card face down; multiplayer: return the other two to the bottom of the
     deck in the chosen order; solo: leave them open for the next days."""
@@ -284,7 +294,7 @@ def turn_order_nb(tables, s):
     """Trek order: earliest wake-up time first. Equal times (common, since all decks are the
     same) are broken by rule option tables.wake_tie: at random (default) or lower seat first."""
     n = s.n_players
-    keys = np.empty(MAX_PLAYERS, np.float64)
+    keys = frame_array(MAX_PLAYERS, np.float64)
     for p in range(n):
         wake = tables.plan_wake[s.plan_choice[p]]
         if tables.wake_tie == WAKE_TIE_SEAT:
@@ -306,13 +316,13 @@ def turn_order_nb(tables, s):
 # ---------------------------------------------------------------------------------------
 # hike
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def step_cell_nb(cell, d, k):
     """The cell k steps from `cell` in direction d, or -1 off the grid (enums.STEP_CELL)."""
     return STEP_CELL[cell, d, k]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def others_cells_nb(s, p):
     """Bitmask of the cells another artist stands on (bit c = cell c): one pass over the
     seats, so a loop over many cells tests a bit instead of every seat each time."""
@@ -323,20 +333,21 @@ def others_cells_nb(s, p):
     return m
 
 
-@njit(cache=True, error_model="numpy")
-def hike_options_nb(tables, s, p, card, options):
-    """Legal hikes for planning card `card`: k steps (1..move) in one direction shown on the
-    card, never entering or crossing an empty space or leaving the grid, passing artists
-    freely but never ending on another artist's card; and staying put (code 0, listed first
-    when legal). Staying is ending the turn where the artist stands, so on a card shared with
-    another artist (all start on the centre) it is legal only when no hike is (rule option
-    tables.stay_on_shared_card; "may_stay": always legal). Code = dir * (MAX_MOVE + 1) + steps."""
+@njit(cache=True, error_model="numpy", inline="always")
+def legal_hikes_nb(tables, s, p, card):
+    """Legal hikes for planning card `card`, as a bitmask of hike codes (bit code set; code =
+    dir * (MAX_MOVE + 1) + steps < 64): k steps (1..move) in one direction shown on the card,
+    never entering or crossing an empty space or leaving the grid, passing artists freely but
+    never ending on another artist's card; and staying put (code 0). Staying is ending the
+    turn where the artist stands, so on a card shared with another artist (all start on the
+    centre) it is legal only when no hike is (rule option tables.stay_on_shared_card;
+    "may_stay": always legal). A mask, so that a player can test every hike of a card for
+    legality without a list of options."""
     start = s.pos[p]
     others = others_cells_nb(s, p)
     may_stay = (tables.stay_on_shared_card == SHARED_STAY_MAY_STAY
                 or (others >> start) & 1 == 0)
-    n = 1 if may_stay else 0
-    options[0] = 0
+    legal = 1 if may_stay else 0
     dirs = tables.plan_dirs[card]
     move = tables.plan_move[card]
     for d in range(N_DIRS):
@@ -347,15 +358,29 @@ def hike_options_nb(tables, s, p, card, options):
             if cell < 0 or s.grid[cell] == EMPTY:
                 break  # no entering or crossing an empty space; the grid ends here
             if (others >> cell) & 1 == 0:
-                options[n] = d * (MAX_MOVE + 1) + k
-                n += 1
-    if n == 0:  # boxed in: "you can not move even if you wish to"
-        options[0] = 0
-        n = 1
+                legal |= 1 << (d * (MAX_MOVE + 1) + k)
+    if legal == 0:  # boxed in: "you can not move even if you wish to"
+        legal = 1
+    return legal
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def hike_options_nb(tables, s, p, card, options):
+    """The legal hikes of `card` (legal_hikes_nb) as options, in increasing code order:
+    staying put (code 0) first when legal."""
+    legal = legal_hikes_nb(tables, s, p, card)
+    n = 0
+    code = 0
+    while legal:
+        if legal & 1:
+            options[n] = code
+            n += 1
+        legal >>= 1
+        code += 1
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def path_nb(start, code, path):
     """Cells of the hike `code` from `start`, the start card included; returns its length."""
     d = code // (MAX_MOVE + 1)
@@ -366,7 +391,7 @@ def path_nb(start, code, path):
     return k + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def refill_cell_nb(tables, s, cell, trace, tn):
     """Place the next landscape of the deck on an empty cell (reshuffling the discards into a
     new deck when it runs out). With no card anywhere the space stays empty."""
@@ -400,7 +425,7 @@ def refill_around_ranger_nb(tables, s, station, trace, tn):
                     refill_cell_nb(tables, s, cell, trace, tn)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_hike_nb(tables, s, p, code, trace, tn):
     """Move the artist; in solo, every ranger station passed or reached refills around it."""
     d = code // (MAX_MOVE + 1)
@@ -418,7 +443,7 @@ def apply_hike_nb(tables, s, p, code, trace, tn):
 # ---------------------------------------------------------------------------------------
 # paint
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def paintable_mask_nb(s, p, path, n_path):
     """Path positions whose card may be painted: a landscape (not a ranger station, not an
     empty space) not under another artist. The start card counts."""
@@ -431,16 +456,13 @@ def paintable_mask_nb(s, p, path, n_path):
     return mask
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def popcount_nb(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """The set bits of x >= 0 (a bitmask of cards, cells or path positions)."""
+    return bit_count(x)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def paint_options_nb(s, p, path, n_path, paint, options):
     """Legal paint choices: every subset of the paintable path positions with at most
     `paint` cards (the empty set included). Code = bitmask over path positions."""
@@ -457,7 +479,7 @@ def paint_options_nb(s, p, path, n_path, paint, options):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def apply_paint_nb(s, p, path, mask, trace, tn):
     """Pick up the chosen cards; their spaces stay empty until clean-up."""
     i = 0
@@ -482,31 +504,36 @@ def frame_matches_nb(tables, frame, land):
     return frame == ANY_FEATURE or tables.landscape_features[land, frame] > 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def land_mask_nb(tables, land):
-    """Bitmask of the features a landscape shows (bit f = feature f)."""
-    m = 0
+    """Bitmask of the features a landscape shows (bit f = feature f; components.py derives
+    it from landscape_features when the file is loaded)."""
+    return tables.landscape_mask[land]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def hand_bits_nb(tables, s, p, showing, by_count):
+    """Seat p's hand as bitmasks over its cards (bit j = hand card j; a hand holds at most
+    MAX_HAND = 48 cards): showing[f] = the cards showing feature f, by_count[c] = the cards
+    showing c features (c = 0..N_FEATURES). One pass over the hand, no branch per card."""
     for f in range(N_FEATURES):
-        if tables.landscape_features[land, f] > 0:
-            m |= 1 << f
-    return m
-
-
-@njit(cache=True, error_model="numpy")
-def hand_mask_counts_nb(tables, s, p, counts):
-    """counts[m] = hand cards whose feature mask is m (m < 2**N_FEATURES)."""
-    for m in range(counts.shape[0]):
-        counts[m] = 0
+        showing[f] = 0
+    for c in range(N_COUNTS):
+        by_count[c] = 0
     for j in range(s.hand_n[p]):
-        counts[land_mask_nb(tables, s.hand[p, j])] += 1
+        land = s.hand[p, j]
+        mask = land_mask_nb(tables, land)
+        by_count[tables.landscape_n_features[land]] |= 1 << j
+        for f in range(N_FEATURES):
+            showing[f] |= ((mask >> f) & 1) << j
 
 
-@njit(cache=True, error_model="numpy")
-def can_fill_nb(tables, comm, counts, hand_n):
+@njit(cache=True, error_model="numpy", inline="always")
+def can_fill_nb(tables, comm, showing, hand_n):
     """Whether distinct hand cards can fill every frame of `comm` (one card per frame).
     Hall's theorem for this bipartite matching: every set S of specific frames must see at
     least |S| cards showing one of their features, and the hand must hold at least as many
-    cards as there are frames ("?" frames take any card)."""
+    cards as there are frames ("?" frames take any card). `showing`: hand_bits_nb."""
     nf = tables.commission_n_frames[comm]
     if hand_n < nf:
         return False
@@ -516,17 +543,13 @@ def can_fill_nb(tables, comm, counts, hand_n):
             specific |= 1 << i
     sub = specific
     while sub:  # every non-empty subset of the specific frames
-        union = 0
+        seen = 0  # the hand cards showing a feature of one of the frames in S
         size = 0
         for i in range(nf):
             if (sub >> i) & 1:
-                union |= 1 << tables.commission_frames[comm, i]
+                seen |= showing[tables.commission_frames[comm, i]]
                 size += 1
-        seen = 0
-        for m in range(counts.shape[0]):
-            if m & union:
-                seen += counts[m]
-        if seen < size:
+        if popcount_nb(seen) < size:
             return False
         sub = (sub - 1) & specific
     return True
@@ -539,8 +562,11 @@ def match_search_nb(frames, nf, masks, n, keep, best):
     Iterative depth-first search with branch and bound (numba cannot cache recursion);
     masks[j] = feature mask of hand card j."""
     best_cost = np.inf
-    choice = np.full(MAX_FRAMES, -1, np.int64)   # hand index tried at each depth
-    cost = np.zeros(MAX_FRAMES + 1, np.float64)  # cost of depths 0..f-1
+    choice = frame_array(MAX_FRAMES, np.int64)       # hand index tried at each depth
+    cost = frame_array(FRAME_DEPTHS, np.float64)     # cost of depths 0..f-1
+    for i in range(MAX_FRAMES):
+        choice[i] = -1
+    cost[0] = 0.0
     used = 0
     f = 0
     while f >= 0:
@@ -571,7 +597,7 @@ def match_search_nb(frames, nf, masks, n, keep, best):
     return best_cost
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def sellable_commission_nb(s, slot):
     """Commission at a sell slot: row slots 0..MAX_ROW-1, slot MAX_ROW = the revealed top card
     of the deck (solo, last day only)."""
@@ -585,24 +611,25 @@ def sell_options_nb(tables, s, p, options):
     """Legal sales: each commission of the row whose frames the hand can fill, plus, in solo
     on the last day, the commission on top of the deck; then -1 (stop selling)."""
     n = 0
-    counts = np.zeros(1 << N_FEATURES, np.int64)
-    hand_mask_counts_nb(tables, s, p, counts)
+    showing = frame_array(N_FEATURES, np.int64)
+    by_count = frame_array(N_COUNTS, np.int64)
+    hand_bits_nb(tables, s, p, showing, by_count)
     hand_n = s.hand_n[p]
     for slot in range(s.row_len):
         comm = s.crow[slot]
-        if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
+        if comm >= 0 and can_fill_nb(tables, comm, showing, hand_n):
             options[n] = slot
             n += 1
     if s.solo == 1 and s.day == s.n_days - 1:
         comm = s.comm_top
-        if comm >= 0 and can_fill_nb(tables, comm, counts, hand_n):
+        if comm >= 0 and can_fill_nb(tables, comm, showing, hand_n):
             options[n] = MAX_ROW
             n += 1
     options[n] = -1
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def default_keep_nb(tables, s, p, keep):
     """Default value of keeping each hand card: its features (what it scores unsold)."""
     for j in range(s.hand_n[p]):
@@ -616,8 +643,10 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
     commission to the seller. Its slot stays empty until clean-up. Returns the commission."""
     comm = sellable_commission_nb(s, slot)
     nf = tables.commission_n_frames[comm]
-    best = np.full(MAX_FRAMES, -1, np.int64)
-    masks = np.empty(s.hand_n[p], np.int64)
+    best = frame_array(MAX_FRAMES, np.int64)
+    for i in range(MAX_FRAMES):
+        best[i] = -1
+    masks = frame_array(MAX_HAND, np.int64)
     for j in range(s.hand_n[p]):
         masks[j] = land_mask_nb(tables, s.hand[p, j])
     match_search_nb(tables.commission_frames[comm], nf, masks, s.hand_n[p], keep, best)
@@ -648,7 +677,7 @@ def apply_sell_nb(tables, s, p, slot, keep, trace, tn):
 # ---------------------------------------------------------------------------------------
 # daily goal
 # ---------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
     """Whether this turn meets daily goal `goal` (a condition on the player's own turn)."""
     kind = tables.goal_kind[goal]
@@ -674,7 +703,7 @@ def goal_met_nb(tables, goal, hike_code, n_painted, painted_features, n_sold):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def check_goal_nb(tables, s, p, hike_code, n_painted, painted_features, n_sold, trace, tn):
     """After a turn: a player meeting today's goal takes the card, from whoever held it."""
     goal = s.goal
