@@ -10,6 +10,7 @@ All tunable numbers come from `tables` (built from the component file); see enum
 import numpy as np
 from numba import njit
 
+from sim.bits import mask_options_nb
 from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
@@ -443,16 +444,7 @@ def has_cell_nb(s, p, colour, value, mode):
 @njit(cache=True, error_model="numpy")
 def cell_options_nb(s, p, colour, value, mode, options):
     """Cells where the die may go (a tool's held die: DEC_PLACE options)."""
-    m = legal_mask_nb(s, p, colour, value, mode)
-    n = 0
-    cell = 0
-    while m:
-        if m & 1:
-            options[n] = cell
-            n += 1
-        m >>= 1
-        cell += 1
-    return n
+    return mask_options_nb(legal_mask_nb(s, p, colour, value, mode), options)
 
 
 @njit(cache=True, error_model="numpy")

@@ -16,6 +16,7 @@ caller's frame (intrinsics.frame_array), not on the heap.
 import numpy as np
 from numba import njit
 
+from sim.bits import mask_options_nb
 from sim.events import trace_nb
 from sim.outcomes import ranks_and_win_shares_nb
 from sim.rng import CHANCE, init_streams_nb, randint_nb, shuffle_nb
@@ -368,16 +369,7 @@ def legal_hikes_nb(tables, s, p, card):
 def hike_options_nb(tables, s, p, card, options):
     """The legal hikes of `card` (legal_hikes_nb) as options, in increasing code order:
     staying put (code 0) first when legal."""
-    legal = legal_hikes_nb(tables, s, p, card)
-    n = 0
-    code = 0
-    while legal:
-        if legal & 1:
-            options[n] = code
-            n += 1
-        legal >>= 1
-        code += 1
-    return n
+    return mask_options_nb(legal_hikes_nb(tables, s, p, card), options)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
