@@ -162,10 +162,15 @@ def local_pool_kind() -> str:
         from sim.game_api import ToolkitError
         raise ToolkitError(f"{POOL_ENV}={chosen!r} is not a pool: use one of "
                            f"{', '.join(POOL_CHOICES)}")
-    if chosen == "loky" or not sys.platform.startswith("linux"):
-        return "loky"
+    return "fork" if chosen != "loky" and fork_available() else "loky"
+
+
+def fork_available() -> bool:
+    """Linux with multiprocessing's fork start method: where ForkedPool may be used."""
+    if not sys.platform.startswith("linux"):
+        return False
     import multiprocessing
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "loky"
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _forked_worker_start() -> None:

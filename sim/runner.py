@@ -500,8 +500,11 @@ def _prepare_out_dir(plan: RunPlan, prepared: Prepared, manifest: dict) -> None:
         os.replace(tmp, path)
 
 
-def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
-    """A joblib Parallel for the backend, and a context manager to run it in."""
+def _parallel(plan: RunPlan, backend: str, scheduler: str | None, pool_kind: str | None):
+    """(parallel, delayed, context): a callable taking the delayed calls and yielding their
+    results as they finish (joblib's Parallel, processes.ForkedPool's or one_worker), the
+    `delayed` that makes its calls, and a context manager to run it in. `pool_kind`: the
+    local workers' (processes.local_pool_kind), for the loky backend."""
     import contextlib
 
     n_jobs = min(plan.workers, max(1, len(plan.todo)))
@@ -511,17 +514,17 @@ def _parallel(plan: RunPlan, backend: str, scheduler: str | None):
         stack = contextlib.ExitStack()
         stack.callback(client.close)
         stack.enter_context(parallel_config(backend="dask"))
-        return Parallel(n_jobs=-1, return_as="generator_unordered"), stack
+        return Parallel(n_jobs=-1, return_as="generator_unordered"), _joblib_delayed(), stack
     if backend != "loky":
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if n_jobs == 1:  # in a thread of this process, so that Ctrl-C stops even a looping strategy
-        return processes.one_worker, contextlib.nullcontext()
-    if processes.local_pool_kind() == "fork":  # workers forked with the kernels loaded
+        return processes.one_worker, processes.delayed, contextlib.nullcontext()
+    if pool_kind == "fork":  # workers forked with the kernels loaded
         pool = processes.ForkedPool(n_jobs)
-        return pool.unordered, pool
+        return pool.unordered, processes.delayed, pool
     from joblib import Parallel
     return (Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
-                     pre_dispatch="2 * n_jobs"), contextlib.nullcontext())
+                     pre_dispatch="2 * n_jobs"), _joblib_delayed(), contextlib.nullcontext())
 
 
 def _joblib_delayed():
@@ -659,7 +662,7 @@ def _warm_up(spec, jobs: list, plans: list, pooled: bool = False) -> float:
 
 
 def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progress, backend,
-                scheduler, while_playing=None) -> list:
+                scheduler, pool_kind=None, while_playing=None) -> list:
     """Every chunk of every run to one pool; each finished chunk recorded in its manifest
     (saved now and then, and whatever happens). Returns the chunks played per run."""
     from sim.user_check import explain_run_error
@@ -667,7 +670,7 @@ def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progre
         pool_plan = plans[0] if len(plans) == 1 else RunPlan(
             out_dir="", n_games=total, chunk_size=0, workers=plans[0].workers, config={},
             run_id="", chunks=[], todo=tasks)
-        parallel, ctx = _parallel(pool_plan, backend, scheduler)
+        parallel, delayed, ctx = _parallel(pool_plan, backend, scheduler, pool_kind)
         if while_playing is not None and parallel is not processes.one_worker:
             threading.Thread(target=while_playing, name="balance-while-playing",
                              daemon=True).start()
@@ -676,9 +679,6 @@ def _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progre
     saved = [time.perf_counter()] * len(plans)
     try:
         if tasks:
-            joblib_parallel = not (parallel is processes.one_worker
-                                   or isinstance(ctx, processes.ForkedPool))
-            delayed = _joblib_delayed() if joblib_parallel else processes.delayed
             with ctx:
                 # local workers are processes of this machine: they write their own chunks;
                 # dask workers may be other machines: the parent writes what they return
@@ -770,8 +770,8 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         raise ToolkitError(f"unknown backend '{backend}' (use loky or dask)")
     if backend == "dask":
         _check_dask()
-    else:
-        processes.local_pool_kind()   # a bad BALANCE_POOL is an error before any folder is made
+    # a bad BALANCE_POOL is an error before any folder is made
+    pool_kind = processes.local_pool_kind() if backend == "loky" else None
     for _, n_games, _ in jobs:
         limits.check_games(n_games)
     for _, _, out_dir in jobs:   # one writer per folder, from its check to its last write
@@ -788,14 +788,13 @@ def run_many(spec: GameSpec, jobs: list, workers: int | None = None,
         os.environ.setdefault(var, "1")
     todos = [plan.todo if _max_chunks is None else plan.todo[:_max_chunks] for plan in plans]
     tasks = [(j, f, n) for j, todo in enumerate(todos) for f, n in todo]
-    pooled = (backend == "loky" and min(plans[0].workers, len(tasks)) > 1
-              and processes.local_pool_kind() == "loky")
+    pooled = pool_kind == "loky" and min(plans[0].workers, len(tasks)) > 1
     compile_seconds = _warm_up(spec, jobs, plans, pooled) + check_seconds
     total = sum(plan.n_games for plan in plans)
     games_before = total - sum(n for plan in plans for _, n in plan.todo)
     t1 = time.perf_counter()
     n_done = _play_tasks(spec, jobs, plans, manifests, tasks, total, games_before, progress,
-                         backend, scheduler, while_playing)
+                         backend, scheduler, pool_kind, while_playing)
     _record_session(plans, manifests, todos, tasks, n_done, started, compile_seconds,
                     time.perf_counter() - t1, backend)
     return manifests

@@ -132,7 +132,7 @@ def test_default_chunk_size_gives_workers_work_without_depending_on_them():
     assert runner.chunk_ranges(10, 4) == [(0, 4), (4, 4), (8, 2)]
 
 
-@pytest.mark.skipif(processes.local_pool_kind() != "fork", reason="workers are forked on Linux")
+@pytest.mark.skipif(not processes.fork_available(), reason="ForkedPool is Linux's pool only")
 def test_forked_workers_play_with_the_kernels_this_process_loaded(tmp_path, monkeypatch):
     """The parent loads the play kernels before it forks its workers: a worker compiles and
     loads nothing of its own (numba's loads are counted in the worker's process)."""
