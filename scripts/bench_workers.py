@@ -83,7 +83,8 @@ def main(argv=None) -> int:
     ap.add_argument("--commit", help="also this commit's two and one workers")
     args = ap.parse_args(argv)
 
-    out = os.path.join(tempfile.gettempdir(), "balance-bench-workers")
+    # a folder of its own: only the runs this script writes there are ever removed
+    out = os.path.join(tempfile.mkdtemp(prefix="balance-bench-workers-"), "run")
     sides = arms(args)
     for label, cwd, extra in sides:   # compile or load each side once, outside the timing
         timed_run(cwd, args.game, 200, 1, out, environment(extra))
@@ -111,6 +112,7 @@ def main(argv=None) -> int:
         each = ", ".join(f"{x:.2f}" for x in ratios[label])
         print(f"  {label:<24} 2 workers {w2:6.2f} s ({c2:.1f} s CPU), 1 worker {w1:6.2f} s "
               f"({c1:.1f} s CPU): {statistics.median(ratios[label]):.2f}x  [{each}]")
+    os.rmdir(os.path.dirname(out))
     return 0
 
 
