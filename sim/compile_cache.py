@@ -41,6 +41,13 @@ from pathlib import Path
 from numba.core import config
 from numba.core.caching import UserProvidedCacheLocator
 
+from sim import numba_calls
+
+# numba imports this module as soon as a toolkit function with cache=True is decorated:
+# before anything compiles, calls between compiled functions get one compile per argument
+# types and no Python wrapper (sim/numba_calls.py)
+numba_calls.install()
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "sim" / "games"
 PLATFORM_KERNEL_FILES = (ROOT / "sim" / "harness.py", ROOT / "strategies" / "search.py")

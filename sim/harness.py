@@ -82,7 +82,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from sim import numba_calls
 from sim.rng import assign_stream_nb, game_seed_nb, randint_nb
+
+numba_calls.install()   # before any kernel compiles (sim/numba_calls.py)
 
 SEARCH_BASE = 1000          # strategy ids >= SEARCH_BASE are search players (strategies/search.py)
 HARNESS_SEATS = 8           # capacity of the harness's per-seat scratch arrays (>= any game's seats)

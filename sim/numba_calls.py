@@ -1,0 +1,152 @@
+"""How compiled code calls compiled code: one compile per argument types, no Python wrapper.
+
+Two things numba does at every call from one @njit function to another cost a cold compile
+a quarter of its time (measured on Sunset Over Water's play loop, 2026-12-02: 71 s -> 52 s
+of CPU; docs/architecture.md, "Compiles"):
+
+* **A compile per constant.** A call such as `trace_nb(trace, tn, EV_DEAL, 0, ...)` passes
+  module constants, which numba types as literals (`Literal[int](3)`), and numba compiles the
+  callee again for every combination of constant values: Sunset compiled `trace_nb` 22 times,
+  Lowlands its task stack's `push_nb` 31 times. Here a call from compiled code is typed with
+  the constants' plain types (int64, bool, ...) first, as numba already does for a call from
+  Python; only when the callee does not type without a literal (it indexes a record by a
+  string argument, say) is it compiled for the literal values as before.
+* **Wrappers nobody calls.** Numba gives every compiled function a Python wrapper (unboxing
+  each argument from a Python object) and a C wrapper, even when only other compiled code
+  ever calls it; for a small function the wrappers are about 60% of its compile. A function
+  first compiled for a call from compiled code is compiled without them (numba's own option
+  for its `@overload` implementations). If Python then calls it with those argument types (a
+  test calling a rule directly), that signature is compiled again with its wrappers first:
+  no Python call ever reaches a function without one.
+
+The machine code that runs is the same: the callee's body is typed with the same types a
+Python call would give it, and LLVM still inlines and specialises across the whole kernel
+(the kernels called from Python, `sim/harness.py`, keep their wrappers). Numba's disk cache
+keeps the two kinds apart: a callee compiled without wrappers is saved under an index key of
+its own (`CalleeCache`), so a Python call in another process never loads one.
+
+`install()` patches numba's `Dispatcher` (its `get_call_template`, `compile` and
+`add_overload`, the methods of numba 0.68 this was written and tested against); any other
+numba version, or `BALANCE_NUMBA_CALLS=stock` in the environment, leaves numba as it is:
+the same results, compiled more slowly. It is installed by sim/compile_cache.py, which numba
+imports as soon as any toolkit function with `cache=True` is decorated, so before anything
+of the toolkit compiles.
+"""
+from __future__ import annotations
+
+import os
+
+TESTED_NUMBA = ("0.68",)       # major.minor versions whose Dispatcher internals this patches
+STOCK_ENV = "BALANCE_NUMBA_CALLS"
+CALLEE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+CALLEE_KEY = "compiled-callers-only"   # added to the disk cache's index key of such compiles
+
+_installed = False
+
+
+def supported(version: str) -> bool:
+    return ".".join(version.split(".")[:2]) in TESTED_NUMBA
+
+
+def install() -> bool:
+    """Patch numba's Dispatcher (once per process); False when numba is left as it is."""
+    global _installed
+    if _installed:
+        return True
+    import numba
+    if os.environ.get(STOCK_ENV, "").strip().lower() == "stock" or not supported(
+            numba.__version__):
+        return False
+    from numba.core import caching, dispatcher, sigutils, typing
+    from numba.core import errors, types
+    from numba.core.compiler_lock import global_compiler_lock
+
+    Dispatcher = dispatcher.Dispatcher
+    stock_compile = Dispatcher.compile
+    stock_add_overload = Dispatcher.add_overload
+
+    class CalleeCache(caching.FunctionCache):
+        """The disk cache of a function's compiles without wrappers: its own index keys."""
+
+        def _index_key(self, sig, codegen):
+            return super()._index_key(sig, codegen) + (CALLEE_KEY,)
+
+    def wrapperless(disp) -> set:
+        found = disp.__dict__.get("_balance_wrapperless")
+        if found is None:
+            found = disp._balance_wrapperless = set()
+        return found
+
+    def applies(disp) -> bool:
+        # numba's own @overload implementations are compiled without a wrapper already, and
+        # may be written for their literal arguments: left to numba
+        return disp._can_compile and not disp.targetoptions.get("no_cpython_wrapper") \
+            and not getattr(disp.py_func, "__module__", "").startswith("numba.")
+
+    def compile_callee(disp, args) -> None:
+        """Compile `args` (a tuple of types) without wrappers, unless compiled already."""
+        if tuple(args) in disp.overloads:
+            return
+        options, cache = dict(disp.targetoptions), disp._cache
+        disp.targetoptions.update(CALLEE_OPTIONS)
+        if not isinstance(cache, caching.NullCache):
+            callee_cache = disp.__dict__.get("_balance_callee_cache")
+            if callee_cache is None:
+                callee_cache = disp._balance_callee_cache = CalleeCache(disp.py_func)
+            disp._cache = callee_cache
+        disp._balance_adding_callee = True
+        try:
+            stock_compile(disp, tuple(args))
+        finally:
+            disp._balance_adding_callee = False
+            disp._cache = cache
+            disp.targetoptions.clear()
+            disp.targetoptions.update(options)
+
+    def get_call_template(self, args, kws):
+        """The typing of a call from compiled code (numba's, with the two changes above)."""
+        if not applies(self):
+            return stock_get_call_template(self, args, kws)
+        pysig, args = self._compiler.fold_argument_types(args, kws)
+        plain = tuple(types.unliteral(a) for a in args)
+        with global_compiler_lock:
+            if plain != tuple(args):
+                try:
+                    compile_callee(self, plain)
+                    args = plain
+                except errors.TypingError:
+                    compile_callee(self, args)   # it needs the literal values
+            else:
+                compile_callee(self, args)
+        name = self.py_func.__name__
+        template = typing.make_concrete_template(f"CallTemplate({name})", key=name,
+                                                 signatures=self.nopython_signatures)
+        return template, pysig, args, {}
+
+    def compile(self, sig):
+        """A compile asked from Python (or numba's own paths): never hands out a function
+        compiled without its Python wrapper."""
+        if not getattr(self, "_balance_adding_callee", False):
+            args, _ = sigutils.normalize_signature(sig)
+            args = tuple(args)
+            with global_compiler_lock:
+                if args in wrapperless(self):
+                    wrapperless(self).discard(args)
+                    del self.overloads[args]
+        return stock_compile(self, sig)
+
+    def add_overload(self, cres):
+        if getattr(self, "_balance_adding_callee", False):
+            # kept out of the table Python calls are dispatched through
+            args = tuple(cres.signature.args)
+            self.overloads[args] = cres
+            wrapperless(self).add(args)
+            return
+        stock_add_overload(self, cres)
+
+    stock_get_call_template = Dispatcher.get_call_template
+    Dispatcher.get_call_template = get_call_template
+    Dispatcher.compile = compile
+    Dispatcher.add_overload = add_overload
+    _installed = True
+    return True

@@ -1,0 +1,125 @@
+"""Calls between compiled functions (sim/numba_calls.py): one compile per argument types, no
+Python wrapper for a function only compiled code calls, and never a wrapper-less function
+handed to a Python call (in the same process or loaded from the disk cache in another).
+
+Each case runs in a child process with a cache folder of its own: the patch is process-wide
+and numba keeps what it compiled."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+MODULE = '''
+import numpy as np
+from numba import njit
+
+SEVEN = 7
+RECORD = np.dtype([("a", np.int64), ("b", np.float64)])
+
+
+@njit(cache=True)
+def add_nb(a, b):
+    return a + b
+
+
+@njit(cache=True)
+def field_nb(rec, name):
+    return rec[name]          # types only with the literal field name
+
+
+@njit(cache=True)
+def caller_nb(x, rec):
+    # three constants: numba alone compiles add_nb once per value
+    return add_nb(x, SEVEN) + add_nb(x, 3) + add_nb(x, 5) + field_nb(rec, "b")
+'''
+
+SCRIPT = '''
+import json, sys
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])
+import numpy as np
+import sim.compile_cache   # installs the patch, as numba does for any toolkit run
+from sim import numba_calls
+import calls_module as m
+rec = np.zeros(1, m.RECORD)[0]
+rec["b"] = 2.5
+out = {"installed": numba_calls.install()}
+for step in sys.argv[3].split(","):
+    if step == "caller":
+        out["caller"] = float(m.caller_nb(1, rec))
+    elif step == "add":
+        out["add"] = int(m.add_nb(2, 3))
+out["add_signatures"] = [str(k) for k in m.add_nb.overloads]
+out["add_wrapperless"] = [str(k) for k in getattr(m.add_nb, "_balance_wrapperless", ())]
+out["field_signatures"] = [str(k) for k in m.field_nb.overloads]
+out["add_cache_hits"] = sum(m.add_nb.stats.cache_hits.values())
+print(json.dumps(out))
+'''
+
+
+def _child(tmp_path, steps: str, env_extra=None) -> dict:
+    (tmp_path / "calls_module.py").write_text(MODULE)
+    script = tmp_path / "child.py"
+    script.write_text(textwrap.dedent(SCRIPT))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), **(env_extra or {}))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, str(script), ROOT, str(tmp_path), steps],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_one_compile_per_argument_types_and_no_wrapper_for_compiled_callers(tmp_path):
+    out = _child(tmp_path, "caller")
+    if not out["installed"]:
+        pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA: numba left as it is")
+    assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2.5
+    # the three constants share one compile, for plain int64 arguments
+    assert out["add_signatures"] == ["(int64, int64)"]
+    assert out["add_wrapperless"] == ["(int64, int64)"]
+    # a callee that needs the literal still gets it (the string field name)
+    assert len(out["field_signatures"]) == 1 and "Literal[str](b)" in out["field_signatures"][0]
+
+
+def test_a_python_call_after_a_compiled_one_gets_a_wrapper(tmp_path):
+    out = _child(tmp_path, "caller,add")
+    if not out["installed"]:
+        pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA")
+    assert out["add"] == 5
+    assert out["add_signatures"] == ["(int64, int64)"]
+    assert out["add_wrapperless"] == []          # compiled again, with its wrapper
+
+
+def test_the_disk_cache_keeps_compiled_only_callees_apart(tmp_path):
+    first = _child(tmp_path, "caller")           # saves add_nb without wrapper
+    if not first["installed"]:
+        pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA")
+    # a new process calling add_nb from Python must not load the wrapper-less code (it would
+    # crash): a cache miss, then a compile with the wrapper, which the third process loads
+    second = _child(tmp_path, "add")
+    assert second["add"] == 5 and second["add_cache_hits"] == 0
+    third = _child(tmp_path, "add")
+    assert third["add"] == 5 and third["add_cache_hits"] == 1
+    # and the caller's kernel, loaded from the cache, needs no callee at all
+    fourth = _child(tmp_path, "caller")
+    assert fourth["caller"] == first["caller"] and fourth["add_signatures"] == []
+
+
+def test_stock_numba_when_asked(tmp_path):
+    out = _child(tmp_path, "caller", {"BALANCE_NUMBA_CALLS": "stock"})
+    assert out["installed"] is False
+    assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2.5
+    # numba's own way: one compile per constant value
+    assert len(out["add_signatures"]) == 3
+
+
+def test_supported_versions():
+    from sim import numba_calls
+    assert numba_calls.supported("0.68.1")
+    assert not numba_calls.supported("0.70.0")
