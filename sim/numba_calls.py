@@ -7,10 +7,11 @@ of CPU; docs/architecture.md, "Compiles"):
 * **A compile per constant.** A call such as `trace_nb(trace, tn, EV_DEAL, 0, ...)` passes
   module constants, which numba types as literals (`Literal[int](3)`), and numba compiles the
   callee again for every combination of constant values: Sunset compiled `trace_nb` 22 times,
-  Lowlands its task stack's `push_nb` 31 times. Here a call from compiled code is typed with
-  the constants' plain types (int64, bool, ...) first, as numba already does for a call from
-  Python; only when the callee does not type without a literal (it indexes a record by a
-  string argument, say) is it compiled for the literal values as before.
+  Lowlands its task stack's `push_nb` 31 times. Here a call from compiled code types its
+  integer constants as plain integers (int64), as numba already does for a call from
+  Python; only when the callee does not type without the literal is it compiled for the
+  literal values as before. Boolean constants stay literal: a flag passed as a constant
+  (the harness's CHECK) is compiled into the callee, and has two values at most.
 * **Wrappers nobody calls.** Numba gives every compiled function a Python wrapper (unboxing
   each argument from a Python object) and a C wrapper, even when only other compiled code
   ever calls it; for a small function the wrappers are about 60% of its compile. A function
@@ -81,7 +82,7 @@ def install() -> bool:
         # numba's own @overload implementations are compiled without a wrapper already, and
         # may be written for their literal arguments: left to numba
         return disp._can_compile and not disp.targetoptions.get("no_cpython_wrapper") \
-            and not getattr(disp.py_func, "__module__", "").startswith("numba.")
+            and not (getattr(disp.py_func, "__module__", None) or "").startswith("numba.")
 
     def compile_callee(disp, args) -> None:
         """Compile `args` (a tuple of types) without wrappers, unless compiled already."""
@@ -103,12 +104,18 @@ def install() -> bool:
             disp.targetoptions.clear()
             disp.targetoptions.update(options)
 
+    def plain_type(t):
+        # an integer constant is typed as its integer type; a boolean constant stays a
+        # literal: a flag passed as a constant (the harness's CHECK) is compiled in, and a
+        # flag has two values at most
+        return types.unliteral(t) if isinstance(t, types.IntegerLiteral) else t
+
     def get_call_template(self, args, kws):
         """The typing of a call from compiled code (numba's, with the two changes above)."""
         if not applies(self):
             return stock_get_call_template(self, args, kws)
         pysig, args = self._compiler.fold_argument_types(args, kws)
-        plain = tuple(types.unliteral(a) for a in args)
+        plain = tuple(plain_type(a) for a in args)
         with global_compiler_lock:
             if plain != tuple(args):
                 try:

@@ -35,9 +35,20 @@ def field_nb(rec, name):
 
 
 @njit(cache=True)
+def pick_nb(t, i):
+    return t[i]               # a tuple of two types: types only with the literal index
+
+
+@njit(cache=True)
+def flagged_nb(x, double):
+    return 2 * x if double else x
+
+
+@njit(cache=True)
 def caller_nb(x, rec):
     # three constants: numba alone compiles add_nb once per value
-    return add_nb(x, SEVEN) + add_nb(x, 3) + add_nb(x, 5) + field_nb(rec, "b")
+    return (add_nb(x, SEVEN) + add_nb(x, 3) + add_nb(x, 5) + field_nb(rec, "b")
+            + pick_nb((1, 0.25), 1) + flagged_nb(x, True))
 '''
 
 SCRIPT = '''
@@ -58,6 +69,8 @@ for step in sys.argv[3].split(","):
 out["add_signatures"] = [str(k) for k in m.add_nb.overloads]
 out["add_wrapperless"] = [str(k) for k in getattr(m.add_nb, "_balance_wrapperless", ())]
 out["field_signatures"] = [str(k) for k in m.field_nb.overloads]
+out["pick_signatures"] = [str(k) for k in m.pick_nb.overloads]
+out["flag_signatures"] = [str(k) for k in m.flagged_nb.overloads]
 out["add_cache_hits"] = sum(m.add_nb.stats.cache_hits.values())
 print(json.dumps(out))
 '''
@@ -79,12 +92,16 @@ def test_one_compile_per_argument_types_and_no_wrapper_for_compiled_callers(tmp_
     out = _child(tmp_path, "caller")
     if not out["installed"]:
         pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA: numba left as it is")
-    assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2.5
+    assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2.5 + 0.25 + 2
     # the three constants share one compile, for plain int64 arguments
     assert out["add_signatures"] == ["(int64, int64)"]
     assert out["add_wrapperless"] == ["(int64, int64)"]
-    # a callee that needs the literal still gets it (the string field name)
+    # a callee that needs an integer literal still gets it (the index into a tuple of two
+    # types), after the plain int64 failed to type
+    assert len(out["pick_signatures"]) == 1 and "Literal[int](1)" in out["pick_signatures"][0]
+    # string and boolean constants stay literal: a flag is compiled in
     assert len(out["field_signatures"]) == 1 and "Literal[str](b)" in out["field_signatures"][0]
+    assert out["flag_signatures"] == ["(int64, Literal[bool](True))"]
 
 
 def test_a_python_call_after_a_compiled_one_gets_a_wrapper(tmp_path):
@@ -114,9 +131,40 @@ def test_the_disk_cache_keeps_compiled_only_callees_apart(tmp_path):
 def test_stock_numba_when_asked(tmp_path):
     out = _child(tmp_path, "caller", {"BALANCE_NUMBA_CALLS": "stock"})
     assert out["installed"] is False
-    assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2.5
+    assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2.5 + 0.25 + 2
     # numba's own way: one compile per constant value
     assert len(out["add_signatures"]) == 3
+
+
+def test_functions_made_at_run_time(tmp_path):
+    """A function made with types.FunctionType (the harness's kernels, a user's strategy
+    spliced into the loop) has no __module__: compiled as a callee all the same."""
+    script = tmp_path / "made.py"
+    script.write_text(textwrap.dedent('''
+        import sys, types
+        sys.path.insert(0, sys.argv[1])
+        import sim.compile_cache
+        from numba import njit
+
+        @njit
+        def inner_nb(x):
+            return x + 1
+
+        def outer(x):
+            return INNER(x) * 2
+
+        made = types.FunctionType(outer.__code__, {"INNER": inner_nb}, "outer")
+        made.__module__ = None
+        made_nb = njit(types.FunctionType(
+            (lambda x: MADE(x)).__code__, {"MADE": njit(made)}, "top"))
+        print(made_nb(3))
+    '''))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, str(script), ROOT], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["8"]
 
 
 def test_supported_versions():
