@@ -133,14 +133,14 @@ def install() -> bool:
     def compile(self, sig):
         """A compile asked from Python (or numba's own paths): never hands out a function
         compiled without its Python wrapper."""
-        if not getattr(self, "_balance_adding_callee", False):
-            args, _ = sigutils.normalize_signature(sig)
-            args = tuple(args)
-            with global_compiler_lock:
+        with global_compiler_lock:    # (re-entrant) the flag is only set under it
+            if not getattr(self, "_balance_adding_callee", False):
+                args, _ = sigutils.normalize_signature(sig)
+                args = tuple(args)
                 if args in wrapperless(self):
                     wrapperless(self).discard(args)
                     del self.overloads[args]
-        return stock_compile(self, sig)
+            return stock_compile(self, sig)
 
     def add_overload(self, cres):
         if getattr(self, "_balance_adding_callee", False):
