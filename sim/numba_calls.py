@@ -1,30 +1,25 @@
-"""How compiled code calls compiled code: one compile per argument types, no Python wrapper.
+"""How compiled code calls compiled code: no Python wrapper for a function only compiled code
+calls.
 
-Two things numba does at every call from one @njit function to another cost a cold compile
-a quarter of its time (measured on Sunset Over Water's play loop, 2026-12-02: 71 s -> 52 s
-of CPU; docs/architecture.md, "Compiles"):
+Numba gives every compiled function a Python wrapper (unboxing each argument from a Python
+object) and a C wrapper, even when only other compiled code ever calls it; for a small
+function the wrappers are about 60% of its compile (`trace_nb`: 0.19 s against 0.07 s), and
+the wrappers' code is optimised and emitted again in every kernel that links the function.
+A function first compiled for a call from compiled code is compiled here without them
+(numba's own option for its `@overload` implementations; what a game's cold compile
+gains is measured in the README, "Compiles"). If Python then calls it
+with those argument types (a test calling a rule directly), that signature is compiled again
+with its wrappers first: no Python call ever reaches a function without one. The machine code
+that runs is the same: the kernels called from Python (`sim/harness.py`) keep their
+wrappers, and the functions they link are typed, lowered and optimised as before. Numba's
+disk cache keeps the two kinds apart: a callee compiled without wrappers is saved under an
+index key of its own (`CalleeCache`), so a Python call in another process never loads one.
 
-* **A compile per constant.** A call such as `trace_nb(trace, tn, EV_DEAL, 0, ...)` passes
-  module constants, which numba types as literals (`Literal[int](3)`), and numba compiles the
-  callee again for every combination of constant values: Sunset compiled `trace_nb` 22 times,
-  Lowlands its task stack's `push_nb` 31 times. Here a call from compiled code types its
-  integer constants as plain integers (int64), as numba already does for a call from
-  Python; only when the callee does not type without the literal is it compiled for the
-  literal values as before. Boolean constants stay literal: a flag passed as a constant
-  (the harness's CHECK) is compiled into the callee, and has two values at most.
-* **Wrappers nobody calls.** Numba gives every compiled function a Python wrapper (unboxing
-  each argument from a Python object) and a C wrapper, even when only other compiled code
-  ever calls it; for a small function the wrappers are about 60% of its compile. A function
-  first compiled for a call from compiled code is compiled without them (numba's own option
-  for its `@overload` implementations). If Python then calls it with those argument types (a
-  test calling a rule directly), that signature is compiled again with its wrappers first:
-  no Python call ever reaches a function without one.
-
-The machine code that runs is the same: the callee's body is typed with the same types a
-Python call would give it, and LLVM still inlines and specialises across the whole kernel
-(the kernels called from Python, `sim/harness.py`, keep their wrappers). Numba's disk cache
-keeps the two kinds apart: a callee compiled without wrappers is saved under an index key of
-its own (`CalleeCache`), so a Python call in another process never loads one.
+Tried and left out: typing a call's integer constants as plain integers (numba compiles a
+callee again for every combination of constant values: Sunset compiled `trace_nb` 22 times,
+Lowlands its task stack's `push_nb` 31 times). It cut Sunset's compile by another tenth,
+but the constant folded into the callee is worth more: Sunset's greedy played about 17%
+slower (2026-12-02, side by side with the code before).
 
 `install()` patches numba's `Dispatcher` (its `get_call_template`, `compile` and
 `add_overload`, the methods of numba 0.68 this was written and tested against); any other
@@ -59,7 +54,6 @@ def install() -> bool:
             numba.__version__):
         return False
     from numba.core import caching, dispatcher, sigutils, typing
-    from numba.core import errors, types
     from numba.core.compiler_lock import global_compiler_lock
 
     Dispatcher = dispatcher.Dispatcher
@@ -79,8 +73,7 @@ def install() -> bool:
         return found
 
     def applies(disp) -> bool:
-        # numba's own @overload implementations are compiled without a wrapper already, and
-        # may be written for their literal arguments: left to numba
+        # numba's own @overload implementations are compiled without a wrapper already
         return disp._can_compile and not disp.targetoptions.get("no_cpython_wrapper") \
             and not (getattr(disp.py_func, "__module__", None) or "").startswith("numba.")
 
@@ -104,27 +97,13 @@ def install() -> bool:
             disp.targetoptions.clear()
             disp.targetoptions.update(options)
 
-    def plain_type(t):
-        # an integer constant is typed as its integer type; a boolean constant stays a
-        # literal: a flag passed as a constant (the harness's CHECK) is compiled in, and a
-        # flag has two values at most
-        return types.unliteral(t) if isinstance(t, types.IntegerLiteral) else t
-
     def get_call_template(self, args, kws):
-        """The typing of a call from compiled code (numba's, with the two changes above)."""
+        """The typing of a call from compiled code: numba's, compiling without wrappers."""
         if not applies(self):
             return stock_get_call_template(self, args, kws)
         pysig, args = self._compiler.fold_argument_types(args, kws)
-        plain = tuple(plain_type(a) for a in args)
         with global_compiler_lock:
-            if plain != tuple(args):
-                try:
-                    compile_callee(self, plain)
-                    args = plain
-                except errors.TypingError:
-                    compile_callee(self, args)   # it needs the literal values
-            else:
-                compile_callee(self, args)
+            compile_callee(self, args)
         name = self.py_func.__name__
         template = typing.make_concrete_template(f"CallTemplate({name})", key=name,
                                                  signatures=self.nopython_signatures)
