@@ -44,8 +44,8 @@ from numba.core.caching import UserProvidedCacheLocator
 from sim import numba_calls
 
 # numba imports this module as soon as a toolkit function with cache=True is decorated:
-# before anything compiles, calls between compiled functions get one compile per argument
-# types and no Python wrapper (sim/numba_calls.py)
+# before anything compiles, a function only compiled code calls gets no Python wrapper
+# (sim/numba_calls.py)
 numba_calls.install()
 
 ROOT = Path(__file__).resolve().parent.parent

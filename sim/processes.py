@@ -193,7 +193,6 @@ class ForkedPool:
     def __init__(self, n_jobs: int):
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
-        self._multiprocessing = multiprocessing
         self._executor = ProcessPoolExecutor(n_jobs,
                                              mp_context=multiprocessing.get_context("fork"),
                                              initializer=_forked_worker_start)

@@ -78,6 +78,19 @@ print(json.dumps(out))
 '''
 
 
+def _patched(out: dict) -> None:
+    """The patch is installed exactly where numba is a version it was tested with; on any
+    other version numba is left as it is (test_stock_numba_when_asked checks that side)."""
+    import numba
+
+    from sim import numba_calls
+    supported = numba_calls.supported(numba.__version__)
+    assert out["installed"] == supported
+    if not supported:
+        pytest.skip(f"numba {numba.__version__} is not in sim.numba_calls.TESTED_NUMBA: "
+                    "numba is left as it is there")
+
+
 def _child(tmp_path, steps: str, env_extra=None) -> dict:
     (tmp_path / "calls_module.py").write_text(MODULE)
     script = tmp_path / "child.py"
@@ -92,8 +105,7 @@ def _child(tmp_path, steps: str, env_extra=None) -> dict:
 
 def test_no_wrapper_for_compiled_callers_and_the_same_typing(tmp_path):
     out = _child(tmp_path, "caller")
-    if not out["installed"]:
-        pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA: numba left as it is")
+    _patched(out)
     assert out["caller"] == 1 + 7 + 1 + 3 + 1 + 5 + 2 + 2.5 + 0.25 + 2
     # numba's typing: one compile per constant value, and the plain call; none has a wrapper
     assert sorted(out["add_signatures"]) == sorted(
@@ -108,8 +120,7 @@ def test_no_wrapper_for_compiled_callers_and_the_same_typing(tmp_path):
 
 def test_a_python_call_after_a_compiled_one_gets_a_wrapper(tmp_path):
     out = _child(tmp_path, "caller,add")
-    if not out["installed"]:
-        pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA")
+    _patched(out)
     assert out["add"] == 5
     assert "(int64, int64)" in out["add_signatures"]
     assert "(int64, int64)" not in out["add_wrapperless"]   # compiled again, with its wrapper
@@ -118,8 +129,7 @@ def test_a_python_call_after_a_compiled_one_gets_a_wrapper(tmp_path):
 
 def test_the_disk_cache_keeps_compiled_only_callees_apart(tmp_path):
     first = _child(tmp_path, "caller")           # saves add_nb without wrapper
-    if not first["installed"]:
-        pytest.skip("numba version outside sim.numba_calls.TESTED_NUMBA")
+    _patched(first)
     # a new process calling add_nb from Python must not load the wrapper-less code (it would
     # crash): a cache miss, then a compile with the wrapper, which the third process loads
     second = _child(tmp_path, "add")
