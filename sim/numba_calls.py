@@ -35,7 +35,8 @@ import os
 TESTED_NUMBA = ("0.68",)       # major.minor versions whose Dispatcher internals this patches
 STOCK_ENV = "BALANCE_NUMBA_CALLS"
 CALLEE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-CALLEE_KEY = "compiled-callers-only"   # added to the disk cache's index key of such compiles
+CALLEE_KEY = "compiled-callers-only-2"   # added to the disk cache's index key of such compiles
+LINKED_ONLY_KIND = "balance-linked-only"  # a cached library kept as bitcode (never emitted)
 
 _installed = False
 
@@ -134,5 +135,116 @@ def install() -> bool:
     Dispatcher.get_call_template = get_call_template
     Dispatcher.compile = compile
     Dispatcher.add_overload = add_overload
+    _install_linked_only()
+    _install_inline_copies()
     _installed = True
     return True
+
+
+def _install_linked_only() -> None:
+    """Machine code only for what can be called: a library compiled without wrappers (a
+    callee above, or one of numba's own @overload implementations) is only ever linked into
+    its callers as LLVM IR, which they optimise and emit again with their own code; its own
+    machine code is never executed, so it is not emitted (numba emits it at once), and the
+    disk cache keeps its optimised IR (bitcode) instead of an object file."""
+    import llvmlite.binding as ll
+    from numba.core import codegen, typed_passes
+
+    Library = codegen.CPUCodeLibrary
+    stock_run_pass = typed_passes.BaseNativeLowering.run_pass
+    stock_finalize_final = Library._finalize_final_module
+    stock_serialize = Library.serialize_using_object_code
+    stock_unserialize = Library._unserialize.__func__
+    stock_set_env = codegen.JITCPUCodegen.set_env
+    pending_envs: dict = {}     # env global name -> Environment, set once some code defines it
+
+    def run_pass(self, state):
+        flags = state.flags
+        if state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper \
+                and not flags.no_compile:
+            library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
+            library.enable_object_caching()     # as numba does (its serialisation asks it)
+            library._balance_linked_only = True
+            state.library = library
+        return stock_run_pass(self, state)
+
+    def finalize_final_module(self):
+        if getattr(self, "_balance_linked_only", False):
+            # numba's checks, without adding the module to the execution engine
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            self._finalized = True
+            return
+        stock_finalize_final(self)
+        engine = self._codegen._engine
+        for name in [n for n in pending_envs if engine.is_symbol_defined(n)]:
+            stock_set_env(self._codegen, name, pending_envs.pop(name))
+
+    def set_env(self, env_name, env):
+        # a linked-only function's environment pointer lives in the code of its callers:
+        # it is set when the first of them is emitted (above)
+        if not self._engine.is_symbol_defined(env_name):
+            pending_envs[env_name] = env
+            return
+        stock_set_env(self, env_name, env)
+
+    def serialize_using_object_code(self):
+        if getattr(self, "_balance_linked_only", False):
+            self._ensure_finalized()
+            return (self.name, LINKED_ONLY_KIND, self._final_module.as_bitcode())
+        return stock_serialize(self)
+
+    def unserialize(cls, codegen_, state):
+        name, kind, data = state
+        if kind != LINKED_ONLY_KIND:
+            return stock_unserialize(cls, codegen_, state)
+        library = codegen_.create_library(name)
+        library._balance_linked_only = True
+        library._final_module = ll.parse_bitcode(data)
+        library._finalize_final_module()
+        return library
+
+    typed_passes.BaseNativeLowering.run_pass = run_pass
+    Library._finalize_final_module = finalize_final_module
+    Library.serialize_using_object_code = serialize_using_object_code
+    Library._unserialize = classmethod(unserialize)
+    codegen.JITCPUCodegen.set_env = set_env
+
+
+class _SharedBlockCopies:
+    """numba's inliner (`InlineWorker.inline_ir`) deep-copies the callee's IR block by block,
+    each with a fresh memo, so the function's one scope (all its variables) is copied once per
+    block: for `inline="always"` helpers that was about a tenth of a cold compile, growing
+    with the size of the function inlined into. This stands in for the `copy` module inside
+    numba.core.inline_closurecall (whose only copy is that loop) and gives the blocks of one
+    copy one memo, as a deep copy of the whole IR would: the copy has one scope, as the
+    original. The memo starts afresh with every `FunctionIR.copy()`, which begins each such
+    copy, so no copy is ever reused across two of them."""
+
+    def __init__(self):
+        import copy
+        self._copy = copy
+        self.memo: dict = {}
+
+    def reset(self) -> None:
+        self.memo = {}
+
+    def deepcopy(self, x, memo=None):
+        return self._copy.deepcopy(x, self.memo if memo is None else memo)
+
+    def __getattr__(self, name):
+        return getattr(self._copy, name)
+
+
+def _install_inline_copies() -> None:
+    from numba.core import inline_closurecall, ir
+
+    shared = _SharedBlockCopies()
+    stock_copy = ir.FunctionIR.copy
+
+    def function_ir_copy(self):
+        shared.reset()
+        return stock_copy(self)
+
+    ir.FunctionIR.copy = function_ir_copy
+    inline_closurecall.copy = shared
