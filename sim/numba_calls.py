@@ -137,6 +137,7 @@ def install() -> bool:
     Dispatcher.add_overload = add_overload
     _install_linked_only()
     _install_inline_copies()
+    _install_flag_values()
     _installed = True
     return True
 
@@ -204,6 +205,23 @@ def _install_linked_only() -> None:
         library._finalize_final_module()
         return library
 
+    stock_optimize_final = Library._optimize_final_module
+
+    def optimize_final_module(self):
+        # numba runs two O3 pipelines over a library with everything it links: a first one
+        # (without the SLP vectoriser; then numba prunes reference counts) and the full one.
+        # A linked-only library gets the first: the full one runs once, in the kernel that
+        # is emitted, over all the code it links (play speed unchanged, measured: README)
+        if not getattr(self, "_balance_linked_only", False):
+            return stock_optimize_final(self)
+        mpm, mpb = self._codegen._module_pass_manager(
+            loop_vectorize=self._codegen._loopvect, slp_vectorize=False,
+            opt=self._codegen._opt_level, cost="cheap")
+        mpm.run(self._final_module, mpb)
+        if not codegen.config.LLVM_REFPRUNE_PASS:
+            self._final_module = codegen.remove_redundant_nrt_refct(self._final_module)
+
+    Library._optimize_final_module = optimize_final_module
     typed_passes.BaseNativeLowering.run_pass = run_pass
     Library._finalize_final_module = finalize_final_module
     Library.serialize_using_object_code = serialize_using_object_code
@@ -248,3 +266,17 @@ def _install_inline_copies() -> None:
 
     ir.FunctionIR.copy = function_ir_copy
     inline_closurecall.copy = shared
+
+
+def _install_flag_values() -> None:
+    """numba's compile flags (`TargetConfig.values`, behind their hash and ==) read each of
+    some thirty options through its property; its typing cache of @overload implementations
+    hashes and compares them at every lookup (about 5% of a cold compile). The same dict, read
+    from the options' values and defaults directly (which is all each property does)."""
+    from numba.core import targetconfig
+
+    def values(self):
+        get = self._values.get
+        return {name: get(name, option.default) for name, option in self.options.items()}
+
+    targetconfig.TargetConfig.values = values
