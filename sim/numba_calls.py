@@ -1,32 +1,54 @@
-"""How compiled code calls compiled code: no Python wrapper for a function only compiled code
-calls.
+"""How numba compiles the toolkit's calls between compiled functions: no wrapper, no machine
+code and one full optimisation for a function only compiled code calls.
 
-Numba gives every compiled function a Python wrapper (unboxing each argument from a Python
-object) and a C wrapper, even when only other compiled code ever calls it; for a small
-function the wrappers are about 60% of its compile (`trace_nb`: 0.19 s against 0.07 s), and
-the wrappers' code is optimised and emitted again in every kernel that links the function.
-A function first compiled for a call from compiled code is compiled here without them
-(numba's own option for its `@overload` implementations; what a game's cold compile
-gains is measured in the README, "Compiles"). If Python then calls it
-with those argument types (a test calling a rule directly), that signature is compiled again
-with its wrappers first: no Python call ever reaches a function without one. The machine code
-that runs is the same: the kernels called from Python (`sim/harness.py`) keep their
-wrappers, and the functions they link are typed, lowered and optimised as before. Numba's
-disk cache keeps the two kinds apart: a callee compiled without wrappers is saved under an
-index key of its own (`CalleeCache`), so a Python call in another process never loads one.
+Numba compiles every `@njit` function on its own: it gives it a Python wrapper (unboxing
+each argument from a Python object) and a C wrapper, optimises its module with two O3
+pipelines and emits its machine code; a caller then links the callee's optimised IR into its
+own module and optimises and emits all of it again. A game's play loop is a deep call tree
+(Lowlands: 343 libraries, 2,761 function bodies optimised for the 156 of its kernel), so a
+cold compile paid for every level. What this changes, for a function first compiled for a
+call from compiled code (a "callee"; numba's own @overload implementations are compiled
+that way already):
+
+* **No wrappers** (numba's own option for its @overload implementations): for a small
+  function they were about 60% of its compile (`trace_nb`: 0.19 s against 0.07 s). If Python
+  then calls it with those argument types (a test calling a rule directly), that signature
+  is compiled again with its wrappers first: no Python call ever reaches a function without
+  one. Numba's disk cache keeps the two kinds apart: a callee is saved under an index key of
+  its own (`CalleeCache`), so a Python call in another process never loads one.
+* **Linked, never emitted**: a callee's library is only ever linked into its callers as IR,
+  so its own machine code (which nothing could call) is not made, and the disk cache keeps
+  its optimised IR (bitcode) instead of an object file. Its environment pointer is set once
+  the first kernel that links it is emitted.
+* **One full optimisation**: a callee's module gets numba's first O3 pipeline (the one
+  without the SLP vectoriser, before numba prunes reference counts); the full pipeline runs
+  once, in the kernel that is emitted, over everything it links. Play speed is unchanged
+  (README, "Compiles", measured side by side).
+
+And two costs of numba's front end: its inliner deep-copies a callee's IR block by block,
+each copy with its own copy of the function's whole scope (`_SharedBlockCopies`), and its
+compile flags are hashed and compared through thirty property reads at every typing-cache
+lookup (`_install_flag_values`).
+
+The machine code that runs is the kernels' own, typed, lowered and optimised from the same
+IR: the fixed runs of all four games give identical logs before and after.
 
 Tried and left out: typing a call's integer constants as plain integers (numba compiles a
 callee again for every combination of constant values: Sunset compiled `trace_nb` 22 times,
 Lowlands its task stack's `push_nb` 31 times). It cut Sunset's compile by another tenth,
 but the constant folded into the callee is worth more: Sunset's greedy played about 17%
-slower (2026-12-02, side by side with the code before).
+slower (2026-12-02, side by side with the code before). Also left out: no module
+optimisation at all for a callee (40% slower play: LLVM inlines less of an unoptimised
+callee into its caller).
 
 `install()` patches numba's `Dispatcher` (its `get_call_template`, `compile` and
-`add_overload`, the methods of numba 0.68 this was written and tested against); any other
-numba version, or `BALANCE_NUMBA_CALLS=stock` in the environment, leaves numba as it is:
-the same results, compiled more slowly. It is installed by sim/compile_cache.py, which numba
-imports as soon as any toolkit function with `cache=True` is decorated, so before anything
-of the toolkit compiles.
+`add_overload`), its CPU code library (`_optimize_final_module`, `_finalize_final_module`,
+serialisation), the lowering pass that creates a function's library, the JIT codegen's
+`set_env`, the inliner's `copy` and `TargetConfig.values`: the internals of numba 0.68 this
+was written and tested against. Any other numba version, or `BALANCE_NUMBA_CALLS=stock` in
+the environment, leaves numba as it is: the same results, compiled more slowly. It is
+installed by sim/compile_cache.py, which numba imports as soon as any toolkit function with
+`cache=True` is decorated, so before anything of the toolkit compiles.
 """
 from __future__ import annotations
 
@@ -46,7 +68,7 @@ def supported(version: str) -> bool:
 
 
 def install() -> bool:
-    """Patch numba's Dispatcher (once per process); False when numba is left as it is."""
+    """Patch numba (once per process: the module doc); False when numba is left as it is."""
     global _installed
     if _installed:
         return True
@@ -60,6 +82,7 @@ def install() -> bool:
     Dispatcher = dispatcher.Dispatcher
     stock_compile = Dispatcher.compile
     stock_add_overload = Dispatcher.add_overload
+    stock_get_call_template = Dispatcher.get_call_template
 
     class CalleeCache(caching.FunctionCache):
         """The disk cache of a function's compiles without wrappers: its own index keys."""
@@ -131,7 +154,6 @@ def install() -> bool:
             return
         stock_add_overload(self, cres)
 
-    stock_get_call_template = Dispatcher.get_call_template
     Dispatcher.get_call_template = get_call_template
     Dispatcher.compile = compile
     Dispatcher.add_overload = add_overload
@@ -143,16 +165,18 @@ def install() -> bool:
 
 
 def _install_linked_only() -> None:
-    """Machine code only for what can be called: a library compiled without wrappers (a
-    callee above, or one of numba's own @overload implementations) is only ever linked into
-    its callers as LLVM IR, which they optimise and emit again with their own code; its own
-    machine code is never executed, so it is not emitted (numba emits it at once), and the
-    disk cache keeps its optimised IR (bitcode) instead of an object file."""
+    """Machine code only for what can be called, full optimisation once: a library compiled
+    without wrappers (a callee above, or one of numba's own @overload implementations) is
+    only ever linked into its callers as LLVM IR, which they optimise and emit again with
+    their own code. Its own machine code is never executed, so it is not emitted (numba
+    emits it at once) and the disk cache keeps its optimised IR (bitcode) instead of an
+    object file; its module gets numba's first O3 pipeline only (the module doc)."""
     import llvmlite.binding as ll
     from numba.core import codegen, typed_passes
 
     Library = codegen.CPUCodeLibrary
     stock_run_pass = typed_passes.BaseNativeLowering.run_pass
+    stock_optimize_final = Library._optimize_final_module
     stock_finalize_final = Library._finalize_final_module
     stock_serialize = Library.serialize_using_object_code
     stock_unserialize = Library._unserialize.__func__
@@ -205,8 +229,6 @@ def _install_linked_only() -> None:
         library._finalize_final_module()
         return library
 
-    stock_optimize_final = Library._optimize_final_module
-
     def optimize_final_module(self):
         # numba runs two O3 pipelines over a library with everything it links: a first one
         # (without the SLP vectoriser; then numba prunes reference counts) and the full one.
@@ -255,17 +277,20 @@ class _SharedBlockCopies:
 
 
 def _install_inline_copies() -> None:
-    from numba.core import inline_closurecall, ir
+    from numba.core import ir
 
     shared = _SharedBlockCopies()
     stock_copy = ir.FunctionIR.copy
 
     def function_ir_copy(self):
+        # the inliner's module is put to use at the first copy (only a compile makes one):
+        # importing it costs a warm start 0.13 s that loading cached kernels never needs
+        from numba.core import inline_closurecall
+        inline_closurecall.copy = shared
         shared.reset()
         return stock_copy(self)
 
     ir.FunctionIR.copy = function_ir_copy
-    inline_closurecall.copy = shared
 
 
 def _install_flag_values() -> None:

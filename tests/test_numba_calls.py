@@ -46,6 +46,23 @@ def flagged_nb(x, double):
 
 
 @njit(cache=True)
+def checked_nb(x):
+    if x < 0:
+        raise ValueError("negative", x)
+    return x
+
+
+@njit(cache=True)
+def raising_nb(x):
+    return checked_nb(x) + 1
+
+
+@njit(cache=True)
+def second_caller_nb(x):
+    return add_nb(x, x) * 10
+
+
+@njit(cache=True)
 def caller_nb(x, rec):
     # three constants (numba compiles add_nb once per value: kept, it folds the constant)
     # and one plain call
@@ -68,6 +85,22 @@ for step in sys.argv[3].split(","):
         out["caller"] = float(m.caller_nb(1, rec))
     elif step == "add":
         out["add"] = int(m.add_nb(2, 3))
+    elif step == "second":
+        out["second"] = int(m.second_caller_nb(4))
+    elif step == "raising":
+        out["raising"] = [int(m.raising_nb(2))]
+        try:
+            m.raising_nb(-3)
+        except ValueError as e:
+            out["raising"].append(list(e.args))
+lib = lambda cres: cres.library
+out["add_linked_only"] = sorted(str(k) for k, c in m.add_nb.overloads.items()
+                                if getattr(lib(c), "_balance_linked_only", False))
+out["add_emitted"] = sorted(str(k) for k, c in m.add_nb.overloads.items()
+                            if getattr(lib(c), "_compiled", False))
+out["kernels_emitted"] = all(getattr(lib(c), "_compiled", False)
+                             for d in (m.caller_nb, m.second_caller_nb, m.raising_nb)
+                             for c in d.overloads.values())
 out["add_signatures"] = [str(k) for k in m.add_nb.overloads]
 out["add_wrapperless"] = [str(k) for k in getattr(m.add_nb, "_balance_wrapperless", ())]
 out["field_signatures"] = [str(k) for k in m.field_nb.overloads]
@@ -184,3 +217,84 @@ def test_supported_versions():
     from sim import numba_calls
     assert numba_calls.supported("0.68.1")
     assert not numba_calls.supported("0.70.0")
+
+
+def test_callees_are_linked_never_emitted(tmp_path):
+    """A function compiled for compiled callers only is linked into them as LLVM IR: its own
+    machine code is never made (only the kernels called from Python are emitted), and the
+    disk cache keeps its IR, which a kernel compiled in another process links."""
+    first = _child(tmp_path, "caller")
+    _patched(first)
+    assert first["add_linked_only"] == sorted(first["add_signatures"])
+    assert first["add_emitted"] == [] and first["kernels_emitted"]
+    # a new kernel in a new process: add_nb(int64, int64) comes from the cache, as IR
+    second = _child(tmp_path, "second")
+    assert second["second"] == 80 and second["add_cache_hits"] == 1
+    assert second["add_linked_only"] == ["(int64, int64)"] and second["add_emitted"] == []
+    # a Python call of that signature still compiles it with its wrapper, emitted
+    third = _child(tmp_path, "add,second")
+    assert third["add"] == 5 and third["second"] == 80
+    assert third["add_emitted"] == ["(int64, int64)"] and third["add_linked_only"] == []
+
+
+def test_exceptions_raised_in_linked_callees(tmp_path):
+    """An exception raised (with run-time values) in a callee that was never emitted reaches
+    Python through its caller: compiled here, and loaded from the disk cache."""
+    for _ in range(2):
+        out = _child(tmp_path, "raising")
+        _patched(out)
+        assert out["raising"] == [3, ["negative", -3]]
+
+
+def test_inlined_blocks_share_one_scope_copy():
+    """numba's inliner copies a callee's IR block by block; with the patch the copies share
+    one scope (as the blocks of the original do), and a new copy starts afresh."""
+    import numba
+    from numba.core import inline_closurecall, ir
+    from numba.core.compiler import run_frontend
+
+    from sim import numba_calls
+    if not numba_calls.install():
+        pytest.skip(f"numba {numba.__version__}: numba is left as it is")
+
+    def several_blocks(x):
+        if x > 1:
+            x += 1
+        else:
+            x -= 1
+        for i in range(3):
+            x += i
+        return x
+
+    func_ir = run_frontend(several_blocks)
+    assert len(func_ir.blocks) > 2
+    scopes = {id(b.scope) for b in func_ir.blocks.values()}
+    assert len(scopes) == 1
+
+    def copy_blocks(the_ir):      # what the inliner's copy does
+        the_ir.copy()
+        return [inline_closurecall.copy.deepcopy(b) for b in the_ir.blocks.values()]
+
+    first = copy_blocks(func_ir)
+    assert len({id(b.scope) for b in first}) == 1
+    assert first[0].scope is not func_ir.blocks[min(func_ir.blocks)].scope
+    second = copy_blocks(func_ir)
+    assert second[0].scope is not first[0].scope
+    # and inlining still compiles the same function
+    helper = numba.njit(inline="always")(several_blocks)
+    user = numba.njit(lambda x: helper(x) * 2 + helper(x + 1))
+    assert user(0) == several_blocks(0) * 2 + several_blocks(1)
+    assert user(5) == several_blocks(5) * 2 + several_blocks(6)
+
+
+def test_compile_flags_values_unchanged():
+    """The patched TargetConfig.values gives what reading every option's property gives."""
+    from numba.core.compiler import Flags
+
+    flags = Flags()
+    flags.no_cpython_wrapper = True
+    flags.error_model = "numpy"
+    by_property = {name: getattr(flags, name) for name in flags.options}
+    assert flags.values() == by_property
+    assert flags == Flags(flags) and hash(flags) == hash(Flags(flags))
+    assert flags != Flags()
