@@ -13,8 +13,9 @@ Prints one table, each figure measured in a child process (as a user's command w
   where the toolkit never ran; a temporary folder, removed afterwards; the bytecode cache on,
   as for a user), with where numba's time went: LLVM's
   optimisation passes (summed over every compiled function), the number of functions
-  compiled, and how many function bodies LLVM optimised and emitted in all (a callee is
-  linked, optimised and emitted again into every kernel that calls it: the ratio of the two
+  compiled, and how many function bodies the compiled libraries' modules hold in all (a
+  callee is linked and optimised again into every library that calls it; since
+  sim/numba_calls.py only the kernels' modules are emitted as machine code: the ratio of the two
   is that duplication).
 * warm start: the same command again with that cache folder; then, `--rounds` times, the
   issue's warm start `balance run sunset --games 2000 --workers 1` (in that cache folder, or
@@ -187,7 +188,7 @@ def cold_and_warm(checkout: str, game: str, tmp: str) -> list:
         detail = ""
         if label == "cold compile":
             detail = (f"LLVM passes {r['llvm']:.0f} s, {r['compiled']} functions compiled, "
-                      f"{r['bodies']} bodies optimised and emitted ({r['unique']} distinct)")
+                      f"{r['bodies']} bodies in the libraries' modules ({r['unique']} distinct)")
         rows.append((f"{label}: run {game} --games 200",
                       f"{first[0]:.1f} s" if first else "-", f"{wall:.1f} s",
                       f"{peak:.0f} MB", detail))
