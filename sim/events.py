@@ -2,9 +2,12 @@
 (code, a, b, c, d, e) that the rules append to; with 0 rows tracing is off and free."""
 from numba import njit
 
+from sim.numba_calls import plain_constants
+
 TRACE_WIDTH = 6
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def trace_nb(trace, tn, ev, a, b, c, d, e):
     """Append one event to the replay trace (a no-op when tracing is off: trace has 0 rows)."""

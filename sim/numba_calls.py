@@ -60,7 +60,18 @@ CALLEE_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 CALLEE_KEY = "compiled-callers-only-2"   # added to the disk cache's index key of such compiles
 LINKED_ONLY_KIND = "balance-linked-only"  # a cached library kept as bitcode (never emitted)
 
+PLAIN_CONSTANTS = "_balance_plain_constants"   # set by plain_constants()
+
 _installed = False
+
+
+def plain_constants(dispatcher):
+    """Mark a jitted function whose constant arguments gain nothing from being compiled in
+    (an event code or a task kind passed on and stored): compiled once per argument types
+    for compiled callers, not once per combination of constant values (Sunset compiled
+    `trace_nb` 22 times). Returns the dispatcher (a decorator, above @njit)."""
+    setattr(dispatcher, PLAIN_CONSTANTS, True)
+    return dispatcher
 
 
 def supported(version: str) -> bool:
@@ -76,7 +87,7 @@ def install() -> bool:
     if os.environ.get(STOCK_ENV, "").strip().lower() == "stock" or not supported(
             numba.__version__):
         return False
-    from numba.core import caching, dispatcher, sigutils, typing
+    from numba.core import caching, dispatcher, sigutils, types, typing
     from numba.core.compiler_lock import global_compiler_lock
 
     Dispatcher = dispatcher.Dispatcher
@@ -126,6 +137,8 @@ def install() -> bool:
         if not applies(self):
             return stock_get_call_template(self, args, kws)
         pysig, args = self._compiler.fold_argument_types(args, kws)
+        if getattr(self, PLAIN_CONSTANTS, False):
+            args = tuple(types.unliteral(a) for a in args)
         with global_compiler_lock:
             compile_callee(self, args)
         name = self.py_func.__name__

@@ -4,6 +4,8 @@ state record has the same future.
 """
 from numba import njit
 
+from sim.numba_calls import plain_constants
+
 from sim.games.lowlands.enums import (
     DEC_ASK, DEC_BUILD, DEC_CARDS, DEC_CELL, DEC_DIKE, DEC_DISCARD, DEC_FARMHAND, DEC_FENCE,
     DEC_FENCE_TO, DEC_INCOME, DEC_MARKET_HALL, DEC_PLACE, DEC_SHEEP, DEC_TOKEN,
@@ -13,6 +15,7 @@ from sim.games.lowlands.enums import (
 )
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def push_nb(s, kind, seat, a, b, c, d, e, f):
     n = s.n_tasks
