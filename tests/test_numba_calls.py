@@ -21,6 +21,8 @@ MODULE = '''
 import numpy as np
 from numba import njit
 
+from sim.numba_calls import plain_constants
+
 SEVEN = 7
 RECORD = np.dtype([("a", np.int64), ("b", np.float64)])
 
@@ -57,6 +59,20 @@ def raising_nb(x):
     return checked_nb(x) + 1
 
 
+@plain_constants
+@njit(cache=True)
+def stored_nb(out, i, code):
+    out[i] = code
+
+
+@njit(cache=True)
+def storing_nb(out):
+    stored_nb(out, 0, 11)
+    stored_nb(out, 1, 12)
+    stored_nb(out, 2, 13)
+    return out.sum()
+
+
 @njit(cache=True)
 def second_caller_nb(x):
     return add_nb(x, x) * 10
@@ -85,6 +101,9 @@ for step in sys.argv[3].split(","):
         out["caller"] = float(m.caller_nb(1, rec))
     elif step == "add":
         out["add"] = int(m.add_nb(2, 3))
+    elif step == "storing":
+        out["storing"] = int(m.storing_nb(np.zeros(3, np.int64)))
+        out["stored_signatures"] = [str(k) for k in m.stored_nb.overloads]
     elif step == "second":
         out["second"] = int(m.second_caller_nb(4))
     elif step == "raising":
@@ -298,3 +317,13 @@ def test_compile_flags_values_unchanged():
     assert flags.values() == by_property
     assert flags == Flags(flags) and hash(flags) == hash(Flags(flags))
     assert flags != Flags()
+
+
+def test_plain_constants_compile_once(tmp_path):
+    """A function marked plain_constants is compiled once for its argument types, however
+    many constant values its callers pass; the values still arrive."""
+    out = _child(tmp_path, "storing")
+    _patched(out)
+    assert out["storing"] == 36
+    assert len(out["stored_signatures"]) == 1
+    assert out["stored_signatures"][0].endswith(", int64, int64)")   # no Literal[int]
