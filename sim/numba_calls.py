@@ -33,11 +33,12 @@ lookup (`_install_flag_values`).
 The machine code that runs is the kernels' own, typed, lowered and optimised from the same
 IR: the fixed runs of all four games give identical logs before and after.
 
-Tried and left out: typing a call's integer constants as plain integers (numba compiles a
-callee again for every combination of constant values: Sunset compiled `trace_nb` 22 times,
-Lowlands its task stack's `push_nb` 31 times). It cut Sunset's compile by another tenth,
-but the constant folded into the callee is worth more: Sunset's greedy played about 17%
-slower (2026-12-02, side by side with the code before). Also left out: no module
+Numba compiles a callee again for every combination of constant values passed to it
+(Sunset compiled `trace_nb` 22 times, Lowlands its task stack's `push_nb` 31 times). A
+function whose constants are only passed on and stored is marked `plain_constants`: one
+compile per argument types. Tried and left out: doing that for every call; it cut Sunset's
+compile by another tenth, but the constant folded into the callee is worth more elsewhere:
+Sunset's greedy played about 17% slower (2026-12-02, side by side with the code before). Also left out: no module
 optimisation at all for a callee (40% slower play: LLVM inlines less of an unoptimised
 callee into its caller).
 
