@@ -44,8 +44,8 @@ from numba.core.caching import UserProvidedCacheLocator
 from sim import numba_calls
 
 # numba imports this module as soon as a toolkit function with cache=True is decorated:
-# before anything compiles, a function only compiled code calls gets no Python wrapper
-# (sim/numba_calls.py)
+# before anything compiles, a function only compiled code calls gets no wrapper, no machine
+# code of its own and one full optimisation, in its kernel (sim/numba_calls.py)
 numba_calls.install()
 
 ROOT = Path(__file__).resolve().parent.parent
