@@ -277,16 +277,38 @@ class CompiledGameSpec(GameSpec):
         return (k.play_assigned, k.trace_assigned,
                 (assigned_flags(decisions(self, prepared.assigned)),))
 
-    def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
+    def _play_call(self, prepared: Prepared, first_game: int, n_games: int) -> tuple:
+        """(play kernel, its arguments, the record array they fill) for these games."""
         import numpy as np
-        model = self.model()
         play_chunk, _, extra = self._assigned_kernels(prepared)
-        rec = model.RECORD.empty(n_games * prepared.n_players)
-        play_chunk(self.pack_tables(prepared.components), self.new_state(),
-                   prepared.n_players, np.uint64(prepared.seed), first_game, n_games,
-                   np.asarray(prepared.strategy_ids, np.int64),
-                   np.ascontiguousarray(prepared.strategy_params, np.float64), rec, *extra)
-        return model.RECORD.to_columns(rec)  # one contiguous array per column: fast into Arrow
+        rec = self.model().RECORD.empty(n_games * prepared.n_players)
+        args = (self.pack_tables(prepared.components), self.new_state(),
+                prepared.n_players, np.uint64(prepared.seed), first_game, n_games,
+                np.asarray(prepared.strategy_ids, np.int64),
+                np.ascontiguousarray(prepared.strategy_params, np.float64), rec, *extra)
+        return play_chunk, args, rec
+
+    def play_chunk(self, prepared: Prepared, first_game: int, n_games: int) -> dict:
+        play_chunk, args, rec = self._play_call(prepared, first_game, n_games)
+        play_chunk(*args)
+        return self.model().RECORD.to_columns(rec)  # one array per column: fast into Arrow
+
+    def compile_on_two_cores(self, prepared: Prepared) -> bool:
+        """Before a cold compile of the play kernel: the game's players compiled in a helper
+        process while the rules compile here (sim/split_compile.py); the play kernel's own
+        compile, which follows, then loads both. Only when the game's built-in loop is not
+        in the cache either (else its players are cached already). True if it ran."""
+        from sim import split_compile
+        if not split_compile.enabled() or not kernel_needs_compile(self.kernels().play_chunk):
+            return False
+        play_chunk, args, _ = self._play_call(prepared, 0, 1)
+        twin = self._run_kernels(prepared).rules_twin
+        if twin is None:
+            return False
+        kernel_args: list = []
+        play_chunk._call(lambda *a: kernel_args.extend(a), *args)   # the kernel's own
+        split_compile.compile_on_two_cores(self, tuple(kernel_args), twin())
+        return True
 
     def replay(self, prepared: Prepared, game_index: int) -> list:
         import numpy as np

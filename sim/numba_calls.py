@@ -64,6 +64,7 @@ LINKED_ONLY_KIND = "balance-linked-only"  # a cached library kept as bitcode (ne
 PLAIN_CONSTANTS = "_balance_plain_constants"   # set by plain_constants()
 
 _installed = False
+_compile_callee = None   # install()'s compile of a callee (compile_as_callee)
 
 
 def plain_constants(dispatcher):
@@ -73,6 +74,18 @@ def plain_constants(dispatcher):
     `trace_nb` 22 times). Returns the dispatcher (a decorator, above @njit)."""
     setattr(dispatcher, PLAIN_CONSTANTS, True)
     return dispatcher
+
+
+def compile_as_callee(dispatcher, argtypes) -> None:
+    """Compile `dispatcher` for the numba types `argtypes` as if compiled code called it:
+    without wrappers, linked only, its callees (and their disk cache entries) those of such
+    a call. Nothing can run it from Python; with numba left as it is, a plain compile."""
+    from numba.core.compiler_lock import global_compiler_lock
+    if _compile_callee is None:
+        dispatcher.compile(tuple(argtypes))
+        return
+    with global_compiler_lock:
+        _compile_callee(dispatcher, tuple(argtypes))
 
 
 def supported(version: str) -> bool:
@@ -171,9 +184,12 @@ def install() -> bool:
     Dispatcher.get_call_template = get_call_template
     Dispatcher.compile = compile
     Dispatcher.add_overload = add_overload
+    global _compile_callee
+    _compile_callee = compile_callee
     _install_linked_only()
     _install_inline_copies()
     _install_flag_values()
+    _install_data_names()
     _installed = True
     return True
 
@@ -319,3 +335,28 @@ def _install_flag_values() -> None:
         return {name: get(name, option.default) for name, option in self.options.items()}
 
     targetconfig.TargetConfig.values = values
+
+
+def _install_data_names() -> None:
+    """A cache entry's data file named after its index key, not numbered: numba gives a new
+    entry the first number its index does not use, so two processes compiling different
+    signatures of one function at once (sim/split_compile.py compiles a game on two cores,
+    into one cache folder) could both write `f.1.nbc`, and one index would then name the
+    other's machine code. Named after the key, two entries never share a file; an index
+    entry lost to a concurrent save only costs a compile later."""
+    import hashlib
+    import pickle
+
+    from numba.core import caching
+
+    def save(self, key, data):
+        overloads = self._load_index()
+        data_name = overloads.get(key)
+        if data_name is None:
+            digest = hashlib.sha256(pickle.dumps(key, protocol=-1)).hexdigest()[:20]
+            data_name = self._data_name_pattern.replace("{number:d}", digest)
+            overloads[key] = data_name
+            self._save_index(overloads)
+        self._save_data(data_name, data)
+
+    caching.IndexDataCacheFile.save = save

@@ -651,6 +651,8 @@ def _warm_up(spec, jobs: list, plans: list, pooled: bool = False) -> float:
             if note:
                 print(f"balance: {note}", file=sys.stderr, flush=True)
             started = time.perf_counter()
+            if note and hasattr(spec, "compile_on_two_cores"):   # players and rules at once
+                processes.call_interruptibly(spec.compile_on_two_cores, prepared)
             # slow players (search): compile only, no game (a game would be minutes of 4-seat
             # search played twice); in a thread, so Ctrl-C stops even a long compile or game
             games = 0 if seconds_per_game(spec, prepared) is not None else min(2, plan.n_games)

@@ -1,5 +1,6 @@
 """`balance warm [GAME...]`: compile the games' kernels ahead of a run, one process per game,
-as many at once as there are cores (numba compiles on one core per process).
+as many at once as there are cores (numba compiles on one core per process); a game with
+two cores to itself compiles its players and its rules at once (sim/split_compile.py).
 
 Each game's kernels are compiled (or found in the cache) by playing one game with them in a
 child process, `python -m sim.warm GAME KIND...`, which writes numba's disk cache
@@ -21,6 +22,8 @@ import subprocess
 import sys
 import time
 
+from sim import split_compile
+
 KINDS = ("play", "checked", "trace", "search", "counterfactual", "snapshot")
 
 
@@ -33,6 +36,8 @@ def _warm_one(game: str, kinds) -> None:
     n = spec.min_players
     prepared = spec.prepare(spec.load_components(), n, [spec.default_strategy_name()], 1)
     if "play" in kinds:
+        if hasattr(spec, "compile_on_two_cores"):   # when cold and a core is free for it
+            spec.compile_on_two_cores(prepared)
         spec.play_chunk(prepared, 0, 1)
     if "trace" in kinds:
         spec.replay(prepared, 0)
@@ -84,6 +89,9 @@ def warm(games: list, kinds=("play",), jobs: int | None = None, err=sys.stderr) 
     the cores); a progress line on `err`. Returns {game: seconds} of those that succeeded;
     raises RuntimeError naming the games whose compile failed (their message on `err`)."""
     jobs = max(1, int(jobs or os.cpu_count() or 1))
+    env = dict(os.environ)
+    if 2 * len(games) > jobs:   # no core to spare: each game's compile in its one process
+        env[split_compile.SWITCH] = "off"
     pending = list(games)
     running: dict = {}
     done: dict = {}
@@ -96,7 +104,7 @@ def warm(games: list, kinds=("play",), jobs: int | None = None, err=sys.stderr) 
             game = pending.pop(0)
             proc = subprocess.Popen([sys.executable, "-m", "sim.warm", game, *kinds],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                    text=True)
+                                    text=True, env=env)
             running[game] = (proc, time.monotonic())
         for game, (proc, began) in list(running.items()):
             if proc.poll() is None:
