@@ -330,3 +330,42 @@ def test_plain_constants_compile_once(tmp_path):
     assert out["storing"] == 36
     assert len(out["stored_signatures"]) == 1
     assert out["stored_signatures"][0].endswith(", int64, int64)")   # no Literal[int]
+
+
+DATA_NAMES = r'''
+import json, os, sys
+import sim.compile_cache   # installs the patch
+from numba.core import caching
+from sim import numba_calls
+folder = sys.argv[1]
+make = lambda: caching.IndexDataCacheFile(folder, "module.f-10.py311", ("stamp", 1))
+first, second = make(), make()
+# two processes that loaded the index before either saved: each adds its own entry
+first._load_index = second._load_index = lambda: {}
+first.save(("sig a",), "machine code a")
+second.save(("sig b",), "machine code b")
+files = lambda: sorted(f for f in os.listdir(folder) if f.endswith(".nbc"))
+both = files()
+make().save(("sig a",), "machine code a, again")   # the same key: its own file again
+print(json.dumps({"installed": numba_calls.install(), "both": both, "files": files()}))
+'''
+
+
+def test_cache_entries_of_two_processes_never_share_a_file(tmp_path):
+    """Two processes adding different signatures of one function to one cache folder at once
+    (sim/split_compile.py) each write a data file of their own, named after the entry's
+    key: numba's numbered names gave both `f.1.nbc`, and an index could name the other
+    process's machine code. The same key is written to the same file again."""
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, "-c", DATA_NAMES, str(tmp_path)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    _patched(out)
+    assert len(out["both"]) == 2, out["both"]     # numba's numbering: both wrote f.1.nbc
+    assert out["files"] == out["both"]            # "again" rewrote its own file
+    assert all(f.startswith("module.f-10.py311.") for f in out["files"])
+    import pickle
+    contents = sorted(pickle.loads((tmp_path / f).read_bytes()) for f in out["files"])
+    assert contents == ["machine code a, again", "machine code b"]
