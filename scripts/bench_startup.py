@@ -2,7 +2,7 @@
 
     python scripts/bench_startup.py [--game sunset --game ...] [--checkout PATH] [--skip-cold]
                                     [--user-file docs/examples/waterfall_lover.py:waterfall_lover]
-                                    [--rounds N]
+                                    [--rounds N] [--llvm-timings]
 
 Prints one table, each figure measured in a child process (as a user's command would be):
 
@@ -11,8 +11,11 @@ Prints one table, each figure measured in a child process (as a user's command w
 * cold compile per game: `balance run GAME --games 200 --workers 1` in a fresh, empty cache
   home (XDG_CACHE_HOME: numba's kernels and the toolkit's own small caches, as on a machine
   where the toolkit never ran; a temporary folder, removed afterwards; the bytecode cache on,
-  as for a user), with where numba's time went: LLVM's
-  optimisation passes (summed over every compiled function), the number of functions
+  as for a user), with where numba's time went: the CPU time of the run's process and of
+  its helpers (sim/split_compile.py compiles the players in a second process), with
+  `--llvm-timings` LLVM's optimisation passes (summed over every compiled function; numba
+  records them only with NUMBA_LLVM_PASS_TIMINGS, which slows the compile: before
+  2026-12-02 night the cold compiles of this table were always measured so), the number of functions
   compiled, and how many function bodies the compiled libraries' modules hold in all (a
   callee is linked and optimised again into every library that calls it; since
   sim/numba_calls.py only the kernels' modules are emitted as machine code: the ratio of the two
@@ -79,6 +82,8 @@ from scripts.cli import main
 code = main(sys.argv[1:])
 wall = time.perf_counter() - t0
 cpu = time.process_time() - c0
+import resource
+helpers = resource.getrusage(resource.RUSAGE_CHILDREN)   # the split compile's helper
 from numba.core.registry import CPUDispatcher
 llvm = 0.0
 compiled = 0
@@ -97,6 +102,7 @@ for obj in gc.get_objects():
                 bodies += len(defined)
                 names.update(defined)
 print("RESULT " + json.dumps({"code": code, "wall": wall, "cpu": cpu, "llvm": llvm,
+                              "cpu_helpers": helpers.ru_utime + helpers.ru_stime,
                               "compiled": compiled, "bodies": bodies, "unique": len(names)}))
 """
 
@@ -173,7 +179,7 @@ def listings(checkout: str) -> list:
     return rows
 
 
-def cold_and_warm(checkout: str, game: str, tmp: str) -> list:
+def cold_and_warm(checkout: str, game: str, tmp: str, llvm_timings: bool = False) -> list:
     cache = os.path.join(tmp, f"cache-{game}")
     out = os.path.join(tmp, f"run-{game}")
     cmd = [sys.executable, "-c", COMPILE_CHILD, "run", game, "--games", "200", "--workers",
@@ -181,14 +187,18 @@ def cold_and_warm(checkout: str, game: str, tmp: str) -> list:
     rows = []
     for label in ("cold compile", "warm start"):
         env = _env(cache)
-        env["NUMBA_LLVM_PASS_TIMINGS"] = "1"   # numba records LLVM's pass times only then
+        if llvm_timings:   # numba records LLVM's pass times only then (and compiles slower)
+            env["NUMBA_LLVM_PASS_TIMINGS"] = "1"
         wall, peak, stdout, first = _timed_child(cmd, checkout, env)
         r = json.loads(stdout.split("RESULT ", 1)[1])
         print(f"  {label} {game}: {wall:.1f} s {json.dumps(r)}", file=sys.stderr, flush=True)
         detail = ""
         if label == "cold compile":
-            detail = (f"LLVM passes {r['llvm']:.0f} s, {r['compiled']} functions compiled, "
-                      f"{r['bodies']} bodies in the libraries' modules ({r['unique']} distinct)")
+            detail = (f"CPU {r['cpu']:.1f} s, {r.get('cpu_helpers', 0):.1f} s in helper "
+                      f"processes; {r['compiled']} functions compiled, {r['bodies']} bodies "
+                      f"in the libraries' modules ({r['unique']} distinct)")
+            if llvm_timings:
+                detail = f"LLVM passes {r['llvm']:.0f} s; " + detail
         rows.append((f"{label}: run {game} --games 200",
                       f"{first[0]:.1f} s" if first else "-", f"{wall:.1f} s",
                       f"{peak:.0f} MB", detail))
@@ -236,6 +246,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=3,
                     help="runs of the warm start and of the user file's second run (best and "
                          "median); default 3")
+    ap.add_argument("--llvm-timings", action="store_true",
+                    help="record LLVM's pass times in the cold compiles (numba's "
+                         "NUMBA_LLVM_PASS_TIMINGS): slows them, so off by default")
     args = ap.parse_args(argv)
     checkout = os.path.abspath(args.checkout)
     load = os.getloadavg()
@@ -247,7 +260,7 @@ def main(argv=None) -> int:
         cold = not args.skip_cold and "sunset" in (args.games or GAMES)
         if not args.skip_cold:
             for game in args.games or GAMES:
-                rows += cold_and_warm(checkout, game, tmp)
+                rows += cold_and_warm(checkout, game, tmp, args.llvm_timings)
         rows += warm_start(checkout, tmp, os.path.join(tmp, "cache-sunset") if cold else None,
                            args.rounds)
         if args.user_file:
