@@ -7,7 +7,7 @@ rules of its own). Every function of both is cached on disk as it is compiled, o
 argument types (sim/numba_calls.py keeps those of compiled callers apart). So when a play
 kernel is not in the cache:
 
-1. a helper process (`python -m sim.split_compile GAME`) compiles the players: a small probe
+1. a helper process (`python -m sim.split_helper GAME`) compiles the players: a small probe
    kernel (`_make_players_probe`) that calls `choose_builtin` exactly as the play loop does
    (the same argument expressions, hence the same argument types), so that its entry in
    the game's cache folder is the very one the play loop asks for;
@@ -85,7 +85,7 @@ def compile_players(spec) -> None:
 def start_helper(game: str):
     """The helper process compiling `game`'s players, or None (it could not start)."""
     try:
-        return subprocess.Popen([sys.executable, "-m", "sim.split_compile", game],
+        return subprocess.Popen([sys.executable, "-m", "sim.split_helper", game],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True)
     except OSError:
@@ -100,7 +100,10 @@ def compile_on_two_cores(spec, kernel_args: tuple, twin) -> bool:
     compiles the players itself)."""
     helper = start_helper(spec.name)
     try:
-        compile_linked_only(twin, kernel_args)
+        try:
+            compile_linked_only(twin, kernel_args)
+        except Exception:   # noqa: BLE001 - the play kernel's own compile reports it, as ever
+            pass
         if helper is None:
             return False
         _, err = helper.communicate()
@@ -109,8 +112,3 @@ def compile_on_two_cores(spec, kernel_args: tuple, twin) -> bool:
         if helper is not None and helper.poll() is None:   # interrupted: not left running
             helper.kill()
             helper.communicate()
-
-
-if __name__ == "__main__":
-    from sim.registry import get_game
-    compile_players(get_game(sys.argv[1]))

@@ -1,0 +1,18 @@
+"""The helper process of a cold compile on two cores (sim/split_compile.py):
+`python -m sim.split_helper GAME` compiles the built-in players of GAME (a name the registry
+or the game path knows) into the game's cache folder, then exits. A module of its own, as it
+names the registry, which sim/split_compile.py (imported by the games' specs) must not."""
+from __future__ import annotations
+
+import sys
+
+from sim import split_compile
+from sim.registry import get_game
+
+
+def main(game: str) -> None:
+    split_compile.compile_players(get_game(game))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
