@@ -87,7 +87,7 @@ def start_helper(game: str):
     try:
         return subprocess.Popen([sys.executable, "-m", "sim.split_helper", game],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.DEVNULL)   # never blocks on a full pipe
     except OSError:
         return None
 
@@ -106,9 +106,8 @@ def compile_on_two_cores(spec, kernel_args: tuple, twin) -> bool:
             pass
         if helper is None:
             return False
-        _, err = helper.communicate()
-        return helper.returncode == 0
+        return helper.wait() == 0
     finally:
         if helper is not None and helper.poll() is None:   # interrupted: not left running
             helper.kill()
-            helper.communicate()
+            helper.wait()
