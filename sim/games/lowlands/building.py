@@ -19,6 +19,7 @@ from sim.games.lowlands.farm import capacity_nb, has_effect_nb, terrain_outside_
 from sim.games.lowlands.income import uncover_nb
 from sim.games.lowlands.pastures import in_pasture_mask_nb
 from sim.games.lowlands.tasks import pop_nb, push_nb
+from sim.numba_calls import plain_constants
 
 
 @njit(cache=True, error_model="numpy")
@@ -57,6 +58,7 @@ def tile_cost_nb(t, s, p, x, need):
         need[r] = t.tile_cost[x, r] - disc[r]
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def build_options_nb(t, s, p, value, facility_only, free_any, options):
     """Face-up tiles p may build: value reached, limits (4 buildings, 1 storm building),

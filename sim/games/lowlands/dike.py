@@ -8,6 +8,7 @@ from sim.games.lowlands.enums import (
     ALT_NONE, EV_TOKEN, T_TOKEN,
 )
 from sim.games.lowlands.tasks import push_nb
+from sim.numba_calls import plain_constants
 
 
 @njit(cache=True, error_model="numpy")
@@ -31,6 +32,7 @@ def ahead_nb(t, s, p, q):
     return s.order_stamp[p] > s.order_stamp[q]
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def move_marker_nb(t, s, p, steps, tokens, trace, tn):
     """Advance p's dike marker `steps` spaces; past the last space it continues on the wrap

@@ -13,8 +13,10 @@ from sim.games.lowlands.cards import discounts_nb, pay_nb, pay_plan_nb
 from sim.games.lowlands.dike import complete_segment_nb, move_marker_nb
 from sim.games.lowlands.farm import has_effect_nb
 from sim.games.lowlands.tasks import pop_nb, push_nb
+from sim.numba_calls import plain_constants
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def dike_options_nb(t, s, p, left, done_res, disc_used, options):
     """(resource, amount) payments into the dike: one resource per segment; a segment begun
@@ -118,6 +120,7 @@ def apply_dike_nb(t, s, option, trace, tn):
     move_marker_nb(t, s, p, steps, True, trace, tn)
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def start_dike_nb(t, s, p, value, mode):
     push_nb(s, T_DIKE, p, value, mode, 0, 0, 0, -1)

@@ -9,8 +9,10 @@ from sim.games.lowlands.enums import (
     EV_ESCAPE, N_CELLS, TERRAIN_HIDDEN, TERRAIN_LAKE,
 )
 from sim.games.lowlands.pastures import in_pasture_mask_nb, is_building_nb
+from sim.numba_calls import plain_constants
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def has_effect_nb(t, s, p, effect):
     """How many of seat p's tiles have `effect`."""
@@ -24,6 +26,7 @@ def has_effect_nb(t, s, p, effect):
     return c
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def terrain_outside_nb(t, s, p, bit, inmask):
     """Cells of terrain `bit` outside pastures ("목장의 바깥에 있는"): whatever stands on them,

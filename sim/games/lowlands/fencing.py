@@ -15,6 +15,7 @@ from sim.games.lowlands.farm import has_effect_nb
 from sim.games.lowlands.income import take_fence_nb
 from sim.games.lowlands.pastures import building_cells_nb, in_pasture_mask_nb
 from sim.games.lowlands.tasks import pop_nb, push_nb
+from sim.numba_calls import plain_constants
 
 
 @njit(cache=True, error_model="numpy")
@@ -52,6 +53,7 @@ def fence_res_nb(s, p, res):
     return best
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def fence_options_nb(t, s, p, left, mode, res, count, options):
     """Build a fence on an edge (code = edge), pick one up to move it (N_EDGES + edge), or

@@ -18,6 +18,7 @@ from sim.games.lowlands.fencing import fence_options_nb
 from sim.games.lowlands.market import sheep_options_nb
 from sim.games.lowlands.pastures import in_pasture_mask_nb
 from sim.games.lowlands.tasks import pop_nb, push_nb
+from sim.numba_calls import plain_constants
 
 
 @njit(cache=True, error_model="numpy")
@@ -72,6 +73,7 @@ def place_options_nb(t, s, p, options):
     return place_options_upto_nb(t, s, p, options, MAX_OPTIONS)
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def place_options_upto_nb(t, s, p, options, limit):
     """The placements (code = action*16 + farmer*4 + plus2*2 + coin_plus), the first `limit`

@@ -12,8 +12,10 @@ from sim.games.lowlands.enums import (
 from sim.games.lowlands.farm import capacity_nb
 from sim.games.lowlands.market import shearer_bonus_nb, sheep_price_nb
 from sim.games.lowlands.tasks import push_nb
+from sim.numba_calls import plain_constants
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def trade_slots_nb(t, s, p, effect, out):
     """One entry per sheep p's tiles with `effect` may trade at an upkeep, best first: the
