@@ -67,13 +67,15 @@ def test_two_runs_into_one_folder_one_plays_the_other_says_who_holds_it(tmp_path
     suite waits for one compile of the user's strategy."""
     out = tmp_path / "D"
     # enough games that the winner still holds the folder when the third run checks it, also
-    # when the user's strategy is already compiled (a run of 40 games then ends in ~3 s)
-    procs = {1: _user_run(out, 1, 40000), 2: _user_run(out, 2, 40000)}
+    # when the user's strategy is already compiled (a run of 40 games then ends in ~3 s): on
+    # the 2-core machine of 2026-12-02 night 40,000 games took under 3 s, and the third
+    # run once found the winner's finished run instead of its lock; 200,000 take ~10 s there
+    procs = {1: _user_run(out, 1, 200000), 2: _user_run(out, 2, 200000)}
     time.sleep(3)
     deadline = time.monotonic() + 300
     while not (out / folder_lock.LOCK_NAME).exists() and time.monotonic() < deadline:
         time.sleep(0.05)       # the third run starts while one of the two holds the folder
-    procs[3] = _user_run(out, 3, 40000)
+    procs[3] = _user_run(out, 3, 200000)
     done = {seed: (p.wait(timeout=600), *p.communicate()) for seed, p in procs.items()}
     winners = [s for s, (code, _, _) in done.items() if code == 0]
     assert len(winners) == 1 and winners != [3], done
