@@ -305,9 +305,7 @@ class CompiledGameSpec(GameSpec):
         twin = self._run_kernels(prepared).rules_twin
         if twin is None:
             return False
-        kernel_args: list = []
-        play_chunk._call(lambda *a: kernel_args.extend(a), *args)   # the kernel's own
-        split_compile.compile_on_two_cores(self, tuple(kernel_args), twin())
+        split_compile.compile_on_two_cores(self, play_chunk.arguments(*args), twin())
         return True
 
     def replay(self, prepared: Prepared, game_index: int) -> list:

@@ -380,16 +380,20 @@ NO_ASSIGNMENT = np.zeros(1, np.int64)
 
 
 class Entry:
-    """A kernel's face with fixed arguments: `call(kernel, *args)` (e.g. play_games with no
-    check and no assignment); the compiled kernel's attributes (stats, overloads,
-    nopython_signatures, ...) read through."""
+    """A kernel's face with fixed trailing arguments `extra` (e.g. play_games with no
+    assignment); the compiled kernel's attributes (stats, overloads, nopython_signatures,
+    ...) read through."""
 
-    def __init__(self, kernel, call):
+    def __init__(self, kernel, extra=()):
         self.kernel = kernel
-        self._call = call
+        self.extra = tuple(extra)
+
+    def arguments(self, *args) -> tuple:
+        """The kernel's own arguments for a call of this face with `args`."""
+        return args + self.extra
 
     def __call__(self, *args):
-        return self._call(self.kernel, *args)
+        return self.kernel(*args, *self.extra)
 
     def __getattr__(self, name):
         return getattr(self.kernel, name)
@@ -547,10 +551,10 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
     decide, play_games, checked_games, trace_assigned = _entry_kernels(
         glb, token, chooser, group, cache, nogil)
     kernels = Kernels(
-        play_chunk=Entry(play_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
-        checked_chunk=Entry(checked_games, lambda k, *a: k(*a, NO_ASSIGNMENT)),
-        trace_game=Entry(trace_assigned, lambda k, *a: k(*a, NO_ASSIGNMENT)),
-        play_assigned=Entry(play_games, lambda k, *a: k(*a)),
+        play_chunk=Entry(play_games, (NO_ASSIGNMENT,)),
+        checked_chunk=Entry(checked_games, (NO_ASSIGNMENT,)),
+        trace_game=Entry(trace_assigned, (NO_ASSIGNMENT,)),
+        play_assigned=Entry(play_games),
         trace_assigned=trace_assigned,
         rollout=rollout, decide=decide, token=token,
         rules_twin=lambda: _rules_twin(glb, token, chooser, group, nogil))
