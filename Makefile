@@ -10,7 +10,7 @@ GAMES ?= 200000
 WORKERS ?=
 WORKERS_ARG := $(if $(WORKERS),--workers $(WORKERS),)
 
-.PHONY: run test bench bench-report browser install install-test clean
+.PHONY: run test bench bench-report browser install install-test bytecode clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,14 @@ install: $(VENV)/.installed
 
 install-test: $(VENV)/.installed-test
 
+# The toolkit's own modules compiled to bytecode (__pycache__/, as Python writes it on a first
+# import; up-to-date files are skipped): every `balance` process then starts about 0.2 s sooner
+# also where PYTHONDONTWRITEBYTECODE is set (containers, CI), which stops Python writing it.
+bytecode: | $(BIN)/python
+	$(BIN)/python -m compileall -q sim strategies analysis reports scripts
+
 # the engine compiled first (`balance warm`: one process per game, every core), then the job
-run: $(VENV)/.installed
+run: $(VENV)/.installed bytecode
 	$(BIN)/balance warm sunset
 	$(BIN)/balance run sunset --players 4 --games $(GAMES) --strategies planner,greedy,greedy,random --rotate-seats --seed 1 --out runs/default --overwrite --report $(WORKERS_ARG)
 
@@ -42,7 +48,7 @@ browser:
 	fi
 
 # every game's kernels compiled in parallel first (a cold cache: after an install or an edit)
-test: $(VENV)/.installed-test browser
+test: $(VENV)/.installed-test browser bytecode
 	$(BIN)/balance warm --kinds all
 	$(BIN)/python -m pytest -q -n 2 tests
 
@@ -68,3 +74,4 @@ bench-sweep: $(VENV)/.installed
 
 clean:
 	rm -rf runs/ .pytest_cache build *.egg-info
+	find sim strategies analysis reports scripts -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -41,12 +41,14 @@ from pathlib import Path
 from numba.core import config
 from numba.core.caching import UserProvidedCacheLocator
 
-from sim import numba_calls
+from sim import numba_calls, numba_startup
 
 # numba imports this module as soon as a toolkit function with cache=True is decorated:
 # before anything compiles, a function only compiled code calls gets no wrapper, no machine
-# code of its own and one full optimisation, in its kernel (sim/numba_calls.py)
+# code of its own and one full optimisation, in its kernel (sim/numba_calls.py), and numba's
+# first compile or load imports no scipy (sim/numba_startup.py)
 numba_calls.install()
+numba_startup.install()
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "sim" / "games"
