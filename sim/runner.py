@@ -853,7 +853,6 @@ def read_logs(out_dir: str, columns: list | None = None):
     """
     import pandas as pd
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     files = chunk_files(out_dir)
     if not files:
@@ -863,7 +862,7 @@ def read_logs(out_dir: str, columns: list | None = None):
     cols = None
     if columns is not None:
         cols = list(dict.fromkeys(["game", "seat", *columns]))
-    tables = [pq.read_table(f, columns=cols) for f in files]
+    tables = [rf.read_chunk(f, cols) for f in files]
     table = pa.concat_tables(tables, promote_options="default").unify_dictionaries()
     df = table.to_pandas()
     if len(df) == 0:
