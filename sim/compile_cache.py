@@ -47,8 +47,8 @@ from sim import numba_calls, numba_startup
 # before anything compiles, a function only compiled code calls gets no wrapper, no machine
 # code of its own and one full optimisation, in its kernel (sim/numba_calls.py), and numba's
 # first compile or load imports no scipy (sim/numba_startup.py)
-numba_calls.install()
-numba_startup.install()
+if numba_calls.install():
+    numba_startup.install()
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "sim" / "games"

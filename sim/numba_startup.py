@@ -13,8 +13,9 @@ folder holds the `cython_blas` extension module (the same answer, unless scipy i
 and only while numba loads those implementations. A function that really uses BLAS
 (`np.dot` of float arrays, a user's strategy) still goes through numba's own
 `ensure_blas()` when it compiles: scipy is imported then, and its LAPACK integer width
-checked, as numba does. `BALANCE_NUMBA_CALLS=stock`, or a numba version sim/numba_calls.py
-was not tested against, leaves numba as it is.
+checked, as numba does. sim/compile_cache.py installs it only when sim/numba_calls.py
+patched numba (its `install()` says so): `BALANCE_NUMBA_CALLS=stock`, or a numba version it was
+not tested against, leaves numba as it is.
 """
 from __future__ import annotations
 
@@ -42,17 +43,13 @@ def blas_extension_found() -> bool:
 
 
 def install() -> bool:
-    """Patch numba's registry loading (once per process); False when numba is left as it is
-    (another version, the stock switch, or its numpy implementations already imported)."""
+    """Patch numba's registry loading (once per process; the caller has checked that numba
+    is the version sim/numba_calls.py patches); False when its numpy implementations are
+    already imported (nothing left to answer)."""
     global _installed
     if _installed:
         return True
-    import numba
-
-    from sim import numba_calls
-    if (os.environ.get(numba_calls.STOCK_ENV, "").strip().lower() == "stock"
-            or not numba_calls.supported(numba.__version__)
-            or "numba.np.arraymath" in sys.modules):
+    if "numba.np.arraymath" in sys.modules:
         return False
     from numba.core import cpu
     from numba.np import linalg

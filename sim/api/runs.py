@@ -360,13 +360,14 @@ def prepared_from_manifest(out_dir: str, strategy_files=()):
 def _logged_game(folder, game: int):
     """The logged rows of one game (columns as played), or None if its chunk is not logged."""
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
+
+    from sim.run_folder import read_chunk
 
     for rec in folder.manifest["chunks"]:
         if rec["first"] <= game < rec["first"] + rec["games"]:
             path = os.path.join(folder.path, "chunks", rec["file"])
             if path in folder.files:
-                t = pq.read_table(path)
+                t = read_chunk(path)
                 return t.filter(pc.equal(t.column("game"), game)).to_pydict()
     return None
 
