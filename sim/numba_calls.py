@@ -25,10 +25,10 @@ that way already):
   once, in the kernel that is emitted, over everything it links. Play speed is unchanged
   (README, "Compiles", measured side by side).
 
-And two costs of numba's front end: its inliner deep-copies a callee's IR block by block,
-each copy with its own copy of the function's whole scope (`_SharedBlockCopies`), and its
-compile flags are hashed and compared through thirty property reads at every typing-cache
-lookup (`_install_flag_values`).
+And a cost of numba's front end: its inliner deep-copies a callee's IR block by block,
+each copy with its own copy of the function's whole scope (`_SharedBlockCopies`). Others,
+which change nothing compiled (lock timers, compile flags, record type names), are in
+sim/numba_frontend.py, installed with this.
 
 The machine code that runs is the kernels' own, typed, lowered and optimised from the same
 IR: the fixed runs of all four games give identical logs before and after.
@@ -45,7 +45,7 @@ callee into its caller).
 `install()` patches numba's `Dispatcher` (its `get_call_template`, `compile` and
 `add_overload`), its CPU code library (`_optimize_final_module`, `_finalize_final_module`,
 serialisation), the lowering pass that creates a function's library, the JIT codegen's
-`set_env`, the inliner's `copy` and `TargetConfig.values`: the internals of numba 0.68 this
+`set_env` and the inliner's `copy` (and sim/numba_frontend.py's): the internals of numba 0.68 this
 was written and tested against. Any other numba version, or `BALANCE_NUMBA_CALLS=stock` in
 the environment, leaves numba as it is: the same results, compiled more slowly. It is
 installed by sim/compile_cache.py, which numba imports as soon as any toolkit function with
@@ -54,6 +54,8 @@ installed by sim/compile_cache.py, which numba imports as soon as any toolkit fu
 from __future__ import annotations
 
 import os
+
+from sim import numba_frontend
 
 TESTED_NUMBA = ("0.68",)       # major.minor versions whose Dispatcher internals this patches
 STOCK_ENV = "BALANCE_NUMBA_CALLS"
@@ -188,7 +190,7 @@ def install() -> bool:
     _compile_callee = compile_callee
     _install_linked_only()
     _install_inline_copies()
-    _install_flag_values()
+    numba_frontend.install()   # numba's bookkeeping made cheap (same compiles)
     _install_data_names()
     _installed = True
     return True
@@ -321,20 +323,6 @@ def _install_inline_copies() -> None:
         return stock_copy(self)
 
     ir.FunctionIR.copy = function_ir_copy
-
-
-def _install_flag_values() -> None:
-    """numba's compile flags (`TargetConfig.values`, behind their hash and ==) read each of
-    some thirty options through its property; its typing cache of @overload implementations
-    hashes and compares them at every lookup (about 5% of a cold compile). The same dict, read
-    from the options' values and defaults directly (which is all each property does)."""
-    from numba.core import targetconfig
-
-    def values(self):
-        get = self._values.get
-        return {name: get(name, option.default) for name, option in self.options.items()}
-
-    targetconfig.TargetConfig.values = values
 
 
 def _install_data_names() -> None:
