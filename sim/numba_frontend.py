@@ -10,7 +10,7 @@ and is installed first):
   each timer installed: a kernel's compile nests the compiles of its callees, so an event
   reached about ten timers (Lowlands: 136,000 events, 1.3 million notifications). One clock
   per lock, registered once, now takes each event; a compile's timer is the clock's advance
-  between its start and end, which is what its own timer measured (`_LockClock`).
+  between its start and end, which is what its own timer measured (`LockClock`).
 * **Compile flags** (`TargetConfig.values`, behind their hash and ==): numba's typing cache
   hashes and compares the flags at every lookup (200,000 times), each time reading some
   thirty options through their properties. The same dict, built from the defaults with the
@@ -74,7 +74,7 @@ def _install_lock_clocks() -> None:
     for kind in LOCK_KINDS:
         clocks[kind] = LockClock()
         event.register(kind, clocks[kind])
-    stock_install_timer = stock["install_timer"] = event.install_timer
+    stock_install_timer = event.install_timer
 
     @contextlib.contextmanager
     def install_timer(kind, callback):
