@@ -452,11 +452,7 @@ def _stopped(code: int, from_command_line: bool) -> int:
     caller of main() (the tests) gets the code back."""
     if not from_command_line:
         return code
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+    _flush_std_streams()
     os._exit(code)
 
 
@@ -491,6 +487,48 @@ def _take_game_paths(argv: list):
 
 
 def main(argv=None) -> int:
+    """The `balance` command: `argv` None reads the command line, and the process then ends
+    without the interpreter's teardown (`_leave`); a caller's `argv` (the tests, the API's
+    users) gets the exit code back."""
+    code = _command(argv)
+    if argv is None:
+        _leave(code)
+    return code
+
+
+def _flush_std_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:   # the reader left (`| head`): nothing more to tell it
+            _quiet_stdout()
+        except (OSError, ValueError):
+            pass
+
+
+def _leave(code: int) -> None:
+    """End the command-line process once its command is done, as the interpreter would,
+    minus the teardown: its threads joined, every exit handler run (the locks' releases,
+    multiprocessing's and loky's), the standard streams flushed, then `os._exit`. The
+    teardown that is skipped frees each of the ~1,100 modules' objects one by one (numba's,
+    pandas', pyarrow's): 0.25-0.35 s of one core after every command, with nothing left to
+    write by then (measured 2026-12-04 with strace: no system call between the last line and
+    the end of it). An interpreter without `atexit._run_exitfuncs` takes the ordinary way."""
+    import atexit
+    import threading
+
+    run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_exit_handlers is None:   # pragma: no cover - CPython has it
+        return
+    for thread in threading.enumerate():   # what the interpreter waits for before its exit
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    run_exit_handlers()
+    _flush_std_streams()
+    os._exit(code)
+
+
+def _command(argv) -> int:
     from sim import limits, processes
 
     out, err = sys.stdout, sys.stderr
