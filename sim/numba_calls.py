@@ -53,9 +53,10 @@ installed by sim/compile_cache.py, which numba imports as soon as any toolkit fu
 """
 from __future__ import annotations
 
+import contextlib
 import os
 
-from sim import numba_frontend
+from sim import compile_claims, numba_frontend
 
 TESTED_NUMBA = ("0.68",)       # major.minor versions whose Dispatcher internals this patches
 STOCK_ENV = "BALANCE_NUMBA_CALLS"
@@ -67,6 +68,7 @@ PLAIN_CONSTANTS = "_balance_plain_constants"   # set by plain_constants()
 
 _installed = False
 _compile_callee = None   # install()'s compile of a callee (compile_as_callee)
+_callee_claim = None     # install()'s claim of a callee's cache entry (callee_claim)
 
 
 def plain_constants(dispatcher):
@@ -88,6 +90,15 @@ def compile_as_callee(dispatcher, argtypes) -> None:
         return
     with global_compiler_lock:
         _compile_callee(dispatcher, tuple(argtypes))
+
+
+def callee_claim(dispatcher, argtypes):
+    """The context that holds the cross-process claim a compile of `dispatcher` for a
+    compiled caller with the numba types `argtypes` takes (sim/compile_claims.py): another
+    process compiling it meanwhile waits, then loads it. A no-op with numba left as it is."""
+    if _callee_claim is None:
+        return contextlib.nullcontext()
+    return _callee_claim(dispatcher, tuple(argtypes))
 
 
 def supported(version: str) -> bool:
@@ -141,12 +152,22 @@ def install() -> bool:
             disp._cache = callee_cache
         disp._balance_adding_callee = True
         try:
-            stock_compile(disp, tuple(args))
+            with claim_callee(disp, args):   # one process compiles it, others load it
+                stock_compile(disp, tuple(args))
         finally:
             disp._balance_adding_callee = False
             disp._cache = cache
             disp.targetoptions.clear()
             disp.targetoptions.update(options)
+
+    def claim_callee(disp, args):
+        """The claim (sim/compile_claims.py) on the cache entry of `disp` compiled for a
+        compiled caller with `args`; nothing to claim without a disk cache."""
+        cache = disp._cache
+        if isinstance(cache, caching.NullCache):
+            return contextlib.nullcontext()
+        return compile_claims.claim(cache.cache_path,
+                                    f"{cache._cache_file._index_path}|{tuple(args)!r}")
 
     def get_call_template(self, args, kws):
         """The typing of a call from compiled code: numba's, compiling without wrappers."""
@@ -186,8 +207,22 @@ def install() -> bool:
     Dispatcher.get_call_template = get_call_template
     Dispatcher.compile = compile
     Dispatcher.add_overload = add_overload
-    global _compile_callee
+    global _compile_callee, _callee_claim
+
+    def callee_claim(disp, args):
+        if not applies(disp) or isinstance(disp._cache, caching.NullCache):
+            return contextlib.nullcontext()
+        callee_cache = disp.__dict__.get("_balance_callee_cache")
+        if callee_cache is None:
+            callee_cache = disp._balance_callee_cache = CalleeCache(disp.py_func)
+        cache, disp._cache = disp._cache, callee_cache
+        try:
+            return claim_callee(disp, args)
+        finally:
+            disp._cache = cache
+
     _compile_callee = compile_callee
+    _callee_claim = callee_claim
     _install_linked_only()
     _install_inline_copies()
     numba_frontend.install()   # numba's bookkeeping made cheap (same compiles)

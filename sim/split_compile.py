@@ -55,6 +55,46 @@ def _make_players_probe(token):
     return players_probe_nb
 
 
+def _make_players_first_probe(token):
+    def players_first_probe_nb(tables_rec, state_rec, sids, params, options, ctx, keep, seat,
+                               dec, n):
+        """choose_builtin alone, the seat, decision and option count given (int64, as the
+        contract's to_move/decision/legal return them): the players compile before any rule
+        of their own is asked for, while the other process is compiling the rules."""
+        token
+        return choose_builtin(sids[seat], params[seat], tables_rec[0], state_rec[0], seat,
+                              dec, options, n, ctx, keep)
+    return players_first_probe_nb
+
+
+def _make_late_rules_probe(token):
+    def late_rules_probe_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
+                            sids, params, rec, assigned):
+        """The play loop's calls of the rules (play_games_nb, play_on_nb: the same argument
+        expressions) in the reverse of the order the rules process compiles them."""
+        token
+        tables = tables_rec[0]
+        s = state_rec[0]
+        options = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(max(CTX_LEN, 1), np.int64)
+        keep = np.zeros(max(KEEP_LEN, 1), np.float64)
+        no_trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        for g in range(n_games):
+            game = first_game + g
+            row0 = g * n_players
+            record_nb(tables, s, n_players, game, rec, row0)
+            check_state_nb(tables, s)
+            apply_nb(tables, s, options[0], keep, no_trace, tn)
+            context_nb(tables, s, ctx, keep)
+            legal_nb(tables, s, options)
+            decision_nb(s)
+            to_move_nb(s)
+            is_over_nb(s)
+            setup_nb(tables, s, n_players, game_seed_nb(run_seed, game), no_trace, tn)
+    return late_rules_probe_nb
+
+
 def compile_linked_only(dispatcher, args) -> None:
     """Compile `dispatcher` for the types of `args` as a callee (no wrapper, never emitted:
     sim/numba_calls.py); nothing is run."""
@@ -69,17 +109,34 @@ def compile_players(spec) -> None:
     from sim import harness
     model = spec.model()
     glb = harness.kernel_globals(model, spec.choose_builtin(), spec.n_builtin())
-    probe = harness.instantiate(_make_players_probe("players-probe"), "players-probe", glb,
-                                f"players_probe_nb__{spec.name}", cache=False)
     prepared = spec.prepare(spec.load_components(), spec.min_players,
                             [spec.default_strategy_name()], 1)
-    compile_linked_only(probe, (
-        spec.pack_tables(prepared.components), spec.new_state(),
-        np.asarray(prepared.strategy_ids, np.int64),
-        np.ascontiguousarray(prepared.strategy_params, np.float64),
-        np.zeros(int(model.MAX_OPTIONS), np.int64),
-        np.zeros(max(int(model.CTX_LEN), 1), np.int64),
-        np.zeros(max(int(model.KEEP_LEN), 1), np.float64)))
+    args = (spec.pack_tables(prepared.components), spec.new_state(),
+            np.asarray(prepared.strategy_ids, np.int64),
+            np.ascontiguousarray(prepared.strategy_params, np.float64),
+            np.zeros(int(model.MAX_OPTIONS), np.int64),
+            np.zeros(max(int(model.CTX_LEN), 1), np.int64),
+            np.zeros(max(int(model.KEEP_LEN), 1), np.float64))
+    # the players first, then the probe with the play loop's own argument expressions: the
+    # same players when the rules return int64 (the contract), which the rules process has
+    # compiled by then (sim/compile_claims.py: waited for, not compiled twice)
+    for make, name, extra in ((_make_players_first_probe, "players_first_probe_nb",
+                               (np.int64(0),) * 3),
+                              (_make_players_probe, "players_probe_nb", ())):
+        probe = harness.instantiate(make("players-probe"), "players-probe", glb,
+                                    f"{name}__{spec.name}", cache=False)
+        compile_linked_only(probe, args + extra)
+    # then the rules the other process will come to last, until it is found at work on one
+    # (the rules take longer than the players in every game: README, "Compiles")
+    from sim import compile_claims
+    play_chunk, kernel_args, _ = spec._play_call(prepared, 0, 1)
+    probe = harness.instantiate(_make_late_rules_probe("late-rules-probe"), "late-rules-probe",
+                                glb, f"late_rules_probe_nb__{spec.name}", cache=False)
+    try:
+        with compile_claims.taking_only():
+            compile_linked_only(probe, play_chunk.arguments(*kernel_args))
+    except compile_claims.ClaimTaken:
+        pass
 
 
 def start_helper(game: str):
