@@ -294,18 +294,15 @@ class CompiledGameSpec(GameSpec):
         return self.model().RECORD.to_columns(rec)  # one array per column: fast into Arrow
 
     def compile_on_two_cores(self, prepared: Prepared) -> bool:
-        """Before a cold compile of the play kernel: the game's players compiled in a helper
-        process while the rules compile here (sim/split_compile.py); the play kernel's own
-        compile, which follows, then loads both. Only when the game's built-in loop is not
-        in the cache either (else its players are cached already). True if it ran."""
+        """A cold compile of the play kernel of `prepared` on two cores: the game's players
+        in a helper process while the kernel compiles here (sim/split_compile.py). Only when
+        the game's built-in loop is not in the cache either (else its players are cached
+        already). True if it ran."""
         from sim import split_compile
         if not split_compile.enabled() or not kernel_needs_compile(self.kernels().play_chunk):
             return False
         play_chunk, args, _ = self._play_call(prepared, 0, 1)
-        twin = self._run_kernels(prepared).rules_twin
-        if twin is None:
-            return False
-        split_compile.compile_on_two_cores(self, play_chunk.arguments(*args), twin())
+        split_compile.compile_on_two_cores(self, play_chunk.kernel, play_chunk.arguments(*args))
         return True
 
     def replay(self, prepared: Prepared, game_index: int) -> list:

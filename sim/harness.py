@@ -410,7 +410,6 @@ class Kernels:
     rollout: object          # built-in players only: usable inside search players
     decide: object           # the dispatcher (ids as in the module doc); -1 = illegal
     token: str
-    rules_twin: object = None  # () -> play_games with no built-in player (sim/split_compile.py)
 
 
 def user_choose_for(user_functions):
@@ -476,24 +475,6 @@ def _variant(user_functions, search_choose, cache_users: bool) -> tuple:
     return variant, cache
 
 
-@njit(error_model="numpy")
-def no_player_nb(sid, params, tables, s, seat, decision, options, n_options, ctx, keep):
-    """The built-in players of a play loop's rules-only twin: option 0 (compiled, never run)."""
-    return 0
-
-
-def _rules_twin(glb, token, chooser, group, nogil: bool):
-    """play_games of a variant with `no_player_nb` for the built-in players: compiling it
-    compiles every callee of the play loop but the players' (sim/split_compile.py). Not
-    cached: it is compiled only as a callee, never run."""
-    glb = {**glb, "choose_builtin": no_player_nb}
-    token = f"{token}-rules-twin"
-    others = _kernel(_make_others, token, glb, chooser, group, False, nogil)
-    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others}, group, False, nogil)
-    return _kernel(_make_play_games, token, glb, {"PLAY_ON": play_on, "CHECK": False}, group,
-                   False, nogil)
-
-
 def _entry_kernels(glb, token, chooser, group, cache: bool, nogil: bool) -> tuple:
     """(decide, play_games, checked_games, trace_assigned) of one variant, over the play loop
     that asks the players of `chooser` (user and search dispatchers). Every way of playing a
@@ -556,7 +537,6 @@ def build_kernels(game_key: str, model, choose_builtin, n_builtin: int, user_fun
         trace_game=Entry(trace_assigned, (NO_ASSIGNMENT,)),
         play_assigned=Entry(play_games),
         trace_assigned=trace_assigned,
-        rollout=rollout, decide=decide, token=token,
-        rules_twin=lambda: _rules_twin(glb, token, chooser, group, nogil))
+        rollout=rollout, decide=decide, token=token)
     _BUILT[key] = kernels
     return kernels

@@ -1,27 +1,32 @@
-"""A cold compile on two cores: the players' code in a helper process, the rules here.
+"""A cold compile on two cores: the players' code in a helper process, the rest here.
 
 Numba compiles on one core per process, and a game's play loop is two large call trees that
 meet only in the loop itself: the rules (setup, legal moves, apply, record: the model) and
 the built-in players (`choose_builtin_nb` and everything it calls; the planner also calls
 rules of its own). Every function of both is cached on disk as it is compiled, one entry per
-argument types (sim/numba_calls.py keeps those of compiled callers apart). So when a play
-kernel is not in the cache:
+argument types (sim/numba_calls.py keeps those of compiled callers apart), and a process
+about to compile an entry another process is compiling waits for it and loads it
+(sim/compile_claims.py). So when a play kernel is not in the cache:
 
-1. a helper process (`python -m sim.split_helper GAME`) compiles the players: a small probe
-   kernel (`_make_players_probe`) that calls `choose_builtin` exactly as the play loop does
-   (the same argument expressions, hence the same argument types), so that its entry in
-   the game's cache folder is the very one the play loop asks for;
-2. meanwhile this process compiles the rules: the play loop's twin with a player that
-   answers 0 (`_rules_twin`), whose callees are the play loop's own;
-3. it waits for the helper and compiles the play loop, which then types and lowers only the
-   loop itself: the players load from the cache the helper wrote, the rules are in memory.
+1. a helper process (`python -m sim.split_helper GAME`) compiles the players: first a probe
+   kernel calling `choose_builtin` alone (`_make_players_first_probe`, the seat, decision and
+   option count given as int64), then one calling it with the play loop's own argument
+   expressions (`_make_players_probe`: the same types, so the entry is the very one the
+   play loop asks for; nothing new to compile when the rules return int64, as the contract
+   says);
+2. meanwhile this process compiles the play kernel itself: its typing comes to the rules
+   first (setup before the loop), and to the players when the helper is done with them or
+   nearly (it then waits for the helper's claim and loads them);
+3. the helper, done with the players, compiles the rules the kernel comes to last, in the
+   reverse of that order (`_make_late_rules_probe`: record, check, apply, ...), until it
+   finds one this process is compiling: there it stops.
 
-Neither the probe nor the twin is ever run, emitted as machine code or cached: they are
-compiled as callees (linked only: sim/numba_calls.py). If the helper fails (a game numba
-cannot find by name in a new process, as a test's toy game), nothing is lost but time: the
-play loop compiles the players itself. Same machine code, same logs: this only changes
-which process compiles a callee first. `BALANCE_SPLIT_COMPILE=off` in the environment, or
-one core, compiles everything here.
+No probe is ever run, emitted as machine code or cached: they are compiled as callees
+(linked only: sim/numba_calls.py). If the helper fails (a game numba cannot find by name in
+a new process, as a test's toy game), nothing is lost but time: the kernel compiles the
+players itself. Same machine code, same logs: this only changes which process compiles a
+callee first. `BALANCE_SPLIT_COMPILE=off` in the environment, or one core, compiles
+everything here.
 
 Both processes write one cache folder at once: numba names each entry's file after its
 index key (sim/numba_calls.py, `_install_data_names`), so two entries never share a file.
@@ -126,7 +131,7 @@ def compile_players(spec) -> None:
         probe = harness.instantiate(make("players-probe"), "players-probe", glb,
                                     f"{name}__{spec.name}", cache=False)
         compile_linked_only(probe, args + extra)
-    # then the rules the other process will come to last, until it is found at work on one
+    # then the rules the kernel's compile comes to last, until it is found at work on one
     # (the rules take longer than the players in every game: README, "Compiles")
     from sim import compile_claims
     play_chunk, kernel_args, _ = spec._play_call(prepared, 0, 1)
@@ -149,17 +154,15 @@ def start_helper(game: str):
         return None
 
 
-def compile_on_two_cores(spec, kernel_args: tuple, twin) -> bool:
-    """Compile the rules of a play kernel here (`twin`: its rules-only twin, to be compiled
-    for the types of `kernel_args`, the kernel's own arguments) while a helper compiles the
-    players; returns once both are done (the play kernel's own compile, which follows, then
-    loads the players from the cache). False: the helper did not finish (the play kernel
-    compiles the players itself)."""
+def compile_on_two_cores(spec, kernel, kernel_args: tuple) -> bool:
+    """Compile the play `kernel` (a dispatcher) for the types of `kernel_args` here while a
+    helper compiles the players; returns once both are done. False: the helper did not
+    finish (the kernel then compiled what it lacked itself)."""
     helper = start_helper(spec.name)
     try:
         try:
-            compile_linked_only(twin, kernel_args)
-        except Exception:   # noqa: BLE001 - the play kernel's own compile reports it, as ever
+            kernel.compile(tuple(kernel.typeof_pyval(a) for a in kernel_args))
+        except Exception:   # noqa: BLE001 - the kernel's own call reports it, as ever
             pass
         if helper is None:
             return False
