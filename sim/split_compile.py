@@ -14,12 +14,13 @@ about to compile an entry another process is compiling waits for it and loads it
    expressions (`_make_players_probe`: the same types, so the entry is the very one the
    play loop asks for; nothing new to compile when the rules return int64, as the contract
    says);
-2. meanwhile this process compiles the play kernel itself: its typing comes to the rules
-   first (setup before the loop), and to the players when the helper is done with them or
-   nearly (it then waits for the helper's claim and loads them);
-3. the helper, done with the players, compiles the rules the kernel comes to last, in the
-   reverse of that order (`_make_late_rules_probe`: record, check, apply, ...), until it
-   finds one this process is compiling: there it stops.
+2. meanwhile this process compiles the rules: a probe calling the loop's rules in the
+   loop's order (`_make_rules_probe`: setup, legal moves, apply, check, record), then the
+   play kernel itself, which loads them and the players (waiting for the helper's claim
+   on the players when they are not done yet);
+3. the helper, done with the players, compiles the rules this process comes to last, in
+   the reverse order (`_make_late_rules_probe`: record, check, apply, ...), until it finds
+   one this process is compiling: there it stops.
 
 No probe is ever run, emitted as machine code or cached: they are compiled as callees
 (linked only: sim/numba_calls.py). If the helper fails (a game numba cannot find by name in
@@ -72,11 +73,39 @@ def _make_players_first_probe(token):
     return players_first_probe_nb
 
 
+def _make_rules_probe(token):
+    def rules_probe_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
+                       params, rec, assigned):
+        """The play loop's calls of the rules (play_games_nb, play_on_nb: the same argument
+        expressions), in the loop's order: what this process compiles first."""
+        token
+        tables = tables_rec[0]
+        s = state_rec[0]
+        options = np.zeros(MAX_OPTIONS, np.int64)
+        ctx = np.zeros(max(CTX_LEN, 1), np.int64)
+        keep = np.zeros(max(KEEP_LEN, 1), np.float64)
+        no_trace = np.zeros((0, 6), np.int64)
+        tn = np.zeros(1, np.int64)
+        for g in range(n_games):
+            game = first_game + g
+            row0 = g * n_players
+            setup_nb(tables, s, n_players, game_seed_nb(run_seed, game), no_trace, tn)
+            is_over_nb(s)
+            to_move_nb(s)
+            decision_nb(s)
+            legal_nb(tables, s, options)
+            context_nb(tables, s, ctx, keep)
+            apply_nb(tables, s, options[0], keep, no_trace, tn)
+            check_state_nb(tables, s)
+            record_nb(tables, s, n_players, game, rec, row0)
+    return rules_probe_nb
+
+
 def _make_late_rules_probe(token):
     def late_rules_probe_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games,
                             sids, params, rec, assigned):
-        """The play loop's calls of the rules (play_games_nb, play_on_nb: the same argument
-        expressions) in the reverse of the order the rules process compiles them."""
+        """rules_probe_nb's calls in the reverse order: what the other process comes to
+        last."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -131,17 +160,22 @@ def compile_players(spec) -> None:
         probe = harness.instantiate(make("players-probe"), "players-probe", glb,
                                     f"{name}__{spec.name}", cache=False)
         compile_linked_only(probe, args + extra)
-    # then the rules the kernel's compile comes to last, until it is found at work on one
-    # (the rules take longer than the players in every game: README, "Compiles")
+    # then the rules the other process comes to last, until it is found at work on one
+    # (the rules take longer than the players in every game: README, "Compile claims")
     from sim import compile_claims
     play_chunk, kernel_args, _ = spec._play_call(prepared, 0, 1)
-    probe = harness.instantiate(_make_late_rules_probe("late-rules-probe"), "late-rules-probe",
-                                glb, f"late_rules_probe_nb__{spec.name}", cache=False)
     try:
         with compile_claims.taking_only():
-            compile_linked_only(probe, play_chunk.arguments(*kernel_args))
+            compile_linked_only(_rules_probe(spec, glb, _make_late_rules_probe),
+                                play_chunk.arguments(*kernel_args))
     except compile_claims.ClaimTaken:
         pass
+
+
+def _rules_probe(spec, glb, make):
+    from sim import harness
+    name = make.__name__.replace("_make_", "")
+    return harness.instantiate(make(name), name, glb, f"{name}_nb__{spec.name}", cache=False)
 
 
 def start_helper(game: str):
@@ -155,12 +189,15 @@ def start_helper(game: str):
 
 
 def compile_on_two_cores(spec, kernel, kernel_args: tuple) -> bool:
-    """Compile the play `kernel` (a dispatcher) for the types of `kernel_args` here while a
-    helper compiles the players; returns once both are done. False: the helper did not
-    finish (the kernel then compiled what it lacked itself)."""
+    """Compile the play `kernel` (a dispatcher) for the types of `kernel_args` here, its
+    rules first, while a helper compiles the players; returns once both are done. False:
+    the helper did not finish (the kernel then compiled what it lacked itself)."""
+    from sim import harness
     helper = start_helper(spec.name)
     try:
         try:
+            glb = harness.kernel_globals(spec.model(), spec.choose_builtin(), spec.n_builtin())
+            compile_linked_only(_rules_probe(spec, glb, _make_rules_probe), kernel_args)
             kernel.compile(tuple(kernel.typeof_pyval(a) for a in kernel_args))
         except Exception:   # noqa: BLE001 - the kernel's own call reports it, as ever
             pass
