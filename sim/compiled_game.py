@@ -294,15 +294,28 @@ class CompiledGameSpec(GameSpec):
         return self.model().RECORD.to_columns(rec)  # one array per column: fast into Arrow
 
     def compile_on_two_cores(self, prepared: Prepared) -> bool:
-        """A cold compile of the play kernel of `prepared` on two cores: the game's players
-        in a helper process while the kernel compiles here (sim/split_compile.py). Only when
-        the game's built-in loop is not in the cache either (else its players are cached
-        already). True if it ran."""
+        """A cold compile of the play kernel of `prepared` on two cores (sim/split_compile.py):
+        the game's players in a helper process while the kernel compiles here, when the
+        game's built-in loop is not in the cache either (else its players are cached
+        already); or, for a search loop around cached rules and players, the mcts player in
+        the helper. True if it ran."""
+        import numpy as np
+
         from sim import split_compile
-        if not split_compile.enabled() or not kernel_needs_compile(self.kernels().play_chunk):
+        from sim.harness import SEARCH_BASE
+        if not split_compile.enabled():
             return False
         play_chunk, args, _ = self._play_call(prepared, 0, 1)
-        split_compile.compile_on_two_cores(self, play_chunk.kernel, play_chunk.arguments(*args))
+        if kernel_needs_compile(self.kernels().play_chunk):
+            part = "players"
+        elif (kernel_needs_compile(play_chunk.kernel) and not prepared.user_strategies
+              and (np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any()
+              and self.search_choose() is not None):
+            part = "search"     # the rules and players are cached: mcts in the helper
+        else:
+            return False
+        split_compile.compile_on_two_cores(self, play_chunk.kernel, play_chunk.arguments(*args),
+                                           part)
         return True
 
     def replay(self, prepared: Prepared, game_index: int) -> list:

@@ -73,6 +73,15 @@ def _make_players_first_probe(token):
     return players_first_probe_nb
 
 
+def _make_search_probe(token):
+    def search_probe_nb(tables_rec, state_rec, sids, params, options, ctx, keep, seat, n):
+        """mcts_nb called as search_choose_nb calls it, with others_nb's argument expressions
+        (the seat and option count int64, as the contract's to_move/legal return them)."""
+        token
+        return MCTS(params[seat], tables_rec[0], state_rec[0], seat, options, n, ctx, keep)
+    return search_probe_nb
+
+
 def _make_rules_probe(token):
     def rules_probe_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
                        params, rec, assigned):
@@ -172,32 +181,62 @@ def compile_players(spec) -> None:
         pass
 
 
+def compile_search_player(spec) -> None:
+    """In the helper of a search loop's compile: mcts_nb into the game's cache folder (the
+    loop, compiling here, types flatmc_nb first: the two share their playouts, compiled once
+    between the two processes: sim/compile_claims.py)."""
+    import numpy as np
+
+    from sim import harness
+    model = spec.model()
+    search = spec.pieces().players("search")
+    mcts = search.mcts_of(spec.name, model, spec.choose_builtin())
+    glb = {**harness.kernel_globals(model, spec.choose_builtin(), spec.n_builtin()),
+           "MCTS": mcts}
+    probe = harness.instantiate(_make_search_probe("search-probe"), "search-probe", glb,
+                                f"search_probe_nb__{spec.name}", cache=False)
+    prepared = spec.prepare(spec.load_components(), spec.min_players,
+                            [spec.default_strategy_name()], 1)
+    compile_linked_only(probe, (
+        spec.pack_tables(prepared.components), spec.new_state(),
+        np.asarray(prepared.strategy_ids, np.int64),
+        np.ascontiguousarray(prepared.strategy_params, np.float64),
+        np.zeros(int(model.MAX_OPTIONS), np.int64),
+        np.zeros(max(int(model.CTX_LEN), 1), np.int64),
+        np.zeros(max(int(model.KEEP_LEN), 1), np.float64), np.int64(0), np.int64(0)))
+
+
 def _rules_probe(spec, glb, make):
     from sim import harness
     name = make.__name__.replace("_make_", "")
     return harness.instantiate(make(name), name, glb, f"{name}_nb__{spec.name}", cache=False)
 
 
-def start_helper(game: str):
-    """The helper process compiling `game`'s players, or None (it could not start)."""
+def start_helper(game: str, part: str = "players"):
+    """The helper process compiling `game`'s players (part "players") or its mcts player
+    (part "search"), or None (it could not start)."""
     try:
-        return subprocess.Popen([sys.executable, "-m", "sim.split_helper", game],
+        return subprocess.Popen([sys.executable, "-m", "sim.split_helper", game, part],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)   # never blocks on a full pipe
     except OSError:
         return None
 
 
-def compile_on_two_cores(spec, kernel, kernel_args: tuple) -> bool:
-    """Compile the play `kernel` (a dispatcher) for the types of `kernel_args` here, its
-    rules first, while a helper compiles the players; returns once both are done. False:
-    the helper did not finish (the kernel then compiled what it lacked itself)."""
+def compile_on_two_cores(spec, kernel, kernel_args: tuple, part: str = "players") -> bool:
+    """Compile the play `kernel` (a dispatcher) for the types of `kernel_args` here while a
+    helper compiles `part` of it: "players", the built-in players (this process compiles the
+    rules first), or "search", the mcts player of a search loop whose rules and built-in
+    players are in the cache already. Returns once both are done. False: the helper did not
+    finish (the kernel then compiled what it lacked itself)."""
     from sim import harness
-    helper = start_helper(spec.name)
+    helper = start_helper(spec.name, part)
     try:
         try:
-            glb = harness.kernel_globals(spec.model(), spec.choose_builtin(), spec.n_builtin())
-            compile_linked_only(_rules_probe(spec, glb, _make_rules_probe), kernel_args)
+            if part == "players":
+                glb = harness.kernel_globals(spec.model(), spec.choose_builtin(),
+                                             spec.n_builtin())
+                compile_linked_only(_rules_probe(spec, glb, _make_rules_probe), kernel_args)
             kernel.compile(tuple(kernel.typeof_pyval(a) for a in kernel_args))
         except Exception:   # noqa: BLE001 - the kernel's own call reports it, as ever
             pass

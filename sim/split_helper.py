@@ -1,6 +1,7 @@
 """The helper process of a cold compile on two cores (sim/split_compile.py):
-`python -m sim.split_helper GAME` compiles the built-in players of GAME (a name the registry
-or the game path knows) into the game's cache folder, then exits. A module of its own, as it
+`python -m sim.split_helper GAME [players|search]` compiles the built-in players of GAME (a
+name the registry or the game path knows), or its mcts player, into the game's cache folder,
+then exits. A module of its own, as it
 names the registry, which sim/split_compile.py (imported by the games' specs) must not."""
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from sim import split_compile
 from sim.registry import get_game
 
 
-def main(game: str) -> None:
-    split_compile.compile_players(get_game(game))
+def main(game: str, part: str = "players") -> None:
+    if part == "search":
+        split_compile.compile_search_player(get_game(game))
+    else:
+        split_compile.compile_players(get_game(game))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

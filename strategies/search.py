@@ -804,6 +804,13 @@ def search_choose_for(spec):
     return build_search(spec.name, spec.model(), spec.choose_builtin())
 
 
+def mcts_of(game_key: str, model, choose_builtin):
+    """The compiled mcts_nb of a game (sim/split_compile.py compiles it in a helper process
+    while the search loop compiles flatmc here)."""
+    build_search(game_key, model, choose_builtin)
+    return _BENCH[str(game_key)]["mcts_nb"]
+
+
 def bench_kernel(game_key: str, model, choose_builtin):
     """The compiled bench_rollouts_nb of a game (scripts/bench_search.py)."""
     build_search(game_key, model, choose_builtin)

@@ -79,3 +79,46 @@ def test_one_core_or_the_switch_compiles_in_one_process(monkeypatch):
     for off in ("off", "0", "no", "OFF"):
         monkeypatch.setenv(split_compile.SWITCH, off)
         assert not split_compile.enabled()
+
+
+SEARCH_SCRIPT = r'''
+import json, sys
+import numpy as np
+import os
+os.cpu_count = lambda: 2
+from sim.registry import get_game
+spec = get_game("dice")
+greedy = spec.prepare(spec.load_components(), 2, ["greedy", "greedy"], 11)
+spec.play_chunk(greedy, 0, 1)                # the built-in loop compiled and cached first
+prepared = spec.prepare(spec.load_components(), 2, ["mcts", "greedy"], 11)
+ran = spec.compile_on_two_cores(prepared)
+cols = spec.play_chunk(prepared, 0, 3)
+mcts = spec.pieces().players("search").mcts_of(spec.name, spec.model(), spec.choose_builtin())
+print(json.dumps({
+    "ran": ran,
+    "mcts_loaded": sum(mcts.stats.cache_hits.values()),
+    "mcts_compiled_here": sum(mcts.stats.cache_misses.values()),
+    "games": {k: np.asarray(v).tolist() for k, v in cols.items()}}))
+'''
+
+
+def _cold_search(tmp_path, name: str, **env_extra) -> dict:
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / name), BALANCE_GAME_PATH=GAMES,
+               **env_extra)
+    for key in ("NUMBA_DISABLE_JIT", "NUMBA_CACHE_DIR", "BALANCE_SPLIT_COMPILE"):
+        if key not in env_extra:
+            env.pop(key, None)
+    done = subprocess.run([sys.executable, "-c", SEARCH_SCRIPT], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_search_loop_compiles_mcts_in_the_helper(tmp_path):
+    """Rules and players cached, a search loop cold: the helper compiles mcts, the loop
+    loads it (and compiles flatmc and the loop itself here); the same games as one process."""
+    split = _cold_search(tmp_path, "split")
+    one = _cold_search(tmp_path, "one", BALANCE_SPLIT_COMPILE="off")
+    assert split["ran"] and split["mcts_loaded"] >= 1 and split["mcts_compiled_here"] == 0
+    assert not one["ran"] and one["mcts_loaded"] == 0 and one["mcts_compiled_here"] >= 1
+    assert split["games"] == one["games"] and len(one["games"]["seat"]) == 3 * 2
