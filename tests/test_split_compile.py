@@ -22,7 +22,7 @@ from sim.registry import get_game
 import os
 os.cpu_count = lambda: 2       # the split's own check of the cores: two, whatever this machine has
 if sys.argv[1] == "failing-helper":     # a helper that cannot compile anything
-    split_compile.start_helper = lambda game: subprocess.Popen(
+    split_compile.start_helper = lambda game, part="players": subprocess.Popen(
         [sys.executable, "-c", "raise SystemExit(3)"], stderr=subprocess.DEVNULL)
 spec = get_game("dice")
 prepared = spec.prepare(spec.load_components(), 3, ["greedy", "random", "greedy"], 11)
