@@ -150,16 +150,8 @@ def compile_players(spec) -> None:
     import numpy as np
 
     from sim import harness
-    model = spec.model()
-    glb = harness.kernel_globals(model, spec.choose_builtin(), spec.n_builtin())
-    prepared = spec.prepare(spec.load_components(), spec.min_players,
-                            [spec.default_strategy_name()], 1)
-    args = (spec.pack_tables(prepared.components), spec.new_state(),
-            np.asarray(prepared.strategy_ids, np.int64),
-            np.ascontiguousarray(prepared.strategy_params, np.float64),
-            np.zeros(int(model.MAX_OPTIONS), np.int64),
-            np.zeros(max(int(model.CTX_LEN), 1), np.int64),
-            np.zeros(max(int(model.KEEP_LEN), 1), np.float64))
+    glb = harness.kernel_globals(spec.model(), spec.choose_builtin(), spec.n_builtin())
+    prepared, args = _probe_arguments(spec)
     # the players first, then the probe with the play loop's own argument expressions: the
     # same players when the rules return int64 (the contract), which the rules process has
     # compiled by then (sim/compile_claims.py: waited for, not compiled twice)
@@ -195,15 +187,25 @@ def compile_search_player(spec) -> None:
            "MCTS": mcts}
     probe = harness.instantiate(_make_search_probe("search-probe"), "search-probe", glb,
                                 f"search_probe_nb__{spec.name}", cache=False)
+    _, args = _probe_arguments(spec)
+    compile_linked_only(probe, args + (np.int64(0), np.int64(0)))
+
+
+def _probe_arguments(spec) -> tuple:
+    """(prepared, the probes' arguments): the packed tables and a fresh state (each a
+    one-element record array), the seats' strategy ids and parameters, and the play loop's
+    option, context and keep buffers, with the types play_games_nb gives them."""
+    import numpy as np
+
+    model = spec.model()
     prepared = spec.prepare(spec.load_components(), spec.min_players,
                             [spec.default_strategy_name()], 1)
-    compile_linked_only(probe, (
-        spec.pack_tables(prepared.components), spec.new_state(),
-        np.asarray(prepared.strategy_ids, np.int64),
-        np.ascontiguousarray(prepared.strategy_params, np.float64),
-        np.zeros(int(model.MAX_OPTIONS), np.int64),
-        np.zeros(max(int(model.CTX_LEN), 1), np.int64),
-        np.zeros(max(int(model.KEEP_LEN), 1), np.float64), np.int64(0), np.int64(0)))
+    return prepared, (spec.pack_tables(prepared.components), spec.new_state(),
+                      np.asarray(prepared.strategy_ids, np.int64),
+                      np.ascontiguousarray(prepared.strategy_params, np.float64),
+                      np.zeros(int(model.MAX_OPTIONS), np.int64),
+                      np.zeros(max(int(model.CTX_LEN), 1), np.int64),
+                      np.zeros(max(int(model.KEEP_LEN), 1), np.float64))
 
 
 def _rules_probe(spec, glb, make):
