@@ -237,12 +237,15 @@ class CompiledGameSpec(GameSpec):
     def _run_kernels(self, prepared: Prepared):
         """The cached kernels, or copies compiled around the run's user strategies (and,
         when a seat plays one, the search players)."""
+        return self.kernels(self._user_functions(prepared), self._has_search(prepared))
+
+    @staticmethod
+    def _has_search(prepared: Prepared) -> bool:
+        """A seat of `prepared` plays a search player (the harness's ids from SEARCH_BASE)."""
         import numpy as np
 
         from sim.harness import SEARCH_BASE
-        users = self._user_functions(prepared)
-        search = bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
-        return self.kernels(users, search)
+        return bool((np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any())
 
     def compile_note(self, prepared: Prepared) -> str | None:
         """Says so when the play kernel is neither loaded in this process nor in the on-disk
@@ -299,18 +302,14 @@ class CompiledGameSpec(GameSpec):
         game's built-in loop is not in the cache either (else its players are cached
         already); or, for a search loop around cached rules and players, the mcts player in
         the helper. True if it ran."""
-        import numpy as np
-
         from sim import split_compile
-        from sim.harness import SEARCH_BASE
         if not split_compile.enabled():
             return False
         play_chunk, args, _ = self._play_call(prepared, 0, 1)
         if kernel_needs_compile(self.kernels().play_chunk):
             part = "players"
         elif (kernel_needs_compile(play_chunk.kernel) and not prepared.user_strategies
-              and (np.asarray(prepared.strategy_ids) >= SEARCH_BASE).any()
-              and self.search_choose() is not None):
+              and self._has_search(prepared) and self.search_choose() is not None):
             part = "search"     # the rules and players are cached: mcts in the helper
         else:
             return False

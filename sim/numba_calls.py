@@ -146,13 +146,10 @@ def install() -> bool:
         options, cache = dict(disp.targetoptions), disp._cache
         disp.targetoptions.update(CALLEE_OPTIONS)
         if not isinstance(cache, caching.NullCache):
-            callee_cache = disp.__dict__.get("_balance_callee_cache")
-            if callee_cache is None:
-                callee_cache = disp._balance_callee_cache = CalleeCache(disp.py_func)
-            disp._cache = callee_cache
+            disp._cache = callee_cache_of(disp)
         disp._balance_adding_callee = True
         try:
-            with claim_callee(disp, args):   # one process compiles it, others load it
+            with claim_entry(disp._cache, args):   # one process compiles it, others load it
                 stock_compile(disp, tuple(args))
         finally:
             disp._balance_adding_callee = False
@@ -160,10 +157,15 @@ def install() -> bool:
             disp.targetoptions.clear()
             disp.targetoptions.update(options)
 
-    def claim_callee(disp, args):
-        """The claim (sim/compile_claims.py) on the cache entry of `disp` compiled for a
-        compiled caller with `args`; nothing to claim without a disk cache."""
-        cache = disp._cache
+    def callee_cache_of(disp):
+        found = disp.__dict__.get("_balance_callee_cache")
+        if found is None:
+            found = disp._balance_callee_cache = CalleeCache(disp.py_func)
+        return found
+
+    def claim_entry(cache, args):
+        """The claim (sim/compile_claims.py) on the entry of `cache` for the types `args`;
+        nothing to claim without a disk cache."""
         if isinstance(cache, caching.NullCache):
             return contextlib.nullcontext()
         return compile_claims.claim(cache.cache_path,
@@ -212,14 +214,7 @@ def install() -> bool:
     def callee_claim(disp, args):
         if not applies(disp) or isinstance(disp._cache, caching.NullCache):
             return contextlib.nullcontext()
-        callee_cache = disp.__dict__.get("_balance_callee_cache")
-        if callee_cache is None:
-            callee_cache = disp._balance_callee_cache = CalleeCache(disp.py_func)
-        cache, disp._cache = disp._cache, callee_cache
-        try:
-            return claim_callee(disp, args)
-        finally:
-            disp._cache = cache
+        return claim_entry(callee_cache_of(disp), args)
 
     _compile_callee = compile_callee
     _callee_claim = callee_claim

@@ -1,8 +1,8 @@
 """The helper process of a cold compile on two cores (sim/split_compile.py):
 `python -m sim.split_helper GAME [players|search]` compiles the built-in players of GAME (a
 name the registry or the game path knows), or its mcts player, into the game's cache folder,
-then exits. A module of its own, as it
-names the registry, which sim/split_compile.py (imported by the games' specs) must not."""
+then exits. A module of its own, as it names the registry, which sim/split_compile.py
+(imported by the games' specs) must not."""
 from __future__ import annotations
 
 import sys
