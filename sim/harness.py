@@ -169,11 +169,13 @@ def _make_others(token):
 
 def _make_play_on(token):
     def play_on_nb(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
-                   illegal, choices, check, fail, assigned, astream):
-        """Play state s to its end; returns the number of decisions taken. With `check`,
-        check_state_nb runs after every apply and the first failure goes to fail[0] (code)
-        and fail[1] (step). A decision whose code is flagged in `assigned` takes a uniform
-        legal option from `astream` (the module doc)."""
+                   illegal, choices, fail, assigned, astream):
+        """Play state s to its end; returns the number of decisions taken. With the global
+        CHECK (a compile-time constant, so that the loop without checks does not even
+        compile check_state_nb: a second of Lowlands' cold compile), check_state_nb runs
+        after every apply and the first failure goes to fail[0] (code) and fail[1] (step). A
+        decision whose code is flagged in `assigned` takes a uniform legal option from
+        `astream` (the module doc)."""
         token
         steps = 0
         while not is_over_nb(s):
@@ -201,7 +203,7 @@ def _make_play_on(token):
                 i = 0
             apply_nb(tables, s, options[i], keep, trace, tn)
             steps += 1
-            if check and fail[0] == 0:
+            if CHECK and fail[0] == 0:
                 c = check_state_nb(tables, s)
                 if c != 0:
                     fail[0] = c
@@ -241,7 +243,7 @@ def _make_play_games(token):
             if CHECK:
                 fail[0] = check_state_nb(tables, s)   # step 0: the state after setup
             PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace, tn,
-                       illegal, choices, CHECK, fail, assigned, astream)
+                    illegal, choices, fail, assigned, astream)
             if CHECK and fail[0] != 0 and first_fail[0] == 0:
                 first_fail[0] = fail[0]
                 first_fail[1] = game
@@ -275,7 +277,7 @@ def _make_trace_assigned(token):
         assign_stream_nb(astream, seed)
         setup_nb(tables, s, n_players, seed, trace, tn)
         PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, trace, tn,
-                   illegal, choices, False, fail, assigned, astream)
+                illegal, choices, fail, assigned, astream)
         record_nb(tables, s, n_players, game, rec, 0)
         for p in range(n_players):
             rec[p].illegal = illegal[p]
@@ -300,8 +302,8 @@ def _make_rollout(token):
         tn = np.zeros(1, np.int64)
         fail = np.zeros(2, np.int64)
         steps = PLAY_ON(tables, s, n_players, sids, params, options, ctx, keep, no_trace,
-                           tn, illegal, choices, False, fail, np.zeros(1, np.int64),
-                           np.zeros(1, np.uint64))
+                        tn, illegal, choices, fail, np.zeros(1, np.int64),
+                        np.zeros(1, np.uint64))
         returns_nb(tables, s, n_players, out)
         return steps
     return rollout_nb
@@ -458,7 +460,7 @@ def _rollout_kernel(glb, token, group):
     variant of the game (a search player calls it), so always cached, in the game's folder."""
     no_other = {"user_choose": unknown_choose_nb, "search_choose": unknown_choose_nb}
     others = _kernel(_make_others, token, glb, no_other, group)
-    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others}, group)
+    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others, "CHECK": False}, group)
     return _kernel(_make_rollout, token, glb, {"PLAY_ON": play_on}, group)
 
 
@@ -483,10 +485,14 @@ def _entry_kernels(glb, token, chooser, group, cache: bool, nogil: bool) -> tupl
     what it calls."""
     others = _kernel(_make_others, token, glb, chooser, group, cache, nogil)
     decide = _kernel(_make_decide, token, glb, {"OTHERS": others}, group, cache, nogil)
-    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others}, group, cache, nogil)
+    play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others, "CHECK": False}, group,
+                      cache, nogil)
+    checked_play_on = _kernel(_make_play_on, token, glb, {"DECIDE": others, "CHECK": True},
+                              group, cache, nogil, name="checked_play_on_nb")
     play_games = _kernel(_make_play_games, token, glb, {"PLAY_ON": play_on, "CHECK": False},
                          group, cache, nogil)
-    checked_games = _kernel(_make_play_games, token, glb, {"PLAY_ON": play_on, "CHECK": True},
+    checked_games = _kernel(_make_play_games, token, glb,
+                            {"PLAY_ON": checked_play_on, "CHECK": True},
                             group, cache, nogil, name="checked_games_nb")
     trace_assigned = _kernel(_make_trace_assigned, token, glb, {"PLAY_ON": play_on}, group,
                              cache, nogil)

@@ -15,11 +15,11 @@ about to compile an entry another process is compiling waits for it and loads it
    play loop asks for; nothing new to compile when the rules return int64, as the contract
    says);
 2. meanwhile this process compiles the rules: a probe calling the loop's rules in the
-   loop's order (`_make_rules_probe`: setup, legal moves, apply, check, record), then the
+   loop's order (`_make_rules_probe`: setup, legal moves, apply, record), then the
    play kernel itself, which loads them and the players (waiting for the helper's claim
    on the players when they are not done yet);
 3. the helper, done with the players, compiles the rules this process comes to last, in
-   the reverse order (`_make_late_rules_probe`: record, check, apply, ...), until it finds
+   the reverse order (`_make_late_rules_probe`: record, apply, context, ...), until it finds
    one this process is compiling: there it stops.
 
 No probe is ever run, emitted as machine code or cached: they are compiled as callees
@@ -86,7 +86,8 @@ def _make_rules_probe(token):
     def rules_probe_nb(tables_rec, state_rec, n_players, run_seed, first_game, n_games, sids,
                        params, rec, assigned):
         """The play loop's calls of the rules (play_games_nb, play_on_nb: the same argument
-        expressions), in the loop's order: what this process compiles first."""
+        expressions), in the loop's order: what this process compiles first. Not
+        check_state_nb: the play loop without checks does not call it."""
         token
         tables = tables_rec[0]
         s = state_rec[0]
@@ -105,7 +106,6 @@ def _make_rules_probe(token):
             legal_nb(tables, s, options)
             context_nb(tables, s, ctx, keep)
             apply_nb(tables, s, options[0], keep, no_trace, tn)
-            check_state_nb(tables, s)
             record_nb(tables, s, n_players, game, rec, row0)
     return rules_probe_nb
 
@@ -127,7 +127,6 @@ def _make_late_rules_probe(token):
             game = first_game + g
             row0 = g * n_players
             record_nb(tables, s, n_players, game, rec, row0)
-            check_state_nb(tables, s)
             apply_nb(tables, s, options[0], keep, no_trace, tn)
             context_nb(tables, s, ctx, keep)
             legal_nb(tables, s, options)
