@@ -490,6 +490,11 @@ def main(argv=None) -> int:
     """The `balance` command: `argv` None reads the command line, and the process then ends
     without the interpreter's teardown (`_leave`); a caller's `argv` (the tests, the API's
     users) gets the exit code back."""
+    if argv is None:
+        # a command-line process is short: no full pass of the cyclic collector, which after
+        # a cold compile walks millions of objects (sim/numba_frontend.py)
+        from sim.numba_frontend import young_collections_only
+        young_collections_only()
     code = _command(argv)
     if argv is None:
         _leave(code)
