@@ -37,3 +37,29 @@ def test_a_second_process_loads_each_games_loop_from_the_cache():
     assert second["toy"][:2] == ["1", "0"], second    # one hit, no miss: nothing compiled
     assert second["pick"][:2] == ["1", "0"], second
     assert second["toy"][2] != second["pick"][2]      # one entry per game
+
+
+UNCHECKED_LOOP = r"""
+import numpy as np
+from tests.toygame import SPEC as spec
+prepared = spec.prepare(spec.load_components(), 2, [spec.default_strategy_name()], 1)
+check = spec.model().check_state_nb
+spec.play_chunk(prepared, 0, 2)
+assert not check.overloads, "the loop without checks compiled check_state_nb"
+k = spec.kernels()
+k.checked_chunk(spec.pack_tables(prepared.components), spec.new_state(), 2, np.uint64(1), 0, 2,
+                np.asarray(prepared.strategy_ids, np.int64),
+                np.ascontiguousarray(prepared.strategy_params, np.float64),
+                spec.model().RECORD.empty(4))
+assert check.overloads, "the checked loop did not compile check_state_nb"
+"""
+
+
+def test_the_loop_without_checks_does_not_compile_the_state_checker(tmp_path):
+    """play_on reads the compile-time CHECK: the unchecked loop never types check_state_nb
+    (numba compiled it into that loop too when the check was an argument), the checked one
+    does. A fresh process and cache folder, so that the loop is compiled, not loaded."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), BALANCE_SPLIT_COMPILE="off")
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    subprocess.run([sys.executable, "-c", UNCHECKED_LOOP], check=True, env=env, cwd=ROOT)

@@ -81,3 +81,43 @@ def test_record_names_as_numba_formats_them():
     assert repr(record) == expected
     assert repr(record) == expected            # the second time from the names kept
     assert repr(numba.types.Array(record, 1, "C")).startswith(f"Array({expected}, 1")
+
+
+def test_no_full_collection_while_the_compiler_lock_is_held():
+    import gc
+
+    from numba.core.compiler_lock import global_compiler_lock
+    before = gc.get_threshold()
+    seen = []
+
+    @njit
+    def collected_nb(x):
+        return x - 1
+
+    def spy(phase, info):   # the thresholds each collection during the compile saw
+        if phase == "start":
+            seen.append((info["generation"], gc.get_threshold()[2]))
+
+    gc.callbacks.append(spy)
+    try:
+        with global_compiler_lock:
+            assert gc.get_threshold()[2] == numba_frontend.FULL_PASS_NEVER
+            with global_compiler_lock:          # nested holds: still paused
+                assert gc.get_threshold()[2] == numba_frontend.FULL_PASS_NEVER
+            assert gc.get_threshold()[2] == numba_frontend.FULL_PASS_NEVER
+            assert collected_nb(5) == 4          # a compile (takes the lock again)
+            gc.collect(0)                        # a young pass is still made
+        assert gc.get_threshold() == before      # the process's own thresholds are back
+    finally:
+        gc.callbacks.remove(spy)
+    assert (0, numba_frontend.FULL_PASS_NEVER) in seen
+
+
+def test_young_collections_only_for_a_short_process():
+    import subprocess
+    import sys
+    code = ("import gc; from sim import numba_frontend as f; t = gc.get_threshold(); "
+            "f.young_collections_only(); u = gc.get_threshold(); "
+            "assert u[:2] == t[:2] and u[2] == f.FULL_PASS_NEVER, (t, u); "
+            "import sys; assert 'numba' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
