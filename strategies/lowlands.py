@@ -11,6 +11,7 @@ paid, ...), ctx[6] = the seat deciding.
 import numpy as np
 from numba import njit
 
+from sim.numba_calls import plain_constants
 from sim.rng import randint_nb
 from sim.games.lowlands.building import build_options_nb, tile_cells_nb, tile_cost_nb
 from sim.games.lowlands.cards import discounts_nb, hand_total_nb, pay_plan_nb
@@ -126,6 +127,7 @@ def tile_value_nb(tables, s, seat, x, params):
     return v - cost * params[P_CARD]
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def pay_cards_nb(tables, s, seat, r, amount, used, work):
     """Cards seat would give up to pay `amount` of resource r into the dike. work: int64
@@ -683,6 +685,7 @@ def phases_to_tide_nb(s):
     return 0.0
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def hold_chance_nb(tables, s, params, removed):
     """Chance that this stage's high tide holds: the resources still needed against the waves
@@ -793,6 +796,7 @@ def lowest_and_highest_nb(tables, s):
     return lo, hi
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def dike_steps_worth_nb(tables, s, seat, steps, params):
     """Points of moving seat's dike marker `steps` spaces: the dike points at the end price,
@@ -859,6 +863,7 @@ def tide_swing_nb(tables, s, seat, params):
     return v * params[P_DANGER]
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def gap_closing_worth_nb(tables, s, seat, params, resources):
     """What `resources` paid into the dike now change in the chance the high tide holds, times
@@ -873,6 +878,7 @@ def gap_closing_worth_nb(tables, s, seat, params, resources):
     return (h1 - h0) * tide_swing_nb(tables, s, seat, params)
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def planner_dike_value_nb(tables, s, seat, code, params, used, support, work):
     """A dike payment: its cards, the marker's steps (Dike Master's +1 on an own action's
@@ -888,6 +894,7 @@ def planner_dike_value_nb(tables, s, seat, code, params, used, support, work):
     return v
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def cards_cost_nb(tables, s, seat, x, free_any):
     """Cards seat gives up for tile x (discounts, farmhands, the 2-for-1 exchange); 99 if it
@@ -1014,6 +1021,7 @@ def fence_worth_nb(tables, s, seat, params, price):
     return gain / need
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def sheep_gain_worth_nb(tables, s, seat, params, k, cap, price):
     """Points of k sheep from the supply now on a farm of cap places (as housed)."""

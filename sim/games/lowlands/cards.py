@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit
 
 from sim.events import trace_nb
+from sim.numba_calls import plain_constants
 from sim.rng import CHANCE, shuffle_nb
 from sim.games.lowlands.enums import (
     DISPLAY_CARDS, EF_DISCOUNT, EV_CARDS, N_RES,
@@ -64,6 +65,7 @@ def discounts_nb(t, s, p, out):
             out[t.tile_param[x]] += 1
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def pay_plan_nb(t, s, p, need, free_any, out):
     """Can seat p pay `need` (by type), `free_any` resources of its choice spared (farmhands on

@@ -16,12 +16,14 @@ def dike_points_nb(t, s, p):
     return s.dike_lap[p] * t.wrap_points + s.dike_pos[p] // 2
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def dike_progress_nb(t, s, p):
     """Distance along the track (laps counted): orders the markers."""
     return s.dike_lap[p] * t.track_length + s.dike_pos[p]
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def ahead_nb(t, s, p, q):
     """Is p's marker ahead of q's: further along, or on the same space and on top."""
@@ -93,6 +95,7 @@ def dike_holds_nb(t, s):
     return dlen >= wlen
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def remove_waves_nb(t, s, n):
     w = s.waves - n

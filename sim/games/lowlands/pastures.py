@@ -6,6 +6,7 @@ checked against. The Dog Kennel lets one pasture short of one fence count as clo
 import numpy as np
 from numba import njit
 
+from sim.numba_calls import plain_constants
 from sim.games.lowlands.enums import (
     CELL_EDGE, CELL_NB, COLS, EDGE_CELLS, EF_KENNEL, K_FACILITY, N_CELLS, N_EDGES, N_HEDGES,
     ROWS,
@@ -259,6 +260,7 @@ def open_graph_nb(t, s, p, region, closed, adj_n, adj_to, adj_e):
             adj_n[nb] += 1
 
 
+@plain_constants
 @njit(cache=True, error_model="numpy")
 def cut_off_nb(t, s, p, order, first, time):
     """The cells a bridge cuts off (order[first:time], a subtree of the walk): their bitmask,
