@@ -2,7 +2,7 @@
 code and one full optimisation for a function only compiled code calls.
 
 Numba compiles every `@njit` function on its own: it gives it a Python wrapper (unboxing
-each argument from a Python object) and a C wrapper, optimises its module with two O3
+each argument from a Python object) and a C wrapper, optimises its module with two
 pipelines and emits its machine code; a caller then links the callee's optimised IR into its
 own module and optimises and emits all of it again. A game's play loop is a deep call tree
 (Lowlands: 343 libraries, 2,761 function bodies optimised for the 156 of its kernel), so a
@@ -20,8 +20,11 @@ that way already):
   so its own machine code (which nothing could call) is not made, and the disk cache keeps
   its optimised IR (bitcode) instead of an object file. Its environment pointer is set once
   the first kernel that links it is emitted.
-* **One full optimisation**: a callee's module gets numba's first O3 pipeline (the one
-  without the SLP vectoriser, before numba prunes reference counts); the full pipeline runs
+* **One full optimisation**: a callee's module gets numba's first, cheap pipeline (at
+  numba's default NUMBA_OPT that is LLVM's O0 module pipeline, which inlines, plus loop
+  rotation, instcombine and jump threading; each function had the O3 function pipeline when
+  its IR was added), not the full O3 module pipeline (checked 2026-12-04: Lowlands' kernel's
+  cheap pass 0.1 s, its full pass 2 s); the full pipeline runs
   once, in the kernel that is emitted, over everything it links. Play speed is unchanged
   (README, "Compiles", measured side by side).
 
@@ -232,7 +235,7 @@ def _install_linked_only() -> None:
     only ever linked into its callers as LLVM IR, which they optimise and emit again with
     their own code. Its own machine code is never executed, so it is not emitted (numba
     emits it at once) and the disk cache keeps its optimised IR (bitcode) instead of an
-    object file; its module gets numba's first O3 pipeline only (the module doc)."""
+    object file; its module gets numba's first, cheap pipeline only (the module doc)."""
     import llvmlite.binding as ll
     from numba.core import codegen, typed_passes
 
@@ -292,8 +295,8 @@ def _install_linked_only() -> None:
         return library
 
     def optimize_final_module(self):
-        # numba runs two O3 pipelines over a library with everything it links: a first one
-        # (without the SLP vectoriser; then numba prunes reference counts) and the full one.
+        # numba runs two pipelines over a library with everything it links: a cheap first
+        # one (then numba prunes reference counts) and the full O3 one.
         # A linked-only library gets the first: the full one runs once, in the kernel that
         # is emitted, over all the code it links (play speed unchanged, measured: README)
         if not getattr(self, "_balance_linked_only", False):
