@@ -179,14 +179,13 @@ class YoungCollectionsOnly:
     def enter(self) -> None:
         if self.depth == 0:
             self.saved = gc.get_threshold()
-            gc.set_threshold(self.saved[0], self.saved[1], FULL_PASS_NEVER)
+            young_collections_only()
         self.depth += 1
 
     def leave(self) -> None:
         self.depth -= 1
-        if self.depth == 0 and self.saved is not None:
+        if self.depth == 0:
             gc.set_threshold(*self.saved)
-            self.saved = None
 
 
 def _install_flag_values() -> None:
